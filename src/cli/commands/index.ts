@@ -1,0 +1,5 @@
+// The command registry. One file per command; add a line here to register it.
+import type { Command } from '../command.js';
+
+export const commands: Command[] = [
+];
