@@ -8,6 +8,7 @@ import { FleetplanError, InputError, UsageError } from '../errors/index.js';
 import type { CliIO } from './command.js';
 import { commonOptions } from './command.js';
 import { commands } from './commands/index.js';
+import { VERSION } from '../version.js';
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
@@ -55,7 +56,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-export const VERSION = '0.1.0';
+
 
 function helpText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

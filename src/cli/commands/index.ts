@@ -1,5 +1,15 @@
 // The command registry. One file per command; add a line here to register it.
 import type { Command } from '../command.js';
+import { initCommand } from './init.js';
+import { planCommand } from './plan.js';
+import { renderCommand } from './render.js';
+import { schemaCommand } from './schema.js';
+import { validateCommand } from './validate.js';
 
 export const commands: Command[] = [
+  initCommand,
+  planCommand,
+  renderCommand,
+  validateCommand,
+  schemaCommand,
 ];

@@ -1,0 +1,25 @@
+import type { Command } from '../command.js';
+import { choice, clusterNames, load, reportFindings } from '../common.js';
+import { planFleet } from '../../order/plan.js';
+import { formatPlan } from '../../render/plan-format.js';
+import { hasErrors } from '../../model/finding.js';
+
+export const planCommand: Command = {
+  name: 'plan',
+  summary: 'what each cluster gets and in what order: bootstrap steps, then sync waves',
+  usage: `Usage: fleetplan plan [--cluster C]... [-o text|json|mermaid|dot] [--repo DIR]
+
+Prints, per cluster, the bootstrap steps and then the apps wave by wave.
+  -o json      the stable machine interface (fleet, clusters[].apps[], findings[])
+  -o mermaid   a Mermaid flowchart; -o dot a Graphviz graph
+Exits 1 when the fleet has errors (they are printed to stderr, and included in -o json).`,
+  options: { cluster: { type: 'string', multiple: true, short: 'c' }, output: { type: 'string', short: 'o' } },
+  async run(ctx) {
+    const format = choice(ctx, 'output', ['text', 'json', 'mermaid', 'dot'] as const, 'text');
+    const { fleet } = load(ctx);
+    const plan = planFleet(fleet, { clusters: clusterNames(ctx) });
+    ctx.io.stdout.write(formatPlan(plan, format));
+    if (format !== 'json') reportFindings(ctx, plan.findings);
+    return hasErrors(plan.findings) ? 1 : 0;
+  },
+};

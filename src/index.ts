@@ -1,0 +1,52 @@
+/**
+ * fleetplan's library API. The stages, in data-flow order:
+ *   loadFleet → resolveCluster → planFleet / renderFleet / validateFleet
+ */
+import { nodeFileSystem } from './adapters/node-fs.js';
+import { detectLayout } from './layouts/index.js';
+import type { Finding } from './model/finding.js';
+import type { Fleet } from './model/fleet.js';
+import type { RepoFileSystem } from './ports/filesystem.js';
+import type { LoadResult } from './spec/load.js';
+import type { SelectOptions } from './layering/resolve-fleet.js';
+import { validateFleet as validateWith } from './validate/index.js';
+
+export interface LoadOptions {
+  /** Read through this file system instead of the local disk. */
+  fs?: RepoFileSystem;
+}
+
+/** Reads a fleet repository in any layout fleetplan knows. Throws InputError when there is none. */
+export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
+  const fs = options.fs ?? nodeFileSystem(root);
+  return detectLayout(fs).load(fs);
+}
+
+/** Every finding about the fleet (loading, resolution, repository rules), sorted by file and line. */
+export function validateFleet(fleet: Fleet, options: SelectOptions & LoadOptions = {}): Finding[] {
+  return validateWith(fleet, { ...options, fs: options.fs ?? nodeFileSystem(fleet.root) });
+}
+
+export { resolveCluster } from './layering/resolve.js';
+export { resolveFleet } from './layering/resolve-fleet.js';
+export { planFleet } from './order/plan.js';
+export { renderFleet, renderedStream } from './render/fleet.js';
+export { formatPlan } from './render/plan-format.js';
+export { computeWaves, formatCycle } from './order/waves.js';
+export { substitute } from './layering/substitute.js';
+export { schemas } from './spec/schemas.js';
+export { applicationFor, bootstrapFor, projectsFor, APPLICATION_HEALTH_LUA } from './generate/argocd.js';
+export { FleetplanError, InputError, UsageError, ToolError, OperationError } from './errors/index.js';
+
+export type { LoadResult } from './spec/load.js';
+export type { SelectOptions } from './layering/resolve-fleet.js';
+export type { Fleet, ClusterDef, GroupDef, Layout, Origin } from './model/fleet.js';
+export type { ResolvedCluster, ResolvedApp, AppSource } from './model/resolved.js';
+export type { Plan, ClusterPlan, PlanApp, PlanWave, PlanBootstrapStep } from './model/plan.js';
+export type { Finding, Severity } from './model/finding.js';
+export type { AppSpec, ClusterSpec, FleetSpec, GroupSpec, ClusterRole, Platform } from './model/spec.js';
+export type { RenderedFile, RenderResult } from './render/fleet.js';
+export type { PlanFormat } from './render/plan-format.js';
+export type { K8sObject, BootstrapFile } from './generate/argocd.js';
+export type { RepoFileSystem } from './ports/filesystem.js';
+export type { ResolveResult } from './layering/resolve.js';

@@ -1,0 +1,93 @@
+/** Resolves every selected cluster of a fleet; findings are merged and de-duplicated. */
+import { UsageError } from '../errors/index.js';
+import type { Finding } from '../model/finding.js';
+import { compareFindings } from '../model/finding.js';
+import type { Fleet } from '../model/fleet.js';
+import type { ResolvedCluster } from '../model/resolved.js';
+import { resolveCluster } from './resolve.js';
+
+export interface FleetResolution {
+  clusters: ResolvedCluster[];
+  findings: Finding[];
+}
+
+export interface SelectOptions {
+  /** Cluster names to include; all when empty or absent. */
+  clusters?: readonly string[];
+}
+
+/**
+ * Cluster names in bootstrap order: a hub before the clusters it manages (by depth of the hub
+ * chain), then by name.
+ */
+export function orderedClusters(fleet: Fleet): string[] {
+  const hubOf = new Map(fleet.clusters.map((c) => [c.name, c.spec.hub]));
+  const depth = (name: string): number => {
+    let d = 0;
+    const seen = new Set<string>([name]);
+    for (let h = hubOf.get(name); h !== undefined && hubOf.has(h) && !seen.has(h); h = hubOf.get(h)) {
+      seen.add(h);
+      d++;
+    }
+    return d;
+  };
+  return fleet.clusters
+    .map((c) => ({ name: c.name, d: depth(c.name) }))
+    .sort((a, b) => a.d - b.d || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((x) => x.name);
+}
+
+export function selectClusters(fleet: Fleet, names: readonly string[] | undefined): string[] {
+  const all = orderedClusters(fleet);
+  if (!names || names.length === 0) return all;
+  for (const n of names) {
+    if (!all.includes(n)) {
+      throw new UsageError(`no cluster named "${n}"`, { hint: `clusters: ${all.join(', ') || '(none)'}` });
+    }
+  }
+  return all.filter((n) => names.includes(n));
+}
+
+const cache = new WeakMap<Fleet, Map<string, { cluster: ResolvedCluster; findings: Finding[] }>>();
+
+export function resolveFleet(fleet: Fleet, options: SelectOptions = {}): FleetResolution {
+  let perFleet = cache.get(fleet);
+  if (!perFleet) cache.set(fleet, (perFleet = new Map()));
+  const clusters: ResolvedCluster[] = [];
+  const findings: Finding[] = [...fleet.loadFindings];
+  for (const name of selectClusters(fleet, options.clusters)) {
+    let r = perFleet.get(name);
+    if (!r) perFleet.set(name, (r = resolveCluster(fleet, name)));
+    clusters.push(r.cluster);
+    findings.push(...r.findings);
+  }
+  return { clusters, findings: mergeFindings(findings) };
+}
+
+/**
+ * One finding per place and message: the same mistake in a group seen from many clusters is
+ * reported once, naming the clusters.
+ */
+export function mergeFindings(findings: readonly Finding[]): Finding[] {
+  const byKey = new Map<string, { f: Finding; first: Finding; clusters: string[] }>();
+  for (const f of findings) {
+    const message = f.cluster ? f.message.replace(` on cluster ${f.cluster}`, '') : f.message;
+    const key = [f.file, f.line, f.column, f.code, f.severity, message].join('\0');
+    const e = byKey.get(key);
+    if (!e) byKey.set(key, { f: { ...f, message }, first: f, clusters: f.cluster ? [f.cluster] : [] });
+    else if (f.cluster && !e.clusters.includes(f.cluster)) e.clusters.push(f.cluster);
+  }
+  const out: Finding[] = [];
+  for (const { f, first, clusters } of byKey.values()) {
+    if (clusters.length === 1) {
+      out.push(first);
+    } else if (clusters.length > 1) {
+      const names = clusters.length > 5 ? `${clusters.slice(0, 5).join(', ')} and ${clusters.length - 5} more` : clusters.join(', ');
+      const { cluster: _c, ...rest } = f;
+      out.push({ ...rest, message: `${f.message} on clusters ${names}` });
+    } else {
+      out.push(f);
+    }
+  }
+  return out.sort(compareFindings);
+}

@@ -1,0 +1,344 @@
+/**
+ * Stage 2, resolve: a loaded Fleet and a cluster name → exactly what that cluster gets.
+ *
+ *   layering   fleet `defaults` < groups in the order the cluster lists them < the cluster's `apps`;
+ *              maps merge deeply, lists and scalars are replaced; `enabled: false` removes the app
+ *   variables  `${NAME}` in every string of an app, from fleet vars < cluster vars < built-ins
+ *   sectors    the cluster's sector pins the revision its apps track, else the fleet revision
+ *   waves      effective waves from `wave` and `needs` (src/order/waves.ts)
+ *
+ * Pure. Problems come back as findings placed at the file, line and YAML path that caused them.
+ */
+import type { Finding } from '../model/finding.js';
+import type { Fleet, Origin } from '../model/fleet.js';
+import { locateOrigin } from '../model/fleet.js';
+import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
+import type { AppSpec, Platform, ProjectSpec } from '../model/spec.js';
+import { computeWaves, formatCycle } from '../order/waves.js';
+import { formatPath } from '../spec/yaml-source.js';
+import { deepMerge, getPath, isPlainObject } from './merge.js';
+import { substitute } from './substitute.js';
+import { resolveVariables } from './variables.js';
+
+export const IN_CLUSTER = 'https://kubernetes.default.svc';
+export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
+export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
+
+export interface ResolveResult {
+  cluster: ResolvedCluster;
+  findings: Finding[];
+}
+
+export function defaultGitopsNamespace(platform: Platform): string {
+  return platform === 'openshift' ? 'openshift-gitops' : 'argocd';
+}
+
+interface Layer {
+  spec: AppSpec;
+  origin: Origin;
+}
+
+export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
+  const def = fleet.clusters.find((c) => c.name === name);
+  if (!def) throw new Error(`unknown cluster ${name}`);
+  const findings: Finding[] = [];
+  const spec = def.spec;
+  const place = (origin: Origin, f: Omit<Finding, 'file' | 'line' | 'column' | 'path' | 'cluster'>): Finding => {
+    const loc = locateOrigin(fleet, origin);
+    const p = formatPath(origin.path);
+    return { ...f, ...loc, ...(p ? { path: p } : {}), cluster: name };
+  };
+
+  // Sector → revision.
+  let revision = fleet.revision;
+  if (spec.sector !== undefined) {
+    const sector = fleet.sectors.find((s) => s.name === spec.sector);
+    if (!sector) {
+      findings.push(place({ file: def.file, path: ['spec', 'sector'] }, {
+        severity: 'error',
+        code: 'unknown-sector',
+        message: `sector "${spec.sector}" is not declared in ${fleet.file}`,
+        hint: fleet.sectors.length ? `declared sectors: ${fleet.sectors.map((s) => s.name).join(', ')}` : 'declare it under spec.sectors in fleet.yaml',
+      }));
+    } else if (sector.revision) {
+      revision = sector.revision;
+    }
+  }
+
+  // Hub reference.
+  if (spec.hub !== undefined && !fleet.clusters.some((c) => c.name === spec.hub)) {
+    findings.push(place({ file: def.file, path: ['spec', 'hub'] }, {
+      severity: 'error',
+      code: 'unknown-hub',
+      message: `hub "${spec.hub}" is not a cluster of this fleet`,
+      hint: `add clusters/${spec.hub}/cluster.yaml or fix the name`,
+    }));
+  }
+
+  // Variables.
+  const platform = spec.platform ?? fleet.platform;
+  const builtins: Record<string, string | undefined> = {
+    CLUSTER_NAME: name,
+    CLUSTER_ROLE: spec.role,
+    CLUSTER_REGION: spec.region,
+    CLUSTER_SECTOR: spec.sector,
+    HUB_NAME: spec.hub ?? (spec.role === 'hub' ? name : undefined),
+    GITOPS_REPO: fleet.repoURL,
+  };
+  const varResult = resolveVariables(
+    [
+      { vars: fleet.vars, origin: { file: fleet.file, path: ['spec', 'vars'] } },
+      { vars: stringVars(spec.vars), origin: { file: def.file, path: ['spec', 'vars'] } },
+    ],
+    builtins,
+  );
+  for (const p of varResult.problems) {
+    if (p.kind === 'undefined') {
+      findings.push(place(p.origin, {
+        severity: 'error',
+        code: 'undefined-variable',
+        message: `variable ${p.variable} refers to \${${p.name}}, which has no value on cluster ${name}`,
+        hint: `define ${p.name} in the cluster's or the fleet's vars, or write \${${p.name}:-default}`,
+      }));
+    } else if (p.kind === 'cycle') {
+      findings.push(place(p.origin, {
+        severity: 'error',
+        code: 'variable-cycle',
+        message: `variables refer to each other in a cycle: ${formatCycle(p.cycle)}`,
+        hint: 'give one of them a literal value',
+      }));
+    } else {
+      findings.push(place(p.origin, {
+        severity: 'warning',
+        code: 'shadowed-variable',
+        message: `${p.variable} is a built-in variable; this definition is ignored`,
+        hint: 'rename the variable',
+      }));
+    }
+  }
+  const vars = varResult.vars;
+  const lookup = (n: string) => vars[n];
+
+  // Layers per app.
+  const groupNames = spec.groups ?? [];
+  const layersByApp = new Map<string, Layer[]>();
+  const addLayer = (appName: string, layer: Layer) => {
+    let l = layersByApp.get(appName);
+    if (!l) layersByApp.set(appName, (l = []));
+    l.push(layer);
+  };
+  groupNames.forEach((g, i) => {
+    const group = fleet.groups.get(g);
+    if (!group) {
+      findings.push(place({ file: def.file, path: ['spec', 'groups', i] }, {
+        severity: 'error',
+        code: 'unknown-group',
+        message: `group "${g}" does not exist`,
+        hint: `create groups/${g}/group.yaml or remove it from the list`,
+      }));
+      return;
+    }
+    for (const [appName, app] of Object.entries(group.spec.apps ?? {})) {
+      addLayer(appName, { spec: app, origin: { file: group.file, path: ['spec', 'apps', appName] } });
+    }
+  });
+  for (const [appName, app] of Object.entries(spec.apps ?? {})) {
+    addLayer(appName, { spec: app, origin: { file: def.file, path: ['spec', 'apps', appName] } });
+  }
+
+  const defaultsOrigin: Origin = { file: fleet.file, path: ['spec', 'defaults'] };
+  const apps: ResolvedApp[] = [];
+  for (const [appName, layers] of [...layersByApp.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    let merged: AppSpec = fleet.defaults;
+    for (const l of layers) merged = deepMerge(merged, l.spec);
+    if (merged.enabled === false) continue;
+    const allLayers: Layer[] = [{ spec: fleet.defaults, origin: defaultsOrigin }, ...layers];
+    const last = layers[layers.length - 1]!;
+    // The layer that set a field last: where a problem with that field is reported.
+    const fieldOrigin = (path: readonly (string | number)[]): Origin => {
+      for (let i = allLayers.length - 1; i >= 0; i--) {
+        const l = allLayers[i]!;
+        if (getPath(l.spec, path) !== undefined) return { file: l.origin.file, path: [...l.origin.path, ...path] };
+      }
+      return last.origin;
+    };
+    // Variables in every string field.
+    const substituted = substituteDeep(merged, [], lookup, (path, missing) => {
+      findings.push(place(fieldOrigin(path), {
+        severity: 'error',
+        code: 'undefined-variable',
+        message: `\${${missing}} has no value on cluster ${name}`,
+        hint: `define ${missing} in clusters/${name}/cluster.yaml or fleet.yaml vars, or write \${${missing}:-default}`,
+        app: appName,
+      }));
+    }) as AppSpec;
+    if (substituted.path === undefined && substituted.chart === undefined) {
+      findings.push(place(last.origin, {
+        severity: 'error',
+        code: 'no-source',
+        message: `app "${appName}" has neither path nor chart`,
+        hint: 'give it a path to a kustomize directory or a chart with repoURL',
+        app: appName,
+      }));
+    }
+    const app = toResolvedApp(appName, substituted, fleet, revision, allLayers.map((l) => l.origin), layers[0]!.origin.file, last.origin);
+    // A wave in fleet defaults is the default wave, not an explicit one.
+    if (!layers.some((l) => l.spec.wave !== undefined)) app.explicitWave = undefined;
+    apps.push(app);
+  }
+
+  // Waves.
+  const { waves, problems } = computeWaves(
+    apps.map((a) => ({ name: a.name, explicit: a.explicitWave, needs: a.needs })),
+    fleet.defaults.wave ?? 0,
+  );
+  const appByName = new Map(apps.map((a) => [a.name, a]));
+  const needsOrigin = (app: string, index?: number): Origin => {
+    const layers = layersByApp.get(app)!;
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const l = layers[i]!;
+      if (l.spec.needs !== undefined) return { file: l.origin.file, path: [...l.origin.path, 'needs', ...(index === undefined ? [] : [index])] };
+    }
+    return layers[layers.length - 1]!.origin;
+  };
+  const waveOrigin = (app: string): Origin => {
+    const layers = layersByApp.get(app)!;
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const l = layers[i]!;
+      if (l.spec.wave !== undefined) return { file: l.origin.file, path: [...l.origin.path, 'wave'] };
+    }
+    return { file: fleet.file, path: ['spec', 'defaults', 'wave'] };
+  };
+  for (const p of problems) {
+    if (p.kind === 'unknown-need') {
+      findings.push(place(needsOrigin(p.app, p.index), {
+        severity: 'error',
+        code: 'unknown-need',
+        message: `app "${p.app}" needs "${p.need}", which is not an app on cluster ${name}`,
+        hint: `enabled apps on ${name}: ${closestNames(p.need, [...appByName.keys()])}`,
+        app: p.app,
+      }));
+    } else if (p.kind === 'cycle') {
+      findings.push(place(needsOrigin(p.cycle[0]!), {
+        severity: 'error',
+        code: 'needs-cycle',
+        message: `needs form a cycle: ${formatCycle(p.cycle)}`,
+        hint: 'remove one of the needs so that the apps can be ordered',
+        app: p.cycle[0]!,
+      }));
+    } else {
+      findings.push(place(waveOrigin(p.app), {
+        severity: 'error',
+        code: 'wave-conflict',
+        message: `app "${p.app}" has wave ${p.wave} but needs "${p.need}", which is at wave ${p.needWave}`,
+        hint: `give "${p.app}" a wave above ${p.needWave}, or drop its explicit wave and let needs place it`,
+        app: p.app,
+      }));
+    }
+  }
+  for (const app of apps) {
+    app.wave = waves.get(app.name)!;
+    app.annotations = { ...app.annotations, [SYNC_WAVE_ANNOTATION]: String(app.wave) };
+  }
+  apps.sort((a, b) => a.wave - b.wave || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  const projects: Record<string, ProjectSpec> = {};
+  for (const p of [...new Set(apps.map((a) => a.project))].sort()) {
+    if (p !== 'default') projects[p] = fleet.projects[p] ?? {};
+  }
+
+  const cluster: ResolvedCluster = {
+    name,
+    file: def.file,
+    role: spec.role,
+    hub: spec.hub,
+    region: spec.region,
+    sector: spec.sector,
+    platform,
+    server: spec.server,
+    labels: spec.labels ?? {},
+    groups: groupNames,
+    revision,
+    gitopsNamespace: fleet.gitopsNamespace ?? defaultGitopsNamespace(platform),
+    vars,
+    apps,
+    projects,
+  };
+  return { cluster, findings };
+}
+
+function toResolvedApp(
+  name: string,
+  a: AppSpec,
+  fleet: Fleet,
+  revision: string,
+  layers: Origin[],
+  from: string,
+  origin: Origin,
+): ResolvedApp {
+  const source: ResolvedApp['source'] = {
+    repoURL: a.repoURL ?? fleet.repoURL,
+    targetRevision: a.targetRevision ?? revision,
+  };
+  if (a.path !== undefined) source.path = a.path;
+  if (a.chart !== undefined) source.chart = a.chart;
+  if (a.helm !== undefined) source.helm = a.helm;
+  const destination: ResolvedApp['destination'] = { server: a.server ?? IN_CLUSTER };
+  if (a.namespace !== undefined) destination.namespace = a.namespace;
+  return {
+    name,
+    wave: a.wave ?? 0,
+    explicitWave: a.wave,
+    needs: a.needs ?? [],
+    provides: a.provides ?? [],
+    source,
+    destination,
+    project: a.project ?? 'default',
+    syncOptions: a.syncOptions ?? [],
+    syncPolicy: a.syncPolicy,
+    ignoreDifferences: a.ignoreDifferences,
+    annotations: a.annotations ?? {},
+    labels: a.labels ?? {},
+    finalizers: a.finalizers ?? [RESOURCES_FINALIZER],
+    from,
+    layers,
+    origin,
+  };
+}
+
+/** Substitutes variables in every string (keys included) of a value. */
+function substituteDeep(
+  v: unknown,
+  path: (string | number)[],
+  lookup: (n: string) => string | undefined,
+  onMissing: (path: (string | number)[], name: string) => void,
+): unknown {
+  if (typeof v === 'string') {
+    const r = substitute(v, lookup);
+    for (const m of r.missing) onMissing(path, m.name);
+    return r.text;
+  }
+  if (Array.isArray(v)) return v.map((x, i) => substituteDeep(x, [...path, i], lookup, onMissing));
+  if (isPlainObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const key = substituteDeep(k, [...path, k], lookup, onMissing) as string;
+      out[key] = substituteDeep(x, [...path, k], lookup, onMissing);
+    }
+    return out;
+  }
+  return v;
+}
+
+function stringVars(v: Record<string, string | number | boolean> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v ?? {})) out[k] = String(x);
+  return out;
+}
+
+function closestNames(word: string, names: string[]): string {
+  const sorted = [...names].sort();
+  const near = sorted.filter((n) => n.includes(word) || word.includes(n) || n.split('-')[0] === word.split('-')[0]);
+  const list = near.length ? near : sorted;
+  return list.length > 8 ? `${list.slice(0, 8).join(', ')}, ...` : list.join(', ') || '(none)';
+}

@@ -1,0 +1,36 @@
+/**
+ * Layout detection: which kind of repository this is, and the reader that turns it into a Fleet.
+ * Every layout becomes the same model, so plan, render and validate work unchanged on all of them.
+ */
+import { InputError } from '../errors/index.js';
+import type { Layout } from '../model/fleet.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
+import type { LoadResult } from '../spec/load.js';
+import { FLEET_FILE, loadNativeFleet } from '../spec/load.js';
+
+export interface LayoutReader {
+  layout: Layout;
+  /** True when the repository looks like this layout. */
+  detect(fs: RepoFileSystem): boolean;
+  load(fs: RepoFileSystem): LoadResult;
+}
+
+export const nativeReader: LayoutReader = {
+  layout: 'native',
+  detect: (fs) => fs.exists(FLEET_FILE),
+  load: loadNativeFleet,
+};
+
+/** Readers in detection order: the native layout wins when fleet.yaml exists. */
+export const readers: LayoutReader[] = [nativeReader];
+
+export function detectLayout(fs: RepoFileSystem): LayoutReader {
+  const r = readers.find((x) => x.detect(fs));
+  if (!r) {
+    throw new InputError(`${fs.root} is not a fleet repository`, {
+      code: 'no-fleet',
+      hint: `no ${FLEET_FILE} and no other known layout found; pass --repo DIR or create a fleet with \`fleetplan init\``,
+    });
+  }
+  return r;
+}

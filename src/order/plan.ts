@@ -1,0 +1,60 @@
+/**
+ * Stage 4, order: resolved clusters → a Plan (per cluster: bootstrap steps, then waves in order).
+ * Ordering within a wave is by name; waves ascend. The same fleet gives the same plan.
+ */
+import { formatRef } from '../errors/index.js';
+import { bootstrapFor } from '../generate/argocd.js';
+import type { Fleet } from '../model/fleet.js';
+import type { ClusterPlan, Plan, PlanWave } from '../model/plan.js';
+import type { ResolvedCluster } from '../model/resolved.js';
+import type { SelectOptions } from '../layering/resolve-fleet.js';
+import { resolveFleet } from '../layering/resolve-fleet.js';
+
+export function planFleet(fleet: Fleet, options: SelectOptions = {}): Plan {
+  const { clusters, findings } = resolveFleet(fleet, options);
+  return {
+    fleet: fleet.name,
+    layout: fleet.layout,
+    clusters: clusters.map((c) => planCluster(fleet, c)),
+    findings,
+  };
+}
+
+export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
+  const waves: PlanWave[] = [];
+  for (const app of c.apps) {
+    const last = waves[waves.length - 1];
+    if (last && last.wave === app.wave) last.apps.push(app.name);
+    else waves.push({ wave: app.wave, apps: [app.name] });
+  }
+  return {
+    name: c.name,
+    role: c.role,
+    hub: c.hub ?? null,
+    region: c.region ?? null,
+    sector: c.sector ?? null,
+    platform: c.platform,
+    revision: c.revision,
+    bootstrap: bootstrapFor(fleet, c).map((f) => ({
+      file: f.name,
+      description: f.description,
+      objects: f.objects.map((o) => formatRef(o)),
+    })),
+    waves,
+    apps: c.apps.map((a) => {
+      const source: ClusterPlan['apps'][number]['source'] = { repoURL: a.source.repoURL, targetRevision: a.source.targetRevision };
+      if (a.source.path !== undefined) source.path = a.source.path;
+      if (a.source.chart !== undefined) source.chart = a.source.chart;
+      return {
+        name: a.name,
+        wave: a.wave,
+        needs: a.needs,
+        source,
+        destination: a.destination,
+        project: a.project,
+        from: a.from,
+      };
+    }),
+    notes: [],
+  };
+}

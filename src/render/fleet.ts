@@ -1,0 +1,72 @@
+/**
+ * Stage 5, render: resolved clusters → deterministic files.
+ *
+ *   <cluster>/apps/<app>.yaml          one Application per enabled app
+ *   <cluster>/projects/<project>.yaml  the AppProjects those apps use
+ *   <cluster>/bootstrap/NN-*.yaml      the day-0 manifests, in apply order
+ *
+ * Returns `{ path, content }` pairs; writing them is the caller's (src/adapters/output.ts).
+ */
+import type { K8sObject } from '../generate/argocd.js';
+import { applicationFor, bootstrapFor, projectsFor } from '../generate/argocd.js';
+import type { Finding } from '../model/finding.js';
+import type { Fleet } from '../model/fleet.js';
+import type { ResolvedCluster } from '../model/resolved.js';
+import type { SelectOptions } from '../layering/resolve-fleet.js';
+import { resolveFleet } from '../layering/resolve-fleet.js';
+import { header, toYaml } from './yaml.js';
+
+export interface RenderedFile {
+  /** Path relative to the output directory, forward slashes. */
+  path: string;
+  content: string;
+  cluster: string;
+  objects: K8sObject[];
+}
+
+export interface RenderResult {
+  files: RenderedFile[];
+  findings: Finding[];
+  clusters: ResolvedCluster[];
+}
+
+export function renderFleet(fleet: Fleet, options: SelectOptions = {}): RenderResult {
+  const { clusters, findings } = resolveFleet(fleet, options);
+  const files: RenderedFile[] = [];
+  for (const c of clusters) files.push(...renderCluster(fleet, c));
+  return { files, findings, clusters };
+}
+
+export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] {
+  const files: RenderedFile[] = [];
+  for (const file of bootstrapFor(fleet, c)) {
+    files.push({
+      path: `${c.name}/bootstrap/${file.name}`,
+      content: header([fleet.file, c.file]) + file.objects.map((o) => toYaml(o)).join('---\n'),
+      cluster: c.name,
+      objects: file.objects,
+    });
+  }
+  for (const p of projectsFor(fleet, c)) {
+    files.push({
+      path: `${c.name}/projects/${p.metadata.name}.yaml`,
+      content: header([fleet.file]) + toYaml(p),
+      cluster: c.name,
+      objects: [p],
+    });
+  }
+  for (const app of c.apps) {
+    const obj = applicationFor(c, app);
+    const from = [...new Set(app.layers.map((l) => l.file))];
+    files.push({ path: `${c.name}/apps/${app.name}.yaml`, content: header(from) + toYaml(obj), cluster: c.name, objects: [obj] });
+  }
+  // Apply order: bootstrap steps, then projects, then apps by wave.
+  return files;
+}
+
+/** All files as one multi-document YAML stream, each document preceded by its would-be path. */
+export function renderedStream(files: readonly RenderedFile[]): string {
+  const docs: string[] = [];
+  for (const f of files) for (const o of f.objects) docs.push(`# Source: ${f.path}\n${toYaml(o)}`);
+  return docs.map((d) => `---\n${d}`).join('');
+}

@@ -1,0 +1,157 @@
+/**
+ * Stage 1, load: the repository's files → a Fleet with every file parsed and schema-checked.
+ *
+ * Input: a RepoFileSystem. Output: `{ fleet, findings }`. Never throws for bad content: a file
+ * that does not parse or fails its schema becomes findings (file, line, column, YAML path, hint)
+ * and is left out of the model, so the rest of the fleet can still be planned and checked.
+ * Throws InputError only when there is no fleet at all.
+ */
+import { InputError } from '../errors/index.js';
+import type { Finding } from '../model/finding.js';
+import type { ClusterDef, Fleet, GroupDef } from '../model/fleet.js';
+import type { ClusterSpec, Document, FleetSpec, GroupSpec } from '../model/spec.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
+import { validateSchema } from './json-schema.js';
+import type { Kind } from './schemas.js';
+import { schemas } from './schemas.js';
+import type { SourceFile } from './yaml-source.js';
+import { formatPath, parseYamlSource } from './yaml-source.js';
+
+export const FLEET_FILE = 'fleet.yaml';
+
+export interface LoadResult {
+  fleet: Fleet;
+  findings: Finding[];
+}
+
+export function loadNativeFleet(fs: RepoFileSystem): LoadResult {
+  const findings: Finding[] = [];
+  const sources = new Map<string, SourceFile>();
+  if (!fs.exists(FLEET_FILE)) {
+    throw new InputError(`no ${FLEET_FILE} in ${fs.root}`, {
+      code: 'no-fleet',
+      hint: 'run fleetplan in a fleet repository, pass --repo DIR, or create one with `fleetplan init`',
+    });
+  }
+  const fleetDoc = readKind<FleetSpec>(fs, FLEET_FILE, 'Fleet', sources, findings);
+  if (!fleetDoc) {
+    throw new InputError(`${FLEET_FILE} cannot be used`, {
+      code: 'bad-fleet',
+      location: { file: FLEET_FILE },
+      hint: findings.map((f) => `${f.file}:${f.line ?? 0}:${f.column ?? 0} ${f.path ? f.path + ': ' : ''}${f.message}`).join('; '),
+    });
+  }
+  const spec = fleetDoc.spec;
+  const clusters: ClusterDef[] = [];
+  for (const dir of fs.list('clusters')) {
+    const file = `clusters/${dir}/cluster.yaml`;
+    if (!fs.exists(file)) continue;
+    const doc = readKind<ClusterSpec>(fs, file, 'Cluster', sources, findings);
+    if (!doc) continue;
+    if (doc.metadata.name !== dir) {
+      findings.push(at(sources.get(file)!, ['metadata', 'name'], {
+        severity: 'error',
+        code: 'cluster-name-mismatch',
+        message: `cluster "${doc.metadata.name}" is in folder clusters/${dir}`,
+        hint: `name the folder after the cluster, or set metadata.name: ${dir}`,
+      }));
+      continue;
+    }
+    clusters.push({ name: dir, file, metadata: doc.metadata, spec: doc.spec });
+  }
+  const groups = new Map<string, GroupDef>();
+  for (const dir of fs.list('groups')) {
+    const file = `groups/${dir}/group.yaml`;
+    if (!fs.exists(file)) continue;
+    const doc = readKind<GroupSpec>(fs, file, 'Group', sources, findings);
+    if (!doc) continue;
+    if (doc.metadata.name !== dir) {
+      findings.push(at(sources.get(file)!, ['metadata', 'name'], {
+        severity: 'error',
+        code: 'group-name-mismatch',
+        message: `group "${doc.metadata.name}" is in folder groups/${dir}`,
+        hint: `name the folder after the group, or set metadata.name: ${dir}`,
+      }));
+      continue;
+    }
+    groups.set(dir, { name: dir, file, metadata: doc.metadata, spec: doc.spec });
+  }
+  const fleet: Fleet = {
+    root: fs.root,
+    layout: 'native',
+    name: fleetDoc.metadata.name,
+    file: FLEET_FILE,
+    repoURL: spec.repoURL,
+    revision: spec.revision ?? 'HEAD',
+    platform: spec.platform ?? 'openshift',
+    engine: spec.gitops?.engine ?? 'argocd',
+    delivery: spec.gitops?.delivery ?? 'app-of-apps',
+    gitopsNamespace: spec.gitops?.namespace,
+    renderedPath: (spec.gitops?.renderedPath ?? 'rendered').replace(/\/+$/, ''),
+    operator: spec.gitops?.operator ?? {},
+    sectors: spec.sectors ?? [],
+    vars: stringifyVars(spec.vars),
+    defaults: spec.defaults ?? {},
+    projects: spec.projects ?? {},
+    validation: spec.validation ?? {},
+    clusters,
+    groups,
+    sources,
+    loadFindings: findings,
+  };
+  return { fleet, findings };
+}
+
+export function stringifyVars(vars: Record<string, string | number | boolean> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(vars ?? {})) out[k] = String(v);
+  return out;
+}
+
+/** Reads, parses and schema-checks one file of a kind; undefined (with findings) when unusable. */
+export function readKind<S>(
+  fs: RepoFileSystem,
+  file: string,
+  kind: Kind,
+  sources: Map<string, SourceFile>,
+  findings: Finding[],
+): Document<Kind, S> | undefined {
+  let text: string;
+  try {
+    text = fs.readText(file);
+  } catch (e) {
+    const err = e as InputError;
+    findings.push({ severity: 'error', code: err.code ?? 'unreadable-file', message: err.message, file, ...(err.hint ? { hint: err.hint } : {}) });
+    return undefined;
+  }
+  const parsed = parseYamlSource(file, text);
+  findings.push(...parsed.findings);
+  const source = parsed.source;
+  if (!source) return undefined;
+  sources.set(file, source);
+  const value = source.value;
+  if (value === null || value === undefined) {
+    findings.push({ severity: 'error', code: 'empty-file', message: `the file is empty; expected a ${kind}`, file, line: 1, column: 1, hint: `fleetplan schema ${kind} shows the format` });
+    return undefined;
+  }
+  const issues = validateSchema(value, schemas[kind]);
+  // A wrong apiVersion/kind explains every other issue: report it alone.
+  const head = issues.filter((i) => i.path.length === 1 && (i.path[0] === 'kind' || i.path[0] === 'apiVersion'));
+  for (const issue of head.length ? head : issues) {
+    findings.push(at(source, issue.path, {
+      severity: 'error',
+      code: 'schema',
+      message: issue.message,
+      hint: issue.hint ?? `fleetplan schema ${kind} shows the format`,
+    }));
+  }
+  if (issues.length > 0) return undefined;
+  return value as Document<Kind, S>;
+}
+
+/** A finding placed at `path` inside `source`. */
+export function at(source: SourceFile, path: readonly (string | number)[], f: Omit<Finding, 'file' | 'line' | 'column' | 'path'>): Finding {
+  const pos = source.locate(path);
+  const p = formatPath(path);
+  return { ...f, file: source.file, line: pos.line, column: pos.column, ...(p ? { path: p } : {}) };
+}

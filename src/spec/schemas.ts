@@ -1,0 +1,195 @@
+/**
+ * The JSON Schema of each file kind (`fleetplan schema KIND` prints them; loading validates
+ * against them). One source of truth: the TypeScript types in src/model/spec.ts mirror these.
+ */
+import type { JsonSchema } from './json-schema.js';
+
+export const API_VERSION = 'fleetplan.io/v1alpha1';
+export const KINDS = ['Fleet', 'Cluster', 'Group'] as const;
+export type Kind = (typeof KINDS)[number];
+
+const dnsLabel = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+const dnsSubdomain = '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$';
+const varName = '^[A-Za-z_][A-Za-z0-9_]*$';
+
+const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
+const scalar: JsonSchema = { type: ['string', 'integer', 'number', 'boolean'] };
+
+const defs: Record<string, JsonSchema> = {
+  vars: {
+    type: 'object',
+    description: 'Variables for ${NAME} substitution. Values may refer to other variables.',
+    patternProperties: { [varName]: scalar },
+    additionalProperties: false,
+  },
+  app: {
+    type: 'object',
+    description: 'One Argo CD Application (or Flux Kustomization). Fields merge deeply across layers.',
+    additionalProperties: false,
+    properties: {
+      enabled: { type: 'boolean', description: 'false removes the app from this cluster.' },
+      path: { type: 'string', minLength: 1, description: 'Repository path of a kustomize directory or local chart.' },
+      chart: { type: 'string', minLength: 1, description: 'Helm chart name in a Helm repository (with repoURL and targetRevision).' },
+      repoURL: { type: 'string', minLength: 1, description: 'Source repository; default: the fleet repoURL.' },
+      targetRevision: { type: 'string', minLength: 1, description: 'Overrides the revision chosen by the sector (chart version for charts).' },
+      helm: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          releaseName: { type: 'string' },
+          valueFiles: { type: 'array', items: { type: 'string' } },
+          values: { type: 'object', description: 'Helm values (valuesObject).' },
+        },
+      },
+      namespace: { type: 'string', minLength: 1, description: 'Destination namespace.' },
+      server: { type: 'string', minLength: 1, description: 'Destination API server; default https://kubernetes.default.svc.' },
+      project: { type: 'string', pattern: dnsSubdomain },
+      wave: { type: 'integer', description: 'Sync wave. Never lower than one more than any of its needs.' },
+      needs: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Apps on the same cluster that must be healthy first.' },
+      provides: { type: 'array', items: { type: 'string' }, description: 'API groups whose CRDs this app installs.' },
+      syncOptions: { type: 'array', items: { type: 'string' } },
+      syncPolicy: { type: 'object', description: 'Argo CD syncPolicy (automated, retry, ...); syncOptions is set from syncOptions.' },
+      ignoreDifferences: { type: 'array', items: { type: 'object' } },
+      annotations: stringMap,
+      labels: stringMap,
+      finalizers: { type: 'array', items: { type: 'string' } },
+    },
+  },
+  apps: {
+    type: 'object',
+    patternProperties: { [dnsSubdomain]: { $ref: '#/$defs/app' } },
+    additionalProperties: false,
+  },
+  metadata: {
+    type: 'object',
+    required: ['name'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', pattern: dnsLabel, maxLength: 63 },
+      labels: stringMap,
+      annotations: stringMap,
+    },
+  },
+};
+
+function kindSchema(kind: Kind, spec: JsonSchema, description: string): JsonSchema {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: `https://fleetplan.io/schemas/v1alpha1/${kind.toLowerCase()}.json`,
+    title: kind,
+    description,
+    type: 'object',
+    required: ['apiVersion', 'kind', 'metadata', 'spec'],
+    additionalProperties: false,
+    properties: {
+      apiVersion: { const: API_VERSION },
+      kind: { const: kind },
+      metadata: { $ref: '#/$defs/metadata' },
+      spec,
+    },
+    $defs: defs,
+  };
+}
+
+const sector: JsonSchema = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', pattern: dnsLabel },
+    revision: { type: 'string', minLength: 1, description: 'Pinned commit (or ref) this sector tracks; default: the fleet revision.' },
+    protected: { type: 'boolean', description: 'Must pin a commit (production is protected by default).' },
+  },
+};
+
+const project: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    description: { type: 'string' },
+    sourceRepos: { type: 'array', items: { type: 'string' } },
+    destinations: { type: 'array', items: { type: 'object' } },
+    clusterResourceWhitelist: { type: 'array', items: { type: 'object' } },
+    namespaceResourceWhitelist: { type: 'array', items: { type: 'object' } },
+    annotations: stringMap,
+    labels: stringMap,
+  },
+};
+
+export const fleetSchema = kindSchema(
+  'Fleet',
+  {
+    type: 'object',
+    required: ['repoURL'],
+    additionalProperties: false,
+    properties: {
+      repoURL: { type: 'string', minLength: 1, description: 'The fleet repository as Argo CD reaches it.' },
+      revision: { type: 'string', minLength: 1, description: 'Branch, tag or commit clusters track unless their sector pins one. Default HEAD.' },
+      platform: { enum: ['openshift', 'kubernetes'], description: 'Default platform of clusters. Default openshift.' },
+      gitops: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          engine: { enum: ['argocd', 'flux'] },
+          delivery: { enum: ['app-of-apps', 'applicationset'] },
+          namespace: { type: 'string', pattern: dnsLabel, description: 'Namespace of Argo CD. Default openshift-gitops (OpenShift) or argocd.' },
+          renderedPath: { type: 'string', minLength: 1, description: 'Where `fleetplan render --out` output is committed; the root Application reads <renderedPath>/<cluster>. Default rendered.' },
+          operator: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              channel: { type: 'string' },
+              source: { type: 'string' },
+              sourceNamespace: { type: 'string' },
+              installPlanApproval: { enum: ['Automatic', 'Manual'] },
+            },
+          },
+        },
+      },
+      sectors: { type: 'array', items: sector, description: 'Rollout sectors in promotion order.' },
+      vars: { $ref: '#/$defs/vars' },
+      defaults: { $ref: '#/$defs/app' },
+      projects: { type: 'object', additionalProperties: project },
+      validation: { type: 'object', description: 'Rule settings: rule code → off | error | warning | info, and placement policies.' },
+    },
+  },
+  'The fleet: its repository, revision, GitOps engine, sectors, variables and app defaults (fleet.yaml).',
+);
+
+export const clusterSchema = kindSchema(
+  'Cluster',
+  {
+    type: 'object',
+    required: ['role'],
+    additionalProperties: false,
+    properties: {
+      role: { enum: ['hub', 'spoke', 'regional', 'management', 'standalone', 'infra'] },
+      hub: { type: 'string', pattern: dnsLabel, description: 'The hub cluster that manages this one.' },
+      region: { type: 'string', minLength: 1 },
+      sector: { type: 'string', pattern: dnsLabel },
+      platform: { enum: ['openshift', 'kubernetes'] },
+      server: { type: 'string', minLength: 1, description: 'API server URL as the hub sees it.' },
+      groups: { type: 'array', items: { type: 'string', pattern: dnsLabel } },
+      labels: stringMap,
+      vars: { $ref: '#/$defs/vars' },
+      apps: { $ref: '#/$defs/apps' },
+      provision: { type: 'object', description: 'How the hub provisions this cluster (Hive, Cluster API or agent-based install).' },
+    },
+  },
+  'One cluster: identity, role, hub, region, sector, groups, variables and its own apps (clusters/<name>/cluster.yaml).',
+);
+
+export const groupSchema = kindSchema(
+  'Group',
+  {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      description: { type: 'string' },
+      apps: { $ref: '#/$defs/apps' },
+    },
+  },
+  'Apps shared by every cluster that lists the group (groups/<name>/group.yaml).',
+);
+
+export const schemas: Record<Kind, JsonSchema> = { Fleet: fleetSchema, Cluster: clusterSchema, Group: groupSchema };

@@ -1,0 +1,107 @@
+/**
+ * YAML text → plain JS value, keeping what is needed to point at any value later:
+ * the parsed Document and a LineCounter. Parsing is strict (duplicate keys are errors),
+ * aliases are limited (alias bombs are refused), and every syntax error becomes a Finding
+ * with line and column.
+ */
+import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import type { Finding } from '../model/finding.js';
+
+export type YamlPath = readonly (string | number)[];
+
+export interface SourceFile {
+  /** Repository-relative path. */
+  file: string;
+  /** The document as plain data (maps → objects, sequences → arrays). */
+  value: unknown;
+  /** Line/column of the value at `path`, or of its deepest existing ancestor. */
+  locate(path: YamlPath): { line: number; column: number };
+}
+
+/** Aliases allowed per file; real fleet files use a handful at most. */
+export const MAX_ALIASES = 100;
+
+export interface ParseResult {
+  source: SourceFile | undefined;
+  findings: Finding[];
+}
+
+export function parseYamlSource(file: string, text: string): ParseResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, merge: true });
+  const findings: Finding[] = [];
+  for (const err of doc.errors) {
+    const pos = lineCounter.linePos(err.pos[0]);
+    findings.push({
+      severity: 'error',
+      code: err.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax',
+      message: yamlMessage(err.message),
+      file,
+      line: pos.line,
+      column: pos.col,
+      hint: err.code === 'DUPLICATE_KEY' ? 'each key may appear once in a map; merge the two entries' : 'fix the YAML syntax',
+    });
+  }
+  if (findings.length > 0) return { source: undefined, findings };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (e) {
+    findings.push({
+      severity: 'error',
+      code: 'yaml-aliases',
+      message: `too many YAML aliases (${(e as Error).message})`,
+      file,
+      line: 1,
+      column: 1,
+      hint: `a file may expand at most ${MAX_ALIASES} aliases; write the values out`,
+    });
+    return { source: undefined, findings };
+  }
+  return { source: makeSource(file, doc, lineCounter, value), findings };
+}
+
+function makeSource(file: string, doc: Document, lc: LineCounter, value: unknown): SourceFile {
+  return {
+    file,
+    value,
+    locate(path) {
+      let node: YamlNode | null | undefined = doc.contents as YamlNode | null;
+      let offset = node?.range?.[0] ?? 0;
+      for (const seg of path) {
+        if (isMap(node)) {
+          const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+          if (!pair) break;
+          const valueNode = pair.value as YamlNode | null;
+          offset = valueNode?.range?.[0] ?? (pair.key as YamlNode).range?.[0] ?? offset;
+          node = valueNode;
+        } else if (isSeq(node) && typeof seg === 'number') {
+          const item = node.items[seg] as YamlNode | undefined;
+          if (!item) break;
+          offset = item.range?.[0] ?? offset;
+          node = item;
+        } else {
+          break;
+        }
+      }
+      const pos = lc.linePos(offset);
+      return { line: pos.line, column: pos.col };
+    },
+  };
+}
+
+function yamlMessage(message: string): string {
+  // The yaml package appends " at line L, column C" plus a code excerpt; we report positions separately.
+  return message.replace(/ at line \d+, column \d+[\s\S]*$/, '').trim();
+}
+
+/** `spec.apps.metallb.wave`; numeric segments print as `[0]`. */
+export function formatPath(path: YamlPath): string {
+  let s = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') s += `[${seg}]`;
+    else s += s === '' ? seg : `.${seg}`;
+  }
+  return s;
+}

@@ -1,0 +1,2 @@
+/** The package version, printed by `fleetplan --version` and in SARIF output. */
+export const VERSION = '0.1.0';

@@ -1,0 +1,163 @@
+/**
+ * The lab example end to end through the CLI: the apps and waves seed 001 lists, app for app,
+ * a clean validate, deterministic render, and init --example lab.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, removeTree } from '../support/fleet-fixture.js';
+
+const LAB = 'examples/lab';
+
+const expected: Record<string, Record<number, string[]>> = {
+  hub: {
+    5: ['acm-operator', 'reflector-operator', 'mtv-operator'],
+    15: ['acm-instance', 'mtv-configuration'],
+    20: ['cert-manager-operator', 'external-dns-operator', 'metallb-operator', 'nmstate-operator', 'aap-operator', 'gitops-bootstrap-policy', 'etl4', 'etl6'],
+    25: ['acm-configuration', 'acm-observability', 'cert-manager-configuration', 'external-dns-configuration', 'metallb-configuration', 'nmstate-configuration', 'nmstate-instance', 'aap-configuration', 'ova-server'],
+    30: ['kube-ops-view', 'web-terminal-operator'],
+  },
+  spoke: {
+    5: ['openshift-virtualization', 'descheduler-operator', 'node-health-check-operator'],
+    15: ['hyperconverged-instance', 'descheduler-configuration', 'node-health-check-configuration'],
+    16: ['openshift-config'],
+    20: ['cert-manager-operator', 'external-dns-operator', 'metallb-operator', 'nmstate-operator'],
+    21: ['metallb-configuration', 'nmstate-configuration'],
+    25: ['cert-manager-configuration', 'external-dns-configuration', 'nmstate-instance'],
+    30: ['kube-ops-view', 'web-terminal-operator'],
+  },
+};
+
+const expectedFrom: Record<string, string> = {
+  'cert-manager-operator': 'groups/all/group.yaml',
+  'external-dns-operator': 'groups/all/group.yaml',
+  'metallb-operator': 'groups/all/group.yaml',
+  'nmstate-operator': 'groups/all/group.yaml',
+  'cert-manager-configuration': 'groups/all/group.yaml',
+  'external-dns-configuration': 'groups/all/group.yaml',
+  'nmstate-instance': 'groups/all/group.yaml',
+  'openshift-virtualization': 'groups/prod/group.yaml',
+  'descheduler-operator': 'groups/prod/group.yaml',
+  'node-health-check-operator': 'groups/prod/group.yaml',
+  'hyperconverged-instance': 'groups/prod/group.yaml',
+  'descheduler-configuration': 'groups/prod/group.yaml',
+  'node-health-check-configuration': 'groups/prod/group.yaml',
+};
+
+interface JsonPlan {
+  fleet: string;
+  clusters: { name: string; role: string; hub: string | null; apps: { name: string; wave: number; from: string; source: { targetRevision: string } }[] }[];
+  findings: unknown[];
+}
+
+test('plan -o json lists exactly the apps and waves of seed 001 per cluster', async () => {
+  const r = await cli(['plan', '-o', 'json', '--repo', LAB]);
+  assert.equal(r.code, 0, r.stderr);
+  const plan = JSON.parse(r.stdout) as JsonPlan;
+  assert.equal(plan.fleet, 'lab');
+  assert.deepEqual(plan.clusters.map((c) => c.name), ['hub', 'etl4', 'etl6']);
+  assert.deepEqual(plan.findings, []);
+  for (const c of plan.clusters) {
+    const want = expected[c.name === 'hub' ? 'hub' : 'spoke']!;
+    const got: Record<number, string[]> = {};
+    for (const a of c.apps) (got[a.wave] ??= []).push(a.name);
+    const norm = (m: Record<number, string[]>) => Object.fromEntries(Object.entries(m).map(([w, apps]) => [w, [...apps].sort()]));
+    assert.deepEqual(norm(got), norm(want), `apps and waves of ${c.name}`);
+    for (const a of c.apps) {
+      const from = expectedFrom[a.name] ?? `clusters/${c.name}/cluster.yaml`;
+      assert.equal(a.from, from, `${c.name}/${a.name} comes from ${from}`);
+    }
+  }
+});
+
+test('plan prints the waves in order for people', async () => {
+  const r = await cli(['plan', '--repo', LAB, '--cluster', 'etl4']);
+  assert.equal(r.code, 0);
+  const waves = [...r.stdout.matchAll(/^ {2}wave +(\d+)/gm)].map((m) => Number(m[1]));
+  assert.deepEqual(waves, [5, 15, 16, 20, 21, 25, 30]);
+  assert.match(r.stdout, /metallb-configuration \(needs metallb-operator\)/);
+  assert.match(r.stdout, /90-root-application\.yaml/);
+});
+
+test('plan -o mermaid draws clusters, waves and needs', async () => {
+  const r = await cli(['plan', '--repo', LAB, '-o', 'mermaid']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^flowchart TB/);
+  assert.match(r.stdout, /subgraph c__etl4__w21\["wave 21"\]/);
+  assert.match(r.stdout, /c__etl4__app__metallb_operator -.->\|needs\| c__etl4__app__metallb_configuration/);
+  assert.match(r.stdout, /c__hub ==>\|provisions\| c__etl4/);
+});
+
+test('validate on the lab fleet is clean', async () => {
+  const r = await cli(['validate', '--repo', LAB]);
+  assert.equal(r.code, 0, r.stdout);
+  assert.equal(r.stdout, 'no findings\n');
+});
+
+test('render gives the same bytes twice', async () => {
+  const a = await cli(['render', '--repo', LAB]);
+  const b = await cli(['render', '--repo', LAB]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(a.stdout, b.stdout);
+  assert.ok(a.stdout.length > 10_000);
+});
+
+test('render --out writes apps, projects and bootstrap per cluster, identically on a second run', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'fleetplan-render-'));
+  try {
+    const r = await cli(['render', '--repo', LAB, '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(readdirSync(out).sort(), ['etl4', 'etl6', 'hub']);
+    assert.equal(readdirSync(join(out, 'hub/apps')).length, 24);
+    assert.equal(readdirSync(join(out, 'etl4/apps')).length, 18);
+    assert.deepEqual(readdirSync(join(out, 'hub/bootstrap')), ['00-gitops-operator.yaml', '10-rbac.yaml', '20-argocd.yaml', '90-root-application.yaml']);
+    assert.deepEqual(readdirSync(join(out, 'hub/projects')), ['cluster-config.yaml']);
+    const app = readFileSync(join(out, 'etl4/apps/metallb-configuration.yaml'), 'utf8');
+    assert.match(app, /^# Generated by fleetplan from fleet\.yaml, clusters\/etl4\/cluster\.yaml\./);
+    assert.match(app, /argocd\.argoproj\.io\/sync-wave: "21"/);
+    assert.match(app, /- resources-finalizer\.argocd\.argoproj\.io/);
+    const argocd = readFileSync(join(out, 'hub/bootstrap/20-argocd.yaml'), 'utf8');
+    assert.match(argocd, /kind: Application\n/);
+    assert.match(argocd, /obj\.status\.health\.status/);
+    const second = await cli(['render', '--repo', LAB, '--out', out]);
+    assert.match(second.stderr, /0 written, \d+ unchanged, 0 removed/);
+  } finally {
+    removeTree(out);
+  }
+});
+
+test('render -o json is a kubectl List', async () => {
+  const r = await cli(['render', '--repo', LAB, '--cluster', 'hub', '-o', 'json']);
+  const list = JSON.parse(r.stdout) as { kind: string; items: { kind: string }[] };
+  assert.equal(list.kind, 'List');
+  assert.equal(list.items.filter((i) => i.kind === 'Application').length, 25);
+});
+
+test('init --example lab writes the lab fleet, which plans like examples/lab', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fleetplan-init-'));
+  try {
+    const r = await cli(['init', join(dir, 'lab'), '--example', 'lab']);
+    assert.equal(r.code, 0, r.stderr);
+    const a = await cli(['plan', '-o', 'json', '--repo', join(dir, 'lab')]);
+    const b = await cli(['plan', '-o', 'json', '--repo', LAB]);
+    assert.equal(a.stdout, b.stdout);
+    const again = await cli(['init', join(dir, 'lab'), '--example', 'lab']);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /already exists/);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('init without an example writes a starter fleet that validates', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fleetplan-init-'));
+  try {
+    assert.equal((await cli(['init', dir])).code, 0);
+    const v = await cli(['validate', '--repo', dir]);
+    assert.equal(v.code, 0, v.stdout);
+  } finally {
+    removeTree(dir);
+  }
+});

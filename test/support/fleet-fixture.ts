@@ -1,0 +1,87 @@
+/** Small fleets written to temporary directories, and an in-process CLI runner. */
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { runCli } from '../../src/cli/run.js';
+
+export function writeTree(files: Record<string, string>, dir = mkdtempSync(join(tmpdir(), 'fleetplan-test-'))): string {
+  for (const [path, content] of Object.entries(files)) {
+    const abs = join(dir, path);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+  return dir;
+}
+
+export function removeTree(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function cli(args: string[], cwd = process.cwd(), env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env,
+    cwd,
+  });
+  return { code, stdout, stderr };
+}
+
+/** A minimal valid fleet; override or add files per test. */
+export function baseFleet(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    'fleet.yaml': `apiVersion: fleetplan.io/v1alpha1
+kind: Fleet
+metadata:
+  name: t
+spec:
+  repoURL: https://git.example.com/fleet.git
+  revision: main
+  sectors:
+    - name: canary
+    - name: production
+      revision: 0123456789abcdef0123456789abcdef01234567
+  vars:
+    DOMAIN: example.com
+  defaults:
+    project: platform
+    syncOptions:
+      - ServerSideApply=true
+`,
+    'groups/base/group.yaml': `apiVersion: fleetplan.io/v1alpha1
+kind: Group
+metadata:
+  name: base
+spec:
+  apps:
+    operator:
+      path: components/operator
+      namespace: op
+      wave: 5
+    config:
+      path: components/config
+      namespace: op
+      needs: [operator]
+`,
+    'clusters/one/cluster.yaml': `apiVersion: fleetplan.io/v1alpha1
+kind: Cluster
+metadata:
+  name: one
+spec:
+  role: hub
+  sector: canary
+  groups: [base]
+`,
+    'components/operator/kustomization.yaml': 'resources: []\n',
+    'components/config/kustomization.yaml': 'resources: []\n',
+    ...overrides,
+  };
+}
