@@ -92,7 +92,7 @@ class ProcessKustomize implements KustomizeTool {
   build(dir: string, flags: readonly string[]): Promise<string> {
     const args = this.flavor === 'kubectl' ? ['kustomize', dir, ...flags] : ['build', dir, ...flags];
     return this.limiter.run(async () => {
-      const r = await runTool(this.binary, args, { env: this.env, cwd: dir }, KUSTOMIZE_INSTALL_HINT);
+      const r = await runTool(this.binary, args, { env: this.env }, KUSTOMIZE_INSTALL_HINT);
       if (r.code !== 0) {
         const msg = r.stderr.trim() || `exited with ${r.code ?? r.signal}`;
         throw new ToolError(msg, { code: 'build-failed' });

@@ -20,8 +20,8 @@ export interface SubstituteStreamOptions {
   subject?: string;
   /** Repo-relative path of what was built (the location when the source file is unknown). */
   path: string;
-  /** Finds the source file and line that refers to a variable. */
-  findSource?: (name: string) => SourceLocation | undefined;
+  /** Finds the source file and line that refers to a variable, preferring one whose line reads like `lineText`. */
+  findSource?: (name: string, lineText: string) => SourceLocation | undefined;
   /** How to fix, for the hint. */
   hint: (names: string[]) => string;
 }
@@ -33,7 +33,7 @@ export function substituteStream(text: string, options: SubstituteStreamOptions)
   const names = [...new Set(r.missing.map((m) => m.name))];
   const first = r.missing[0]!;
   const obj = objectAtLine(text, first.line);
-  const source = options.findSource?.(first.name);
+  const source = options.findSource?.(first.name, text.split('\n')[first.line - 1] ?? '');
   const what = names.length === 1 ? `undefined variable \${${names[0]}}` : `undefined variables ${names.map((n) => `\${${n}}`).join(', ')}`;
   const inObj = obj ? ` in ${obj}` : '';
   const forWhom = options.subject ? ` for ${options.subject}` : '';
@@ -115,20 +115,33 @@ function safe(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]/g, '_');
 }
 
-/** Finds where `name` is referred to as `${name}` in the given texts (first match). */
+/**
+ * Finds where `name` is referred to as `${name}` in the given texts. A reference on a line that
+ * reads like `lineText` (the build-output line, which kustomize may have re-indented) wins;
+ * otherwise the first reference.
+ */
 export function findVariableReference(
   name: string,
   files: readonly { path: string; text: () => string | undefined }[],
+  lineText = '',
 ): SourceLocation | undefined {
   const needle = `\${${name}`;
+  const want = normalizeLine(lineText);
+  let first: SourceLocation | undefined;
   for (const f of files) {
     const text = f.text();
-    if (text === undefined) continue;
-    const at = text.indexOf(needle);
-    if (at < 0) continue;
+    if (text === undefined || !text.includes(needle)) continue;
+    const lines = text.split('\n');
     for (const m of substitute(text, () => undefined).missing as MissingVariable[]) {
-      if (m.name === name) return { file: f.path, line: m.line, column: m.column };
+      if (m.name !== name) continue;
+      const loc = { file: f.path, line: m.line, column: m.column };
+      if (want !== '' && normalizeLine(lines[m.line - 1] ?? '') === want) return loc;
+      first ??= loc;
     }
   }
-  return undefined;
+  return first;
+}
+
+function normalizeLine(s: string): string {
+  return s.trim().replace(/^-\s+/, '').replace(/["']/g, '');
 }

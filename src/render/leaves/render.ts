@@ -244,7 +244,7 @@ export async function renderLeafJobs(jobs: readonly LeafJob[], ports: LeafPorts,
       const text = substituteStream(built.text, {
         lookup: (name) => (Object.hasOwn(vars, name) ? vars[name] : undefined),
         path: plan.path,
-        findSource: (name) => findSource(name, plan.inputs, ports.reader, rel),
+        findSource: (name, lineText) => findSource(name, lineText, plan.inputs, ports.reader, rel),
         hint: (names) =>
           `define ${names.join(', ')} in cluster ${job.cluster}'s variables, give a default with \${NAME:-value}, or write $\${NAME} for a literal`,
       });
@@ -274,7 +274,7 @@ function forJob(e: unknown, job: LeafJob): FleetplanError {
   return new OperationError(prefix + ((e as Error)?.message ?? String(e)), { code: 'internal', cause: e });
 }
 
-function findSource(name: string, inputs: BuildInputs, reader: SourceReader, rel: (abs: string) => string): SourceLocation | undefined {
+function findSource(name: string, lineText: string, inputs: BuildInputs, reader: SourceReader, rel: (abs: string) => string): SourceLocation | undefined {
   const files = inputs.files
     .filter((f) => /\.(ya?ml|json|env|properties|txt|tpl)$/i.test(f) || !/\.[^/]+$/.test(f))
     .map((f) => ({
@@ -287,7 +287,7 @@ function findSource(name: string, inputs: BuildInputs, reader: SourceReader, rel
         }
       },
     }));
-  return findVariableReference(name, files);
+  return findVariableReference(name, files, lineText);
 }
 
 /** Resolves a repo-relative path and refuses one that leaves the repository. */
