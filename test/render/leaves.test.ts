@@ -104,7 +104,7 @@ test('renders every app of every cluster, one build per distinct source, and kee
       '',
     ].join('\n'));
     assert.match(tree.get('c1/manifests/web/02-configmap-web-cluster-info.yaml') ?? '', /region: eu-west-1/);
-    assert.match(tree.get('c3/manifests/chart/01-configmap-tiny-tiny-config.yaml') ?? '', /cluster: c3\n  message: from-kustomize\n/);
+    assert.match(tree.get('c3/manifests/chart/01-configmap-tiny-tiny-config.yaml') ?? '', /cluster: c3\n {2}message: from-kustomize\n/);
     assert.match(tree.get('c2/manifests/tiny/01-configmap-tiny-ns-tiny-config.yaml') ?? '', /message: hello c2/);
 
     // Second run: nothing is built, every job is a hit, and the bytes are identical.
