@@ -109,6 +109,14 @@ export async function renderLeafJobs(jobs: readonly LeafJob[], ports: LeafPorts,
   const inflight = new Map<string, Promise<string>>();
   const rel = (abs: string) => relative(repoRoot, abs).split(sep).join('/') || '.';
 
+  // Every cluster that uses a path shares one plan: the walk, hashing and key are per path.
+  const kustomizePlans = new Map<string, Promise<BuildPlan>>();
+  const planKustomizeOnce = (path: string): Promise<BuildPlan> => {
+    let p = kustomizePlans.get(path);
+    if (!p) kustomizePlans.set(path, (p = planKustomize(path)));
+    return p;
+  };
+
   const planKustomize = async (path: string): Promise<BuildPlan> => {
     const dir = inside(repoRoot, path);
     if (ports.reader.kind(dir) !== 'dir') {
@@ -227,7 +235,7 @@ export async function renderLeafJobs(jobs: readonly LeafJob[], ports: LeafPorts,
           throw new UsageError(`${what} name "${v}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
         }
       }
-      const plan = job.source.kind === 'kustomize' ? await planKustomize(job.source.path) : await planHelm(job.source);
+      const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : await planHelm(job.source);
       result.path = plan.path;
       let built: { text: string; cached: boolean };
       try {
