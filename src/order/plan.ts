@@ -55,6 +55,6 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
         from: a.from,
       };
     }),
-    notes: [],
+    notes: [...(fleet.clusters.find((d) => d.name === c.name)?.notes ?? [])],
   };
 }

@@ -6,7 +6,7 @@
 import type { Finding } from '../model/finding.js';
 import { compareFindings } from '../model/finding.js';
 import type { Fleet, Origin } from '../model/fleet.js';
-import { locateOrigin } from '../model/fleet.js';
+import { displayPath, locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { mergeFindings, resolveFleet } from '../layering/resolve-fleet.js';
@@ -36,7 +36,7 @@ export function validateFleet(fleet: Fleet, options: ValidateOptions): Finding[]
 
 function place(fleet: Fleet, origin: Origin, f: Omit<Finding, 'file' | 'line' | 'column' | 'path'>): Finding {
   const loc = locateOrigin(fleet, origin);
-  const p = formatPath(origin.path);
+  const p = formatPath(displayPath(fleet, origin));
   return { ...f, ...loc, ...(p ? { path: p } : {}) };
 }
 
