@@ -23,7 +23,7 @@ Nothing is written when the fleet has errors (exit 1).`,
   },
   async run(ctx) {
     const format = choice(ctx, 'output', ['yaml', 'json'] as const, 'yaml');
-    const { fleet } = load(ctx);
+    const { fleet } = await load(ctx);
     const result = renderFleet(fleet, { clusters: clusterNames(ctx) });
     reportFindings(ctx, result.findings);
     if (hasErrors(result.findings)) {
