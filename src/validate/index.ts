@@ -13,6 +13,7 @@ import { mergeFindings, resolveFleet } from '../layering/resolve-fleet.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { ROOT_APPLICATION } from '../generate/argocd.js';
 import { formatPath } from '../spec/yaml-source.js';
+import { kustomizeReferencesRule } from './kustomize-refs.js';
 
 export interface RuleContext {
   fleet: Fleet;
@@ -75,7 +76,7 @@ export const pathRule: Rule = ({ fleet, clusters, fs }) => {
           severity: 'error',
           code: 'missing-path',
           message: `app "${app.name}" path "${path}" does not exist in the repository${fs.exists(normalized) ? ' as a directory' : ''}`,
-          hint: 'create the directory or fix the path',
+          hint: nearbyPath(fs, normalized) ?? 'create the directory or fix the path',
           cluster: c.name,
           app: app.name,
         }));
@@ -104,7 +105,18 @@ export const duplicateNameRule: Rule = ({ fleet, clusters }) => {
   return out;
 };
 
-export const rules: Rule[] = [pathRule, duplicateNameRule];
+export const rules: Rule[] = [pathRule, duplicateNameRule, kustomizeReferencesRule];
+
+/** A directory that exists where a dangling path was probably meant (one `overlays/` more or less). */
+function nearbyPath(fs: RepoFileSystem, path: string): string | undefined {
+  const parts = path.split('/');
+  const candidates: string[] = [];
+  const i = parts.indexOf('overlays');
+  if (i >= 0) candidates.push([...parts.slice(0, i), ...parts.slice(i + 1)].join('/'));
+  if (parts.length >= 2) candidates.push([...parts.slice(0, -1), 'overlays', parts[parts.length - 1]!].join('/'));
+  const found = candidates.find((c) => c !== path && fs.isDirectory(c));
+  return found ? `there is a directory ${found}: fix the path to it, or create ${path}` : undefined;
+}
 
 /** `a/./b/../c` → `a/c`; undefined when the path leaves the root or is absolute. */
 export function normalizeRepoPath(path: string): string | undefined {
