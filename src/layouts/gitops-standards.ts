@@ -201,8 +201,8 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
               ...at(real.get(l.file)!, [kind === 'app' ? 'applications' : 'projects', n], {
                 severity: 'error',
                 code: kind === 'app' ? 'duplicate-app' : 'duplicate-project',
-                message: `${kind} "${n}" is also defined in ${first}; kustomize build of ${dir} fails (the id is already registered)`,
-                hint: `keep one definition per cluster, or take ${l.file} out of the cluster`,
+                message: `${kind} "${n}" is also defined in ${first}; kustomize build of ${dir} fails: ${kind === 'app' ? 'Application' : 'AppProject'} ${n} exists twice`,
+                hint: 'the chart renders each values file on its own, so layers do not merge: rename or remove one of them',
               }),
               cluster: c,
             });
