@@ -9,7 +9,6 @@
 import { isPlainObject } from '../../layering/merge.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { SourceFile, YamlPath } from '../../spec/yaml-source.js';
-import { normalizeRepoPath } from '../../validate/index.js';
 import { parseAll } from './yaml-docs.js';
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -48,8 +47,18 @@ const CLUSTER_KEYS = new Set(['apiVersion', 'kind', 'resources', 'components', '
 const LAYER_KEYS = new Set(['apiVersion', 'kind', 'helmGlobals', 'helmCharts']);
 const CHART_KEYS = new Set(['name', 'valuesFile', 'namespace', 'releaseName']);
 
+/** `dir/rel` normalized; undefined when it leaves the repository. */
 function join(dir: string, rel: string): string | undefined {
-  return normalizeRepoPath(`${dir}/${rel}`);
+  if (rel.startsWith('/')) return undefined;
+  const parts: string[] = [];
+  for (const seg of `${dir}/${rel}`.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.length ? parts.join('/') : '.';
 }
 
 function list(v: unknown): unknown[] {
