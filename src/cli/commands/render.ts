@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { choice, clusterNames, load, reportFindings } from '../common.js';
-import { renderFleet, renderedStream } from '../../render/fleet.js';
+import { renderCluster, renderedStream } from '../../render/fleet.js';
 import { hasErrors } from '../../model/finding.js';
 import { writeTree } from '../../adapters/output.js';
-import { toSortedJson } from '../../render/yaml.js';
+import { jsonOf } from '../../render/yaml.js';
+import { resolveFleet } from '../../layering/resolve-fleet.js';
 
 export const renderCommand: Command = {
   name: 'render',
@@ -24,27 +25,45 @@ Nothing is written when the fleet has errors (exit 1).`,
   async run(ctx) {
     const format = choice(ctx, 'output', ['yaml', 'json'] as const, 'yaml');
     const { fleet } = load(ctx);
-    const result = renderFleet(fleet, { clusters: clusterNames(ctx) });
-    reportFindings(ctx, result.findings);
-    if (hasErrors(result.findings)) {
+    const { clusters, findings } = resolveFleet(fleet, { clusters: clusterNames(ctx) });
+    reportFindings(ctx, findings);
+    if (hasErrors(findings)) {
       ctx.io.stderr.write('nothing rendered: fix the errors above\n');
       return 1;
     }
+    // One cluster at a time: memory stays proportional to a cluster, not the fleet.
     const out = ctx.values.out as string | undefined;
     if (out) {
       const dir = resolve(ctx.io.cwd, out);
-      const managed = result.clusters.flatMap((c) => ['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`));
-      const stats = writeTree(dir, result.files, managed);
+      const total = { written: 0, unchanged: 0, removed: 0 };
+      for (const c of clusters) {
+        const stats = writeTree(dir, renderCluster(fleet, c), ['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`));
+        total.written += stats.written;
+        total.unchanged += stats.unchanged;
+        total.removed += stats.removed;
+      }
       ctx.io.stderr.write(
-        `rendered ${result.clusters.length} cluster(s) into ${out}: ${stats.written} written, ${stats.unchanged} unchanged, ${stats.removed} removed\n`,
+        `rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`,
       );
       return 0;
     }
     if (format === 'json') {
-      ctx.io.stdout.write(toSortedJson({ apiVersion: 'v1', kind: 'List', items: result.files.flatMap((f) => f.objects) }));
-    } else {
-      ctx.io.stdout.write(renderedStream(result.files));
+      // A kubectl List, streamed; the same bytes as toSortedJson of the whole list.
+      ctx.io.stdout.write('{\n  "apiVersion": "v1",\n  "items": [');
+      let first = true;
+      for (const c of clusters) {
+        for (const f of renderCluster(fleet, c)) {
+          for (const o of f.objects) {
+            ctx.io.stdout.write((first ? '\n    ' : ',\n    ') + jsonOf(o, '    '));
+            first = false;
+          }
+        }
+      }
+      ctx.io.stdout.write(first ? ']' : '\n  ]');
+      ctx.io.stdout.write(',\n  "kind": "List"\n}\n');
+      return 0;
     }
+    for (const c of clusters) ctx.io.stdout.write(renderedStream(renderCluster(fleet, c)));
     return 0;
   },
 };
