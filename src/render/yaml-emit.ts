@@ -100,7 +100,7 @@ function key(k: string): string {
 
 /** A literal block scalar, or a quoted string when a block cannot carry the text exactly. */
 function literal(s: string, indent: number): string {
-  if (/[\r\t\u0000-\u0008\u000b-\u001f\u007f\u0085\u2028\u2029\ufeff]/.test(s) || s.startsWith(' ') || s.startsWith('\n')) {
+  if (hasUnsafeChar(s) || s.startsWith(' ') || s.startsWith('\n')) {
     return JSON.stringify(s);
   }
   let body = s;
@@ -113,6 +113,15 @@ function literal(s: string, indent: number): string {
   const pad = ' '.repeat(indent);
   const lines = body.split('\n').map((l) => (l === '' ? '' : pad + l));
   return '|' + chomp + '\n' + lines.join('\n');
+}
+
+/** Characters a literal block cannot carry as themselves: controls (but LF), NEL, line/paragraph separators, BOM. */
+function hasUnsafeChar(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x0a) || c === 0x7f || c === 0x85 || c === 0x2028 || c === 0x2029 || c === 0xfeff) return true;
+  }
+  return false;
 }
 
 const reserved = /^(?:true|false|yes|no|on|off|y|n|null|~|=|<<)$/i;
