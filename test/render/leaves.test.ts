@@ -107,13 +107,16 @@ test('renders every app of every cluster, one build per distinct source, and kee
     assert.match(tree.get('c3/manifests/chart/01-configmap-tiny-tiny-config.yaml') ?? '', /cluster: c3\n {2}message: from-kustomize\n/);
     assert.match(tree.get('c2/manifests/tiny/01-configmap-tiny-ns-tiny-config.yaml') ?? '', /message: hello c2/);
 
-    // Second run: nothing is built, every job is a hit, and the bytes are identical.
+    // Second run into a fresh directory: nothing is built, every job is a hit, and the bytes are identical.
     const t1 = performance.now();
-    const again = await renderLeaves(fleetJobs(), sb.options);
+    const again = await renderLeaves(fleetJobs(), { ...sb.options, outDir: `${sb.out}-2` });
     const cachedMs = performance.now() - t1;
     assert.deepEqual(again.stats, { builds: 1, hits: 12, misses: 1, uncacheable: 0 }, 'only the failing build runs again');
     assert.ok(again.results.filter((r) => r.app !== 'broken').every((r) => r.cached));
-    assert.deepEqual(readTree(sb.out), tree);
+    assert.deepEqual(readTree(`${sb.out}-2`), tree);
+    // And without any cache at all: the same bytes.
+    await renderLeaves(fleetJobs(), { ...sb.options, outDir: `${sb.out}-3`, cacheDir: false });
+    assert.deepEqual(readTree(`${sb.out}-3`), tree);
     console.log(`# leaf fixtures: uncached run ${uncachedMs.toFixed(0)} ms, cached run ${cachedMs.toFixed(0)} ms`);
   } finally {
     sb.done();
