@@ -215,6 +215,27 @@ test('a missing kustomize fails each job with what to install, and nothing is bu
   }
 });
 
+test('templates a remote chart from the local chart cache, with values files and inline values in order', async () => {
+  const sb = sandbox();
+  try {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(sb.options.helm!, ['package', join(FIXTURE, 'charts/tiny'), '--destination', join(sb.cache, 'charts')], { env: sb.options.env, stdio: 'ignore' });
+    const run = await renderLeaves(
+      [
+        { cluster: 'c1', app: 'remote', source: { kind: 'helm', chart: 'tiny', repoURL: 'https://charts.example.com', version: '0.1.0', releaseName: 'r', namespace: 'ns', values: { replicas: 5 } }, variables: { CLUSTER_NAME: 'c1' } },
+        { cluster: 'c1', app: 'local', source: { kind: 'helm', path: 'charts/tiny', releaseName: 'l', namespace: 'ns', valueFiles: ['values-override.yaml'], values: { replicas: 7 } }, variables: { CLUSTER_NAME: 'c1' } },
+      ],
+      sb.options,
+    );
+    for (const r of run.results) assert.equal(r.error, undefined, r.error?.format());
+    const tree = readTree(sb.out);
+    assert.match(tree.get('c1/manifests/remote/01-configmap-ns-r-config.yaml') ?? '', /message: default\n {2}replicas: '5'/);
+    assert.match(tree.get('c1/manifests/local/01-configmap-ns-l-config.yaml') ?? '', /message: from-a-values-file\n {2}replicas: '7'/);
+  } finally {
+    sb.done();
+  }
+});
+
 test('a remote chart that is not cached locally is an error that says how to fetch it', async () => {
   const sb = sandbox();
   try {
