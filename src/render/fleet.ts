@@ -48,7 +48,7 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
   for (const b of bootstrapFor(fleet, c)) files.push(file(`${c.name}/bootstrap/${b.name}`, [fleet.file, c.file], b.objects));
   for (const p of projectsFor(fleet, c)) files.push(file(`${c.name}/projects/${p.metadata.name}.yaml`, [fleet.file], [p]));
   for (const app of c.apps) {
-    files.push(file(`${c.name}/apps/${app.name}.yaml`, [...new Set(app.layers.map((l) => l.file))], [applicationFor(c, app)]));
+    files.push(file(`${c.name}/apps/${app.name}.yaml`, [...new Set(app.layers.map((l) => l.file))], [applicationFor(c, app, fleet.plugin)]));
   }
   // Apply order: bootstrap steps, then projects, then apps by wave.
   return files;
