@@ -114,7 +114,7 @@ test('render --out writes apps, projects and bootstrap per cluster, identically 
     assert.equal(readdirSync(join(out, 'hub/apps')).length, 24);
     assert.equal(readdirSync(join(out, 'etl4/apps')).length, 18);
     assert.deepEqual(readdirSync(join(out, 'hub/bootstrap')), ['00-gitops-operator.yaml', '10-rbac.yaml', '15-plugin.yaml', '20-argocd.yaml', '90-root-application.yaml']);
-    assert.match(readFileSync(join(out, 'etl4/apps/openshift-config.yaml'), 'utf8'), /plugin:\n      name: fleetplan/);
+    assert.match(readFileSync(join(out, 'etl4/apps/openshift-config.yaml'), 'utf8'), /plugin:\n {6}name: fleetplan/);
     assert.match(readFileSync(join(out, 'etl4/bootstrap/15-plugin.yaml'), 'utf8'), /CLUSTER_BASE_DOMAIN: etl4\.qe\.lab\.example\.com/);
     assert.match(argocdText(out), /argocd-cmp-server/);
     assert.deepEqual(readdirSync(join(out, 'hub/projects')), ['cluster-config.yaml']);
