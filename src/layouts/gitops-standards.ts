@@ -293,6 +293,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
     gitopsNamespace: vars.namespace ?? 'openshift-gitops',
     renderedPath: 'rendered',
     operator: {},
+    plugin: undefined,
     sectors: [],
     vars: vars.vars,
     defaults: {},
