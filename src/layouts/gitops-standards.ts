@@ -241,6 +241,11 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
     if (reasons.length === 0) {
       const files = [...groupNames.map((g) => groups.get(g)!.file), own.file];
       def.notes!.push(`Applications evaluated from the ${CHART_NAME} chart (${typeof variant === 'object' ? variant.id : '?'} templates) with ${files.join(', ')}`);
+      const projectNames = [
+        ...groupNames.flatMap((g) => Object.keys(groups.get(g)!.projects ?? {}).map((p) => `${p} (${groups.get(g)!.file})`)),
+        ...Object.keys(own.projects).map((p) => `${p} (${own.file})`),
+      ];
+      def.notes!.push(projectNames.length ? `AppProjects: ${projectNames.join(', ')}` : 'no AppProjects');
       if (ck.pin) {
         def.revisionPin = { revision: ck.pin.revision, origin: { file: ck.file, path: ck.pin.path } };
         def.notes!.push(`targetRevision of every Application set to "${ck.pin.revision}" by the replacements in ${ck.file}`);

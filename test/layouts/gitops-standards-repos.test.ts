@@ -24,6 +24,7 @@ test('plan on svitnin-redhat: hub gets 12 Applications, etl4 13, tracking the cl
   assert.deepEqual([...by.keys()], ['hub', 'etl4']);
   assert.equal(by.get('hub')!.apps.length, 12);
   assert.equal(by.get('etl4')!.apps.length, 13);
+  for (const c of ['hub', 'etl4']) assert.ok(by.get(c)!.notes.includes('AppProjects: cluster-config (groups/all/values.yaml)'));
   assert.deepEqual([by.get('etl4')!.role, by.get('etl4')!.hub], ['spoke', 'hub']);
   for (const c of plan.clusters) {
     assert.equal(c.revision, 'main');

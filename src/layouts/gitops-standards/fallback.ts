@@ -48,7 +48,12 @@ export async function completeFallbacks(result: LoadResult, builder: () => Promi
       continue;
     }
     applyBuild(def, text);
-    def.notes = [...(def.notes ?? []), `Applications read from ${tool.description} of ${req.dir} (fallback: ${why})`];
+    const projects = Object.keys(def.projects ?? {});
+    def.notes = [
+      ...(def.notes ?? []),
+      `Applications read from ${tool.description} of ${req.dir} (fallback: ${why})`,
+      projects.length ? `AppProjects: ${projects.join(', ')}` : 'no AppProjects',
+    ];
     const real = result.fleet.sources.get(def.file);
     if (real) result.fleet.sources.set(def.file, valuesView({ file: real.file, value: real.value, locate: real.locate }, def.spec.apps ?? {}, def.projects ?? {}));
   }
