@@ -112,6 +112,9 @@ function required(v: unknown, message: string): unknown {
 
 function evaluateApp(name: string, val: Values, values: Values, def: unknown, variant: ChartVariant, problems: ChartOutput['problems']): AppSpec {
   plainScalar(name, `application name`);
+  for (const k of ['labels', 'annotations', 'destination', 'syncPolicyRetry'] as const) {
+    if (val[k] !== undefined && val[k] !== null && !isPlainObject(val[k])) throw new Unsupported(`applications.${name}.${k} is not a map`);
+  }
   const spec: AppSpec = {};
   const defLabels = get(def, 'labels');
   if (truthy(val.labels) || truthy(defLabels)) spec.labels = stringMap(sprigMerge(val.labels, defLabels), `applications.${name}.labels`);
