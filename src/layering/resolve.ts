@@ -17,6 +17,7 @@ import type { AppSpec, Platform, ProjectSpec } from '../model/spec.js';
 import { computeWaves, formatCycle } from '../order/waves.js';
 import { formatPath } from '../spec/yaml-source.js';
 import { deepMerge, getPath, isPlainObject } from './merge.js';
+import { provisioningLayers } from './provision-apps.js';
 import { substitute } from './substitute.js';
 import { resolveVariables } from './variables.js';
 
@@ -127,6 +128,8 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     if (!l) layersByApp.set(appName, (l = []));
     l.push(layer);
   };
+  // Provisioning apps (a hub's spokes with `provision:`) are the lowest layer of their apps.
+  for (const l of provisioningLayers(fleet, name)) addLayer(l.app, { spec: l.spec, origin: l.origin });
   groupNames.forEach((g, i) => {
     const group = fleet.groups.get(g);
     if (!group) {

@@ -14,6 +14,7 @@ import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { resolveFleet } from '../layering/resolve-fleet.js';
+import { renderProvision } from './provision.js';
 import { header, toYaml } from './yaml.js';
 
 export interface RenderedFile {
@@ -60,7 +61,9 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
     const from = [...new Set(app.layers.map((l) => l.file))];
     files.push({ path: `${c.name}/apps/${app.name}.yaml`, content: header(from) + toYaml(obj), cluster: c.name, objects: [obj] });
   }
-  // Apply order: bootstrap steps, then projects, then apps by wave.
+  // The kustomize directories of the hub's provisioning apps (src/render/provision.ts).
+  files.push(...renderProvision(fleet, c.name));
+  // Apply order: bootstrap steps, then projects, then apps by wave, then provisioning objects.
   return files;
 }
 

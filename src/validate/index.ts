@@ -60,6 +60,8 @@ export const pathRule: Rule = ({ fleet, clusters, fs }) => {
       const path = app.source.path;
       if (path === undefined || app.source.repoURL !== fleet.repoURL || app.source.chart !== undefined) continue;
       const normalized = normalizeRepoPath(path);
+      // `fleetplan render --out` writes these (provisioning apps); they need not exist yet.
+      if (normalized !== undefined && normalized.startsWith(`${fleet.renderedPath}/`)) continue;
       const origin = fieldOrigin(fleet, app, ['path']);
       if (normalized === undefined) {
         out.push(place(fleet, origin, {

@@ -14,7 +14,8 @@ export const renderCommand: Command = {
 Without --out, prints every object as one multi-document YAML stream (or a JSON List with -o json),
 so that \`fleetplan render --cluster hub | kubectl apply -f -\` works.
 With --out DIR, writes DIR/<cluster>/apps/<app>.yaml, DIR/<cluster>/projects/<project>.yaml and
-DIR/<cluster>/bootstrap/NN-*.yaml, and removes files an earlier render wrote that are no longer produced.
+DIR/<cluster>/bootstrap/NN-*.yaml (and, for a hub that provisions clusters,
+DIR/<hub>/provision/<app>/ kustomize directories), and removes files an earlier render wrote that are no longer produced.
 Nothing is written when the fleet has errors (exit 1).`,
   options: {
     cluster: { type: 'string', multiple: true, short: 'c' },
@@ -33,7 +34,12 @@ Nothing is written when the fleet has errors (exit 1).`,
     const out = ctx.values.out as string | undefined;
     if (out) {
       const dir = resolve(ctx.io.cwd, out);
-      const managed = result.clusters.flatMap((c) => ['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`));
+      const managed = [
+        ...new Set([
+          ...result.clusters.flatMap((c) => ['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`)),
+          ...result.files.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))),
+        ]),
+      ];
       const stats = writeTree(dir, result.files, managed);
       ctx.io.stderr.write(
         `rendered ${result.clusters.length} cluster(s) into ${out}: ${stats.written} written, ${stats.unchanged} unchanged, ${stats.removed} removed\n`,

@@ -1,0 +1,35 @@
+/**
+ * The apps a hub gets because it provisions clusters: one per spoke whose cluster.yaml has
+ * `provision:` (named after the spoke, wave 20 unless `provision.wave` says otherwise) and one for
+ * the hub-wide ACM–GitOps wiring. They are the lowest layer of those apps, under fleet defaults'
+ * project and sync settings; an entry of the same name in a group or in the hub's own `apps`
+ * merges over them (to add `needs`, change the wave, or replace the path).
+ */
+import type { Fleet, Origin } from '../model/fleet.js';
+import type { AppSpec } from '../model/spec.js';
+import { DEFAULT_PROVISION_WAVE, GITOPS_WIRING_APP, POLICY_NAMESPACE, provisionPath } from '../generate/provision/common.js';
+
+export interface ProvisioningLayer {
+  app: string;
+  spec: AppSpec;
+  origin: Origin;
+}
+
+export function provisioningLayers(fleet: Fleet, hub: string): ProvisioningLayer[] {
+  const spokes = fleet.clusters
+    .filter((c) => c.spec.hub === hub && c.spec.provision !== undefined && c.name !== hub)
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+  if (spokes.length === 0) return [];
+  const layers: ProvisioningLayer[] = spokes.map((c) => ({
+    app: c.name,
+    spec: { path: provisionPath(fleet.renderedPath, hub, c.name), namespace: c.name, wave: c.spec.provision!.wave ?? DEFAULT_PROVISION_WAVE },
+    origin: { file: c.file, path: ['spec', 'provision'] },
+  }));
+  const hubDef = fleet.clusters.find((c) => c.name === hub);
+  layers.push({
+    app: GITOPS_WIRING_APP,
+    spec: { path: provisionPath(fleet.renderedPath, hub, GITOPS_WIRING_APP), namespace: POLICY_NAMESPACE, wave: DEFAULT_PROVISION_WAVE },
+    origin: { file: hubDef?.file ?? fleet.file, path: ['spec'] },
+  });
+  return layers;
+}
