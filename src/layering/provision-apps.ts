@@ -1,7 +1,7 @@
 /**
  * The apps a hub gets because it provisions clusters: one per spoke whose cluster.yaml has
  * `provision:` (named after the spoke, wave 20 unless `provision.wave` says otherwise) and one for
- * the hub-wide ACM–GitOps wiring. They are the lowest layer of those apps, under fleet defaults'
+ * the hub-wide ACM–GitOps wiring (at the earliest of their waves). They are the lowest layer of those apps, under fleet defaults'
  * project and sync settings; an entry of the same name in a group or in the hub's own `apps`
  * merges over them (to add `needs`, change the wave, or replace the path).
  */
@@ -28,7 +28,8 @@ export function provisioningLayers(fleet: Fleet, hub: string): ProvisioningLayer
   const hubDef = fleet.clusters.find((c) => c.name === hub);
   layers.push({
     app: GITOPS_WIRING_APP,
-    spec: { path: provisionPath(fleet.renderedPath, hub, GITOPS_WIRING_APP), namespace: POLICY_NAMESPACE, wave: DEFAULT_PROVISION_WAVE },
+    // With the earliest provisioning app: the spokes' placements need its cluster-set bindings.
+    spec: { path: provisionPath(fleet.renderedPath, hub, GITOPS_WIRING_APP), namespace: POLICY_NAMESPACE, wave: Math.min(...layers.map((l) => l.spec.wave!)) },
     origin: { file: hubDef?.file ?? fleet.file, path: ['spec'] },
   });
   return layers;
