@@ -13,6 +13,7 @@ import { mergeFindings, resolveFleet } from '../layering/resolve-fleet.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { ROOT_APPLICATION } from '../generate/argocd.js';
 import { formatPath } from '../spec/yaml-source.js';
+import { provisionRules } from './provision.js';
 
 export interface RuleContext {
   fleet: Fleet;
@@ -106,7 +107,7 @@ export const duplicateNameRule: Rule = ({ fleet, clusters }) => {
   return out;
 };
 
-export const rules: Rule[] = [pathRule, duplicateNameRule];
+export const rules: Rule[] = [pathRule, duplicateNameRule, ...provisionRules];
 
 /** `a/./b/../c` → `a/c`; undefined when the path leaves the root or is absolute. */
 export function normalizeRepoPath(path: string): string | undefined {
