@@ -45,7 +45,8 @@ export function capiEksBundle(input: ProvisionInput): ProvisionBundle {
       apiVersion: API.awsManagedControlPlane,
       kind: 'AWSManagedControlPlane',
       metadata: { name, namespace: name },
-      spec: { region: input.region ?? '', version, eksClusterName: name, associateOIDCProvider: true },
+      // sshKeyName "" means no SSH key (omitting it would attach CAPA's default key).
+      spec: { region: input.region ?? '', version, eksClusterName: name, associateOIDCProvider: true, sshKeyName: '' },
     },
     { apiVersion: API.awsManagedMachinePool, kind: 'AWSManagedMachinePool', metadata: { name, namespace: name }, spec: pool },
     {

@@ -129,6 +129,7 @@ export function klusterletAddonConfigFor(input: ProvisionInput): K8sObject {
       certPolicyController: { enabled: true },
       policyController: { enabled: true },
       searchCollector: { enabled: true },
+      iamPolicyController: { enabled: true },
     },
   };
 }
