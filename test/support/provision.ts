@@ -113,6 +113,7 @@ function strict(s: JsonSchema): JsonSchema {
   }
   if (o.items) o.items = strict(o.items);
   if (typeof o.additionalProperties === 'object') o.additionalProperties = strict(o.additionalProperties);
-  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) if (o[k]) o[k] = o[k].map(strict);
+  // allOf/anyOf/oneOf branches of a structural schema only add value constraints to the fields
+  // declared above; they are left as they are.
   return o;
 }
