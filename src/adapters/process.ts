@@ -20,6 +20,8 @@ export interface RunOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Output above this many bytes (stdout) kills the process: a runaway build, not a manifest set. */
   maxStdoutBytes?: number;
+  /** Kills the process after this long (default 10 minutes): a build that waits on the network forever. */
+  timeoutMs?: number;
 }
 
 /** A counting semaphore: `run(fn)` waits for a free slot, runs fn and frees the slot. */
@@ -61,7 +63,8 @@ export function runProcess(binary: string, args: readonly string[], options: Run
   return new Promise((resolvePromise, reject) => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
-    const child = spawn(binary, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const timeoutMs = options.timeoutMs ?? 10 * 60 * 1000;
+    const child = spawn(binary, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;
@@ -85,6 +88,7 @@ export function runProcess(binary: string, args: readonly string[], options: Run
     child.on('close', (code, signal) => {
       let stderr = Buffer.concat(err).toString('utf8');
       if (overflow) stderr += `\noutput exceeded ${maxStdout} bytes`;
+      else if (signal === 'SIGKILL' && code === null) stderr += `\nkilled after ${timeoutMs / 1000} s`;
       resolvePromise({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr });
     });
   });

@@ -292,6 +292,7 @@ export function loadRegionSpecs(fs: RepoFileSystem): LoadResult {
     engine: 'argocd',
     delivery: 'app-of-apps',
     gitopsNamespace: 'openshift-gitops',
+    plugin: undefined,
     renderedPath: 'rendered',
     operator: {},
     sectors: [],

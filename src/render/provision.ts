@@ -40,13 +40,13 @@ export function renderBundle(fleet: Fleet, b: ProvisionBundle): RenderedFile[] {
     const name = objectFileName(o, defaultNs);
     if (resources.includes(name)) throw new Error(`two provisioning objects would be written to ${dir}/${name}`);
     resources.push(name);
-    files.push({ path: `${dir}/${name}`, content: header(from) + toYaml(o), cluster: b.hub, objects: [o] });
+    files.push({ path: `${dir}/${name}`, content: header(from) + toYaml(o), cluster: b.hub, objects: [o], documents: [] });
   }
   const contents = new Map<string, string>();
   for (const f of b.files) {
     const content = header(from) + toYaml(f.value);
     contents.set(f.name, content);
-    files.push({ path: `${dir}/${f.name}`, content, cluster: b.hub, objects: [] });
+    files.push({ path: `${dir}/${f.name}`, content, cluster: b.hub, objects: [], documents: [] });
   }
   const kustomization: Record<string, unknown> = { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources };
   if (b.secretGenerators.length) {
@@ -61,6 +61,7 @@ export function renderBundle(fleet: Fleet, b: ProvisionBundle): RenderedFile[] {
       carrier?.objects.push(secret);
     }
   }
-  files.push({ path: `${dir}/kustomization.yaml`, content: header(from) + toYaml(kustomization), cluster: b.hub, objects: [] });
+  files.push({ path: `${dir}/kustomization.yaml`, content: header(from) + toYaml(kustomization), cluster: b.hub, objects: [], documents: [] });
+  for (const f of files) f.documents = f.objects.map((o) => toYaml(o));
   return files;
 }

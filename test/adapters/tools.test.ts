@@ -138,3 +138,10 @@ test('the limiter never runs more than its bound at once', async () => {
   await Promise.all(Array.from({ length: 7 }, task));
   assert.equal(peak, 2);
 });
+
+test('a tool that runs too long is killed and says so', async () => {
+  const { runProcess } = await import('../../src/adapters/process.js');
+  const r = await runProcess('/bin/sh', ['-c', 'sleep 5'], { env: { PATH: '/usr/bin:/bin' }, timeoutMs: 100 });
+  assert.equal(r.code, null);
+  assert.match(r.stderr, /killed after 0\.1 s/);
+});

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { cli, removeTree } from '../support/fleet-fixture.js';
 
 const LAB = 'examples/lab';
+const argocdText = (out: string) => readFileSync(join(out, 'hub/bootstrap/20-argocd.yaml'), 'utf8');
 
 const expected: Record<string, Record<number, string[]>> = {
   hub: {
@@ -136,7 +137,10 @@ test('render --out writes apps, projects and bootstrap per cluster, identically 
     assert.deepEqual(readdirSync(out).sort(), ['etl4', 'etl6', 'hub']);
     assert.equal(readdirSync(join(out, 'hub/apps')).length, 24);
     assert.equal(readdirSync(join(out, 'etl4/apps')).length, 18);
-    assert.deepEqual(readdirSync(join(out, 'hub/bootstrap')), ['00-gitops-operator.yaml', '10-rbac.yaml', '20-argocd.yaml', '90-root-application.yaml']);
+    assert.deepEqual(readdirSync(join(out, 'hub/bootstrap')), ['00-gitops-operator.yaml', '10-rbac.yaml', '15-plugin.yaml', '20-argocd.yaml', '90-root-application.yaml']);
+    assert.match(readFileSync(join(out, 'etl4/apps/openshift-config.yaml'), 'utf8'), /plugin:\n {6}name: fleetplan/);
+    assert.match(readFileSync(join(out, 'etl4/bootstrap/15-plugin.yaml'), 'utf8'), /CLUSTER_BASE_DOMAIN: etl4\.qe\.lab\.example\.com/);
+    assert.match(argocdText(out), /argocd-cmp-server/);
     assert.deepEqual(readdirSync(join(out, 'hub/projects')), ['cluster-config.yaml']);
     assert.deepEqual(readdirSync(join(out, 'hub/provision')).sort(), ['etl4', 'etl6', 'gitops-bootstrap-policy']);
     assert.equal(readdirSync(join(out, 'hub/provision/etl4')).filter((f) => f.startsWith('baremetalhost-')).length, 3);

@@ -35,7 +35,7 @@ const cases: { name: string; dir: string; files: string[]; missing?: string[]; r
   {
     name: 'reads the whole chart under helmGlobals.chartHome and the valuesFile',
     dir: 'apps/chart',
-    files: ['apps/chart/kustomization.yaml', 'apps/chart/values.yaml', 'charts/tiny/Chart.yaml', 'charts/tiny/templates/configmap.yaml', 'charts/tiny/values.yaml'],
+    files: ['apps/chart/kustomization.yaml', 'apps/chart/values.yaml', 'charts/tiny/Chart.yaml', 'charts/tiny/templates/configmap.yaml', 'charts/tiny/values-override.yaml', 'charts/tiny/values.yaml'],
     usesHelm: true,
   },
   {

@@ -107,13 +107,16 @@ test('renders every app of every cluster, one build per distinct source, and kee
     assert.match(tree.get('c3/manifests/chart/01-configmap-tiny-tiny-config.yaml') ?? '', /cluster: c3\n {2}message: from-kustomize\n/);
     assert.match(tree.get('c2/manifests/tiny/01-configmap-tiny-ns-tiny-config.yaml') ?? '', /message: hello c2/);
 
-    // Second run: nothing is built, every job is a hit, and the bytes are identical.
+    // Second run into a fresh directory: nothing is built, every job is a hit, and the bytes are identical.
     const t1 = performance.now();
-    const again = await renderLeaves(fleetJobs(), sb.options);
+    const again = await renderLeaves(fleetJobs(), { ...sb.options, outDir: `${sb.out}-2` });
     const cachedMs = performance.now() - t1;
     assert.deepEqual(again.stats, { builds: 1, hits: 12, misses: 1, uncacheable: 0 }, 'only the failing build runs again');
     assert.ok(again.results.filter((r) => r.app !== 'broken').every((r) => r.cached));
-    assert.deepEqual(readTree(sb.out), tree);
+    assert.deepEqual(readTree(`${sb.out}-2`), tree);
+    // And without any cache at all: the same bytes.
+    await renderLeaves(fleetJobs(), { ...sb.options, outDir: `${sb.out}-3`, cacheDir: false });
+    assert.deepEqual(readTree(`${sb.out}-3`), tree);
     console.log(`# leaf fixtures: uncached run ${uncachedMs.toFixed(0)} ms, cached run ${cachedMs.toFixed(0)} ms`);
   } finally {
     sb.done();
@@ -207,6 +210,27 @@ test('a missing kustomize fails each job with what to install, and nothing is bu
       assert.match(r.error.message, /kustomize not found/);
       assert.match(r.error.hint ?? '', /install kustomize 5/);
     }
+  } finally {
+    sb.done();
+  }
+});
+
+test('templates a remote chart from the local chart cache, with values files and inline values in order', async () => {
+  const sb = sandbox();
+  try {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(sb.options.helm!, ['package', join(FIXTURE, 'charts/tiny'), '--destination', join(sb.cache, 'charts')], { env: sb.options.env, stdio: 'ignore' });
+    const run = await renderLeaves(
+      [
+        { cluster: 'c1', app: 'remote', source: { kind: 'helm', chart: 'tiny', repoURL: 'https://charts.example.com', version: '0.1.0', releaseName: 'r', namespace: 'ns', values: { replicas: 5 } }, variables: { CLUSTER_NAME: 'c1' } },
+        { cluster: 'c1', app: 'local', source: { kind: 'helm', path: 'charts/tiny', releaseName: 'l', namespace: 'ns', valueFiles: ['values-override.yaml'], values: { replicas: 7 } }, variables: { CLUSTER_NAME: 'c1' } },
+      ],
+      sb.options,
+    );
+    for (const r of run.results) assert.equal(r.error, undefined, r.error?.format());
+    const tree = readTree(sb.out);
+    assert.match(tree.get('c1/manifests/remote/01-configmap-ns-r-config.yaml') ?? '', /message: default\n {2}replicas: '5'/);
+    assert.match(tree.get('c1/manifests/local/01-configmap-ns-l-config.yaml') ?? '', /message: from-a-values-file\n {2}replicas: '7'/);
   } finally {
     sb.done();
   }

@@ -17,6 +17,7 @@ import { renderLeafJobs } from './render.js';
 
 export type { LeafJob, LeafResult, LeafSource, LeafStats, LeafPorts, RenderLeavesResult } from './render.js';
 export { renderLeafJobs, KUSTOMIZE_BUILD_FLAGS } from './render.js';
+export { formatLeafReport } from './report.js';
 export { defaultCacheDir } from '../../adapters/build-cache.js';
 
 export interface RenderLeavesOptions {

@@ -11,7 +11,7 @@
  * name, namespace and values. A build that reads a remote resource is not cached.
  */
 import { createHash } from 'node:crypto';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { FleetplanError, InputError, OperationError, ToolError, UsageError } from '../../errors/index.js';
 import type { SourceLocation } from '../../errors/index.js';
 import type { BuildCache, ManifestWriter, OutputFile } from '../../ports/build-cache.js';
@@ -173,7 +173,7 @@ export async function renderLeafJobs(jobs: readonly LeafJob[], ports: LeafPorts,
       namespace: source.namespace,
       valueFiles: (source.valueFiles ?? []).slice(),
       values: source.values ?? null,
-      ...fileMaterial(inputs, source.path !== undefined ? rel : (f) => f),
+      ...fileMaterial(inputs, source.path !== undefined ? rel : (f) => basename(f)),
     };
     const key = sha256(canonicalJson(material));
     return {
