@@ -13,7 +13,7 @@ import type { Finding } from '../model/finding.js';
 import type { Fleet, Origin } from '../model/fleet.js';
 import { locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
-import type { AppSpec, Platform, ProjectSpec } from '../model/spec.js';
+import type { AppSpec, Platform, ProjectSpec, ProvisionSpec } from '../model/spec.js';
 import { computeWaves, formatCycle } from '../order/waves.js';
 import { formatPath } from '../spec/yaml-source.js';
 import { deepMerge, getPath, isPlainObject } from './merge.js';
@@ -119,6 +119,18 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
   }
   const vars = varResult.vars;
   const lookup = (n: string) => vars[n];
+
+  // The provision section, with variables substituted like app fields.
+  const provision = spec.provision
+    ? (substituteDeep(spec.provision, [], lookup, (path, missing) => {
+        findings.push(place({ file: def.file, path: ['spec', 'provision', ...path] }, {
+          severity: 'error',
+          code: 'undefined-variable',
+          message: `\${${missing}} has no value on cluster ${name}`,
+          hint: `define ${missing} in clusters/${name}/cluster.yaml or fleet.yaml vars, or write \${${missing}:-default}`,
+        }));
+      }) as ProvisionSpec)
+    : undefined;
 
   // Layers per app.
   const groupNames = spec.groups ?? [];
@@ -267,6 +279,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     apps,
     projects,
   };
+  if (provision) cluster.provision = provision;
   return { cluster, findings };
 }
 

@@ -3,7 +3,7 @@
  * exactly what it gets, and in what order.
  */
 import type { Origin } from './fleet.js';
-import type { ClusterRole, Platform, ProjectSpec } from './spec.js';
+import type { ClusterRole, Platform, ProjectSpec, ProvisionSpec } from './spec.js';
 
 export interface AppSource {
   repoURL: string;
@@ -57,4 +57,6 @@ export interface ResolvedCluster {
   /** Apps sorted by wave, then name. */
   apps: ResolvedApp[];
   projects: Record<string, ProjectSpec>;
+  /** How its hub creates the cluster, variables substituted (absent without `provision:`). */
+  provision?: ProvisionSpec;
 }

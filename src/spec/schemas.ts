@@ -11,6 +11,8 @@ export type Kind = (typeof KINDS)[number];
 const dnsLabel = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 const dnsSubdomain = '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$';
 const varName = '^[A-Za-z_][A-Za-z0-9_]*$';
+/** A pattern that also accepts a value with `${VAR}` (checked after substitution, where it matters). */
+const orVariable = (pattern: string) => `${pattern}|\\$\\{`;
 
 const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
 const scalar: JsonSchema = { type: ['string', 'integer', 'number', 'boolean'] };
@@ -77,7 +79,7 @@ const defs: Record<string, JsonSchema> = {
       key: { type: 'string', minLength: 1, description: 'Key in the secret store.' },
       property: { type: 'string', minLength: 1, description: 'Property of that key.' },
       store: { $ref: '#/$defs/secretStoreRef' },
-      secretName: { type: 'string', pattern: dnsSubdomain, description: 'An existing Secret in the cluster namespace on the hub.' },
+      secretName: { type: 'string', pattern: orVariable(dnsSubdomain), description: 'An existing Secret in the cluster namespace on the hub.' },
     },
   },
   pool: {
@@ -104,13 +106,13 @@ const defs: Record<string, JsonSchema> = {
     additionalProperties: false,
     properties: {
       installer: { enum: ['hive-aws', 'capi-eks', 'agent'] },
-      version: { type: 'string', pattern: '^v?[0-9]+\\.[0-9]+(\\.[0-9]+)?$', description: 'OpenShift version (hive-aws, agent) or Kubernetes version (capi-eks), e.g. "4.20" or "1.28". Quote it.' },
+      version: { type: 'string', pattern: orVariable('^v?[0-9]+\\.[0-9]+(\\.[0-9]+)?$'), description: 'OpenShift version (hive-aws, agent) or Kubernetes version (capi-eks), e.g. "4.20" or "1.28". Quote it.' },
       channel: { type: 'string', minLength: 1, description: 'Update channel, e.g. stable-4.20.' },
-      imageSet: { type: 'string', pattern: dnsSubdomain, description: 'ClusterImageSet name; default img<version>-multi-appsub.' },
-      baseDomain: { type: 'string', pattern: dnsSubdomain },
+      imageSet: { type: 'string', pattern: orVariable(dnsSubdomain), description: 'ClusterImageSet name; default img<version>-multi-appsub.' },
+      baseDomain: { type: 'string', pattern: orVariable(dnsSubdomain) },
       region: { type: 'string', minLength: 1, description: 'Cloud region; default the cluster\'s region.' },
       wave: { type: 'integer', description: 'Sync wave of the provisioning app on the hub. Default 20.' },
-      clusterSet: { type: 'string', pattern: dnsLabel, description: 'ManagedClusterSet the cluster joins. Default: the fleet name.' },
+      clusterSet: { type: 'string', pattern: orVariable(dnsLabel), description: 'ManagedClusterSet the cluster joins. Default: the fleet name.' },
       labels: stringMap,
       controlPlane: { $ref: '#/$defs/pool' },
       workers: { $ref: '#/$defs/pool' },
@@ -150,7 +152,7 @@ const defs: Record<string, JsonSchema> = {
           properties: {
             name: { type: 'string', pattern: dnsLabel },
             role: { enum: ['master', 'worker'] },
-            bootMACAddress: { type: 'string', pattern: '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$' },
+            bootMACAddress: { type: 'string', pattern: orVariable('^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$') },
             bmc: {
               type: 'object',
               required: ['address'],

@@ -4,7 +4,9 @@
  * small function `(ctx) → Finding[]` (see src/validate/index.ts); findings point at the field.
  */
 import type { Finding } from '../model/finding.js';
-import type { ClusterDef, Fleet } from '../model/fleet.js';
+import type { Fleet } from '../model/fleet.js';
+import type { ResolvedCluster } from '../model/resolved.js';
+import { resolveCluster } from '../layering/resolve.js';
 import { locateOrigin } from '../model/fleet.js';
 import type { CredentialRef, NetworksSpec, ProvisionSpec } from '../model/spec.js';
 import { DEFAULT_NETWORKS } from '../generate/provision/common.js';
@@ -17,17 +19,17 @@ type Path = (string | number)[];
 type NetworkKey = 'machine' | 'pod' | 'service';
 
 interface Provisioned {
-  def: ClusterDef;
+  def: ResolvedCluster;
+  /** With variables substituted. */
   spec: ProvisionSpec;
 }
 
 /** The selected clusters that have a provision section. */
 function provisioned(ctx: RuleContext): Provisioned[] {
-  const names = new Set(ctx.clusters.map((c) => c.name));
-  return ctx.fleet.clusters.filter((c) => names.has(c.name) && c.spec.provision).map((def) => ({ def, spec: def.spec.provision! }));
+  return ctx.clusters.filter((c) => c.provision).map((def) => ({ def, spec: def.provision! }));
 }
 
-function finding(fleet: Fleet, def: ClusterDef, path: Path, f: Omit<Finding, 'file' | 'line' | 'column' | 'path' | 'cluster'>): Finding {
+function finding(fleet: Fleet, def: { file: string; name: string }, path: Path, f: Omit<Finding, 'file' | 'line' | 'column' | 'path' | 'cluster'>): Finding {
   const full = ['spec', 'provision', ...path];
   const loc = locateOrigin(fleet, { file: def.file, path: full });
   return { ...f, ...loc, path: formatPath(full), cluster: def.name };
@@ -39,7 +41,7 @@ export const provisionRequiredRule: Rule = (ctx) => {
   for (const { def, spec } of provisioned(ctx)) {
     const missing = (path: Path, why: string, hint: string) =>
       out.push(finding(ctx.fleet, def, path, { severity: 'error', code: 'provision-missing-field', message: `${spec.installer}: ${formatPath(['provision', ...path])} is required (${why})`, hint }));
-    if (def.spec.hub === undefined) {
+    if (def.hub === undefined) {
       out.push(finding(ctx.fleet, def, [], {
         severity: 'error',
         code: 'provision-without-hub',
@@ -49,7 +51,7 @@ export const provisionRequiredRule: Rule = (ctx) => {
     }
     if (spec.version === undefined) missing(['version'], 'it selects the release image', spec.installer === 'capi-eks' ? 'e.g. version: "1.30"' : 'e.g. version: "4.20"');
     if (spec.baseDomain === undefined && spec.installer !== 'capi-eks') missing(['baseDomain'], 'the cluster is reached at api.<name>.<baseDomain>', 'e.g. baseDomain: example.com');
-    if (spec.installer !== 'agent' && spec.region === undefined && def.spec.region === undefined) missing(['region'], 'the AWS region to create the cluster in', 'set provision.region or the cluster\'s spec.region');
+    if (spec.installer !== 'agent' && spec.region === undefined && def.region === undefined) missing(['region'], 'the AWS region to create the cluster in', 'set provision.region or the cluster\'s spec.region');
     const creds = spec.credentials ?? {};
     if (spec.installer !== 'agent' && creds.cloud === undefined) missing(['credentials', 'cloud'], 'the AWS credentials the installer uses', 'e.g. cloud: { key: aws-credentials } in the secret store');
     if (spec.installer !== 'capi-eks' && creds.pullSecret === undefined) missing(['credentials', 'pullSecret'], 'OpenShift images need a pull secret', 'e.g. pullSecret: { key: pull-secret }');
@@ -192,8 +194,10 @@ export const duplicateHostRule: Rule = (ctx) => {
   const selected = new Set(ctx.clusters.map((c) => c.name));
   const macs = new Map<string, string>();
   const bmcs = new Map<string, string>();
-  for (const def of ctx.fleet.clusters) {
-    (def.spec.provision?.hosts ?? []).forEach((h, i) => {
+  for (const d of ctx.fleet.clusters) {
+    if (!d.spec.provision) continue;
+    const def = ctx.clusters.find((c) => c.name === d.name) ?? resolveCluster(ctx.fleet, d.name).cluster;
+    (def.provision?.hosts ?? []).forEach((h, i) => {
       const where = `${def.name}/${h.name}`;
       const mac = h.bootMACAddress.toLowerCase();
       const bmc = normalizeBmc(h.bmc.address);

@@ -138,3 +138,14 @@ test('ACM\'s own cluster sets are bound, not created', () => {
     assert.ok(wiring.includes('ManagedClusterSetBinding/default'));
   });
 });
+
+test('variables in provision: are substituted per cluster; one without a value is an error at its field', () => {
+  const provision = { ...hive, baseDomain: '${DOMAIN}', region: '${CLUSTER_REGION:-eu-west-1}', labels: { team: '${TEAM}' } } as ProvisionSpec;
+  withFleet({ a: { provision } }, {}, (fleet) => {
+    fleet.vars.DOMAIN = 'example.org';
+    const r = resolveCluster(fleet, 'a');
+    assert.deepEqual(r.findings.map((f) => [f.code, f.path, f.message]), [['undefined-variable', 'spec.provision.labels.team', '${TEAM} has no value on cluster a']]);
+    const cd = find(provisionBundle(fleet, 'a').objects, 'ClusterDeployment').spec as { baseDomain: string; platform: { aws: { region: string } } };
+    assert.deepEqual([cd.baseDomain, cd.platform.aws.region], ['example.org', 'eu-west-1']);
+  });
+});

@@ -8,6 +8,7 @@
  */
 import { bootstrapFor } from '../argocd.js';
 import type { ClusterDef, Fleet } from '../../model/fleet.js';
+import type { ResolvedCluster } from '../../model/resolved.js';
 import { resolveCluster } from '../../layering/resolve.js';
 import { defaultGitopsNamespace } from '../../layering/resolve.js';
 import { gitopsWiringBundle, rootPolicyObjects } from './acm-gitops.js';
@@ -28,9 +29,10 @@ export function provisionedSpokes(fleet: Fleet, hub: string): ClusterDef[] {
   return fleet.clusters.filter((c) => c.spec.hub === hub && c.spec.provision !== undefined && c.name !== hub).sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-export function provisionInput(fleet: Fleet, def: ClusterDef): ProvisionInput {
-  const spec = def.spec.provision!;
-  return { name: def.name, hub: def.spec.hub ?? '', spec, region: spec.region ?? def.spec.region, fleetName: fleet.name };
+/** A spoke's provision section with its variables substituted, and what the generators need with it. */
+export function provisionInput(fleet: Fleet, spoke: ResolvedCluster): ProvisionInput {
+  const spec = spoke.provision!;
+  return { name: spoke.name, hub: spoke.hub ?? '', spec, region: spec.region ?? spoke.region, fleetName: fleet.name };
 }
 
 /** The installer's objects for one spoke (without the GitOps hand-off). */
@@ -55,10 +57,10 @@ function runsArgoOnOpenShift(fleet: Fleet, def: ClusterDef): boolean {
 export function provisionBundle(fleet: Fleet, spoke: string): ProvisionBundle {
   const def = fleet.clusters.find((c) => c.name === spoke);
   if (!def?.spec.provision) throw new Error(`cluster ${spoke} has no provision section`);
-  const input = provisionInput(fleet, def);
+  const resolved = resolveCluster(fleet, spoke).cluster;
+  const input = provisionInput(fleet, resolved);
   const bundle = installerBundle(input);
   if (runsArgoOnOpenShift(fleet, def)) {
-    const resolved = resolveCluster(fleet, spoke).cluster;
     const bootstrap = bootstrapFor(fleet, resolved).flatMap((f) => f.objects);
     bundle.objects.push(...rootPolicyObjects(resolved, clusterSetOf(input), bootstrap));
   }
@@ -74,7 +76,7 @@ export function provisionBundlesFor(fleet: Fleet, hub: string): ProvisionBundle[
   const gitopsNamespace = fleet.gitopsNamespace ?? defaultGitopsNamespace(hubDef?.spec.platform ?? fleet.platform);
   const sets = new Map<string, WiringSet>();
   for (const s of spokes) {
-    const name = clusterSetOf(provisionInput(fleet, s));
+    const name = clusterSetOf(provisionInput(fleet, resolveCluster(fleet, s.name).cluster));
     const e = sets.get(name) ?? { name, openshift: false };
     e.openshift ||= runsArgoOnOpenShift(fleet, s);
     sets.set(name, e);
