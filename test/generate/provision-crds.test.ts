@@ -17,7 +17,8 @@ import { tempDir } from '../helpers/tools.js';
 import type { Obj } from '../support/provision.js';
 import { group, kustomizeBuild, loadCrdSchemas } from '../support/provision.js';
 
-const BUILTIN = new Set(['v1/Namespace', 'v1/Secret', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding', 'v1/ConfigMap']);
+/** Kubernetes and OpenShift built-in kinds: no CRD to check against. */
+const BUILTIN = new Set(['v1/Namespace', 'v1/Secret', 'rbac.authorization.k8s.io/v1/ClusterRoleBinding', 'v1/ConfigMap', 'config.openshift.io/v1/ClusterVersion']);
 /** Kinds fleetplan generates whose CRDs are not in the index (policy templates evaluated by ACM's policy framework). */
 const NO_CRD = new Set(['policy.open-cluster-management.io/v1beta1/OperatorPolicy', 'policy.open-cluster-management.io/v1/ConfigurationPolicy']);
 

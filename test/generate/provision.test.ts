@@ -122,6 +122,7 @@ test('EKS spokes get no GitOps operator policy; OpenShift spokes get their root 
       const app = find(templates, 'Application', 'root-applications').spec as { source: { path: string; targetRevision: string } };
       assert.deepEqual([app.source.path, app.source.targetRevision], ['rendered/o', 'main']);
       assert.ok(!templates.some((t) => t.kind === 'Subscription'), 'the operator comes from the OperatorPolicy');
+      assert.equal(templates.find((t) => t.kind === 'ClusterVersion'), undefined, 'no channel given, none set');
       const wiring = kinds(bundles[2]!.objects);
       assert.ok(wiring.includes('ManagedClusterSet/eks') && wiring.includes('ManagedClusterSet/ocp'));
       assert.ok(wiring.includes('Policy/gitops-operator-ocp'));
@@ -148,4 +149,14 @@ test('variables in provision: are substituted per cluster; one without a value i
     const cd = find(provisionBundle(fleet, 'a').objects, 'ClusterDeployment').spec as { baseDomain: string; platform: { aws: { region: string } } };
     assert.deepEqual([cd.baseDomain, cd.platform.aws.region], ['example.org', 'eu-west-1']);
   });
+});
+
+test('the update channel is set on the spoke\'s ClusterVersion through its root policy; a bare channel gets the minor', () => {
+  for (const [channel, want] of [['stable', 'stable-4.19'], ['fast-4.19', 'fast-4.19']] as const) {
+    withFleet({ a: { provision: { ...hive, channel } } }, {}, (fleet) => {
+      const root = find(provisionBundle(fleet, 'a').objects, 'Policy', 'a-gitops-root');
+      const templates = (root.spec as { 'policy-templates': { objectDefinition: { spec: { 'object-templates': { objectDefinition: K8sObject }[] } } }[] })['policy-templates'][0]!.objectDefinition.spec['object-templates'];
+      assert.deepEqual(templates[0]!.objectDefinition, { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { channel: want } });
+    });
+  }
 });

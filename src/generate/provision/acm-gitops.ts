@@ -131,14 +131,15 @@ export function rootPolicyName(spoke: string): string {
 
 /**
  * The spoke's day-0 GitOps objects (everything bootstrapFor gives except the operator
- * Subscription, which the set's OperatorPolicy owns), enforced on that spoke alone once the
- * operator policy is compliant.
+ * Subscription, which the set's OperatorPolicy owns) and the update channel, enforced on that
+ * spoke alone once the operator policy is compliant.
  */
-export function rootPolicyObjects(spoke: ResolvedCluster, set: string, bootstrap: readonly K8sObject[]): K8sObject[] {
+export function rootPolicyObjects(spoke: ResolvedCluster, set: string, bootstrap: readonly K8sObject[], channel?: string): K8sObject[] {
   const name = rootPolicyName(spoke.name);
-  const objectTemplates = bootstrap
-    .filter((o) => o.kind !== 'Subscription')
-    .map((o) => ({ complianceType: 'musthave', objectDefinition: o }));
+  const day0: K8sObject[] = bootstrap.filter((o) => o.kind !== 'Subscription');
+  // The update channel is the spoke's ClusterVersion's (the installers take no channel).
+  if (channel) day0.unshift({ apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', metadata: { name: 'version' }, spec: { channel } });
+  const objectTemplates = day0.map((o) => ({ complianceType: 'musthave', objectDefinition: o }));
   return [
     {
       apiVersion: API.placement,

@@ -205,3 +205,13 @@ export const POLICY_NAMESPACE = 'acm-policies';
 export function provisionPath(renderedPath: string, hub: string, app: string): string {
   return `${renderedPath}/${hub}/provision/${app}`;
 }
+
+/**
+ * The OpenShift update channel: `stable-4.20` as given, or a bare `stable` completed with the
+ * version's minor (seed 000 writes `channel: stable` next to `version: "4.15"`).
+ */
+export function channelOf(spec: ProvisionSpec): string | undefined {
+  if (spec.channel === undefined) return undefined;
+  if (spec.channel.includes('-') || spec.version === undefined) return spec.channel;
+  return `${spec.channel}-${spec.version.replace(/^v/, '').split('.').slice(0, 2).join('.')}`;
+}

@@ -17,7 +17,7 @@ import { agentBundle } from './agent.js';
 import type { ProvisionBundle } from './bundle.js';
 import { capiEksBundle } from './capi-eks.js';
 import type { ProvisionInput } from './common.js';
-import { clusterSetOf } from './common.js';
+import { channelOf, clusterSetOf } from './common.js';
 import { hiveAwsBundle } from './hive-aws.js';
 
 export type { ProvisionBundle } from './bundle.js';
@@ -62,7 +62,7 @@ export function provisionBundle(fleet: Fleet, spoke: string): ProvisionBundle {
   const bundle = installerBundle(input);
   if (runsArgoOnOpenShift(fleet, def)) {
     const bootstrap = bootstrapFor(fleet, resolved).flatMap((f) => f.objects);
-    bundle.objects.push(...rootPolicyObjects(resolved, clusterSetOf(input), bootstrap));
+    bundle.objects.push(...rootPolicyObjects(resolved, clusterSetOf(input), bootstrap, channelOf(input.spec)));
   }
   return bundle;
 }
