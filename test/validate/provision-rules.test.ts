@@ -126,6 +126,11 @@ const cases: Case[] = [
     expect: [],
   },
   {
+    name: 'rejects a credential reference with both a store key and a Secret name, or neither',
+    spokes: { b: { provision: with_(hive(), (p) => { p.credentials!.cloud = { key: 'aws', secretName: 'aws' }; p.credentials!.pullSecret = { property: 'x' }; }) } },
+    expect: [`error provision-ambiguous-credential ${B} spec.provision.credentials.cloud`, `error provision-missing-field ${B} spec.provision.credentials.pullSecret`],
+  },
+  {
     name: 'rejects a provision section without a hub',
     spokes: { b: { provision: hive(), hub: null } },
     expect: [`error provision-without-hub ${B} spec.provision`],
