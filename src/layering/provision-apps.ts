@@ -5,7 +5,7 @@
  * project and sync settings; an entry of the same name in a group or in the hub's own `apps`
  * merges over them (to add `needs`, change the wave, or replace the path).
  */
-import type { Fleet, Origin } from '../model/fleet.js';
+import type { ClusterDef, Fleet, Origin } from '../model/fleet.js';
 import type { AppSpec } from '../model/spec.js';
 import { DEFAULT_PROVISION_WAVE, GITOPS_WIRING_APP, POLICY_NAMESPACE, provisionPath } from '../generate/provision/common.js';
 
@@ -15,10 +15,27 @@ export interface ProvisioningLayer {
   origin: Origin;
 }
 
+const index = new WeakMap<Fleet, Map<string, ClusterDef[]>>();
+
+/** The clusters a hub provisions (its spokes with `provision:`), by name; indexed once per fleet. */
+export function provisionedSpokes(fleet: Fleet, hub: string): ClusterDef[] {
+  let byHub = index.get(fleet);
+  if (!byHub) {
+    byHub = new Map();
+    for (const c of fleet.clusters) {
+      if (c.spec.provision === undefined || c.spec.hub === undefined || c.spec.hub === c.name) continue;
+      let l = byHub.get(c.spec.hub);
+      if (!l) byHub.set(c.spec.hub, (l = []));
+      l.push(c);
+    }
+    for (const l of byHub.values()) l.sort((a, b) => (a.name < b.name ? -1 : 1));
+    index.set(fleet, byHub);
+  }
+  return byHub.get(hub) ?? [];
+}
+
 export function provisioningLayers(fleet: Fleet, hub: string): ProvisioningLayer[] {
-  const spokes = fleet.clusters
-    .filter((c) => c.spec.hub === hub && c.spec.provision !== undefined && c.name !== hub)
-    .sort((a, b) => (a.name < b.name ? -1 : 1));
+  const spokes = provisionedSpokes(fleet, hub);
   if (spokes.length === 0) return [];
   const layers: ProvisioningLayer[] = spokes.map((c) => ({
     app: c.name,

@@ -7,6 +7,7 @@ import { bootstrapFor } from '../generate/argocd.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ClusterPlan, Plan, PlanWait, PlanWave } from '../model/plan.js';
 import { provisionPath } from '../generate/provision/common.js';
+import { provisionedSpokes } from '../layering/provision-apps.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { resolveFleet } from '../layering/resolve-fleet.js';
@@ -63,12 +64,8 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
 
 /** What a provisioned spoke waits for: its ManagedCluster reporting Available on the hub. */
 export function provisioningPlan(fleet: Fleet, c: ResolvedCluster): Pick<ClusterPlan, 'waitsFor' | 'provisioning' | 'provisions'> {
-  const def = fleet.clusters.find((d) => d.name === c.name);
-  const provision = def?.spec.provision;
-  const provisions = fleet.clusters
-    .filter((d) => d.spec.hub === c.name && d.name !== c.name && d.spec.provision !== undefined)
-    .map((d) => d.name)
-    .sort();
+  const provision = c.provision;
+  const provisions = provisionedSpokes(fleet, c.name).map((d) => d.name);
   if (!provision || !c.hub || c.hub === c.name) return { waitsFor: [], provisions };
   const wait: PlanWait = {
     cluster: c.hub,

@@ -9,6 +9,7 @@
 import { bootstrapFor } from '../argocd.js';
 import type { ClusterDef, Fleet } from '../../model/fleet.js';
 import type { ResolvedCluster } from '../../model/resolved.js';
+import { provisionedSpokes } from '../../layering/provision-apps.js';
 import { resolveCluster } from '../../layering/resolve.js';
 import { defaultGitopsNamespace } from '../../layering/resolve.js';
 import { gitopsWiringBundle, rootPolicyObjects } from './acm-gitops.js';
@@ -24,10 +25,7 @@ export type { ProvisionBundle } from './bundle.js';
 export type { ProvisionInput } from './common.js';
 export { GITOPS_WIRING_APP, POLICY_NAMESPACE, DEFAULT_PROVISION_WAVE, provisionPath, imageSetOf } from './common.js';
 
-/** Spokes this hub provisions, by name. */
-export function provisionedSpokes(fleet: Fleet, hub: string): ClusterDef[] {
-  return fleet.clusters.filter((c) => c.spec.hub === hub && c.spec.provision !== undefined && c.name !== hub).sort((a, b) => (a.name < b.name ? -1 : 1));
-}
+export { provisionedSpokes };
 
 /** A spoke's provision section with its variables substituted, and what the generators need with it. */
 export function provisionInput(fleet: Fleet, spoke: ResolvedCluster): ProvisionInput {
