@@ -8,6 +8,7 @@ import type { RepoFileSystem } from '../ports/filesystem.js';
 import type { LoadResult } from '../spec/load.js';
 import { FLEET_FILE, loadNativeFleet } from '../spec/load.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards.js';
+import { detectRegionSpecs, loadRegionSpecs } from './region-specs.js';
 
 export interface LayoutReader {
   layout: Layout;
@@ -28,8 +29,14 @@ export const gitopsStandardsReader: LayoutReader = {
   load: loadGitopsStandards,
 };
 
+export const regionSpecsReader: LayoutReader = {
+  layout: 'region-specs',
+  detect: detectRegionSpecs,
+  load: loadRegionSpecs,
+};
+
 /** Readers in detection order: the native layout wins when fleet.yaml exists. */
-export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader];
+export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader];
 
 export function detectLayout(fs: RepoFileSystem): LayoutReader {
   const r = readers.find((x) => x.detect(fs));

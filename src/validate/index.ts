@@ -14,6 +14,7 @@ import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { ROOT_APPLICATION } from '../generate/argocd.js';
 import { formatPath } from '../spec/yaml-source.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
+import { provisionRules } from './provision.js';
 
 export interface RuleContext {
   fleet: Fleet;
@@ -61,6 +62,8 @@ export const pathRule: Rule = ({ fleet, clusters, fs }) => {
       const path = app.source.path;
       if (path === undefined || app.source.repoURL !== fleet.repoURL || app.source.chart !== undefined) continue;
       const normalized = normalizeRepoPath(path);
+      // `fleetplan render --out` writes these (provisioning apps); they need not exist yet.
+      if (normalized !== undefined && normalized.startsWith(`${fleet.renderedPath}/`)) continue;
       const origin = fieldOrigin(fleet, app, ['path']);
       if (normalized === undefined) {
         out.push(place(fleet, origin, {
@@ -105,7 +108,7 @@ export const duplicateNameRule: Rule = ({ fleet, clusters }) => {
   return out;
 };
 
-export const rules: Rule[] = [pathRule, duplicateNameRule, kustomizeReferencesRule];
+export const rules: Rule[] = [pathRule, duplicateNameRule, kustomizeReferencesRule, ...provisionRules];
 
 /** A directory that exists where a dangling path was probably meant (one `overlays/` more or less). */
 function nearbyPath(fs: RepoFileSystem, path: string): string | undefined {
