@@ -101,8 +101,7 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
           } catch (e) {
             throw new ApplicationSetError((e as Error).message, { ...atPath('spec.template'), cause: e });
           }
-          const fin = app.metadata.finalizers;
-          if (!preserve && (!Array.isArray(fin) || fin.length === 0)) app.metadata.finalizers = [RESOURCES_FINALIZER];
+          applyFinalizerRule(app, preserve);
         }
         if (patch) app = applyTemplatePatch(app, renderPatch(patch, data));
         app.metadata.namespace = appSet.metadata.namespace;
@@ -111,6 +110,15 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
     }
   }
   return validateApplications(appSet, generated);
+}
+
+/**
+ * Adds the resources finalizer when the rendered app has none, unless the ApplicationSet's
+ * `syncPolicy.preserveResourcesOnDeletion` is set.
+ */
+export function applyFinalizerRule(app: Application, preserveResourcesOnDeletion: boolean): void {
+  const fin = app.metadata.finalizers;
+  if (!preserveResourcesOnDeletion && (!Array.isArray(fin) || fin.length === 0)) app.metadata.finalizers = [RESOURCES_FINALIZER];
 }
 
 function renderPatch(patch: (d: RenderData) => string, data: RenderData): string {

@@ -10,7 +10,7 @@
  * evaluation; generators implement one interface (`Generator.generate(spec, ctx)`); matrix and
  * merge nest at most two levels, by how the registry is built.
  */
-export { generateApplications, applyTemplatePatch, templateApplication, validateApplications, RESOURCES_FINALIZER, defaultGenerateOptions } from './applications.js';
+export { generateApplications, applyTemplatePatch, applyFinalizerRule, templateApplication, validateApplications, RESOURCES_FINALIZER, defaultGenerateOptions } from './applications.js';
 export type { GenerateOptions, GenerateResult, GeneratedApplication, InvalidApplication } from './applications.js';
 export { createRepoServer, createMemoryTree, compareWalkOrder } from './repo-server.js';
 export { createGeneratorRegistry } from './generators/registry.js';

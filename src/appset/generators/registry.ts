@@ -10,8 +10,9 @@ import { ListGenerator } from './list.js';
 import { MatrixGenerator } from './matrix.js';
 import { MergeGenerator } from './merge.js';
 
-export function createGeneratorRegistry(): GeneratorRegistry {
-  const terminal: GeneratorRegistry = { list: new ListGenerator(), clusters: new ClusterGenerator(), git: new GitGenerator() };
+/** `terminalOverrides` replaces terminal generators (tests stub the git generator this way). */
+export function createGeneratorRegistry(terminalOverrides: GeneratorRegistry = {}): GeneratorRegistry {
+  const terminal: GeneratorRegistry = { list: new ListGenerator(), clusters: new ClusterGenerator(), git: new GitGenerator(), ...terminalOverrides };
   const nested: GeneratorRegistry = { ...terminal, matrix: new MatrixGenerator(terminal), merge: new MergeGenerator(terminal) };
   return { ...terminal, matrix: new MatrixGenerator(nested), merge: new MergeGenerator(nested) };
 }
