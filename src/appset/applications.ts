@@ -88,7 +88,9 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
       const ownTemplate = (isPlainObject(r.spec['template']) ? r.spec['template'] : {}) as ApplicationSetTemplate;
       const template = fillMissing(ownTemplate, spec.template) as ApplicationSetTemplate;
       const tmplApp = templateApplication(template);
-      const render = compileObject(tmplApp, renderer);
+      // Literal subtrees below metadata/spec are shared between the generated Applications; the
+      // top-level object and metadata (finalizers, namespace are set per app) are always fresh.
+      const render = compileObject(tmplApp, renderer, { shareConstantsBelowDepth: 2 });
       const generator = `${path}.${r.kind}`;
       for (const params of r.params) {
         let app: Application;

@@ -8,7 +8,9 @@
  *
  * Invariants: pure (all I/O through the ports); every template string is compiled once per
  * evaluation; generators implement one interface (`Generator.generate(spec, ctx)`); matrix and
- * merge nest at most two levels, by how the registry is built.
+ * merge nest at most two levels, by how the registry is built. Generated Applications share
+ * literal (untemplated) subtrees and param sets share unchanged values: treat results as
+ * immutable (copy before editing).
  */
 export { generateApplications, applyTemplatePatch, applyFinalizerRule, templateApplication, validateApplications, RESOURCES_FINALIZER, defaultGenerateOptions } from './applications.js';
 export type { GenerateOptions, GenerateResult, GeneratedApplication, InvalidApplication } from './applications.js';

@@ -151,18 +151,27 @@ function compileFlatString(text: string): CompiledString {
       throw e;
     };
   }
+  const n = parts.length;
+  const keys = parts.map((p, i) => (i % 2 === 1 ? p.trim() : ''));
+  const verbatim = parts.map((p, i) => (i % 2 === 1 ? `{{${p}}}` : p));
   return (data) => {
     const params = data.params;
-    let out = parts[0] ?? '';
-    for (let i = 1; i < parts.length; i += 2) {
-      const tag = parts[i]!;
-      const key = tag.trim();
-      const v = key.length > 0 && Object.hasOwn(params, key) ? params[key] : undefined;
-      out += typeof v === 'string' ? v : `{{${tag}}}`;
-      out += parts[i + 1] ?? '';
+    let out = parts[0]!;
+    for (let i = 1; i < n; i += 2) {
+      const key = keys[i]!;
+      // Only own string params are substituted; inherited members (toString…) are never strings.
+      const v = key.length > 0 ? params[key] : undefined;
+      out += typeof v === 'string' ? v : verbatim[i]!;
+      out += parts[i + 1]!;
     }
     return out;
   };
+}
+
+/** The literal text of a string that has no template action in either mode, else undefined. */
+function constantText(text: string, goTemplate: boolean): string | undefined {
+  if (goTemplate) return text.includes('{{') ? undefined : text;
+  return TEMPLATED_RE.test(text) ? undefined : text;
 }
 
 /** A compiled object template: call it with prepared data to get a fresh rendered copy. */
@@ -172,17 +181,45 @@ export type CompiledObject = (data: RenderData) => unknown;
  * Compiles every string of a JSON value, map keys included. Numbers, booleans and null are
  * never templated.
  */
-export function compileObject(value: unknown, renderer: Renderer): CompiledObject {
-  if (typeof value === 'string') return renderer.compile(value);
+export function compileObject(value: unknown, renderer: Renderer, options: { shareConstantsBelowDepth?: number } = {}): CompiledObject {
+  return compileNode(value, renderer, 0, options.shareConstantsBelowDepth ?? Infinity);
+}
+
+/** Whether a JSON value contains no template action (every string and key is literal). */
+function isConstantTree(value: unknown, goTemplate: boolean): boolean {
+  if (typeof value === 'string') return constantText(value, goTemplate) !== undefined;
+  if (Array.isArray(value)) return value.every((v) => isConstantTree(v, goTemplate));
+  if (isPlainObject(value)) return Object.keys(value).every((k) => constantText(k, goTemplate) !== undefined && isConstantTree(value[k], goTemplate));
+  return true;
+}
+
+function compileNode(value: unknown, renderer: Renderer, depth: number, shareDepth: number): CompiledObject {
+  if (depth >= shareDepth && (Array.isArray(value) || isPlainObject(value)) && isConstantTree(value, renderer.goTemplate)) {
+    // A literal subtree is shared by every rendered copy (callers treat results as immutable).
+    return () => value;
+  }
+  if (typeof value === 'string') {
+    const c = constantText(value, renderer.goTemplate);
+    return c === undefined ? renderer.compile(value) : () => c;
+  }
   if (Array.isArray(value)) {
-    const items = value.map((v) => compileObject(v, renderer));
-    return (data) => items.map((f) => f(data));
+    const items = value.map((v) => compileNode(v, renderer, depth + 1, shareDepth));
+    const n = items.length;
+    return (data) => {
+      const out = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) out[i] = items[i]!(data);
+      return out;
+    };
   }
   if (isPlainObject(value)) {
-    const entries = Object.entries(value).map(([k, v]) => [renderer.compile(k), compileObject(v, renderer)] as const);
+    const keys = Object.keys(value);
+    const constKeys = keys.map((k) => constantText(k, renderer.goTemplate));
+    const keyFns = keys.map((k, i) => (constKeys[i] === undefined ? renderer.compile(k) : undefined));
+    const valFns = keys.map((k) => compileNode(value[k], renderer, depth + 1, shareDepth));
+    const n = keys.length;
     return (data) => {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of entries) out[k(data)] = v(data);
+      for (let i = 0; i < n; i++) out[constKeys[i] ?? keyFns[i]!(data)] = valFns[i]!(data);
       return out;
     };
   }

@@ -7,6 +7,7 @@ import { CORE_SCHEMA, loadAll } from 'js-yaml';
 import type { Generator, GeneratorContext } from './generator.js';
 import type { JsonObject, ParamSet } from '../types.js';
 import { ApplicationSetError, atPath } from '../types.js';
+import { FleetplanError } from '../../errors/index.js';
 import { BadPatternError, compileGoPathPattern } from '../glob.js';
 import { flattenParams, isPlainObject, markStringSlice } from '../go-value.js';
 import { normalizeName } from '../normalize.js';
@@ -19,7 +20,24 @@ interface PathItem {
 }
 
 export class GitGenerator implements Generator {
-  async generate(spec: JsonObject, ctx: GeneratorContext): Promise<ParamSet[]> {
+  /**
+   * Results by (mode, globbing, spec): a matrix asks the same question once per param set of its
+   * first child; the repository does not change during one evaluation, so the answer is reused.
+   * Callers never mutate returned param sets.
+   */
+  private readonly memo = new Map<string, Promise<ParamSet[]>>();
+
+  generate(spec: JsonObject, ctx: GeneratorContext): Promise<ParamSet[]> {
+    const key = `${ctx.renderer.goTemplate ? 'go' : 'flat'}\u0000${ctx.fileGlobbing}\u0000${JSON.stringify(spec)}`;
+    let p = this.memo.get(key);
+    if (!p) {
+      p = this.generateUncached(spec, ctx);
+      this.memo.set(key, p);
+    }
+    return p.then((sets) => sets.slice());
+  }
+
+  private async generateUncached(spec: JsonObject, ctx: GeneratorContext): Promise<ParamSet[]> {
     const directories = (spec['directories'] ?? []) as PathItem[];
     const files = (spec['files'] ?? []) as PathItem[];
     if (directories.length === 0 && files.length === 0) {
@@ -33,7 +51,7 @@ export class GitGenerator implements Generator {
       const err = e as Error;
       throw new ApplicationSetError(`error generating params from git: ${err.message}`, {
         ...atPath(e instanceof ApplicationSetError && e.location?.path ? e.location.path : ctx.path),
-        hint: e instanceof ApplicationSetError ? e.hint : undefined,
+        hint: e instanceof FleetplanError ? e.hint : undefined,
         cause: e,
       });
     }
@@ -46,7 +64,7 @@ export class GitGenerator implements Generator {
     try {
       all = await ctx.git!.getDirectories(repoURL, revision);
     } catch (e) {
-      throw new ApplicationSetError(`error getting directories from repo: ${(e as Error).message}`, { cause: e });
+      throw new ApplicationSetError(`error getting directories from repo: ${(e as Error).message}`, { hint: e instanceof FleetplanError ? e.hint : undefined, cause: e });
     }
     // A malformed pattern is ignored (Argo logs it), as if it matched nothing.
     const patterns = items.flatMap((it) => {

@@ -72,11 +72,16 @@ function dropSelector(g: JsonObject): JsonObject {
 /** Flat combine (`utils.CombineStringMaps`). */
 function combineStringMaps(a: ParamSet, b: ParamSet, path: string): ParamSet {
   const res: ParamSet = {};
-  for (const [k, v] of Object.entries(a)) res[k] = formatGoValue(v);
-  for (const [k, v] of Object.entries(b)) {
-    const s = formatGoValue(v);
-    if (Object.hasOwn(res, k) && res[k] !== s) {
-      throw new ApplicationSetError(`found duplicate key ${k} with different value, a: ${String(res[k])} ,b: ${s}`, atPath(path));
+  for (const k in a) {
+    const v = a[k];
+    res[k] = typeof v === 'string' ? v : formatGoValue(v);
+  }
+  for (const k in b) {
+    const v = b[k];
+    const s = typeof v === 'string' ? v : formatGoValue(v);
+    const cur = res[k];
+    if (cur !== undefined && cur !== s && Object.hasOwn(res, k)) {
+      throw new ApplicationSetError(`found duplicate key ${k} with different value, a: ${String(cur)} ,b: ${s}`, atPath(path));
     }
     res[k] = s;
   }
