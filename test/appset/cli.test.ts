@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/run.js';
 
-const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
 const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { env, encoding: 'utf8' }).trim();
 const tmp = mkdtempSync(join(tmpdir(), 'fleetplan-appset-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -141,4 +141,30 @@ test('rejects an unknown output format', async () => {
   const r = await cli(['appset', join(GOLDEN, 'matrix-flat/appset.yaml'), '-o', 'xml']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /-o xml: expected yaml or json/);
+});
+
+test('seed 004: cluster identity Secrets × git directories, pinned revisions read at their commit (goTemplate)', async () => {
+  const repo = makeRepo('seed004', (dir) => {
+    // A component added after the pinned commit: only the cluster following main sees it.
+    cpSync(join(dir, 'argocd/config/shared/monitoring'), join(dir, 'argocd/config/shared/logging'), { recursive: true });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'add logging');
+  });
+  assert.equal(git(repo, 'rev-parse', 'v1'), 'b23b8a8c46d507e5dfe164a400d5b37d130a0af8', 'fixture commit is reproducible');
+  const r = await cli(['appset', join(GOLDEN, 'seed004/appset.yaml'), '--clusters', join(GOLDEN, 'seed004/clusters.yaml'), '--repo', repo]);
+  assert.equal(r.stderr, '');
+  assert.equal(r.code, 0);
+  golden('seed004', 'expected.yaml', r.stdout);
+  const names = [...r.stdout.matchAll(/^  name: (.*)$/gm)].map((m) => m[1]);
+  assert.deepEqual(names, [
+    'integration-us-east-1-mc01-argocd',
+    'integration-us-east-1-mc01-hypershift',
+    'integration-us-east-1-mc01-logging',
+    'integration-us-east-1-mc01-maestro-agent',
+    'integration-us-east-1-mc01-monitoring',
+    'staging-eu-west-1-rc-argocd',
+    'staging-eu-west-1-rc-frontend-api',
+    'staging-eu-west-1-rc-maestro',
+    'staging-eu-west-1-rc-monitoring',
+  ]);
 });
