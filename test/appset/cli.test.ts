@@ -155,7 +155,7 @@ test('seed 004: cluster identity Secrets × git directories, pinned revisions re
   assert.equal(r.stderr, '');
   assert.equal(r.code, 0);
   golden('seed004', 'expected.yaml', r.stdout);
-  const names = [...r.stdout.matchAll(/^  name: (.*)$/gm)].map((m) => m[1]);
+  const names = [...r.stdout.matchAll(/^ {2}name: (.*)$/gm)].map((m) => m[1]);
   assert.deepEqual(names, [
     'integration-us-east-1-mc01-argocd',
     'integration-us-east-1-mc01-hypershift',
