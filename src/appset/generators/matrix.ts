@@ -88,27 +88,20 @@ function combineStringMaps(a: ParamSet, b: ParamSet, path: string): ParamSet {
   return res;
 }
 
-/** goTemplate combine: a deep copy of `a`, completed from `b` where `a` has no value. */
-export function mergeFirstWins(a: unknown, b: unknown): ParamSet {
-  const out = structuredCloneParams(a) as ParamSet;
-  fill(out, b as ParamSet);
-  return out;
-}
-
-function fill(dst: Record<string, unknown>, src: Record<string, unknown>): void {
-  for (const [k, v] of Object.entries(src)) {
-    if (!Object.hasOwn(dst, k)) dst[k] = structuredCloneParams(v);
+/**
+ * goTemplate combine (mergo without override): `a` completed from `b` where `a` has no value,
+ * maps merged recursively. Only the maps on merged paths are copied; other values are shared
+ * (param sets are never mutated once generated).
+ */
+export function mergeFirstWins(a: ParamSet, b: ParamSet): ParamSet {
+  const out: ParamSet = { ...a };
+  for (const k in b) {
+    const bv = b[k];
+    if (!Object.hasOwn(out, k)) out[k] = bv;
     else {
-      const d = dst[k];
-      if (isPlainObject(d) && isPlainObject(v)) fill(d, v);
+      const av = out[k];
+      if (isPlainObject(av) && isPlainObject(bv)) out[k] = mergeFirstWins(av, bv);
     }
   }
-}
-
-/** Deep copy of maps; arrays and leaves are shared (params are never mutated in place). */
-export function structuredCloneParams(v: unknown): unknown {
-  if (!isPlainObject(v)) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = structuredCloneParams(x);
   return out;
 }

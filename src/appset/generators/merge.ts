@@ -3,7 +3,7 @@
  * same merge key (JSON of the merge-key values) overrides the base set's values.
  */
 import type { Generator, GeneratorContext, GeneratorRegistry } from './generator.js';
-import { childParams, structuredCloneParams } from './matrix.js';
+import { childParams } from './matrix.js';
 import type { JsonObject, ParamSet } from '../types.js';
 import { ApplicationSetError, atPath } from '../types.js';
 import { formatGoValue, goJsonMarshal, isPlainObject } from '../go-value.js';
@@ -66,16 +66,25 @@ function combineAllowDuplicates(a: ParamSet, b: ParamSet): ParamSet {
   return res;
 }
 
-/** `mergo.Merge(dst, src, mergo.WithOverride)` on maps: src wins, nested maps merge. */
+/**
+ * `mergo.Merge(dst, src, mergo.WithOverride)` on param maps: src values win, nested maps merge,
+ * and an empty src value (nil, "", 0, false, empty map or list) does not override — mergo's
+ * "non-empty src attributes" rule. Only maps on merged paths are copied.
+ */
 function mergeOverride(dst: ParamSet, src: ParamSet): ParamSet {
-  const out = structuredCloneParams(dst) as ParamSet;
-  const apply = (d: Record<string, unknown>, s: Record<string, unknown>): void => {
-    for (const [k, v] of Object.entries(s)) {
-      const cur = d[k];
-      if (isPlainObject(cur) && isPlainObject(v)) apply(cur, v);
-      else d[k] = structuredCloneParams(v);
-    }
-  };
-  apply(out, src);
+  const out: ParamSet = { ...dst };
+  for (const k in src) {
+    const v = src[k];
+    const cur = out[k];
+    if (isPlainObject(cur) && isPlainObject(v)) out[k] = mergeOverride(cur, v);
+    else if (!isEmptyGoValue(v) || !Object.hasOwn(out, k)) out[k] = v;
+  }
   return out;
+}
+
+function isEmptyGoValue(v: unknown): boolean {
+  if (v === null || v === undefined || v === '' || v === 0 || v === false) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (isPlainObject(v)) return Object.keys(v).length === 0;
+  return false;
 }
