@@ -101,7 +101,9 @@ export function goPathMatch(pattern: string, name: string): boolean {
 const WILDCARD_RE = /[*?[\\]/;
 
 /** A compiled `git ls-files` pathspec: `(path) => matches`. */
-export function compileGitPathspec(pattern: string): (path: string) => boolean {
+export function compileGitPathspec(rawPattern: string): (path: string) => boolean {
+  // git resolves pathspecs relative to the top of the work tree: a leading `./` is dropped.
+  const pattern = rawPattern.replace(/^(\.\/)+/, '');
   const literal = pattern.replace(/\/+$/, '');
   const dirOnly = pattern.endsWith('/');
   const literalMatch = (path: string): boolean =>

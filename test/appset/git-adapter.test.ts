@@ -152,6 +152,7 @@ test('the pathspec matcher agrees with git ls-files', () => {
     'a[1]/b.txt',
     'x\\?y/*',
     'cluster-charts',
+    './p1/*.json',
   ];
   for (const pattern of patterns) {
     const want = execFileSync('git', ['-C', spec, 'ls-files', '-z', '--', pattern], { env, encoding: 'utf8' }).split('\0').filter(Boolean).sort();
