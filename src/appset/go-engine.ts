@@ -1,7 +1,11 @@
 /**
- * The Go template engine the ApplicationSet renderer uses in goTemplate mode.
- * Empty until the engine (src/gotemplate) is part of the build.
+ * The Go template engine the ApplicationSet renderer uses in goTemplate mode: Go text/template
+ * with Argo CD's function map, and JSON params read as Argo CD reads them (numbers are float64).
  */
+import { compileGoTemplate, goValueFromJsonArgoCD } from '../gotemplate/index.js';
 import type { GenerateOptions } from './applications.js';
 
-export const goTemplateEngine: Pick<GenerateOptions, 'compileGoTemplate' | 'toGoData'> = {};
+export const goTemplateEngine: Required<Pick<GenerateOptions, 'compileGoTemplate' | 'toGoData'>> = {
+  compileGoTemplate: (text, options) => compileGoTemplate(text, options),
+  toGoData: (params) => goValueFromJsonArgoCD(params),
+};
