@@ -21,7 +21,7 @@ import { Renderer, compileObject, fillMissing } from './render.js';
 import { applicationPatchSchema, strategicMergePatch } from './smp.js';
 import type { Application, ApplicationSet, ApplicationSetTemplate, ClusterSecret, JsonObject, ParamSet } from './types.js';
 import { ApplicationSetError, atPath } from './types.js';
-import { isPlainObject } from './go-value.js';
+import { hasNoKeys, isPlainObject } from './go-value.js';
 
 export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
 
@@ -95,7 +95,7 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
       for (const params of r.params) {
         let app: Application;
         const data = renderer.prepare(params);
-        if (Object.keys(params).length === 0) {
+        if (hasNoKeys(params)) {
           app = structuredClone(tmplApp);
         } else {
           try {

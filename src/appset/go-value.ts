@@ -97,3 +97,9 @@ export function goJsonMarshal(v: unknown): string {
   }
   return JSON.stringify(String(v));
 }
+
+/** Whether an object has no own enumerable key (without allocating a key list). */
+export function hasNoKeys(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  return true;
+}

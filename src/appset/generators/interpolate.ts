@@ -8,11 +8,11 @@ import type { Renderer } from '../render.js';
 import { isMissingKeyError } from '../render.js';
 import type { JsonObject, ParamSet } from '../types.js';
 import { ApplicationSetError } from '../types.js';
-import { isPlainObject } from '../go-value.js';
+import { hasNoKeys, isPlainObject } from '../go-value.js';
 
 export function interpolateGenerator(entry: JsonObject | null | undefined, params: ParamSet, renderer: Renderer): JsonObject {
   if (entry === null || entry === undefined) throw new ApplicationSetError('generator is empty');
-  if (Object.keys(params).length === 0) return entry;
+  if (hasNoKeys(params)) return entry;
   const data = renderer.prepare(params);
   const str = (s: string): string => {
     try {

@@ -9,7 +9,7 @@ import { interpolateGenerator } from './interpolate.js';
 import type { JsonObject, LabelSelector, ParamSet } from '../types.js';
 import { ApplicationSetError, atPath } from '../types.js';
 import { compileSelector } from '../selector.js';
-import { flattenParams, isPlainObject } from '../go-value.js';
+import { flattenParams, hasNoKeys, isPlainObject } from '../go-value.js';
 
 export interface TransformResult {
   kind: string;
@@ -42,7 +42,7 @@ export async function transform(
   }
   const kinds = GENERATOR_KINDS.filter((k) => entry[k] !== undefined && entry[k] !== null);
   let interpolated = entry;
-  if (previous && Object.keys(previous).length > 0) {
+  if (previous && !hasNoKeys(previous)) {
     try {
       interpolated = interpolateGenerator(entry, previous, ctx.renderer);
     } catch (e) {
