@@ -168,3 +168,25 @@ test('seed 004: cluster identity Secrets × git directories, pinned revisions re
     'staging-eu-west-1-rc-monitoring',
   ]);
 });
+
+test('--revision replaces a HEAD generator revision; without it HEAD is the last commit', async () => {
+  const repo = makeRepo(
+    'matrix-flat',
+    (dir) => {
+      cpSync(join(dir, 'apps/guestbook'), join(dir, 'apps/added-later'), { recursive: true });
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', 'add an app');
+      // Not committed: never seen with a revision.
+      cpSync(join(dir, 'apps/guestbook'), join(dir, 'apps/uncommitted'), { recursive: true });
+    },
+    'revision',
+  );
+  const args = ['appset', join(GOLDEN, 'matrix-flat/appset.yaml'), '--clusters', join(GOLDEN, 'matrix-flat/clusters.yaml'), '--repo', repo];
+  const head = await cli(args);
+  assert.match(head.stdout, /name: stage-1-added-later/);
+  assert.doesNotMatch(head.stdout, /uncommitted/);
+  const pinned = await cli([...args, '--revision', 'v1']);
+  assert.equal(pinned.code, 0);
+  assert.doesNotMatch(pinned.stdout, /added-later/);
+  assert.equal(pinned.stdout, readFileSync(join(GOLDEN, 'matrix-flat/expected.yaml'), 'utf8'));
+});
