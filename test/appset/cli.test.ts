@@ -125,6 +125,16 @@ const invalid: { name: string; yaml: string; message: RegExp }[] = [
     yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  generators:\n    - list:\n        elements:\n          - replicas: 3\n',
     message: /bad\.yaml:7:23 spec\.generators\[0\]\.list\.elements\[0\]\.replicas: ApplicationSet x: error parsing value as string/,
   },
+  {
+    name: 'names a git directories entry without a path',
+    yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  generators:\n    - git:\n        repoURL: r\n        directories:\n          - pth: apps/*\n',
+    message: /bad\.yaml:8:13 spec\.generators\[0\]\.git\.directories\[0\]: ApplicationSet x: directories\[0\]: expected \{path: string, exclude\?: boolean\}/,
+  },
+  {
+    name: 'names a values entry that is not a string',
+    yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  generators:\n    - clusters:\n        values:\n          replicas: 3\n',
+    message: /bad\.yaml:7:21 spec\.generators\[0\]\.clusters\.values\.replicas: ApplicationSet x: values\.replicas: expected a string, got 3 \(quote the value\)/,
+  },
 ];
 
 for (const c of invalid) {

@@ -9,6 +9,7 @@ import { ApplicationSetError, atPath } from '../types.js';
 import { compileSelector, isEmptySelector } from '../selector.js';
 import { normalizeName } from '../normalize.js';
 import { appendTemplatedValues } from '../values.js';
+import { checkValues } from './git.js';
 
 export const CLUSTER_SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
 export const LOCAL_CLUSTER_SERVER = 'https://kubernetes.default.svc';
@@ -16,8 +17,14 @@ export const LOCAL_CLUSTER_NAME = 'in-cluster';
 
 export class ClusterGenerator implements Generator {
   async generate(spec: JsonObject, ctx: GeneratorContext): Promise<ParamSet[]> {
+    checkValues(spec, ctx.path);
     const selector = (spec['selector'] ?? {}) as LabelSelector;
-    const matches = compileSelector(selector);
+    let matches: (labels: Record<string, unknown>) => boolean;
+    try {
+      matches = compileSelector(selector);
+    } catch (e) {
+      throw new ApplicationSetError((e as Error).message, atPath(`${ctx.path}.selector`));
+    }
     const ignoreLocal = !isEmptySelector(selector);
     let secrets: readonly ClusterSecret[];
     try {

@@ -38,8 +38,14 @@ export class GitGenerator implements Generator {
   }
 
   private async generateUncached(spec: JsonObject, ctx: GeneratorContext): Promise<ParamSet[]> {
-    const directories = (spec['directories'] ?? []) as PathItem[];
-    const files = (spec['files'] ?? []) as PathItem[];
+    const directories = pathItems(spec, 'directories', ctx.path);
+    const files = pathItems(spec, 'files', ctx.path);
+    checkValues(spec, ctx.path);
+    for (const k of ['repoURL', 'revision', 'pathParamPrefix'] as const) {
+      if (spec[k] !== undefined && spec[k] !== null && typeof spec[k] !== 'string') {
+        throw new ApplicationSetError(`${k}: expected a string, got ${JSON.stringify(spec[k])}`, atPath(`${ctx.path}.${k}`));
+      }
+    }
     if (directories.length === 0 && files.length === 0) {
       throw new ApplicationSetError('ApplicationSet is empty', atPath(ctx.path, 'a git generator needs `directories` or `files`'));
     }
@@ -116,6 +122,28 @@ export class GitGenerator implements Generator {
       res.push(...sets);
     }
     return res;
+  }
+}
+
+function pathItems(spec: JsonObject, key: 'directories' | 'files', path: string): PathItem[] {
+  const v = spec[key];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new ApplicationSetError(`${key}: expected a list of {path, exclude}`, atPath(`${path}.${key}`));
+  v.forEach((it: unknown, i) => {
+    if (!isPlainObject(it) || typeof it['path'] !== 'string' || (it['exclude'] !== undefined && typeof it['exclude'] !== 'boolean')) {
+      throw new ApplicationSetError(`${key}[${i}]: expected {path: string, exclude?: boolean}`, atPath(`${path}.${key}[${i}]`));
+    }
+  });
+  return v as PathItem[];
+}
+
+/** A generator's `values` is a map of strings (Argo CD `map[string]string`). */
+export function checkValues(spec: JsonObject, path: string): void {
+  const v = spec['values'];
+  if (v === undefined || v === null) return;
+  if (!isPlainObject(v)) throw new ApplicationSetError('values: expected a mapping of strings', atPath(`${path}.values`));
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x !== 'string') throw new ApplicationSetError(`values.${k}: expected a string, got ${JSON.stringify(x)}`, atPath(`${path}.values.${k}`, 'quote the value'));
   }
 }
 
