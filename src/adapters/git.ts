@@ -68,10 +68,22 @@ class CatFileBatch {
 
   read(object: string): Promise<Buffer | undefined> {
     const child = this.start();
+    if (this.queue.length === 0) this.setRef(child, true);
     return new Promise((resolveRead, rejectRead) => {
       this.queue.push({ resolve: resolveRead, reject: rejectRead });
       child.stdin.write(`${object}\n`);
     });
+  }
+
+  /**
+   * The process keeps Node alive only while answers are pending, so a caller that forgets
+   * `close()` does not hang the program.
+   */
+  private setRef(child: ChildProcessWithoutNullStreams, on: boolean): void {
+    for (const h of [child, child.stdin, child.stdout, child.stderr] as { ref?: () => void; unref?: () => void }[]) {
+      if (on) h.ref?.();
+      else h.unref?.();
+    }
   }
 
   close(): void {
@@ -116,6 +128,7 @@ class CatFileBatch {
       this.buf = this.buf.subarray(nl + 1 + size + 1);
       this.queue.shift()!.resolve(content);
     }
+    if (this.queue.length === 0 && this.child) this.setRef(this.child, false);
   }
 }
 
