@@ -25,3 +25,6 @@ export { strategicMergePatch, applicationPatchSchema } from './smp.js';
 export { loadApplicationSet, parseClusterSecrets } from './load.js';
 export type { ApplicationSet, Application, ApplicationSetTemplate, ClusterSecret, ParamSet, LabelSelector } from './types.js';
 export { ApplicationSetError } from './types.js';
+export { formatApplications, sortApplications, defaultFormatOptions } from './format.js';
+export type { FormatOptions, OutputFormat } from './format.js';
+export { goTemplateEngine } from './go-engine.js';
