@@ -471,7 +471,7 @@ export class TemplateSet {
     const hasArgs = args.length > 1 || hasFinal;
     const n = idents.length;
     const mk = this.opts.missingkey;
-    const field = (s: State, recv: GoValue, name: string, last: boolean, final: Final, dot: GoValue): GoValue => {
+    const field = (s: State, recv: GoValue, name: string, last: boolean, final: Final, dot: GoValue, fromMap = false): GoValue => {
       if (recv !== null && typeof recv === 'object' && !Array.isArray(recv) && !(recv instanceof GoBox)) {
         if (last && hasArgs) fail(s, node, `${name} is not a method but has arguments`);
         const v = (recv as GoMap)[name];
@@ -480,7 +480,7 @@ export class TemplateSet {
         if (mk === 'zero') return mapType(recv as GoMap) === 'map[string]string' ? '' : null;
         fail(s, node, `map has no entry for key ${JSON.stringify(name)}`);
       }
-      return this.slowField(s, node, recv, name, last ? args : [], last ? final : MISSING, dot, scope);
+      return this.slowField(s, node, recv, name, last ? args : [], last ? final : MISSING, dot, scope, fromMap);
     };
     if (!hasArgs && n === 1) {
       const name = idents[0]!;
@@ -488,12 +488,22 @@ export class TemplateSet {
     }
     return (s, dot, final) => {
       let recv = receiver(s, dot);
-      for (let i = 0; i < n - 1; i++) recv = field(s, recv, idents[i]!, false, MISSING, dot);
-      return field(s, recv, idents[n - 1]!, true, final, dot);
+      for (let i = 0; i < n - 1; i++) recv = field(s, recv, idents[i]!, false, MISSING, dot, i > 0);
+      return field(s, recv, idents[n - 1]!, true, final, dot, n > 1);
     };
   }
 
-  private slowField(s: State, node: ArgNode, recv: GoValue, name: string, args: ArgNode[], final: Final, dot: GoValue, scope: Scope): GoValue {
+  private slowField(
+    s: State,
+    node: ArgNode,
+    recv: GoValue,
+    name: string,
+    args: ArgNode[],
+    final: Final,
+    dot: GoValue,
+    scope: Scope,
+    fromMap: boolean,
+  ): GoValue {
     if (recv === undefined) {
       if (this.opts.missingkey === 'error') fail(s, node, `nil data; no entry for key ${JSON.stringify(name)}`);
       return undefined;
@@ -520,7 +530,8 @@ export class TemplateSet {
         return f;
       }
     }
-    fail(s, node, `can't evaluate field ${name} in type ${typeName(recv)}`);
+    // A value looked up in a map[string]interface{} has the static type interface {}.
+    fail(s, node, `can't evaluate field ${name} in type ${fromMap ? 'interface {}' : typeName(recv)}`);
   }
 
   // --- function calls

@@ -378,7 +378,7 @@ class Printer {
         return;
     }
     if (v === null) {
-      this.pad('<nil>');
+      this.pad(this.sharpV && depth > 0 ? 'interface {}(nil)' : '<nil>');
       return;
     }
     if (Array.isArray(v)) {

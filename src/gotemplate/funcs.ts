@@ -252,7 +252,7 @@ import { GO_TYPE as GO_TYPE_KEY } from './values.js';
 
 function length(item: GoValue): GoValue {
   if (item === null) throw new FuncError('len of nil pointer');
-  if (item === undefined) throw new FuncError('len of untyped nil');
+  if (item === undefined) throw new FuncError('reflect: call of reflect.Value.Type on zero Value');
   if (typeof item === 'string') return BigInt(byteLen(item));
   if (Array.isArray(item)) return BigInt(item.length);
   if (isMap(item)) return BigInt(Object.keys(item).length);

@@ -436,7 +436,11 @@ export function parseGoInt(text: string): bigint | undefined {
 export function parseGoFloat(text: string): number | undefined {
   const s = stripUnderscores(text);
   if (s === undefined) return undefined;
-  if (/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)$/.test(s)) return Number(s);
+  if (/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)$/.test(s)) {
+    const f = Number(s);
+    // Go's ParseFloat reports a value out of range as an error.
+    return Number.isFinite(f) ? f : undefined;
+  }
   const h = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(s);
   if (h) {
     const intPart = h[2] ?? '';
