@@ -17,6 +17,7 @@ import type { ClusterSecret } from '../../appset/types.js';
 import type { GitRepo } from '../../ports/git-repo.js';
 import { goTemplateEngine } from '../../appset/go-engine.js';
 import { clusterSecretsFromFleet } from './appset-fleet.js';
+import { CLUSTER_SECRET_TYPE_LABEL } from '../../appset/generators/cluster.js';
 
 const usage = `Usage: fleetplan appset FILE [--clusters FILE|fleet] [--repo DIR] [--revision REV]
                       [-o yaml|json] [--explain] [--new-git-file-globbing] [--include-hidden-directories]
@@ -68,7 +69,13 @@ export const appsetCommand: Command = {
     const clusters = values['clusters'] as string | undefined;
     let secrets: ClusterSecret[] = [];
     if (clusters === 'fleet') secrets = await clusterSecretsFromFleet(repoDir);
-    else if (clusters !== undefined) secrets = parseClusterSecrets(readTextFile(resolve(io.cwd, clusters), clusters), clusters);
+    else if (clusters !== undefined) {
+      secrets = parseClusterSecrets(readTextFile(resolve(io.cwd, clusters), clusters), clusters);
+      const unlabelled = secrets.filter((s) => s.labels[CLUSTER_SECRET_TYPE_LABEL] !== 'cluster').map((s) => s.name);
+      if (unlabelled.length > 0) {
+        io.stderr.write(`fleetplan appset: ${clusters}: ignoring Secrets without the label ${CLUSTER_SECRET_TYPE_LABEL}: cluster: ${unlabelled.join(', ')}\n`);
+      }
+    }
 
     let tree: LocalGitTree | undefined;
     const lazyTree = (): LocalGitTree => (tree ??= createLocalGitTree(repoDir));
