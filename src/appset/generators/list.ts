@@ -2,19 +2,20 @@
 import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import type { Generator, GeneratorContext } from './generator.js';
 import type { JsonObject, ParamSet } from '../types.js';
-import { ApplicationSetError } from '../types.js';
+import { ApplicationSetError, atPath } from '../types.js';
 import { isPlainObject } from '../go-value.js';
 
 export class ListGenerator implements Generator {
   generate(spec: JsonObject, ctx: GeneratorContext): Promise<ParamSet[]> {
     const res: ParamSet[] = [];
     const elements = spec['elements'] ?? [];
-    if (!Array.isArray(elements)) throw new ApplicationSetError('list.elements must be a list', { location: { file: '', path: `${ctx.path}.elements` } });
+    if (!Array.isArray(elements)) throw new ApplicationSetError('list.elements must be a list', atPath(`${ctx.path}.elements`));
     elements.forEach((element: unknown, i) => {
       if (!isPlainObject(element)) {
-        throw new ApplicationSetError(`error unmarshling list element json: cannot unmarshal ${goJsonType(element)} into Go value of type map[string]interface {}`, {
-          location: { file: '', path: `${ctx.path}.elements[${i}]` },
-        });
+        throw new ApplicationSetError(
+          `error unmarshling list element json: cannot unmarshal ${goJsonType(element)} into Go value of type map[string]interface {}`,
+          atPath(`${ctx.path}.elements[${i}]`),
+        );
       }
       if (ctx.renderer.goTemplate) {
         res.push(structuredClone(element));
@@ -23,16 +24,16 @@ export class ListGenerator implements Generator {
       const params: ParamSet = {};
       for (const [key, value] of Object.entries(element)) {
         if (key === 'values') {
-          if (!isPlainObject(value)) throw new ApplicationSetError('error parsing values map', { location: { file: '', path: `${ctx.path}.elements[${i}].values` } });
+          if (!isPlainObject(value)) throw new ApplicationSetError('error parsing values map', atPath(`${ctx.path}.elements[${i}].values`));
           for (const [k, v] of Object.entries(value)) {
             if (typeof v !== 'string') {
-              throw new ApplicationSetError('error parsing value as string', { location: { file: '', path: `${ctx.path}.elements[${i}].values.${k}` }, hint: 'in flat mode (goTemplate: false) every list value must be a string' });
+              throw new ApplicationSetError('error parsing value as string', atPath(`${ctx.path}.elements[${i}].values.${k}`, 'in flat mode (goTemplate: false) every list value must be a string'));
             }
             params[`values.${k}`] = v;
           }
         } else {
           if (typeof value !== 'string') {
-            throw new ApplicationSetError('error parsing value as string', { location: { file: '', path: `${ctx.path}.elements[${i}].${key}` }, hint: 'in flat mode (goTemplate: false) every list value must be a string; quote it or use goTemplate' });
+            throw new ApplicationSetError('error parsing value as string', atPath(`${ctx.path}.elements[${i}].${key}`, 'in flat mode (goTemplate: false) every list value must be a string; quote it or use goTemplate'));
           }
           params[key] = value;
         }
@@ -45,13 +46,13 @@ export class ListGenerator implements Generator {
       try {
         decoded = loadYaml(yamlText, { schema: CORE_SCHEMA });
       } catch (e) {
-        throw new ApplicationSetError(`error unmarshling decoded ElementsYaml error converting YAML to JSON: yaml: ${(e as Error).message}`, { location: { file: '', path: `${ctx.path}.elementsYaml` } });
+        throw new ApplicationSetError(`error unmarshling decoded ElementsYaml error converting YAML to JSON: yaml: ${(e as Error).message}`, atPath(`${ctx.path}.elementsYaml`));
       }
       if (decoded !== null && decoded !== undefined) {
         if (!Array.isArray(decoded) || !decoded.every(isPlainObject)) {
           throw new ApplicationSetError(
             `error unmarshling decoded ElementsYaml error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goJsonType(decoded)} into Go value of type []map[string]interface {}`,
-            { location: { file: '', path: `${ctx.path}.elementsYaml` } },
+            atPath(`${ctx.path}.elementsYaml`),
           );
         }
         res.push(...(decoded as ParamSet[]));
