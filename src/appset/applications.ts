@@ -88,21 +88,20 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
       const ownTemplate = (isPlainObject(r.spec['template']) ? r.spec['template'] : {}) as ApplicationSetTemplate;
       const template = fillMissing(ownTemplate, spec.template) as ApplicationSetTemplate;
       const tmplApp = templateApplication(template);
+      const generator = `${path}.${r.kind}`;
       // Literal subtrees below metadata/spec are shared between the generated Applications; the
       // top-level object and metadata (finalizers, namespace are set per app) are always fresh.
-      const render = compileObject(tmplApp, renderer, { shareConstantsBelowDepth: 2 });
-      const generator = `${path}.${r.kind}`;
+      const render = compileObject({ metadata: tmplApp.metadata, spec: tmplApp.spec }, renderer, {
+        shareConstantsBelowDepth: 2,
+        path: r.spec['template'] ? `${generator}.template` : 'spec.template',
+      });
       for (const params of r.params) {
         let app: Application;
         const data = renderer.prepare(params);
         if (hasNoKeys(params)) {
           app = structuredClone(tmplApp);
         } else {
-          try {
-            app = render(data) as Application;
-          } catch (e) {
-            throw new ApplicationSetError((e as Error).message, { ...atPath('spec.template'), cause: e });
-          }
+          app = { apiVersion: tmplApp.apiVersion, kind: tmplApp.kind, ...(render(data) as Pick<Application, 'metadata' | 'spec'>) };
           applyFinalizerRule(app, preserve);
         }
         if (patch) app = applyTemplatePatch(app, renderPatch(patch, data));

@@ -11,7 +11,7 @@
  * walks and no parsing.
  */
 import type { ParamSet } from './types.js';
-import { ApplicationSetError } from './types.js';
+import { ApplicationSetError, atPath } from './types.js';
 import { isPlainObject } from './go-value.js';
 
 export type MissingKey = 'default' | 'zero' | 'error';
@@ -181,8 +181,26 @@ export type CompiledObject = (data: RenderData) => unknown;
  * Compiles every string of a JSON value, map keys included. Numbers, booleans and null are
  * never templated.
  */
-export function compileObject(value: unknown, renderer: Renderer, options: { shareConstantsBelowDepth?: number } = {}): CompiledObject {
-  return compileNode(value, renderer, 0, options.shareConstantsBelowDepth ?? Infinity);
+export interface CompileObjectOptions {
+  /** Literal subtrees at this depth or deeper are shared by every rendered copy. */
+  shareConstantsBelowDepth?: number;
+  /** Spec path of the value: render errors then name the field (`spec.template.metadata.name`). */
+  path?: string;
+}
+
+export function compileObject(value: unknown, renderer: Renderer, options: CompileObjectOptions = {}): CompiledObject {
+  return compileNode(value, renderer, 0, options.shareConstantsBelowDepth ?? Infinity, options.path);
+}
+
+function withPath(f: CompiledString, path: string): CompiledString {
+  return (data) => {
+    try {
+      return f(data);
+    } catch (e) {
+      if (e instanceof ApplicationSetError && !e.location) throw new ApplicationSetError(e.message, { ...atPath(path), cause: e.cause ?? e });
+      throw e;
+    }
+  };
 }
 
 /** Whether a JSON value contains no template action (every string and key is literal). */
@@ -193,17 +211,18 @@ function isConstantTree(value: unknown, goTemplate: boolean): boolean {
   return true;
 }
 
-function compileNode(value: unknown, renderer: Renderer, depth: number, shareDepth: number): CompiledObject {
+function compileNode(value: unknown, renderer: Renderer, depth: number, shareDepth: number, path: string | undefined): CompiledObject {
   if (depth >= shareDepth && (Array.isArray(value) || isPlainObject(value)) && isConstantTree(value, renderer.goTemplate)) {
     // A literal subtree is shared by every rendered copy (callers treat results as immutable).
     return () => value;
   }
   if (typeof value === 'string') {
     const c = constantText(value, renderer.goTemplate);
-    return c === undefined ? renderer.compile(value) : () => c;
+    if (c !== undefined) return () => c;
+    return path === undefined ? renderer.compile(value) : withPath(renderer.compile(value), path);
   }
   if (Array.isArray(value)) {
-    const items = value.map((v) => compileNode(v, renderer, depth + 1, shareDepth));
+    const items = value.map((v, i) => compileNode(v, renderer, depth + 1, shareDepth, path === undefined ? undefined : `${path}[${i}]`));
     const n = items.length;
     return (data) => {
       const out = new Array<unknown>(n);
@@ -214,8 +233,8 @@ function compileNode(value: unknown, renderer: Renderer, depth: number, shareDep
   if (isPlainObject(value)) {
     const keys = Object.keys(value);
     const constKeys = keys.map((k) => constantText(k, renderer.goTemplate));
-    const keyFns = keys.map((k, i) => (constKeys[i] === undefined ? renderer.compile(k) : undefined));
-    const valFns = keys.map((k) => compileNode(value[k], renderer, depth + 1, shareDepth));
+    const keyFns = keys.map((k, i) => (constKeys[i] === undefined ? (path === undefined ? renderer.compile(k) : withPath(renderer.compile(k), `${path}.${k}`)) : undefined));
+    const valFns = keys.map((k) => compileNode(value[k], renderer, depth + 1, shareDepth, path === undefined ? undefined : path === '' ? k : `${path}.${k}`));
     const n = keys.length;
     return (data) => {
       const out: Record<string, unknown> = {};
