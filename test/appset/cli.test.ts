@@ -135,6 +135,11 @@ const invalid: { name: string; yaml: string; message: RegExp }[] = [
     yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  generators:\n    - clusters:\n        values:\n          replicas: 3\n',
     message: /bad\.yaml:7:21 spec\.generators\[0\]\.clusters\.values\.replicas: ApplicationSet x: values\.replicas: expected a string, got 3 \(quote the value\)/,
   },
+  {
+    name: 'names the template field whose Go template fails',
+    yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  goTemplate: true\n  goTemplateOptions: [missingkey=error]\n  generators: [{list: {elements: [{env: dev}]}}]\n  template:\n    metadata:\n      name: \'{{ .env }}-{{ .cluster }}\'\n',
+    message: /bad\.yaml:9:13 spec\.template\.metadata\.name: ApplicationSet x: failed to execute go template \{\{ \.env \}\}-\{\{ \.cluster \}\}: template: base:1:14: executing "base" at <\.cluster>: map has no entry for key "cluster"/,
+  },
 ];
 
 for (const c of invalid) {
