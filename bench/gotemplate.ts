@@ -6,12 +6,11 @@
  *
  *   node dist/bench/gotemplate.js [--iterations N]
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { compileGoTemplate } from '../src/gotemplate/index.js';
+import { buildGoProgram } from './go-build.js';
 
 /** Every templated string of seed 004's root ApplicationSet (generator, sources, values paths). */
 export const SEED_004_TEMPLATES = [
@@ -92,43 +91,21 @@ export function benchFleetplan(params: Record<string, unknown>[], iterations: nu
   return { engine: 'fleetplan', executions, seconds, perSecond: executions / seconds };
 }
 
-function findGo(): string | undefined {
-  for (const candidate of ['/usr/lib/go-1.19/bin/go', '/usr/lib/go/bin/go']) if (existsSync(candidate)) return candidate;
-  const r = spawnSync('go', ['version'], { encoding: 'utf8' });
-  return r.status === 0 ? 'go' : undefined;
-}
-
-const GOCODE = '/usr/share/gocode/src';
-
 export function benchGo(params: Record<string, unknown>[], iterations: number): ThroughputResult | string {
-  const go = findGo();
-  if (!go) return 'Go is not installed (apt-get install golang-1.19-go golang-github-masterminds-sprig-dev)';
-  if (!existsSync(join(GOCODE, 'github.com/Masterminds/sprig'))) return 'sprig is not installed (golang-github-masterminds-sprig-dev)';
-  const gopath = mkdtempSync(join(tmpdir(), 'fleetplan-gobench-'));
+  const built = buildGoProgram(join('bench', 'go-gotemplate'));
+  if (typeof built === 'string') return built;
   try {
-    const src = join(gopath, 'src');
-    mkdirSync(src);
-    for (const entry of ['github.com', 'golang.org', 'gopkg.in', 'code.google.com']) {
-      if (existsSync(join(GOCODE, entry))) symlinkSync(join(GOCODE, entry), join(src, entry));
-    }
-    cpSync(join('bench', 'go-gotemplate'), join(src, 'gotemplatebench'), { recursive: true });
-    const bin = join(gopath, 'gotemplatebench');
-    execFileSync(go, ['build', '-o', bin, '.'], {
-      cwd: join(src, 'gotemplatebench'),
-      env: { ...process.env, GO111MODULE: 'off', GOPATH: gopath, GOCACHE: join(gopath, 'cache'), GOFLAGS: '' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
     const input = JSON.stringify({ templates: SEED_004_TEMPLATES, params, iterations });
-    const out = execFileSync(bin, [], { input, encoding: 'utf8', maxBuffer: 1 << 20 });
+    const out = execFileSync(built.bin, [], { input, encoding: 'utf8', maxBuffer: 1 << 20 });
     const r = JSON.parse(out) as { executions: number; nanoseconds: number };
     const seconds = r.nanoseconds / 1e9;
     return { engine: 'go text/template', executions: r.executions, seconds, perSecond: r.executions / seconds };
   } finally {
-    rmSync(gopath, { recursive: true, force: true });
+    built.cleanup();
   }
 }
 
-export function runGotemplateBench(iterations = 5): string[] {
+export function runGotemplateBench(iterations = 20): string[] {
   const params = seed004Params(100, 20);
   const lines: string[] = [];
   const ours = benchFleetplan(params, iterations);
@@ -148,6 +125,6 @@ export function runGotemplateBench(iterations = 5): string[] {
 
 if (process.argv[1]?.endsWith('gotemplate.js')) {
   const i = process.argv.indexOf('--iterations');
-  const iterations = i > 0 ? Number(process.argv[i + 1]) : 5;
+  const iterations = i > 0 ? Number(process.argv[i + 1]) : 20;
   for (const line of runGotemplateBench(iterations)) process.stdout.write(line + '\n');
 }

@@ -26,6 +26,8 @@ interface State {
   vars: GoValue[];
   tmplName: string;
   depth: number;
+  /** The argument a short-circuiting and/or returned last (where Go's executor then points). */
+  scAt: ArgNode | CommandNode | undefined;
 }
 
 const OK = 0;
@@ -52,6 +54,10 @@ interface Scope {
   names: string[];
   slots: number[];
   frame: { size: number };
+  /** Dot is a range element, whose static type is interface {} (for error texts). */
+  dotIsElem: boolean;
+  /** Slots holding range elements or indexes. */
+  elemSlots: Set<number>;
 }
 
 /** Go's Tree.ErrorContext: "name:line:col" (col counted in bytes from the line start) and the node text. */
@@ -62,10 +68,50 @@ export function errorContext(node: { pos: number; tree: Tree }, text: string): {
   const col = nl === -1 ? Buffer.byteLength(src, 'utf8') : Buffer.byteLength(src.slice(lineStart), 'utf8');
   let line = 1;
   for (let i = 0; i < src.length; i++) if (src.charCodeAt(i) === 10) line++;
-  let context = text;
-  const runes = [...context];
-  if (runes.length > 20) context = runes.slice(0, 20).join('') + '...';
-  return { location: `${node.tree.parseName}:${line}:${col}`, context };
+  return { location: `${node.tree.parseName}:${line}:${col}`, context: text };
+}
+
+/**
+ * The node Go's executor last pointed at (`s.at`) after evaluating a pipeline or an argument:
+ * errors raised afterwards (a range over a scalar, an argument of the wrong type) report it.
+ */
+function lastAtPipe(pipe: PipeNode): ArgNode | CommandNode {
+  const cmd = pipe.cmds[pipe.cmds.length - 1];
+  return cmd ? lastAtCmd(cmd) : pipe;
+}
+
+/** Whether the value of a pipeline comes from an and/or call (whose last evaluated argument varies). */
+function endsInShortCircuit(pipe: PipeNode): boolean {
+  const cmd = pipe.cmds[pipe.cmds.length - 1];
+  if (!cmd) return false;
+  const first = cmd.args[0]!;
+  if (first.type === 'identifier') return (first.ident === 'and' || first.ident === 'or') && cmd.args.length > 1;
+  if (first.type === 'pipe') return endsInShortCircuit(first);
+  if (first.type === 'chain' && first.node.type === 'pipe') return endsInShortCircuit(first.node);
+  return false;
+}
+
+function lastAtCmd(cmd: CommandNode): ArgNode | CommandNode {
+  const first = cmd.args[0]!;
+  switch (first.type) {
+    case 'identifier':
+      return cmd.args.length > 1 ? lastAtArg(cmd.args[cmd.args.length - 1]!) : first;
+    case 'pipe':
+      return lastAtPipe(first);
+    case 'chain':
+      return lastAtArg(first.node);
+  }
+  return first;
+}
+
+function lastAtArg(n: ArgNode): ArgNode | CommandNode {
+  switch (n.type) {
+    case 'pipe':
+      return lastAtPipe(n);
+    case 'chain':
+      return lastAtArg(n.node);
+  }
+  return n;
 }
 
 function fail(s: State, node: { pos: number; tree: Tree; type: string }, msg: string): never {
@@ -104,7 +150,7 @@ export class TemplateSet {
     const tree = this.trees.get(name);
     if (!tree) return undefined;
     const frame = { size: 1 };
-    const scope: Scope = { names: ['$'], slots: [0], frame };
+    const scope: Scope = { names: ['$'], slots: [0], frame, dotIsElem: false, elemSlots: new Set() };
     // Register before compiling the body so that recursive templates resolve.
     c = { frameSize: 0, body: () => OK };
     this.compiled.set(name, c);
@@ -115,7 +161,7 @@ export class TemplateSet {
 
   execute(name: string, data: GoValue): string {
     const t = this.lookup(name);
-    const s: State = { out: '', vars: [], tmplName: name, depth: 0 };
+    const s: State = { out: '', vars: [], tmplName: name, depth: 0, scAt: undefined };
     if (!t) throw new GoTemplateError(`template: ${name}: "${name}" is an incomplete or empty template`, 'exec');
     if (data === null) data = undefined;
     s.vars = new Array<GoValue>(t.frameSize);
@@ -196,7 +242,10 @@ export class TemplateSet {
     const mark = scope.names.length;
     const pipe = this.pipeline(node.pipe, scope);
     const afterPipe = scope.names.length;
+    const savedDot = scope.dotIsElem;
+    if (node.type === 'with') scope.dotIsElem = false;
     const list = this.list(node.list, scope);
+    scope.dotIsElem = savedDot;
     scope.names.length = scope.slots.length = afterPipe;
     const elseList = node.elseList ? this.list(node.elseList, scope) : undefined;
     scope.names.length = scope.slots.length = mark;
@@ -240,11 +289,16 @@ export class TemplateSet {
       }
     }
     const afterPipe = scope.names.length;
+    const savedDot = scope.dotIsElem;
+    scope.dotIsElem = true;
+    if (!node.pipe.isAssign) for (let k = mark; k < afterPipe; k++) scope.elemSlots.add(scope.slots[k]!);
     const body = this.list(node.list, scope);
+    scope.dotIsElem = savedDot;
     scope.names.length = scope.slots.length = afterPipe;
     const elseList = node.elseList ? this.list(node.elseList, scope) : undefined;
     scope.names.length = scope.slots.length = mark;
     const twoVars = decl.length > 1;
+    const endsShortCircuit = endsInShortCircuit(node.pipe);
 
     return (s, dot) => {
       const val = pipe(s, dot);
@@ -260,7 +314,7 @@ export class TemplateSet {
           return OK;
         }
       } else if (typeof val === 'bigint' || val instanceof TypedInt) {
-        if (twoVars) fail(s, node.pipe, `can't use ${formatValue(val)} to iterate over more than one variable`);
+        if (twoVars) fail(s, lastAtPipe(node.pipe), `can't use ${formatValue(val)} to iterate over more than one variable`);
         const n = typeof val === 'bigint' ? val : val.v;
         if (n > 0n) {
           for (let i = 0n; i < n; i++) {
@@ -284,7 +338,7 @@ export class TemplateSet {
           return OK;
         }
       } else {
-        fail(s, node.pipe, `range can't iterate over ${formatValue(val)}`);
+        fail(s, (endsShortCircuit ? s.scAt : undefined) ?? lastAtPipe(node.pipe), `range can't iterate over ${formatValue(val)}`);
       }
       return elseList ? elseList(s, dot) : OK;
     };
@@ -390,13 +444,13 @@ export class TemplateSet {
     const first = cmd.args[0]!;
     switch (first.type) {
       case 'field':
-        return this.fieldChain(first, (_s, dot) => dot, first.ident, cmd.args, hasFinal, scope);
+        return this.fieldChain(first, (_s, dot) => dot, first.ident, cmd.args, hasFinal, scope, scope.dotIsElem);
       case 'chain': {
         if (first.node.type === 'nil') {
           return (s) => fail(s, first, `indirection through explicit nil in ${nodeString(first)}`);
         }
         const recv = this.arg(first.node, undefined, scope);
-        return this.fieldChain(first, recv, first.field, cmd.args, hasFinal, scope);
+        return this.fieldChain(first, recv, first.field, cmd.args, hasFinal, scope, false);
       }
       case 'identifier':
         return this.func(first.ident, first, cmd, cmd.args.slice(1), hasFinal, scope);
@@ -416,7 +470,7 @@ export class TemplateSet {
           if (cmd.args.length > 1 || hasFinal) return (s) => fail(s, first, `can't give argument to non-function ${nodeString(first)}`);
           return get;
         }
-        return this.fieldChain(first, get, first.ident.slice(1), cmd.args, hasFinal, scope);
+        return this.fieldChain(first, get, first.ident.slice(1), cmd.args, hasFinal, scope, slot !== undefined && scope.elemSlots.has(slot));
       }
     }
     if (cmd.args.length > 1 || hasFinal) {
@@ -467,6 +521,7 @@ export class TemplateSet {
     args: ArgNode[],
     hasFinal: boolean,
     scope: Scope,
+    recvIsElem: boolean,
   ): CmdEval {
     const hasArgs = args.length > 1 || hasFinal;
     const n = idents.length;
@@ -484,12 +539,12 @@ export class TemplateSet {
     };
     if (!hasArgs && n === 1) {
       const name = idents[0]!;
-      return (s, dot) => field(s, receiver(s, dot), name, true, MISSING, dot);
+      return (s, dot) => field(s, receiver(s, dot), name, true, MISSING, dot, recvIsElem);
     }
     return (s, dot, final) => {
       let recv = receiver(s, dot);
-      for (let i = 0; i < n - 1; i++) recv = field(s, recv, idents[i]!, false, MISSING, dot, i > 0);
-      return field(s, recv, idents[n - 1]!, true, final, dot, n > 1);
+      for (let i = 0; i < n - 1; i++) recv = field(s, recv, idents[i]!, false, MISSING, dot, i > 0 || recvIsElem);
+      return field(s, recv, idents[n - 1]!, true, final, dot, n > 1 || recvIsElem);
     };
   }
 
@@ -556,11 +611,13 @@ export class TemplateSet {
 
     if (def.shortCircuit) {
       const argEvals = args.map((a) => this.arg(a, 'value', scope));
+      const ats = args.map((a) => lastAtArg(a));
       const isOr = def.shortCircuit === 'or';
       return (s, dot, final) => {
         let v: GoValue = undefined;
-        for (const e of argEvals) {
-          v = e(s, dot);
+        for (let k = 0; k < argEvals.length; k++) {
+          v = argEvals[k]!(s, dot);
+          s.scAt = ats[k];
           if (isTrue(v === null ? undefined : v) === isOr) return v;
         }
         if (final !== MISSING) v = final as GoValue;
@@ -601,10 +658,13 @@ export class TemplateSet {
       };
     }
     const fk = finalKind!;
+    // Go validates the piped value while pointing at the last argument (or the function name).
+    const finalAt: { pos: number; tree: Tree; type: string } =
+      args.length > 0 ? lastAtArg(args[args.length - 1]!) : node.type === 'command' ? node.args[0]! : node;
     return (s, dot, final) => {
       const argv = new Array<GoValue>(nArgs + 1);
       for (let k = 0; k < nArgs; k++) argv[k] = argEvals[k]!(s, dot);
-      argv[nArgs] = validate(s, node, final as GoValue, fk);
+      argv[nArgs] = validate(s, finalAt, final as GoValue, fk);
       return invoke(s, argv);
     };
   }
@@ -632,7 +692,8 @@ export class TemplateSet {
               ? this.func(n.ident, n, n, [], false, scope)
               : this.command({ type: 'command', pos: n.pos, tree: n.tree, args: [n] }, scope, false);
         if (k === undefined) return (s, dot) => c(s, dot, MISSING);
-        return (s, dot) => validate(s, n, c(s, dot, MISSING), k);
+        const at = lastAtArg(n);
+        return (s, dot) => validate(s, at, c(s, dot, MISSING), k);
       }
     }
     if (k === undefined || k === 'any' || k === 'value') {

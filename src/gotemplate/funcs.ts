@@ -138,12 +138,12 @@ export function eq(arg1: GoValue, ...arg2: GoValue[]): boolean {
           const ka = kindOf(arg1);
           const kb = kindOf(arg);
           if (ka !== kb && ka !== 'invalid' && kb !== 'invalid') {
-            throw new FuncError(`non-comparable types ${formatValue(arg1)}: ${typeName(arg1)}, ${typeName(arg)}: ${formatValue(arg)}`);
+            throw new FuncError(`non-comparable types ${sprintf('%s', [arg1])}: ${typeName(arg1)}, ${typeName(arg)}: ${formatValue(arg)}`);
           }
           if (isNilValue(arg1) || isNilValue(arg)) truth = isNilValue(arg1) === isNilValue(arg);
           else {
             if (Array.isArray(arg) || isMap(arg) || kb === 'func') {
-              throw new FuncError(`non-comparable type ${formatValue(arg)}: ${typeName(arg)}`);
+              throw new FuncError(`non-comparable type ${sprintf('%s', [arg])}: ${typeName(arg)}`);
             }
             truth = arg1 === arg;
           }

@@ -67,8 +67,12 @@ export function deepCopy(v: GoValue): GoValue {
 
 // --- lists
 
+/** reflect.TypeOf(nil).Kind() in sprig's list functions is a nil dereference. */
+const NIL_DEREF = 'runtime error: invalid memory address or nil pointer dereference';
+
 function listArg(v: GoValue, what: string): GoValue[] {
   if (Array.isArray(v)) return v;
+  if (v === null || v === undefined) throw new FuncError(NIL_DEREF);
   throw new FuncError(`Cannot ${what} on type ${kindName(v)}`);
 }
 
@@ -100,12 +104,13 @@ function uniq(list: GoValue): GoValue {
 }
 
 function sprigSlice(list: GoValue, ...indices: GoValue[]): GoValue {
+  if (list === null || list === undefined) throw new FuncError(NIL_DEREF);
   if (!Array.isArray(list)) throw new FuncError(`list should be type of slice or array but ${kindName(list)}`);
   const l = list.length;
   if (l === 0) return null;
   const start = indices.length > 0 ? Number(toInt64(indices[0] ?? null)) : 0;
   const end = indices.length < 2 ? l : Number(toInt64(indices[1] ?? null));
-  if (start < 0 || end < start || end > l) throw new FuncError(`reflect: slice index out of range`);
+  if (start < 0 || end < start || end > l) throw new FuncError('reflect.Value.Slice: slice index out of bounds');
   const out = list.slice(start, end);
   const t = (list as unknown as Record<symbol, unknown>)[GO_TYPE];
   if (t !== undefined) (out as unknown as Record<symbol, unknown>)[GO_TYPE] = t;
@@ -115,6 +120,7 @@ function sprigSlice(list: GoValue, ...indices: GoValue[]): GoValue {
 function concat(...lists: GoValue[]): GoValue {
   let res: GoValue[] | null = null as GoValue[] | null;
   for (const l of lists) {
+    if (l === null || l === undefined) throw new FuncError(NIL_DEREF);
     if (!Array.isArray(l)) throw new FuncError(`Cannot concat type ${kindName(l)} as list`);
     res = [...(res ?? []), ...l];
   }

@@ -7,6 +7,7 @@ import { def } from '../funcs.js';
 import type { GoValue } from '../values.js';
 import { byteLen, byteSlice, newMap, typedMap, typedSlice } from '../values.js';
 import { strval } from './util.js';
+import { camelCaseToLowerCase, toCamelCase } from './xstrings.js';
 
 const isUpper = (c: string): boolean => c !== c.toLowerCase() && c === c.toUpperCase();
 const isLower = (c: string): boolean => c !== c.toUpperCase() && c === c.toLowerCase();
@@ -130,74 +131,6 @@ function wrapCustom(str: string, wrapLength: number, newLineStr: string, wrapLon
     }
   }
   return out + str.slice(offset);
-}
-
-/** xstrings ToSnakeCase / ToKebabCase (d is the delimiter). */
-function delimitCase(str: string, d: string): string {
-  const runes = [...str];
-  const isSep = (c: string): boolean => c === '_' || c === ' ' || c === '-';
-  let out = '';
-  let i = 0;
-  let r0 = d;
-  while (i < runes.length) {
-    const prev = r0;
-    r0 = runes[i++]!;
-    if (isUpper(r0)) {
-      if (prev !== d) out += d;
-      out += r0.toLowerCase();
-      if (i >= runes.length) break;
-      r0 = runes[i++]!;
-      if (!isUpper(r0)) {
-        out += r0;
-        continue;
-      }
-      while (i < runes.length) {
-        const r1 = r0;
-        r0 = runes[i++]!;
-        if (!isUpper(r0)) {
-          if (isSep(r0)) {
-            r0 = d;
-            out += r1.toLowerCase();
-          } else {
-            out += d + r1.toLowerCase() + r0;
-          }
-          break;
-        }
-        out += r1.toLowerCase();
-      }
-      if (i >= runes.length || r0 === d) {
-        out += r0.toLowerCase();
-      }
-      continue;
-    }
-    if (isSep(r0)) r0 = d;
-    out += r0;
-  }
-  return out;
-}
-
-function camelcase(str: string): string {
-  if (str === '') return '';
-  const runes = [...str];
-  let out = '';
-  let i = 0;
-  let r0 = '';
-  while (i < runes.length) {
-    r0 = runes[i++]!;
-    if (r0 !== '_') break;
-    out += r0;
-  }
-  if (i >= runes.length && r0 === '_') return out;
-  if (i >= runes.length) return out + r0.toUpperCase();
-  out += r0.toUpperCase();
-  r0 = runes[i++]!;
-  while (i < runes.length) {
-    const r1 = r0;
-    r0 = runes[i++]!;
-    if (r1 === '_' && r0 !== '_') r0 = r0.toUpperCase();
-    else out += r1;
-  }
-  return out + r0;
 }
 
 const alphaNum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -345,9 +278,9 @@ export function stringFuncs(): [string, FuncDef][] {
     ['randNumeric', def(['int'], ((c: bigint) => randomFrom(numeric, c)) as never)],
     ['swapcase', s1(swapcase)],
     ['shuffle', s1(shuffle)],
-    ['snakecase', s1((s) => delimitCase(s, '_'))],
-    ['camelcase', s1(camelcase)],
-    ['kebabcase', s1((s) => delimitCase(s, '-'))],
+    ['snakecase', s1((s) => camelCaseToLowerCase(s, '_'))],
+    ['camelcase', s1(toCamelCase)],
+    ['kebabcase', s1((s) => camelCaseToLowerCase(s, '-'))],
     ['wrap', def(['int', 'string'], ((l: bigint, s: string) => wrapCustom(s, Number(l), '', false)) as never)],
     ['wrapWith', def(['int', 'string', 'string'], ((l: bigint, sep: string, s: string) => wrapCustom(s, Number(l), sep, true)) as never)],
     ['contains', s2((sub, s) => s.includes(sub))],

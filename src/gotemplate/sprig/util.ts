@@ -40,8 +40,9 @@ export function toInt64(v: GoValue): bigint {
     case 'bigint':
       return v;
     case 'number':
-      if (!Number.isFinite(v)) return v > 0 ? 0x7fffffffffffffffn : -0x8000000000000000n;
-      return BigInt.asIntN(64, BigInt(Math.trunc(v)));
+      // Go's float-to-int conversion of an out-of-range value gives the "integer indefinite" on amd64.
+      if (!Number.isFinite(v) || Math.abs(v) >= 2 ** 63) return -0x8000000000000000n;
+      return BigInt(Math.trunc(v));
     case 'boolean':
       return v ? 1n : 0n;
     case 'string': {
