@@ -91,7 +91,7 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
       const generator = `${path}.${r.kind}`;
       // Literal subtrees below metadata/spec are shared between the generated Applications; the
       // top-level object and metadata (finalizers, namespace are set per app) are always fresh.
-      const render = compileObject({ metadata: tmplApp.metadata, spec: tmplApp.spec }, renderer, {
+      const render = compileObject(tmplApp, renderer, {
         shareConstantsBelowDepth: 2,
         path: r.spec['template'] ? `${generator}.template` : 'spec.template',
       });
@@ -101,7 +101,7 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
         if (hasNoKeys(params)) {
           app = structuredClone(tmplApp);
         } else {
-          app = { apiVersion: tmplApp.apiVersion, kind: tmplApp.kind, ...(render(data) as Pick<Application, 'metadata' | 'spec'>) };
+          app = render(data) as Application;
           applyFinalizerRule(app, preserve);
         }
         if (patch) app = applyTemplatePatch(app, renderPatch(patch, data));

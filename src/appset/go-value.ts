@@ -100,6 +100,7 @@ export function goJsonMarshal(v: unknown): string {
 
 /** Whether an object has no own enumerable key (without allocating a key list). */
 export function hasNoKeys(o: object): boolean {
-  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  // Param sets are plain JSON objects: no inherited enumerable keys to skip.
+  for (const _k in o) return false;
   return true;
 }
