@@ -42,7 +42,12 @@ function prng(seed: number): () => number {
 }
 
 const KEYS = ['a', 'b', 'name', 'n', 'list', 'path', 'x1', 'Z'];
-const STRINGS = ['', 'x', 'hello world', 'a,b,c', 'true', '1.5', 'héllo', 'a\nb', ' pad ', 'github.com/org/repo', '0', 'yes', 'UPPER lower', '- dash', 'a: b'];
+const STRINGS = [
+  '', 'x', 'hello world', 'a,b,c', 'true', '1.5', 'héllo', 'a\nb', ' pad ', 'github.com/org/repo', '0', 'yes', 'UPPER lower', '- dash', 'a: b',
+  'tab\there', 'trail ', '#hash', 'it\'s', '"dq"', 'multi\nline\n', 'x: y: z', '@at', '0x1F', '1e3', '~', 'null', 'N', '2021-01-02', '1:20',
+  'a very long string with many words that goes well past the eighty column limit of the yaml emitter folding',
+  'HTTPServer_v2 Name-x', '<b>&amp;</b>', 'ünïcödé ★', '{"j":1}', '[1,2]', '%d %s', '\\back',
+]
 const NUMBERS = [0, 1, -1, 2, 3, 1.5, -2.25, 1000000, 123456, 1e21, 0.0001, 1e-7, 255, 17];
 
 function genData(r: () => number, depth: number): unknown {
@@ -62,7 +67,8 @@ function genData(r: () => number, depth: number): unknown {
 }
 
 const FUNCS: [string, number][] = [
-  ['print', 2], ['printf "%v|%d|%s|%q|%5.2f|%x|%T"', 3], ['println', 1], ['len', 1], ['index', 2], ['not', 1], ['and', 2], ['or', 2],
+  ['print', 2], ['printf "%v|%d|%s|%q|%5.2f|%x|%T"', 3], ['printf "%-8v|%+.3e|%08.2f|%#x|% d|%6.2s|%U|%c|%t"', 3],
+  ['printf "%g %G %e %.0f %.10g %#v %+q %x %X"', 3], ['printf "%[2]v %[1]v %*d"', 3], ['printf "%v %v"', 1], ['printf "%!"', 1], ['println', 1], ['len', 1], ['index', 2], ['not', 1], ['and', 2], ['or', 2],
   ['eq', 2], ['ne', 2], ['lt', 2], ['ge', 2], ['html', 1], ['js', 1], ['urlquery', 1], ['slice', 2],
   ['upper', 1], ['lower', 1], ['title', 1], ['trim', 1], ['quote', 2], ['squote', 1], ['default', 2], ['empty', 1], ['coalesce', 2],
   ['toJson', 1], ['toPrettyJson', 1], ['toYaml', 1], ['toString', 1], ['toStrings', 1], ['join ","', 1], ['split ","', 1],
@@ -110,7 +116,11 @@ function genTemplate(r: () => number, vars: string[], depth: number): string {
     const trimL = r() < 0.2 ? '- ' : '';
     const trimR = r() < 0.2 ? ' -' : '';
     if (k < 0.2) out += ['x', ' ', '\n', ' - ', 'a:b '][Math.floor(r() * 5)];
-    else if (k < 0.6 || depth > 1) out += `{{${trimL}${genPipeline(r, vars, 0)}${trimR}}}`;
+    else if (k < 0.25) out += `{{${trimL}/* c */${trimR}}}`;
+    else if (k < 0.3 && depth === 0) {
+      const name = `t${Math.floor(r() * 3)}`;
+      out += r() < 0.5 ? `{{define "${name}"}}${genTemplate(r, [], depth + 1)}{{end}}` : `{{template "${name}" ${genOperand(r, vars, 0)}}}`;
+    } else if (k < 0.6 || depth > 1) out += `{{${trimL}${genPipeline(r, vars, 0)}${trimR}}}`;
     else if (k < 0.72) out += `{{${trimL}if ${genPipeline(r, vars, 0)}${trimR}}}${genTemplate(r, vars, depth + 1)}{{else}}${genTemplate(r, vars, depth + 1)}{{end}}`;
     else if (k < 0.82) out += `{{with ${genPipeline(r, vars, 0)}}}${genTemplate(r, vars, depth + 1)}{{end}}`;
     else if (k < 0.94) {

@@ -12,7 +12,7 @@ import type { ArgNode, BranchNode, CommandNode, ListNode, Node, NumberNode, Pipe
 import { nodeString } from './parse.js';
 import { formatFloatV } from './strconv.js';
 import type { GoMap, GoValue } from './values.js';
-import { GoBox, GoComplex, GoObject, NOT_FOUND, TypedInt, hasOwn, isMap, isTrue, mapType, sortedKeys, typeName } from './values.js';
+import { GoBox, GoComplex, GoObject, NOT_FOUND, TypedInt, hasOwn, isMap, isTrue, mapType, sliceType, sortedKeys, typeName } from './values.js';
 
 export type MissingKey = 'default' | 'zero' | 'error';
 
@@ -28,6 +28,8 @@ interface State {
   depth: number;
   /** The argument a short-circuiting and/or returned last (where Go's executor then points). */
   scAt: ArgNode | CommandNode | undefined;
+  /** Static element type of the innermost range's container (for error texts). */
+  elemType: string;
 }
 
 const OK = 0;
@@ -161,7 +163,7 @@ export class TemplateSet {
 
   execute(name: string, data: GoValue): string {
     const t = this.lookup(name);
-    const s: State = { out: '', vars: [], tmplName: name, depth: 0, scAt: undefined };
+    const s: State = { out: '', vars: [], tmplName: name, depth: 0, scAt: undefined, elemType: 'interface {}' };
     if (!t) throw new GoTemplateError(`template: ${name}: "${name}" is an incomplete or empty template`, 'exec');
     if (data === null) data = undefined;
     s.vars = new Array<GoValue>(t.frameSize);
@@ -302,26 +304,31 @@ export class TemplateSet {
 
     return (s, dot) => {
       const val = pipe(s, dot);
+      const savedElemType = s.elemType;
       if (Array.isArray(val)) {
         const n = val.length;
         if (n > 0) {
+          s.elemType = sliceType(val).slice(2);
           for (let i = 0; i < n; i++) {
             const elem = val[i];
             if (setElem) setElem(s, elem);
             if (setIndex) setIndex(s, BigInt(i));
             if (body(s, elem) === BREAK) break;
           }
+          s.elemType = savedElemType;
           return OK;
         }
       } else if (typeof val === 'bigint' || val instanceof TypedInt) {
         if (twoVars) fail(s, lastAtPipe(node.pipe), `can't use ${formatValue(val)} to iterate over more than one variable`);
         const n = typeof val === 'bigint' ? val : val.v;
         if (n > 0n) {
+          s.elemType = typeName(val);
           for (let i = 0n; i < n; i++) {
             const elem = typeof val === 'bigint' ? i : new TypedInt(val.goType, i);
             if (setElem) setElem(s, elem);
             if (body(s, elem) === BREAK) break;
           }
+          s.elemType = savedElemType;
           return OK;
         }
       } else if (val === undefined || val === null) {
@@ -329,12 +336,14 @@ export class TemplateSet {
       } else if (isMap(val)) {
         const keys = sortedKeys(val);
         if (keys.length > 0) {
+          s.elemType = mapType(val).replace(/^map\[string\]/, '');
           for (const k of keys) {
             const elem = val[k];
             if (setElem) setElem(s, elem);
             if (setIndex) setIndex(s, k);
             if (body(s, elem) === BREAK) break;
           }
+          s.elemType = savedElemType;
           return OK;
         }
       } else {
@@ -526,7 +535,8 @@ export class TemplateSet {
     const hasArgs = args.length > 1 || hasFinal;
     const n = idents.length;
     const mk = this.opts.missingkey;
-    const field = (s: State, recv: GoValue, name: string, last: boolean, final: Final, dot: GoValue, fromMap = false): GoValue => {
+    // How the receiver's static type is known: 0 its dynamic type, 1 a map value (interface {}), 2 a range element.
+    const field = (s: State, recv: GoValue, name: string, last: boolean, final: Final, dot: GoValue, stat: 0 | 1 | 2 = 0): GoValue => {
       if (recv !== null && typeof recv === 'object' && !Array.isArray(recv) && !(recv instanceof GoBox)) {
         if (last && hasArgs) fail(s, node, `${name} is not a method but has arguments`);
         const v = (recv as GoMap)[name];
@@ -535,16 +545,17 @@ export class TemplateSet {
         if (mk === 'zero') return mapType(recv as GoMap) === 'map[string]string' ? '' : null;
         fail(s, node, `map has no entry for key ${JSON.stringify(name)}`);
       }
-      return this.slowField(s, node, recv, name, last ? args : [], last ? final : MISSING, dot, scope, fromMap);
+      return this.slowField(s, node, recv, name, last ? args : [], last ? final : MISSING, dot, scope, stat);
     };
+    const first: 0 | 2 = recvIsElem ? 2 : 0;
     if (!hasArgs && n === 1) {
       const name = idents[0]!;
-      return (s, dot) => field(s, receiver(s, dot), name, true, MISSING, dot, recvIsElem);
+      return (s, dot) => field(s, receiver(s, dot), name, true, MISSING, dot, first);
     }
     return (s, dot, final) => {
       let recv = receiver(s, dot);
-      for (let i = 0; i < n - 1; i++) recv = field(s, recv, idents[i]!, false, MISSING, dot, i > 0 || recvIsElem);
-      return field(s, recv, idents[n - 1]!, true, final, dot, n > 1 || recvIsElem);
+      for (let i = 0; i < n - 1; i++) recv = field(s, recv, idents[i]!, false, MISSING, dot, i > 0 ? 1 : first);
+      return field(s, recv, idents[n - 1]!, true, final, dot, n > 1 ? 1 : first);
     };
   }
 
@@ -557,7 +568,7 @@ export class TemplateSet {
     final: Final,
     dot: GoValue,
     scope: Scope,
-    fromMap: boolean,
+    stat: 0 | 1 | 2,
   ): GoValue {
     if (recv === undefined) {
       if (this.opts.missingkey === 'error') fail(s, node, `nil data; no entry for key ${JSON.stringify(name)}`);
@@ -585,8 +596,10 @@ export class TemplateSet {
         return f;
       }
     }
-    // A value looked up in a map[string]interface{} has the static type interface {}.
-    fail(s, node, `can't evaluate field ${name} in type ${fromMap ? 'interface {}' : typeName(recv)}`);
+    // Go names the receiver's static type: interface {} for a value looked up in a
+    // map[string]interface{}, the container's element type for a range element.
+    const typ = stat === 1 ? 'interface {}' : stat === 2 ? s.elemType : typeName(recv);
+    fail(s, node, `can't evaluate field ${name} in type ${typ}`);
   }
 
   // --- function calls

@@ -227,22 +227,11 @@ class Printer {
     this.buf += '%!' + verb + '(';
     if (v === undefined || v === null) this.buf += '<nil>';
     else {
+      // Go prints the operand with %v keeping the flags, width and precision of the bad verb.
       this.buf += typeName(v) + '=';
-      const saved = this.saveFlags();
-      this.clearFlags();
       this.printValue(v, 'v', 0);
-      this.restoreFlags(saved);
     }
     this.buf += ')';
-  }
-
-  saveFlags(): unknown[] {
-    return [this.plus, this.minus, this.sharp, this.space, this.zero, this.plusV, this.sharpV, this.wid, this.prec, this.widPresent, this.precPresent];
-  }
-  restoreFlags(f: unknown[]): void {
-    [this.plus, this.minus, this.sharp, this.space, this.zero, this.plusV, this.sharpV, this.wid, this.prec, this.widPresent, this.precPresent] = f as [
-      boolean, boolean, boolean, boolean, boolean, boolean, boolean, number, number, boolean, boolean,
-    ];
   }
 
   fmtIntegerVerb(u: bigint, isSigned: boolean, verb: string, v: GoValue): void {
@@ -378,7 +367,9 @@ class Printer {
         return;
     }
     if (v === null) {
-      this.pad(this.sharpV && depth > 0 ? 'interface {}(nil)' : '<nil>');
+      // A nil element of a container is written as is, without padding.
+      if (depth > 0) this.buf += this.sharpV ? 'interface {}(nil)' : '<nil>';
+      else this.pad('<nil>');
       return;
     }
     if (Array.isArray(v)) {

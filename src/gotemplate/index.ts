@@ -59,18 +59,34 @@ export function funcMap(set: FuncSet): FuncMap {
   }
 }
 
-/** Parses and compiles a template. Throws GoTemplateError (Go's parse error text) when it does not parse. */
+/** Compiled templates are immutable: the same text and options give the same template. */
+const cache = new Map<string, GoTemplate>();
+const CACHE_LIMIT = 4096;
+
+/**
+ * Parses and compiles a template. Throws GoTemplateError (Go's parse error text) when it does not
+ * parse. Templates are cached by text and options, so callers may compile the same string many
+ * times (once per generated Application) at the cost of a map lookup.
+ */
 export function compileGoTemplate(text: string, options: GoTemplateOptions = {}): GoTemplate {
   const name = options.name ?? 'base';
-  const funcs = funcMap(options.funcs ?? 'argocd');
+  const missingkey = options.missingkey ?? 'default';
+  const set = options.funcs ?? 'argocd';
+  const key = `${set}\u0000${missingkey}\u0000${name}\u0000${text}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const funcs = funcMap(set);
   const trees = parseTemplates(text, { name, hasFunction: (f) => funcs.has(f) });
-  const set = new TemplateSet(trees, { missingkey: options.missingkey ?? 'default', funcs });
+  const templates = new TemplateSet(trees, { missingkey, funcs });
   // Compile the main template now so that executions only run closures.
-  set.lookup(name);
-  return {
+  templates.lookup(name);
+  const compiled: GoTemplate = {
     name,
     execute(data: unknown): string {
-      return set.execute(name, data as GoValue);
+      return templates.execute(name, data as GoValue);
     },
   };
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, compiled);
+  return compiled;
 }

@@ -261,6 +261,32 @@ export function byteLen(s: string): number {
   return ascii ? s.length : Buffer.byteLength(s, 'utf8');
 }
 
+/** strings.ToUpper: rune by rune, never expanding one rune into several (as JavaScript does for ß). */
+export function goToUpper(s: string): string {
+  if (isAscii(s)) return s.toUpperCase();
+  let out = '';
+  for (const r of s) {
+    const u = r.toUpperCase();
+    out += u.length === r.length || [...u].length === 1 ? u : r;
+  }
+  return out;
+}
+
+/** strings.ToLower, rune by rune (İ becomes i, not i + combining dot). */
+export function goToLower(s: string): string {
+  if (isAscii(s)) return s.toLowerCase();
+  let out = '';
+  for (const r of s) {
+    if (r === '\u0130') {
+      out += 'i';
+      continue;
+    }
+    const l = r.toLowerCase();
+    out += [...l].length === 1 ? l : r;
+  }
+  return out;
+}
+
 export function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
   return true;

@@ -8,12 +8,12 @@ import { FuncError } from '../errors.js';
 import type { FuncDef } from '../funcs.js';
 import { def } from '../funcs.js';
 import type { GoValue } from '../values.js';
-import { isMap, newMap, typeName } from '../values.js';
+import { goToLower, isMap, newMap, typeName } from '../values.js';
 import { marshalYamlV2 } from './yaml-v2.js';
 
 /** SanitizeName: lower case, anything but [-a-z0-9.] becomes '-', at most 253 bytes, '-' and '.' trimmed at both ends. */
 export function sanitizeName(name: string): string {
-  let s = name.toLowerCase().replace(/[^-a-z0-9.]/gu, '-');
+  let s = goToLower(name).replace(/[^-a-z0-9.]/gu, '-');
   if (Buffer.byteLength(s) > 253) s = s.slice(0, 253);
   return s.replace(/^[-.]+|[-.]+$/g, '');
 }
@@ -23,7 +23,7 @@ export function slugifyName(maxSize: number, smartTruncate: boolean, name: strin
   let slug = sanitizeName(name).trim();
   slug = slug.replace(/&/g, 'and').replace(/@/g, 'at');
   slug = slug.normalize('NFKD').replace(/\p{M}/gu, '');
-  slug = slug.toLowerCase();
+  slug = goToLower(slug);
   if (!smartTruncate && maxSize > 0 && slug.length >= maxSize) slug = slug.slice(0, maxSize);
   slug = slug.replace(/[^a-zA-Z0-9\-_]/g, '-');
   slug = slug.replace(/-+/g, '-');

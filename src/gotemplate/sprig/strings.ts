@@ -5,12 +5,12 @@ import { sprintf } from '../fmt.js';
 import type { FuncDef } from '../funcs.js';
 import { def } from '../funcs.js';
 import type { GoValue } from '../values.js';
-import { byteLen, byteSlice, newMap, typedMap, typedSlice } from '../values.js';
+import { byteLen, byteSlice, goToLower, goToUpper, newMap, typedMap, typedSlice } from '../values.js';
 import { strval } from './util.js';
 import { camelCaseToLowerCase, toCamelCase } from './xstrings.js';
 
-const isUpper = (c: string): boolean => c !== c.toLowerCase() && c === c.toUpperCase();
-const isLower = (c: string): boolean => c !== c.toUpperCase() && c === c.toLowerCase();
+const isUpper = (c: string): boolean => /^\p{Lu}$/u.test(c);
+const isLower = (c: string): boolean => /^\p{Ll}$/u.test(c);
 const isLetter = (c: string): boolean => /^\p{L}$/u.test(c);
 const isSpaceRune = (c: string): boolean => /^[\s\u0085\u00a0]$/u.test(c);
 
@@ -24,10 +24,16 @@ function title(s: string): string {
   let prev = ' ';
   let out = '';
   for (const c of s) {
-    out += isSeparator(prev) ? c.toUpperCase() : c;
+    out += isSeparator(prev) ? goToTitle(c) : c;
     prev = c;
   }
   return out;
+}
+
+/** unicode.ToTitle of one rune. */
+function goToTitle(c: string): string {
+  const u = goToUpper(c);
+  return u;
 }
 
 function isSeparator(c: string): boolean {
@@ -49,21 +55,20 @@ function untitle(s: string): string {
       out += c;
       startWord = true;
     } else if (startWord) {
-      out += c.toLowerCase();
+      out += goToLower(c);
       startWord = false;
     } else out += c;
   }
   return out;
 }
 
+/** goutils.SwapCase: upper and title case become lower, lower becomes upper. */
 function swapcase(s: string): string {
   let out = '';
-  let wasSpace = true;
   for (const c of s) {
-    if (isUpper(c)) out += c.toLowerCase();
-    else if (c.toUpperCase() !== c.toLowerCase() && c === c.toLowerCase()) out += wasSpace ? c.toUpperCase() : c.toUpperCase();
+    if (isUpper(c) || /^\p{Lt}$/u.test(c)) out += goToLower(c);
+    else if (isLower(c)) out += goToUpper(c);
     else out += c;
-    wasSpace = isSpaceRune(c);
   }
   return out;
 }
@@ -161,13 +166,26 @@ function trunc(c: bigint, s: string): string {
   return s;
 }
 
+/** Go's s[a:b] with its bounds checks (a panic becomes the function's error). */
+function goSlice(s: string, a: number | undefined, b: number | undefined): string {
+  const len = byteLen(s);
+  if (b !== undefined && (b < 0 || b > len)) {
+    throw new FuncError(`runtime error: slice bounds out of range [:${b}] with length ${len}`);
+  }
+  const hi = b ?? len;
+  if (a !== undefined && (a < 0 || a > hi)) {
+    throw new FuncError(b === undefined ? `runtime error: slice bounds out of range [${a}:${len}]` : `runtime error: slice bounds out of range [${a}:${b}]`);
+  }
+  return byteSlice(s, a ?? 0, hi);
+}
+
 function substr(start: bigint, end: bigint, s: string): string {
   const a = Number(start);
   const b = Number(end);
   const len = byteLen(s);
-  if (a < 0) return byteSlice(s, 0, b);
-  if (b < 0 || b > len) return byteSlice(s, a);
-  return byteSlice(s, a, b);
+  if (a < 0) return goSlice(s, undefined, b);
+  if (b < 0 || b > len) return goSlice(s, a, undefined);
+  return goSlice(s, a, b);
 }
 
 function quoteAll(q: 'q' | 's', args: GoValue[]): string {
@@ -254,8 +272,8 @@ export function stringFuncs(): [string, FuncDef][] {
     ],
     ['trunc', def(['int', 'string'], trunc as never)],
     ['trim', s1(goTrimSpace)],
-    ['upper', s1((s) => s.toUpperCase())],
-    ['lower', s1((s) => s.toLowerCase())],
+    ['upper', s1(goToUpper)],
+    ['lower', s1(goToLower)],
     ['title', s1(title)],
     ['untitle', s1(untitle)],
     ['substr', def(['int', 'int', 'string'], substr as never)],

@@ -1,4 +1,5 @@
 /** huandu/xstrings' case conversions (ToCamelCase, ToSnakeCase, ToKebabCase), as sprig calls them. */
+import { goToLower, goToUpper } from '../values.js';
 
 const upperRe = /^\p{Lu}$/u;
 const letterRe = /^\p{L}$/u;
@@ -31,7 +32,7 @@ export function toCamelCase(str: string): string {
   while (i < runes.length) {
     r0 = runes[i++]!;
     if (!isConnector(r0)) {
-      r0 = r0.toUpperCase();
+      r0 = goToUpper(r0);
       break;
     }
     out += r0;
@@ -47,9 +48,9 @@ export function toCamelCase(str: string): string {
       out += r1;
       continue;
     }
-    if (isConnector(r1)) r0 = r0.toUpperCase();
+    if (isConnector(r1)) r0 = goToUpper(r0);
     else {
-      r0 = r0.toLowerCase();
+      r0 = goToLower(r0);
       out += r1;
     }
   }
@@ -116,7 +117,7 @@ function nextWord(str: string[]): Word {
 function toLower(wt: W, word: string[], connector: string): string {
   if (wt !== W.Upper && wt !== W.Connector) return word.join('');
   let out = '';
-  for (const r of word) out += isConnector(r) ? connector : isUpper(r) ? r.toLowerCase() : r;
+  for (const r of word) out += isConnector(r) ? connector : isUpper(r) ? goToLower(r) : r;
   return out;
 }
 
