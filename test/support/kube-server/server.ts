@@ -188,6 +188,11 @@ export class KubeServer {
     });
   }
 
+  /** Every stored object, sorted by type, namespace and name (copies). */
+  snapshot(): Obj[] {
+    return this.store.snapshot();
+  }
+
   /** Logged requests matching `match` (e.g. every request about one object). */
   requests(match: RequestMatch = {}): RequestLogEntry[] {
     return this.log.filter((r) => matches(match, r));
