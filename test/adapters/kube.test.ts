@@ -167,6 +167,8 @@ describe('KubeClient over client-node against the test server', () => {
     const made = server.log.slice(before).map((r) => `${r.verb} ${r.path}`);
     assert.deepEqual(made.filter((m) => m.startsWith('discovery')), ['discovery /api/v1']);
     assert.equal(made.filter((m) => m.startsWith('apply')).length, 5);
+    const counts = server.requestCounts({ when: (r) => r.seq > before && r.name?.startsWith('batch') === true });
+    assert.deepEqual(counts, { 'configmaps/team/batch0': 1, 'configmaps/team/batch1': 1, 'configmaps/team/batch2': 1, 'configmaps/team/batch3': 1, 'configmaps/team/batch4': 1 });
     fresh.close();
   });
 

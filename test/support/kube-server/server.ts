@@ -204,6 +204,19 @@ export class KubeServer {
     return this.log.filter((r) => matches(match, r));
   }
 
+  /**
+   * Requests per object, keyed `resource/namespace/name` (`resource/namespace/*` for lists and
+   * watches, `discovery` for discovery), for asserting that a client does not poll.
+   */
+  requestCounts(match: RequestMatch = {}): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const r of this.requests(match)) {
+      const key = r.verb === 'discovery' ? 'discovery' : `${r.group ? `${r.resource}.${r.group}` : r.resource}/${r.namespace ?? ''}/${r.name ?? '*'}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+  }
+
   /** The resource type serving `apiVersion`/`kind`, or undefined when not (yet) servable. */
   typeFor(apiVersion: string, kind: string): ResourceType | undefined {
     return this.store.typeForKind(apiVersion, kind);
