@@ -12,7 +12,9 @@ import yaml from 'js-yaml';
 import { Controllers, type ControllerOptions } from './controllers.js';
 import { Faults, type RequestMatch, matches } from './faults.js';
 import { discoveryEntries } from './resources.js';
-import { parseRequest, type RequestInfo } from './router.js';
+import { parseRequest, type RequestInfo, type RequestLogEntry } from './router.js';
+
+export type { RequestLogEntry } from './router.js';
 import { parseFieldSelector, parseLabelSelector, type Matcher } from './selectors.js';
 import {
   badRequest, expired, internalError, methodNotAllowed, notFound, pageNotFound, StatusError, tooManyRequests,
@@ -29,16 +31,6 @@ export interface KubeServerOptions {
   controllers?: ControllerOptions;
   /** Largest request body accepted (default 16 MiB). */
   maxBodyBytes?: number;
-}
-
-export interface RequestLogEntry extends RequestInfo {
-  seq: number;
-  /** HTTP status of the answer; undefined while the request is open (watches, frozen requests). */
-  status: number | undefined;
-  /** Set when an injected fault answered. */
-  fault?: string;
-  /** Events written, for watches. */
-  events?: number;
 }
 
 interface OpenWatch {
@@ -258,7 +250,7 @@ export class KubeServer {
       entry.status = 401;
       return this.sendStatus(res, new StatusError(401, 'Unauthorized', 'Unauthorized'));
     }
-    let fault = this.faults.take(info);
+    let fault = this.faults.take(entry);
     if (fault?.type === 'hang') {
       entry.fault = 'hang';
       this.hung.push(res);
@@ -358,7 +350,7 @@ export class KubeServer {
     const inScope = (o: Obj) => !rt.namespaced || ns === undefined || o.metadata?.namespace === ns;
     const sel = (o: Obj | undefined) => o !== undefined && inScope(o) && match(o);
     const rvParam = q.get('resourceVersion');
-    const drop = this.faults.takeWatchDrop(info);
+    const drop = this.faults.takeWatchDrop(entry);
     const timeout = Number(q.get('timeoutSeconds') ?? '0');
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
