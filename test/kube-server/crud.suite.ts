@@ -73,8 +73,8 @@ describe('kube-server CRUD', () => {
   });
 
   test('generation bumps on spec changes only; main writes ignore status; /status changes only status', async () => {
-    const d = (await h.api.create({ ...deployment('gen', 1, 'apps'), status: { replicas: 99 } })) as any;
     h.server.controllers.hold({ kind: 'Deployment', namespace: 'apps', name: 'gen' });
+    const d = (await h.api.create({ ...deployment('gen', 1, 'apps'), status: { replicas: 99 } })) as any;
     assert.equal(d.metadata.generation, 1);
     assert.equal(d.status, undefined, 'status on create is dropped');
     const labelled = (await h.api.patch({ ...deployment('gen', 1, 'apps'), metadata: { name: 'gen', namespace: 'apps', labels: { a: 'b' } } }, undefined, undefined, 'me', undefined, 'application/merge-patch+json')) as any;

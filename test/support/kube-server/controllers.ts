@@ -34,6 +34,11 @@ export interface OperatorPackage {
   deployments: string[];
   /** CRD names (from the fixture) the operator installs. */
   crds: string[];
+  /**
+   * An ArgoCD the operator creates once installed (OpenShift GitOps makes `openshift-gitops`),
+   * unless the Subscription sets `DISABLE_DEFAULT_ARGOCD_INSTANCE=true` in `spec.config.env`.
+   */
+  defaultArgoCD?: { namespace: string; name: string };
 }
 
 export interface ControllerOptions {
@@ -45,6 +50,13 @@ export interface ControllerOptions {
   operators?: Record<string, OperatorPackage>;
   /** Applications only sync when an ArgoCD in their namespace is Available (default true). */
   applicationsNeedArgoCD?: boolean;
+  /**
+   * `always` (default): a parent Application waits for child Applications to be Healthy.
+   * `configured`: only when the ArgoCD in its namespace has a health check for
+   * argoproj.io/Application (`spec.resourceHealthChecks`, or the older `resourceCustomizations`),
+   * as with Argo CD ≥ 1.8, which assesses no Application health by default.
+   */
+  applicationHealthCheck?: 'always' | 'configured';
   /** ManagedClusters that join without a Hive ClusterDeployment (besides `local-cluster`). */
   importedClusters?: string[];
   /** The kubeconfig Hive writes into a ClusterDeployment's admin kubeconfig Secret. */
@@ -56,6 +68,7 @@ export const DEFAULT_OPERATORS: Record<string, OperatorPackage> = {
     csv: 'openshift-gitops-operator.v1.14.0',
     deployments: ['openshift-gitops-operator-controller-manager'],
     crds: [...CRD_SETS.argocd],
+    defaultArgoCD: { namespace: 'openshift-gitops', name: 'openshift-gitops' },
   },
   'argocd-operator': {
     csv: 'argocd-operator.v0.12.0',
@@ -371,8 +384,27 @@ export class Controllers {
           ...sub.status, state: 'AtLatestKnown', installedCSV: sub.status.currentCSV, lastUpdated: this.now(),
           conditions: [this.condition(sub.status.conditions, 'InstallPlanPending', 'False', 'Installed', '')],
         }, 'catalog');
+        this.createDefaultArgoCD(sub, packages[String(sub.spec?.name ?? '')]);
       }
     }
+  }
+
+  /** What OpenShift GitOps does once running: a namespace and a default Argo CD instance. */
+  private createDefaultArgoCD(sub: Obj, pkg: OperatorPackage | undefined): void {
+    const target = pkg?.defaultArgoCD;
+    if (!target) return;
+    const env = (sub.spec?.config?.env ?? []) as Obj[];
+    if (env.some((e) => e?.name === 'DISABLE_DEFAULT_ARGOCD_INSTANCE' && String(e?.value).toLowerCase() === 'true')) return;
+    const manager = String(sub.spec?.name);
+    this.ensure(this.type('', 'Namespace'), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: target.namespace } }, manager);
+    this.ensure(this.type('argoproj.io', 'ArgoCD'), {
+      apiVersion: 'argoproj.io/v1beta1', kind: 'ArgoCD', metadata: { name: target.name, namespace: target.namespace },
+      spec: {
+        server: { route: { enabled: true } },
+        applicationSet: {},
+        rbac: { defaultPolicy: '', policy: 'g, system:cluster-admins, role:admin\ng, cluster-admins, role:admin\n', scopes: '[groups]' },
+      },
+    }, manager);
   }
 
   // ---- argocd operator ------------------------------------------------------------------------
@@ -428,10 +460,12 @@ export class Controllers {
     const waves = [...new Set(resources.map(waveOf))].sort((a, b) => a - b);
     const destNs = app.spec?.destination?.namespace as string | undefined;
     let pendingWave: number | undefined;
+    const assessApps = this.opts.applicationHealthCheck !== 'configured' || this.hasApplicationHealthCheck(ns);
+    const healthy = (r: Obj) => this.resourceHealthy(r, destNs, assessApps);
     for (const w of waves) {
       const inWave = resources.filter((r) => waveOf(r) === w);
       for (const r of inWave) this.syncResource(r, destNs);
-      if (!inWave.every((r) => this.resourceHealthy(r, destNs))) {
+      if (!inWave.every(healthy)) {
         pendingWave = w;
         break;
       }
@@ -441,7 +475,7 @@ export class Controllers {
       version: String(r.apiVersion).split('/').pop(), kind: r.kind, name: r.metadata?.name,
       ...(r.metadata?.namespace ?? destNs ? { namespace: r.metadata?.namespace ?? destNs } : {}),
       status: this.resourceExists(r, destNs) ? 'Synced' : 'OutOfSync',
-      health: { status: this.resourceHealthy(r, destNs) ? 'Healthy' : 'Progressing' },
+      health: { status: healthy(r) ? 'Healthy' : 'Progressing' },
     }));
     if (pendingWave !== undefined) {
       this.setAppStatus(rt, app, 'OutOfSync', 'Progressing', 'Running', revision, listed, `waiting for healthy state of wave ${pendingWave}`);
@@ -484,13 +518,23 @@ export class Controllers {
     return t !== undefined && this.store.find(t.rt, t.ns, String(r.metadata?.name)) !== undefined;
   }
 
-  private resourceHealthy(r: Obj, destNs: string | undefined): boolean {
+  private hasApplicationHealthCheck(ns: string): boolean {
+    const rt = this.type('argoproj.io', 'ArgoCD');
+    return (rt ? this.store.list(rt, ns, () => true).items : []).some((a) => {
+      const checks = (a.spec?.resourceHealthChecks ?? []) as Obj[];
+      if (checks.some((c) => c?.group === 'argoproj.io' && c?.kind === 'Application' && c?.check)) return true;
+      const legacy: unknown = a.spec?.resourceCustomizations;
+      return typeof legacy === 'string' && legacy.includes('argoproj.io/Application') && legacy.includes('health.lua');
+    });
+  }
+
+  private resourceHealthy(r: Obj, destNs: string | undefined, assessApps = true): boolean {
     const t = this.resolveResource(r, destNs);
     if (!t) return false;
     const live = this.store.find(t.rt, t.ns, String(r.metadata?.name));
     if (!live) return false;
     switch (live.kind) {
-      case 'Application': return appDone(live);
+      case 'Application': return !assessApps || appDone(live);
       case 'Deployment':
       case 'StatefulSet': return isWorkloadReady(live);
       case 'CustomResourceDefinition': return (live.status?.conditions ?? []).some((c: Obj) => c.type === 'Established' && c.status === 'True');
