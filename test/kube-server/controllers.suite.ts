@@ -180,6 +180,19 @@ describe('kube-server controllers', () => {
     assert.equal(cond(cd, 'Provisioned'), 'True');
   });
 
+  test('a ClusterSecretStore is Ready only once the Secret its provider refers to exists', async () => {
+    h = await harness({ crds: CRD_SETS.externalSecrets, namespaces: ['vault'] });
+    await h.api.apply({
+      apiVersion: 'external-secrets.io/v1', kind: 'ClusterSecretStore', metadata: { name: 'vault' },
+      spec: { provider: { vault: { server: 'https://vault.example', auth: { tokenSecretRef: { name: 'vault-token', namespace: 'vault', key: 'token' } } } } },
+    }, { fieldManager: 'fleetplan' });
+    const store = () => h!.server.object('external-secrets.io/v1', 'ClusterSecretStore', 'vault');
+    await until(h.server, () => cond(store(), 'Ready') === 'False');
+    assert.match(store()!.status.conditions[0].message, /could not get secret vault\/vault-token/);
+    await h.api.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vault-token', namespace: 'vault' }, stringData: { token: 's3cr3t' } } as any, { fieldManager: 'fleetplan' });
+    await until(h.server, () => cond(store(), 'Ready') === 'True');
+  });
+
   test('a held object never becomes ready, until released', async () => {
     h = await harness();
     h.server.controllers.hold({ kind: 'Deployment', namespace: 'default', name: 'stuck' });

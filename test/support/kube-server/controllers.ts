@@ -18,6 +18,8 @@
  * - managedClusters: an accepted ManagedCluster joins and becomes available once the Hive
  *                    ClusterDeployment of the same name is installed (`local-cluster` and the
  *                    `importedClusters` option join without one).
+ * - secretStores:    an External Secrets (Cluster)SecretStore becomes Ready once every Secret its
+ *                    provider refers to (`{name, key[, namespace]}`) exists; else Ready=False.
  *
  * `hold(ref)` makes a controller ignore one object (readiness that never comes); `release` undoes it.
  */
@@ -25,7 +27,7 @@ import { crdsNamed, CRD_SETS } from './crds.js';
 import type { ObjectStore } from './store.js';
 import { timestamp, typeKey, isPlainObject, type Clock, type Obj, type ResourceType, type StoreEvent } from './types.js';
 
-export type ControllerName = 'crds' | 'deployments' | 'olm' | 'argocd' | 'applications' | 'clusterDeployments' | 'managedClusters';
+export type ControllerName = 'crds' | 'deployments' | 'olm' | 'argocd' | 'applications' | 'clusterDeployments' | 'managedClusters' | 'secretStores';
 
 export interface OperatorPackage {
   /** The CSV an InstallPlan installs. */
@@ -157,7 +159,9 @@ export class Controllers {
     const o = ev.object;
     const ns: string | undefined = o.metadata?.namespace;
     const name = String(o.metadata?.name);
-    switch (`${String(o.apiVersion).split('/')[0]}/${String(o.kind)}`) {
+    const apiVersion = String(o.apiVersion);
+    const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+    switch (`${group}/${String(o.kind)}`) {
       case 'apiextensions.k8s.io/CustomResourceDefinition':
         this.schedule(`crds:${name}`, 'crds', () => this.reconcileCrd(name));
         break;
@@ -179,6 +183,13 @@ export class Controllers {
       case 'hive.openshift.io/ClusterDeployment':
         this.schedule(`clusterDeployments:${ns}/${name}`, 'clusterDeployments', () => this.reconcileClusterDeployment(ns!, name));
         this.schedule(`managedClusters:${name}`, 'managedClusters', () => this.reconcileManagedCluster(name));
+        break;
+      case 'external-secrets.io/ClusterSecretStore':
+      case 'external-secrets.io/SecretStore':
+        this.schedule(`secretStores:${String(o.kind)}:${ns ?? ''}/${name}`, 'secretStores', () => this.reconcileSecretStore(String(o.kind), ns, name));
+        break;
+      case '/Secret':
+        this.kickSecretStores();
         break;
       case 'cluster.open-cluster-management.io/ManagedCluster':
         this.schedule(`managedClusters:${name}`, 'managedClusters', () => this.reconcileManagedCluster(name));
@@ -541,6 +552,45 @@ export class Controllers {
       case 'ArgoCD': return live.status?.phase === 'Available';
       default: return true;
     }
+  }
+
+  // ---- external secrets -------------------------------------------------------------------------
+
+  private kickSecretStores(): void {
+    for (const kind of ['ClusterSecretStore', 'SecretStore']) {
+      const rt = this.type('external-secrets.io', kind);
+      if (!rt) continue;
+      for (const st of this.store.list(rt, undefined, () => true).items) {
+        if ((st.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True')) continue;
+        const ns: string | undefined = st.metadata.namespace;
+        const name = String(st.metadata.name);
+        this.schedule(`secretStores:${kind}:${ns ?? ''}/${name}`, 'secretStores', () => this.reconcileSecretStore(kind, ns, name));
+      }
+    }
+  }
+
+  private reconcileSecretStore(kind: string, ns: string | undefined, name: string): void {
+    const rt = this.type('external-secrets.io', kind);
+    if (!rt) return;
+    const st = this.store.find(rt, ns, name);
+    if (!st || this.isHeld(st) || st.metadata.deletionTimestamp) return;
+    const secretRt = this.type('', 'Secret')!;
+    const refs: Array<{ name: string; namespace: string | undefined }> = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (isPlainObject(v)) {
+        if (typeof v.name === 'string' && typeof v.key === 'string') refs.push({ name: v.name, namespace: typeof v.namespace === 'string' ? v.namespace : ns });
+        Object.values(v).forEach(walk);
+      }
+    };
+    walk(st.spec?.provider);
+    const missing = refs.find((r) => !r.namespace || !this.store.find(secretRt, r.namespace, r.name));
+    const c = st.status?.conditions;
+    const ready = missing === undefined
+      ? this.condition(c, 'Ready', 'True', 'Valid', 'store validated')
+      : this.condition(c, 'Ready', 'False', 'InvalidProviderConfig', `could not get secret ${missing.namespace ?? '<namespace missing>'}/${missing.name}: secrets "${missing.name}" not found`);
+    const status = { conditions: [ready], capabilities: 'ReadWrite' };
+    if (JSON.stringify(st.status ?? {}) !== JSON.stringify(status)) this.writeStatus(rt, st, status, 'external-secrets');
   }
 
   // ---- hive / ocm -----------------------------------------------------------------------------
