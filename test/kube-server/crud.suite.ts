@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as k8s from '@kubernetes/client-node';
+import { crdsNamed, preloadCrds } from '../support/kube-server/index.js';
 import { configMap, deployment, harness, statusOf, type Harness } from './helpers.js';
 
 describe('kube-server CRUD', () => {
@@ -105,6 +106,15 @@ describe('kube-server CRUD', () => {
     const s = (await h.api.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sd', namespace: 'default' }, stringData: { token: 'abc' } } as any)) as any;
     assert.deepEqual(s.data, { token: Buffer.from('abc').toString('base64') });
     assert.equal(s.stringData, undefined);
+  });
+
+  test('deleting a CRD stops serving its kind and deletes its objects', async () => {
+    const [crd] = crdsNamed(['clusterimagesets.hive.openshift.io']);
+    preloadCrds(h.server, [crd!]);
+    await h.api.create({ apiVersion: 'hive.openshift.io/v1', kind: 'ClusterImageSet', metadata: { name: 'img' }, spec: { releaseImage: 'quay.io/x' } } as any);
+    await h.api.delete({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'clusterimagesets.hive.openshift.io' } });
+    assert.equal(h.server.typeFor('hive.openshift.io/v1', 'ClusterImageSet'), undefined);
+    assert.equal(h.server.snapshot().some((o) => o.kind === 'ClusterImageSet'), false);
   });
 
   test('deleting a namespace deletes what is in it', async () => {
