@@ -52,7 +52,6 @@ export class KubeServer {
   private readonly hooks = new Set<(r: RequestLogEntry) => void>();
   private frozen: Array<() => void> | undefined;
   private hangers: Array<() => void> = [];
-  private readonly hung: ServerResponse[] = [];
   private closing = false;
   private seq = 0;
   private port = 0;
@@ -245,7 +244,13 @@ export class KubeServer {
       await new Promise<void>((resolve) => this.frozen?.push(resolve));
       if (res.destroyed) return;
     }
-    const body = await readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+    let body: string;
+    try {
+      body = await readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+    } catch (err) {
+      if (err instanceof StatusError) return this.sendStatus(res, err);
+      throw err;
+    }
     if (this.opts.token !== undefined && req.headers.authorization !== `Bearer ${this.opts.token}`) {
       entry.status = 401;
       return this.sendStatus(res, new StatusError(401, 'Unauthorized', 'Unauthorized'));
@@ -253,9 +258,7 @@ export class KubeServer {
     let fault = this.faults.take(entry);
     if (fault?.type === 'hang') {
       entry.fault = 'hang';
-      this.hung.push(res);
       await new Promise<void>((resolve) => this.hangers.push(resolve));
-      this.hung.splice(this.hung.indexOf(res), 1);
       if (this.closing) return;
       fault = undefined;
     }
@@ -274,7 +277,7 @@ export class KubeServer {
       if (info.subresource !== undefined && !(info.subresource === 'status' && rt.statusSubresource)) throw pageNotFound();
       if (!rt.namespaced && info.namespace !== undefined) throw pageNotFound();
       const q = url.searchParams;
-      if (info.verb === 'watch') return this.watch(req, res, info, rt, q, entry);
+      if (info.verb === 'watch') return this.watch(res, info, rt, q, entry);
       const result = this.serve(info, rt, q, body);
       this.send(res, result.status, result.body);
     } catch (err) {
@@ -344,7 +347,7 @@ export class KubeServer {
     return (o) => labels(o) && fields(o);
   }
 
-  private watch(req: IncomingMessage, res: ServerResponse, info: RequestInfo, rt: ResourceType, q: URLSearchParams, entry: RequestLogEntry): void {
+  private watch(res: ServerResponse, info: RequestInfo, rt: ResourceType, q: URLSearchParams, entry: RequestLogEntry): void {
     const match = this.matcher(q);
     const ns = info.namespace;
     const inScope = (o: Obj) => !rt.namespaced || ns === undefined || o.metadata?.namespace === ns;
