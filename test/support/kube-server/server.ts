@@ -17,7 +17,7 @@ import { parseRequest, type RequestInfo, type RequestLogEntry } from './router.j
 export type { RequestLogEntry } from './router.js';
 import { parseFieldSelector, parseLabelSelector, type Matcher } from './selectors.js';
 import {
-  badRequest, expired, internalError, methodNotAllowed, notFound, pageNotFound, StatusError, tooManyRequests,
+  badRequest, expired, internalError, methodNotAllowed, notFound, pageNotFound, serviceUnavailable, StatusError, tooManyRequests,
 } from './status.js';
 import { ObjectStore, patchTypeOf } from './store.js';
 import { apiVersionOf, systemClock, typeKey, type Clock, type Obj, type ResourceType, type StoreEvent, type WriteOptions } from './types.js';
@@ -477,6 +477,7 @@ function faultStatus(status: number, info: RequestInfo, retryAfterSeconds: numbe
     case 409: return new StatusError(409, 'Conflict', message ?? `Operation cannot be fulfilled on ${info.group ? `${info.resource}.${info.group}` : info.resource} "${info.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`, { name: info.name ?? '', group: info.group, kind: info.resource });
     case 429: return tooManyRequests(retryAfterSeconds ?? 1);
     case 500: return internalError(message);
+    case 503: return serviceUnavailable(retryAfterSeconds ?? 1);
     case 404: return notFound(res, info.name ?? '');
     default: {
       const headers: Record<string, string> = retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {};
