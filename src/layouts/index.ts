@@ -7,6 +7,7 @@ import type { Layout } from '../model/fleet.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import type { LoadResult } from '../spec/load.js';
 import { FLEET_FILE, loadNativeFleet } from '../spec/load.js';
+import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux.js';
 
 export interface LayoutReader {
   layout: Layout;
@@ -21,8 +22,15 @@ export const nativeReader: LayoutReader = {
   load: loadNativeFleet,
 };
 
+/** helmfile bootstrap + Flux ks.yaml (seed 003). */
+export const helmfileFluxReader: LayoutReader = {
+  layout: 'helmfile-flux',
+  detect: detectHelmfileFlux,
+  load: loadHelmfileFlux,
+};
+
 /** Readers in detection order: the native layout wins when fleet.yaml exists. */
-export const readers: LayoutReader[] = [nativeReader];
+export const readers: LayoutReader[] = [nativeReader, helmfileFluxReader];
 
 export function detectLayout(fs: RepoFileSystem): LayoutReader {
   const r = readers.find((x) => x.detect(fs));

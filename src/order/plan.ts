@@ -4,6 +4,7 @@
  */
 import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
+import { HELMFILE_FLUX_PLAN_NOTE } from '../layouts/helmfile-flux.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ClusterPlan, Plan, PlanWave } from '../model/plan.js';
 import type { ResolvedCluster } from '../model/resolved.js';
@@ -35,7 +36,8 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     sector: c.sector ?? null,
     platform: c.platform,
     revision: c.revision,
-    bootstrap: bootstrapFor(fleet, c).map((f) => ({
+    // Layouts that bootstrap themselves (helmfile + Flux) get no fleetplan bootstrap steps.
+    bootstrap: (fleet.layout === 'helmfile-flux' ? [] : bootstrapFor(fleet, c)).map((f) => ({
       file: f.name,
       description: f.description,
       objects: f.objects.map((o) => formatRef(o)),
@@ -55,6 +57,6 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
         from: a.from,
       };
     }),
-    notes: [],
+    notes: fleet.layout === 'helmfile-flux' ? [HELMFILE_FLUX_PLAN_NOTE] : [],
   };
 }
