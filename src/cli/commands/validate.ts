@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { choice, clusterNames, load } from '../common.js';
-import { validateFleet } from '../../index.js';
+import { ruleCatalog, validateFleet } from '../../index.js';
 import { hasErrors } from '../../model/finding.js';
 import { formatFindingsText } from '../../render/plan-format.js';
 import { findingsJson, findingsSarif } from '../../render/findings-format.js';
@@ -11,8 +11,11 @@ export const validateCommand: Command = {
   summary: 'find what is wrong before it merges; exit 1 when any error is found',
   usage: `Usage: fleetplan validate [--cluster C]... [-o text|json|sarif] [--repo DIR]
 
-Reports schema errors, unknown or cyclic needs, wave conflicts, duplicate apps, undefined
-variables and app paths that do not exist, each with file, line and a hint.
+Reports schema errors, unknown or cyclic needs, wave conflicts and undefined variables, then
+runs the rules: CRDs before their custom resources, waves that do not wait, helmfile needs and
+Flux dependsOn graphs, network overlaps across the fleet, secrets in Git, placement policies,
+production safety and repository hygiene — each finding with file, line and a hint.
+Turn a code off or change its severity in fleet.yaml spec.validation.rules; -o sarif lists the codes.
   -o text    grouped by file, with a summary line (default)
   -o json    { findings: [...], summary: {...} }
   -o sarif   SARIF 2.1.0, for code scanning in CI
@@ -23,7 +26,7 @@ Exit 1 on errors, 0 when there are only warnings or nothing.`,
     const { fleet } = load(ctx);
     const findings = validateFleet(fleet, { clusters: clusterNames(ctx) });
     if (format === 'json') ctx.io.stdout.write(findingsJson(findings));
-    else if (format === 'sarif') ctx.io.stdout.write(findingsSarif(findings, VERSION));
+    else if (format === 'sarif') ctx.io.stdout.write(findingsSarif(findings, VERSION, ruleCatalog()));
     else ctx.io.stdout.write(formatFindingsText(findings));
     return hasErrors(findings) ? 1 : 0;
   },

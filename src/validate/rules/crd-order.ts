@@ -27,8 +27,8 @@ const phaseRank: Record<string, number> = { crds: 0, bootstrap: 1 };
 
 interface ObjectSummary {
   provides: Set<string>;
-  /** API key → first object using it. */
-  uses: Map<string, ManifestObject>;
+  /** API key → the first object using it and every kind used under it. */
+  uses: Map<string, { first: ManifestObject; kinds: Set<string> }>;
 }
 
 const summaries = new WeakMap<readonly ManifestObject[], ObjectSummary>();
@@ -58,7 +58,10 @@ export function summarize(objects: readonly ManifestObject[]): ObjectSummary {
       if (typeof spec.url === 'string') for (const a of helmCharts[chartName(spec.url)] ?? []) s.provides.add(a);
     }
     const key = apiKey(o.group, o.kind);
-    if (o.group !== '' && !s.uses.has(key)) s.uses.set(key, o);
+    if (o.group === '') continue;
+    const u = s.uses.get(key);
+    if (u) u.kinds.add(o.kind);
+    else s.uses.set(key, { first: o, kinds: new Set([o.kind]) });
   }
   summaries.set(objects, s);
   return s;
@@ -133,13 +136,13 @@ export const crdOrderRule: RuleDefinition = {
         if (!objs) continue;
         const s = summarize(objs);
         const byGroup = new Map<string, { key: string; kinds: string[]; late: ResolvedApp[] }>();
-        for (const [key, obj] of s.uses) {
+        for (const [key, { first: obj, kinds }] of s.uses) {
           if (isPlatformApi(c.platform, key)) continue;
           const ps = providers.get(key);
           if (!ps || ps.some((p) => p.app === app)) continue;
           if (ps.some((p) => orderedBefore(ctx, c, p.app, app, closure))) continue;
           const entry = byGroup.get(obj.group) ?? { key, kinds: [], late: [] };
-          entry.kinds.push(obj.kind);
+          entry.kinds.push(...kinds);
           for (const p of ps) if (!entry.late.includes(p.app)) entry.late.push(p.app);
           byGroup.set(obj.group, entry);
         }
