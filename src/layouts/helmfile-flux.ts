@@ -375,6 +375,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
     gitopsNamespace: 'flux-system',
     renderedPath: 'rendered',
     operator: {},
+    plugin: undefined,
     sectors: [],
     vars: {},
     defaults: {},
