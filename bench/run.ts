@@ -4,9 +4,13 @@
  */
 import { availableParallelism, cpus } from 'node:os';
 import { benchFleet } from './fleet.js';
+import { benchValidate } from './validate.js';
 
 const suites: Record<string, () => Promise<void>> = {
   fleet: () => benchFleet(),
+  validate: async () => {
+    await benchValidate();
+  },
 };
 
 const wanted = process.argv.slice(2);
