@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { loadFleet, validateFleet } from '../../src/index.js';
 import { cli } from '../support/fleet-fixture.js';
+import { removeDir, requireTools, tempDir, toolEnv } from '../helpers/tools.js';
 
 const VERBATIM = 'test/fixtures/seed-001-verbatim';
 const HOME_OPS = '../shared/realrepos/onedr0p__home-ops';
@@ -56,6 +57,23 @@ test('leaf objects, when supplied, replace the static reading of an app', () => 
   });
   // The rendered descheduler-operator no longer subscribes to the descheduler, and commits a Secret.
   assert.deepEqual(findings.map((f) => f.code).sort(), ['secret-in-git']);
+});
+
+test('validate --leaves reads the objects of render --leaves and finds the same two errors', async () => {
+  requireTools();
+  const out = tempDir('validate-leaves');
+  const home = tempDir('validate-leaves-home');
+  try {
+    const env = toolEnv(home);
+    const r = await cli(['render', '--repo', VERBATIM, '--out', out, '--leaves', '--cache-dir', `${home}/cache`], process.cwd(), env);
+    assert.equal(r.code, 0, r.stderr);
+    const v = await cli(['validate', '--repo', VERBATIM, '--leaves', out, '-o', 'json'], process.cwd(), env);
+    const { findings } = JSON.parse(v.stdout) as JsonFindings;
+    assert.deepEqual(findings.map((f) => [f.code, f.line]), [['crd-order', 23], ['crd-order', 27]]);
+  } finally {
+    removeDir(out);
+    removeDir(home);
+  }
 });
 
 test('sarif lists every rule with its default level and help', async () => {
