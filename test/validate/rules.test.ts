@@ -229,7 +229,7 @@ const cases: Case[] = [
       ...cluster('three', network('    mesh: east\n    clusterID: "1"\n    podCIDR: 10.130.0.0/16\n    machineCIDR: 192.168.20.0/24\n    apiVIP: 192.168.10.5\n    ingressVIP: 10.0.0.1\n')),
     }),
     expect: [
-      { code: 'cidr-overlap', message: /podCIDR 10\.128\.0\.0\/14 of cluster two overlaps podCIDR 10\.130\.0\.0\/16 of cluster three on mesh east/ },
+      { code: 'mesh-cidr-overlap', message: /podCIDR 10\.130\.0\.0\/16 of cluster (two|three) overlaps podCIDR 10\.128\.0\.0\/14 of cluster (two|three) on mesh east|podCIDR 10\.128\.0\.0\/14 of cluster (two|three) overlaps podCIDR 10\.130\.0\.0\/16 of cluster (two|three) on mesh east/ },
       { code: 'duplicate-cluster-id', message: /"1" of cluster two is also used by cluster three/ },
       { code: 'vip-outside-machine-network', message: /ingressVIP 10\.0\.0\.1 of cluster three is outside its machine network/ },
       { code: 'shared-vip', message: /apiVIP 192\.168\.10\.5 of cluster two is also the apiVIP of cluster three/ },
@@ -242,8 +242,16 @@ const cases: Case[] = [
       ...cluster('three', network('    mesh: east\n    podCIDR: 10.129.0.0/16\n    serviceCIDR: fd03::/112\n    machineCIDR: 192.168.20.0/24\n')),
       ...cluster('four', network('    podCIDR: 10.128.0.0/16\n    machineCIDR: 192.168.300.0/24\n')),
     }),
-    expect: [{ code: 'invalid-network', message: /machineCIDR "192\.168\.300\.0\/24" is not a CIDR/ }],
-    absent: ['cidr-overlap', 'duplicate-cluster-id', 'shared-vip', 'vip-outside-machine-network'],
+    expect: [{ code: 'invalid-cidr', message: /machineCIDR "192\.168\.300\.0\/24" is not a CIDR/ }],
+    absent: ['mesh-cidr-overlap', 'duplicate-cluster-id', 'shared-vip', 'vip-outside-machine-network'],
+  },
+  {
+    name: 'network: provision networks count too: a spoke provisioned into another\'s machine network on one mesh overlaps',
+    files: baseFleet({
+      ...cluster('two', network('    mesh: lab\n    machineCIDR: 192.168.10.0/24\n')),
+      ...cluster('three', '  role: spoke\n  sector: canary\n  network:\n    mesh: lab\n  provision:\n    installer: agent\n    networks:\n      machine: 192.168.10.128/25\n      apiVIPs: [192.168.10.200]\n'),
+    }),
+    expect: [{ code: 'mesh-cidr-overlap', message: /machineCIDR 192\.168\.10\.(0\/24|128\/25) of cluster (two|three) overlaps machineCIDR/ }],
   },
   // 5. Secrets
   {

@@ -1,11 +1,11 @@
 /**
- * Network across the fleet (Cluster `spec.network`): clusters on one mesh or routed network must
+ * Network across the fleet (Cluster `spec.network`, else `spec.provision.networks`): clusters on one mesh or routed network must
  * not overlap in pod, service or machine CIDRs and must have distinct cluster IDs; API and
  * ingress VIPs must lie inside the cluster's machine network and must not be shared by two
  * clusters. Malformed addresses are errors too.
  */
 import type { Finding } from '../../model/finding.js';
-import type { ClusterDef } from '../../model/fleet.js';
+import type { ClusterDef, Origin } from '../../model/fleet.js';
 import type { ClusterNetwork } from '../../model/spec.js';
 import type { RuleDefinition } from '../engine.js';
 import { place } from '../context.js';
@@ -56,26 +56,27 @@ function list(v: string | string[] | undefined): string[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
-type CidrField = 'podCIDR' | 'serviceCIDR' | 'machineCIDR';
-const CIDR_FIELDS: CidrField[] = ['podCIDR', 'serviceCIDR', 'machineCIDR'];
-type VipField = 'apiVIP' | 'ingressVIP';
-
 interface Entry {
   cluster: ClusterDef;
-  field: CidrField;
-  index: number | undefined;
+  field: string;
+  origin: Origin;
   cidr: Cidr;
 }
 
 export const networkRule: RuleDefinition = {
   name: 'network',
   codes: {
-    'invalid-network': {
+    'invalid-cidr': {
       severity: 'error',
-      summary: 'malformed CIDR or address',
-      help: 'Write CIDRs as address/prefix (10.128.0.0/14, fd01::/48) and VIPs as single addresses.',
+      summary: 'malformed CIDR block',
+      help: 'Write CIDRs as address/prefix (10.128.0.0/14, fd01::/48).',
     },
-    'cidr-overlap': {
+    'invalid-address': {
+      severity: 'error',
+      summary: 'malformed IP address',
+      help: 'Write VIPs as single IPv4 or IPv6 addresses, without a prefix.',
+    },
+    'mesh-cidr-overlap': {
       severity: 'error',
       summary: 'clusters on one mesh or network overlap in pod, service or machine CIDRs',
       help: 'Clusters connected by a mesh (Submariner, Cilium ClusterMesh, Istio multi-network) or a routed network need disjoint pod, service and machine networks, or traffic goes to the wrong cluster.',
@@ -100,61 +101,58 @@ export const networkRule: RuleDefinition = {
     const { fleet } = ctx;
     const out: Finding[] = [];
     const selected = new Set(ctx.clusters.map((c) => c.name));
-    const defs = fleet.clusters.filter((d) => selected.has(d.name) && d.spec.network);
-    const origin = (d: ClusterDef, field: string, index?: number) => ({ file: d.file, path: ['spec', 'network', field, ...(index === undefined ? [] : [index])] });
     const entries: Entry[] = [];
-    const vips = new Map<string, { d: ClusterDef; field: VipField; text: string }>();
+    const vips = new Map<string, { d: ClusterDef; field: string; text: string }>();
     const ids = new Map<string, ClusterDef>();
-    for (const d of defs) {
-      const net: ClusterNetwork = d.spec.network!;
-      for (const field of CIDR_FIELDS) {
-        const raw = net[field];
-        list(raw).forEach((text, i) => {
-          const cidr = parseCidr(text);
-          const index = Array.isArray(raw) ? i : undefined;
-          if (!cidr) {
-            out.push(place(fleet, origin(d, field, index), { severity: 'error', code: 'invalid-network', message: `${field} "${text}" is not a CIDR`, hint: 'write address/prefix, e.g. 10.128.0.0/14', cluster: d.name }));
-          } else entries.push({ cluster: d, field, index, cidr });
-        });
+    for (const d of fleet.clusters) {
+      if (!selected.has(d.name)) continue;
+      const values = networkValues(d);
+      if (values.length === 0) continue;
+      const machine: Cidr[] = [];
+      for (const v of values.filter((x) => x.kind === 'cidr')) {
+        const cidr = parseCidr(v.text);
+        if (!cidr) {
+          if (v.own) out.push(place(fleet, v.origin, { severity: 'error', code: 'invalid-cidr', message: `${v.field} "${v.text}" is not a CIDR block`, hint: 'write address/prefix, e.g. 10.128.0.0/14', cluster: d.name }));
+          continue;
+        }
+        entries.push({ cluster: d, field: v.field, origin: v.origin, cidr });
+        if (v.field === 'machineCIDR') machine.push(cidr);
       }
-      const machine = entries.filter((e) => e.cluster === d && e.field === 'machineCIDR').map((e) => e.cidr);
-      for (const field of ['apiVIP', 'ingressVIP'] as const) {
-        const raw = net[field];
-        list(raw).forEach((text, i) => {
-          const index = Array.isArray(raw) ? i : undefined;
-          const ip = parseCidr(`${text}/${text.includes(':') ? 128 : 32}`);
-          if (!ip) {
-            out.push(place(fleet, origin(d, field, index), { severity: 'error', code: 'invalid-network', message: `${field} "${text}" is not an IP address`, hint: 'write a single address, e.g. 192.168.10.5', cluster: d.name }));
-            return;
-          }
-          const same = machine.filter((m) => m.v6 === ip.v6);
-          if (same.length > 0 && !same.some((m) => overlaps(m, ip))) {
-            out.push(place(fleet, origin(d, field, index), {
-              severity: 'error',
-              code: 'vip-outside-machine-network',
-              message: `${field} ${text} of cluster ${d.name} is outside its machine network ${same.map((m) => m.text).join(', ')}`,
-              hint: 'pick a free address inside the machine network',
-              cluster: d.name,
-            }));
-          }
-          const key = ip.start.toString() + (ip.v6 ? '/6' : '/4');
-          const prev = vips.get(key);
-          if (prev && prev.d !== d) {
-            out.push(place(fleet, origin(d, field, index), {
-              severity: 'error',
-              code: 'shared-vip',
-              message: `${field} ${text} of cluster ${d.name} is also the ${prev.field} of cluster ${prev.d.name}`,
-              hint: 'give each cluster its own VIPs',
-              cluster: d.name,
-            }));
-          } else if (!prev) vips.set(key, { d, field, text });
-        });
+      for (const v of values.filter((x) => x.kind === 'vip')) {
+        const ip = parseCidr(`${v.text}/${v.text.includes(':') ? 128 : 32}`);
+        if (!ip) {
+          if (v.own) out.push(place(fleet, v.origin, { severity: 'error', code: 'invalid-address', message: `${v.field} "${v.text}" is not an IP address`, hint: 'write a single address, e.g. 192.168.10.5', cluster: d.name }));
+          continue;
+        }
+        const same = machine.filter((m) => m.v6 === ip.v6);
+        // Provisioning checks its own VIPs against its own machine network (provision rules).
+        if (v.own && same.length > 0 && !same.some((m) => overlaps(m, ip))) {
+          out.push(place(fleet, v.origin, {
+            severity: 'error',
+            code: 'vip-outside-machine-network',
+            message: `${v.field} ${v.text} of cluster ${d.name} is outside its machine network ${same.map((m) => m.text).join(', ')}`,
+            hint: 'pick a free address inside the machine network',
+            cluster: d.name,
+          }));
+        }
+        const key = ip.start.toString() + (ip.v6 ? '/6' : '/4');
+        const prev = vips.get(key);
+        if (prev && prev.d !== d) {
+          out.push(place(fleet, v.origin, {
+            severity: 'error',
+            code: 'shared-vip',
+            message: `${v.field} ${v.text} of cluster ${d.name} is also the ${prev.field} of cluster ${prev.d.name}`,
+            hint: 'give each cluster its own VIPs',
+            cluster: d.name,
+          }));
+        } else if (!prev) vips.set(key, { d, field: v.field, text: v.text });
       }
-      if (net.clusterID !== undefined) {
+      const net = d.spec.network;
+      if (net?.clusterID !== undefined) {
         const idKey = `${net.mesh ?? ''}\0${net.clusterID}`;
         const prev = ids.get(idKey);
         if (prev) {
-          out.push(place(fleet, origin(d, 'clusterID'), {
+          out.push(place(fleet, { file: d.file, path: ['spec', 'network', 'clusterID'] }, {
             severity: 'error',
             code: 'duplicate-cluster-id',
             message: `cluster ID "${net.clusterID}" of cluster ${d.name} is also used by cluster ${prev.name}${net.mesh ? ` on mesh ${net.mesh}` : ''}`,
@@ -164,7 +162,8 @@ export const networkRule: RuleDefinition = {
         } else ids.set(idKey, d);
       }
     }
-    // Overlaps between clusters that share a mesh/network (any field against any field).
+    // Overlaps between clusters that share a mesh/network (any field against any field),
+    // as a sweep over the ranges sorted by start: linear in clusters plus overlaps found.
     const byMesh = new Map<string, Entry[]>();
     for (const e of entries) {
       const mesh = e.cluster.spec.network?.mesh;
@@ -172,21 +171,60 @@ export const networkRule: RuleDefinition = {
       (byMesh.get(mesh) ?? byMesh.set(mesh, []).get(mesh)!).push(e);
     }
     for (const [mesh, es] of byMesh) {
-      for (let i = 0; i < es.length; i++) {
-        for (let j = 0; j < i; j++) {
-          const a = es[i]!;
-          const b = es[j]!;
-          if (a.cluster === b.cluster || !overlaps(a.cidr, b.cidr)) continue;
-          out.push(place(fleet, origin(a.cluster, a.field, a.index), {
+      const sorted = [...es].sort((a, b) => (a.cidr.v6 !== b.cidr.v6 ? (a.cidr.v6 ? 1 : -1) : a.cidr.start < b.cidr.start ? -1 : a.cidr.start > b.cidr.start ? 1 : 0));
+      const open: Entry[] = [];
+      for (const a of sorted) {
+        for (let i = open.length - 1; i >= 0; i--) if (open[i]!.cidr.v6 !== a.cidr.v6 || open[i]!.cidr.end < a.cidr.start) open.splice(i, 1);
+        for (const b of open) {
+          if (b.cluster === a.cluster) continue;
+          out.push(place(fleet, a.origin, {
             severity: 'error',
-            code: 'cidr-overlap',
+            code: 'mesh-cidr-overlap',
             message: `${a.field} ${a.cidr.text} of cluster ${a.cluster.name} overlaps ${b.field} ${b.cidr.text} of cluster ${b.cluster.name} on mesh ${mesh}`,
             hint: 'give the clusters of one mesh disjoint pod, service and machine networks',
             cluster: a.cluster.name,
           }));
         }
+        open.push(a);
       }
     }
     return out;
   },
 };
+
+interface NetworkValue {
+  kind: 'cidr' | 'vip';
+  field: string;
+  text: string;
+  origin: Origin;
+  /** From spec.network (checked here in full), not from spec.provision.networks (checked by the provision rules). */
+  own: boolean;
+}
+
+/**
+ * A cluster's networks: spec.network, else what spec.provision.networks declares for the same
+ * network (machine, pod, service, apiVIPs, ingressVIPs) — one place per CIDR, never two.
+ */
+export function networkValues(d: ClusterDef): NetworkValue[] {
+  const out: NetworkValue[] = [];
+  const net: ClusterNetwork = d.spec.network ?? {};
+  const prov = d.spec.provision && typeof d.spec.provision.networks === 'object' && d.spec.provision.networks !== null ? (d.spec.provision.networks as Record<string, unknown>) : {};
+  const pairs: [keyof ClusterNetwork, string, 'cidr' | 'vip'][] = [
+    ['podCIDR', 'pod', 'cidr'],
+    ['serviceCIDR', 'service', 'cidr'],
+    ['machineCIDR', 'machine', 'cidr'],
+    ['apiVIP', 'apiVIPs', 'vip'],
+    ['ingressVIP', 'ingressVIPs', 'vip'],
+  ];
+  for (const [own, provKey, kind] of pairs) {
+    const raw = net[own] as string | string[] | undefined;
+    if (raw !== undefined) {
+      list(raw).forEach((text, i) => out.push({ kind, field: own, text, own: true, origin: { file: d.file, path: ['spec', 'network', own, ...(Array.isArray(raw) ? [i] : [])] } }));
+      continue;
+    }
+    const p = prov[provKey];
+    const texts = typeof p === 'string' ? [p] : Array.isArray(p) ? p.filter((x): x is string => typeof x === 'string') : [];
+    texts.forEach((text, i) => out.push({ kind, field: own, text, own: false, origin: { file: d.file, path: ['spec', 'provision', 'networks', provKey, ...(Array.isArray(p) ? [i] : [])] } }));
+  }
+  return out;
+}

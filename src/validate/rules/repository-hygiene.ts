@@ -8,6 +8,7 @@ import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { ROOT_APPLICATION } from '../../generate/argocd.js';
 import type { RuleDefinition } from '../engine.js';
 import { at, fieldOrigin, normalizeRepoPath, place } from '../context.js';
+import { KUSTOMIZATION_FILES } from '../manifests.js';
 
 export const repositoryHygieneRule: RuleDefinition = {
   name: 'repository-hygiene',
@@ -118,6 +119,8 @@ export const repositoryHygieneRule: RuleDefinition = {
           const ns = o.namespace ?? app.destination.namespace;
           if (ns !== c.gitopsNamespace) continue;
           const prev = names.get(o.name);
+          const self = `Application ${o.name} in ${o.file}`;
+          if (prev === self) continue; // the same manifest through two apps: shared-object says so
           if (prev) {
             out.push(at(o.file, o.line, {
               severity: 'error',
@@ -127,13 +130,44 @@ export const repositoryHygieneRule: RuleDefinition = {
               cluster: c.name,
               app: app.name,
             }));
-          } else names.set(o.name, `Application ${o.name} in ${o.file}`);
+          } else names.set(o.name, self);
         }
+      }
+    }
+    // Every other kustomization of the repository: a broken one is broken for whoever uses it next.
+    for (const dir of kustomizationDirs(fs, '.', 0, [])) {
+      if (reportedDirs.has(dir)) continue;
+      for (const p of manifests.directory(dir).problems) {
+        out.push(at(p.file, p.line, {
+          severity: 'error',
+          code: p.code,
+          message: p.message,
+          hint: p.code === 'missing-resource' ? 'fix the reference or add the file' : 'reference files inside the repository',
+        }));
       }
     }
     return out;
   },
 };
+
+const SKIP_DIRS = new Set(['.git', 'node_modules', 'dist', '.tools']);
+
+/** Directories with a kustomization file, depth-first in name order. */
+function kustomizationDirs(fs: RepoFileSystem, dir: string, depth: number, out: string[]): string[] {
+  if (depth > 12) return out;
+  const entries = fs.list(dir);
+  if (dir !== '.' && KUSTOMIZATION_FILES.some((f) => entries.includes(f))) out.push(dir);
+  for (const e of entries) {
+    if (SKIP_DIRS.has(e)) continue;
+    const p = dir === '.' ? e : `${dir}/${e}`;
+    if (!e.includes('.') || e.startsWith('.')) {
+      if (fs.isDirectory(p)) kustomizationDirs(fs, p, depth + 1, out);
+    } else if (!/\.(ya?ml|json|md|txt|sh|tpl|gotmpl|properties|env|lua|py|js|ts)$/.test(e) && fs.isDirectory(p)) {
+      kustomizationDirs(fs, p, depth + 1, out);
+    }
+  }
+  return out;
+}
 
 function hasYamlBelow(fs: RepoFileSystem, dir: string, depth: number): boolean {
   if (depth > 8) return false;
