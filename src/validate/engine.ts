@@ -21,6 +21,14 @@ export interface RuleDefinition {
   run(ctx: RuleContext): Finding[];
 }
 
+/** A rule as a plain function, for rules written before the engine had metadata. */
+export type Rule = (ctx: RuleContext) => Finding[];
+
+/** Wraps a plain rule function with the metadata of the codes it emits. */
+export function defineRule(name: string, codes: Record<string, CodeInfo>, run: Rule): RuleDefinition {
+  return { name, codes, run };
+}
+
 /** Applies rule levels: `off` drops the finding, any other level replaces its severity. */
 export function applyLevels(findings: readonly Finding[], levels: Readonly<Record<string, RuleLevel>>): Finding[] {
   const out: Finding[] = [];

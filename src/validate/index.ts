@@ -34,7 +34,8 @@ import { placementRule } from './rules/placement.js';
 import { productionSafetyRule } from './rules/production-safety.js';
 
 export type { RuleContext, LeafObjects } from './context.js';
-export type { RuleDefinition, CodeInfo } from './engine.js';
+export type { RuleDefinition, CodeInfo, Rule } from './engine.js';
+export { defineRule } from './engine.js';
 export { fieldOrigin, normalizeRepoPath } from './context.js';
 
 /** The rules, in the order of the issue that asked for them. */

@@ -34,8 +34,6 @@ export interface DirectoryManifests {
   path: string;
   kind: DirectoryKind;
   objects: ManifestObject[];
-  /** References the reader could not follow (outside the repository, missing). */
-  problems: { file: string; line: number; message: string; code: 'resource-escapes-repo' | 'missing-resource' }[];
 }
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -67,7 +65,7 @@ export class ManifestIndex {
   directory(path: string): DirectoryManifests {
     const cached = this.dirs.get(path);
     if (cached) return cached;
-    if (this.building.has(path)) return { path, kind: 'empty', objects: [], problems: [] };
+    if (this.building.has(path)) return { path, kind: 'empty', objects: [] };
     this.building.add(path);
     const result = this.readDirectory(path);
     this.building.delete(path);
@@ -76,47 +74,36 @@ export class ManifestIndex {
   }
 
   private readDirectory(path: string): DirectoryManifests {
-    if (!this.fs.isDirectory(path)) return { path, kind: 'missing', objects: [], problems: [] };
+    if (!this.fs.isDirectory(path)) return { path, kind: 'missing', objects: [] };
     const entries = this.fs.list(path);
     const kfile = KUSTOMIZATION_FILES.find((f) => entries.includes(f));
     if (kfile) return this.readKustomization(path, `${join(path, kfile)}`);
-    if (entries.includes('Chart.yaml')) return { path, kind: 'chart', objects: [], problems: [] };
+    if (entries.includes('Chart.yaml')) return { path, kind: 'chart', objects: [] };
     const yamls = entries.filter((e) => /\.(ya?ml|json)$/.test(e)).map((e) => join(path, e));
     const objects = yamls.flatMap((f) => this.file(f));
-    return { path, kind: objects.length || yamls.length ? 'plain' : 'empty', objects, problems: [] };
+    return { path, kind: objects.length || yamls.length ? 'plain' : 'empty', objects};
   }
 
   private readKustomization(dir: string, kfile: string): DirectoryManifests {
-    const out: DirectoryManifests = { path: dir, kind: 'kustomize', objects: [], problems: [] };
+    const out: DirectoryManifests = { path: dir, kind: 'kustomize', objects: [] };
     let k: Record<string, unknown> = {};
-    let text = '';
     try {
-      text = this.fs.readText(kfile);
-      const v = jsYaml.load(text);
+      const v = jsYaml.load(this.fs.readText(kfile));
       if (v && typeof v === 'object' && !Array.isArray(v)) k = v as Record<string, unknown>;
     } catch {
       return out;
     }
-    const lines = text.split('\n');
-    const lineOf = (s: string): number => {
-      const i = lines.findIndex((l) => l.includes(s));
-      return i < 0 ? 1 : i + 1;
-    };
     const refs = [...strings(k.resources), ...strings(k.bases), ...strings(k.components)];
     for (const ref of refs) {
       if (/^[a-z]+:\/\//i.test(ref) || /^(github\.com|gitlab\.com|bitbucket\.org)\//.test(ref) || ref.startsWith('git@')) continue;
       const target = joinRelative(dir, ref);
-      if (target === undefined) {
-        out.problems.push({ file: kfile, line: lineOf(ref), code: 'resource-escapes-repo', message: `"${ref}" leaves the repository` });
-        continue;
-      }
+      // References that leave the repository or name nothing are the kustomize-references rule's.
+      if (target === undefined) continue;
       if (this.fs.isDirectory(target)) {
         const sub = this.directory(target);
         out.objects.push(...sub.objects);
       } else if (this.fs.exists(target)) {
         out.objects.push(...this.file(target));
-      } else {
-        out.problems.push({ file: kfile, line: lineOf(ref), code: 'missing-resource', message: `"${ref}" does not exist` });
       }
     }
     const ns = typeof k.namespace === 'string' ? k.namespace : undefined;

@@ -66,7 +66,7 @@ interface Case {
   files: Record<string, string>;
   mutate?: (fleet: ReturnType<typeof loadFleet>['fleet']) => void;
   /** Codes that must be reported (with a message matching, when given). */
-  expect: { code: string; message?: RegExp; file?: string; severity?: string }[];
+  expect: { code: string; message?: RegExp; file?: string; severity?: string; hint?: RegExp }[];
   /** Codes that must not be reported. */
   absent?: string[];
 }
@@ -334,16 +334,16 @@ const cases: Case[] = [
   },
   // 8. Repository hygiene
   {
-    name: 'repository-hygiene: an empty directory, a missing resource and a resource outside the repository are errors',
+    name: 'repository-hygiene: an app directory with nothing to apply is an error, and a dangling path hints at the nearby directory',
     files: baseFleet({
-      'components/operator/kustomization.yaml': kustomization('absent.yaml', '../../../outside'),
       'components/config/kustomization.yaml': undefined as unknown as string,
       'components/config/README.md': 'nothing to apply\n',
+      ...group(app('operator', 'components/operator') + app('config', 'components/config') + app('moved', 'clusters/one/overlays/extra')),
+      'clusters/one/extra/kustomization.yaml': 'resources: []\n',
     }),
     expect: [
-      { code: 'missing-resource', message: /"absent\.yaml" does not exist/, file: 'components/operator/kustomization.yaml' },
-      { code: 'resource-escapes-repo', message: /"\.\.\/\.\.\/\.\.\/outside" leaves the repository/ },
       { code: 'empty-source', message: /app "config" path "components\/config" has no kustomization, chart or YAML files/ },
+      { code: 'missing-path', message: /clusters\/one\/overlays\/extra/, hint: /there is a directory clusters\/one\/extra/ },
     ],
   },
   {
@@ -384,7 +384,7 @@ for (const c of cases) {
     const findings = validate(files, c.mutate);
     const show = findings.map((f) => `${f.severity} ${f.code} ${f.file ?? ''}:${f.line ?? ''} ${f.message}`).join('\n');
     for (const e of c.expect) {
-      const hit = findings.find((f) => f.code === e.code && (!e.message || e.message.test(f.message)) && (!e.file || f.file === e.file) && (!e.severity || f.severity === e.severity));
+      const hit = findings.find((f) => f.code === e.code && (!e.message || e.message.test(f.message)) && (!e.file || f.file === e.file) && (!e.severity || f.severity === e.severity) && (!e.hint || e.hint.test(f.hint ?? '')));
       assert.ok(hit, `expected ${e.code} ${e.message ?? ''} in:\n${show}`);
       assert.ok(hit.hint, `${e.code} has a hint`);
     }

@@ -1,14 +1,13 @@
 /**
  * Repository hygiene: app paths must exist and stay inside the repository, must hold something
- * to apply (a kustomization, a chart or plain YAML), kustomizations must not reference files that
- * are missing or outside the repository, and Application names must be unique per Argo CD namespace.
+ * to apply (a kustomization, a chart or plain YAML), and Application names must be unique per
+ * Argo CD namespace. (References inside kustomizations are the kustomize-references rule's.)
  */
 import type { Finding } from '../../model/finding.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { ROOT_APPLICATION } from '../../generate/argocd.js';
 import type { RuleDefinition } from '../engine.js';
 import { at, fieldOrigin, normalizeRepoPath, place } from '../context.js';
-import { KUSTOMIZATION_FILES } from '../manifests.js';
 
 export const repositoryHygieneRule: RuleDefinition = {
   name: 'repository-hygiene',
@@ -28,16 +27,6 @@ export const repositoryHygieneRule: RuleDefinition = {
       summary: 'app directory has nothing to apply',
       help: 'The directory has no kustomization, no Chart.yaml and no YAML files; the Application would sync nothing.',
     },
-    'resource-escapes-repo': {
-      severity: 'error',
-      summary: 'kustomization references a path outside the repository',
-      help: 'kustomize build fails (or needs --load-restrictor LoadRestrictionsNone and a checkout above the repository). Reference files inside the repository.',
-    },
-    'missing-resource': {
-      severity: 'error',
-      summary: 'kustomization references a file or directory that does not exist',
-      help: 'kustomize build fails on a missing resource. Fix the reference or add the file.',
-    },
     'duplicate-app': {
       severity: 'error',
       summary: 'two Applications with one name in one Argo CD namespace',
@@ -47,7 +36,6 @@ export const repositoryHygieneRule: RuleDefinition = {
   run(ctx) {
     const { fleet, clusters, fs, manifests } = ctx;
     const out: Finding[] = [];
-    const reportedDirs = new Set<string>();
     for (const c of clusters) {
       const names = new Map<string, string>([[ROOT_APPLICATION, 'the root Application fleetplan generates']]);
       for (const app of c.apps) {
@@ -67,6 +55,8 @@ export const repositoryHygieneRule: RuleDefinition = {
         const path = app.source.path;
         if (path === undefined || app.source.repoURL !== fleet.repoURL || app.source.chart !== undefined) continue;
         const normalized = normalizeRepoPath(path);
+        // `fleetplan render --out` writes these (provisioning apps); they need not exist yet.
+        if (normalized !== undefined && normalized.startsWith(`${fleet.renderedPath}/`)) continue;
         const origin = fieldOrigin(fleet, app, ['path']);
         if (normalized === undefined) {
           out.push(place(fleet, origin, {
@@ -84,7 +74,7 @@ export const repositoryHygieneRule: RuleDefinition = {
             severity: 'error',
             code: 'missing-path',
             message: `app "${app.name}" path "${path}" does not exist in the repository${fs.exists(normalized) ? ' as a directory' : ''}`,
-            hint: 'create the directory or fix the path',
+            hint: nearbyPath(fs, normalized) ?? 'create the directory or fix the path',
             cluster: c.name,
             app: app.name,
           }));
@@ -101,17 +91,6 @@ export const repositoryHygieneRule: RuleDefinition = {
             cluster: c.name,
             app: app.name,
           }));
-        }
-        if (!reportedDirs.has(normalized)) {
-          reportedDirs.add(normalized);
-          for (const p of dir.problems) {
-            out.push(at(p.file, p.line, {
-              severity: 'error',
-              code: p.code,
-              message: `${p.message} (read by app "${app.name}")`,
-              hint: p.code === 'missing-resource' ? 'fix the reference or add the file' : 'reference files inside the repository',
-            }));
-          }
         }
         // Applications written as manifests (app-of-apps by hand) share the namespace with generated ones.
         for (const o of ctx.objectsOf(c, app) ?? []) {
@@ -134,40 +113,9 @@ export const repositoryHygieneRule: RuleDefinition = {
         }
       }
     }
-    // Every other kustomization of the repository: a broken one is broken for whoever uses it next.
-    for (const dir of kustomizationDirs(fs, '.', 0, [])) {
-      if (reportedDirs.has(dir)) continue;
-      for (const p of manifests.directory(dir).problems) {
-        out.push(at(p.file, p.line, {
-          severity: 'error',
-          code: p.code,
-          message: p.message,
-          hint: p.code === 'missing-resource' ? 'fix the reference or add the file' : 'reference files inside the repository',
-        }));
-      }
-    }
     return out;
   },
 };
-
-const SKIP_DIRS = new Set(['.git', 'node_modules', 'dist', '.tools']);
-
-/** Directories with a kustomization file, depth-first in name order. */
-function kustomizationDirs(fs: RepoFileSystem, dir: string, depth: number, out: string[]): string[] {
-  if (depth > 12) return out;
-  const entries = fs.list(dir);
-  if (dir !== '.' && KUSTOMIZATION_FILES.some((f) => entries.includes(f))) out.push(dir);
-  for (const e of entries) {
-    if (SKIP_DIRS.has(e)) continue;
-    const p = dir === '.' ? e : `${dir}/${e}`;
-    if (!e.includes('.') || e.startsWith('.')) {
-      if (fs.isDirectory(p)) kustomizationDirs(fs, p, depth + 1, out);
-    } else if (!/\.(ya?ml|json|md|txt|sh|tpl|gotmpl|properties|env|lua|py|js|ts)$/.test(e) && fs.isDirectory(p)) {
-      kustomizationDirs(fs, p, depth + 1, out);
-    }
-  }
-  return out;
-}
 
 function hasYamlBelow(fs: RepoFileSystem, dir: string, depth: number): boolean {
   if (depth > 8) return false;
@@ -177,4 +125,15 @@ function hasYamlBelow(fs: RepoFileSystem, dir: string, depth: number): boolean {
     if (fs.isDirectory(p) && hasYamlBelow(fs, p, depth + 1)) return true;
   }
   return false;
+}
+
+/** A directory that exists where a dangling path was probably meant (one `overlays/` more or less). */
+function nearbyPath(fs: RepoFileSystem, path: string): string | undefined {
+  const parts = path.split('/');
+  const candidates: string[] = [];
+  const i = parts.indexOf('overlays');
+  if (i >= 0) candidates.push([...parts.slice(0, i), ...parts.slice(i + 1)].join('/'));
+  if (parts.length >= 2) candidates.push([...parts.slice(0, -1), 'overlays', parts[parts.length - 1]!].join('/'));
+  const found = candidates.find((c) => c !== path && fs.isDirectory(c));
+  return found ? `there is a directory ${found}: fix the path to it, or create ${path}` : undefined;
 }
