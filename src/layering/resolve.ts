@@ -11,7 +11,7 @@
  */
 import type { Finding } from '../model/finding.js';
 import type { Fleet, Origin } from '../model/fleet.js';
-import { locateOrigin } from '../model/fleet.js';
+import { displayPath, locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { AppSpec, Platform, ProjectSpec } from '../model/spec.js';
 import { computeWaves, formatCycle } from '../order/waves.js';
@@ -45,7 +45,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
   const spec = def.spec;
   const place = (origin: Origin, f: Omit<Finding, 'file' | 'line' | 'column' | 'path' | 'cluster'>): Finding => {
     const loc = locateOrigin(fleet, origin);
-    const p = formatPath(origin.path);
+    const p = formatPath(displayPath(fleet, origin));
     return { ...f, ...loc, ...(p ? { path: p } : {}), cluster: name };
   };
 

@@ -132,6 +132,10 @@ function chartFromFlux(fs: RepoFileSystem, ns: string, name: string): string | u
   }
 }
 
+/** Where each release is written in its file (`releases[i]`), and where each Kustomization's spec.path is. */
+const releasePaths = new WeakMap<HelmfileRelease, YamlPath>();
+const ksPathPositions = new WeakMap<FluxKustomization, { line: number; column: number }>();
+
 function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[]): void {
   let text: string;
   try {
@@ -180,7 +184,7 @@ function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], rel
           }
         }
       }
-      releases.push({
+      const release: HelmfileRelease = {
         name: r.name,
         namespace: ns,
         phase,
@@ -192,7 +196,9 @@ function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], rel
         needs,
         waitsForGroups: [...new Set(waits)].sort(),
         applies,
-      });
+      };
+      releasePaths.set(release, ['releases', i]);
+      releases.push(release);
     });
   }
 }
@@ -221,7 +227,7 @@ function readKsFile(fs: RepoFileSystem, file: string, findings: Finding[], out: 
       dependsOn.push({ name: d.name, ...(typeof d.namespace === 'string' ? { namespace: d.namespace } : {}), file, line: p.line, column: p.column });
     });
     const path = str(spec.path)?.replace(/^\.\//, '').replace(/\/+$/, '');
-    out.push({
+    const k: FluxKustomization = {
       name: meta.name,
       namespace: str(meta.namespace) ?? inferredNs ?? 'flux-system',
       ...(path !== undefined ? { path: path === '' ? '.' : path } : {}),
@@ -231,8 +237,9 @@ function readKsFile(fs: RepoFileSystem, file: string, findings: Finding[], out: 
       column: pos.column,
       dependsOn,
       components: (Array.isArray(spec.components) ? spec.components : []).filter((c): c is string => typeof c === 'string'),
-      charts: [],
-    });
+    };
+    if (path !== undefined) ksPathPositions.set(k, doc.locate(['spec', 'path']));
+    out.push(k);
   }
 }
 
@@ -281,14 +288,35 @@ function depths<T>(nodes: readonly T[], edges: (n: T) => T[]): { depth: Map<T, n
   return { depth, kept };
 }
 
-/** A SourceFile over a synthetic group file whose app entries point at real lines. */
-function groupSource(file: string, apps: Record<string, AppSpec>, at: Map<string, { line: number; column: number }>): SourceFile {
+/** Where an app of this layout is written: its entry, and fields that have a place of their own. */
+interface AppPlace {
+  line: number;
+  column: number;
+  /** YAML path of the entry in its file (`releases[2]`, `metadata.name`). */
+  path: YamlPath;
+  fields: Record<string, { line: number; column: number; path: YamlPath }>;
+}
+
+/**
+ * A SourceFile over a helmfile or ks.yaml seen as a group (`spec.apps.<app>.<field>`): positions
+ * and printed paths are those of the real file.
+ */
+function groupSource(file: string, apps: Record<string, AppSpec>, at: Map<string, AppPlace>): SourceFile {
+  const lookup = (path: YamlPath) => {
+    const p = typeof path[2] === 'string' ? at.get(path[2]) : undefined;
+    const f = p && typeof path[3] === 'string' ? p.fields[path[3]] : undefined;
+    return { p, f };
+  };
   return {
     file,
     value: { spec: { apps } },
     locate(path) {
-      const name = path[2];
-      return (typeof name === 'string' ? at.get(name) : undefined) ?? { line: 1, column: 1 };
+      const { p, f } = lookup(path);
+      return f ?? p ?? { line: 1, column: 1 };
+    },
+    displayPath(path) {
+      const { p, f } = lookup(path);
+      return f?.path ?? p?.path ?? [];
     },
   };
 }
@@ -316,8 +344,8 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
 
   const groups = new Map<string, GroupDef>();
   const sources = new Map<string, SourceFile>();
-  const byFile = new Map<string, { apps: Record<string, AppSpec>; at: Map<string, { line: number; column: number }> }>();
-  const addApp = (file: string, name: string, spec: AppSpec, pos: { line: number; column: number }) => {
+  const byFile = new Map<string, { apps: Record<string, AppSpec>; at: Map<string, AppPlace> }>();
+  const addApp = (file: string, name: string, spec: AppSpec, pos: AppPlace) => {
     let g = byFile.get(file);
     if (!g) byFile.set(file, (g = { apps: {}, at: new Map() }));
     g.apps[name] = spec;
@@ -336,7 +364,8 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
     };
     const needs = r.phase === 'apps' ? (rel.kept.get(r) ?? []).map(releaseApp) : [];
     if (needs.length) spec.needs = needs;
-    addApp(r.file, releaseApp(r), spec, r);
+    const entry = { line: r.line, column: r.column, path: releasePaths.get(r) ?? [] };
+    addApp(r.file, releaseApp(r), spec, { ...entry, fields: r.needs[0] ? { needs: { line: r.needs[0].line, column: r.needs[0].column, path: [...entry.path, 'needs'] } } : {} });
   }
   for (const k of flux) {
     const spec: AppSpec = {
@@ -347,7 +376,12 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
     const parent = parentOf(k);
     const needs = (ks.kept.get(k) ?? []).filter((x) => x !== parent || k.dependsOn.some((d) => findKustomization(flux, k, d) === x)).map(kustomizationApp);
     if (needs.length) spec.needs = needs;
-    addApp(k.file, kustomizationApp(k), spec, k);
+    const entry = { line: k.line, column: k.column, path: ['metadata', 'name'] };
+    const fields: AppPlace['fields'] = {};
+    const pathAt = ksPathPositions.get(k);
+    if (pathAt) fields.path = { ...pathAt, path: ['spec', 'path'] };
+    if (k.dependsOn[0]) fields.needs = { line: k.dependsOn[0].line, column: k.dependsOn[0].column, path: ['spec', 'dependsOn'] };
+    addApp(k.file, kustomizationApp(k), spec, { ...entry, fields });
   }
   const groupNames: string[] = [];
   [...byFile.entries()].forEach(([file, g], i) => {

@@ -63,6 +63,12 @@ export interface GroupDef {
 
 export type { FleetSpec };
 
+/** The YAML path of an origin as it is written in its file (layouts may store values under other paths). */
+export function displayPath(fleet: Fleet, origin: Origin): YamlPath {
+  const src = fleet.sources.get(origin.file);
+  return src?.displayPath ? src.displayPath(origin.path) : origin.path;
+}
+
 /** Resolves an origin to a line and column; `undefined` when the file was not parsed. */
 export function locateOrigin(fleet: Fleet, origin: Origin): { file: string; line?: number; column?: number } {
   const src = fleet.sources.get(origin.file);

@@ -40,9 +40,8 @@ export interface FluxKustomization {
   line: number;
   column: number;
   dependsOn: GraphRef[];
+  /** `spec.components`, relative to `path`. */
   components: string[];
-  /** The Helm charts its HelmReleases install (OCIRepository URL or chart name). */
-  charts: string[];
 }
 
 export interface FleetGraphs {

@@ -4,7 +4,7 @@
  */
 import type { Finding } from '../model/finding.js';
 import type { Fleet, Origin } from '../model/fleet.js';
-import { locateOrigin } from '../model/fleet.js';
+import { displayPath, locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { ValidationSpec } from '../model/spec.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
@@ -37,7 +37,7 @@ export type FindingDraft = Omit<Finding, 'file' | 'line' | 'column' | 'path'>;
 /** A finding placed at a fleet origin (file + YAML path). */
 export function place(fleet: Fleet, origin: Origin, f: FindingDraft): Finding {
   const loc = locateOrigin(fleet, origin);
-  const p = formatPath(origin.path);
+  const p = formatPath(displayPath(fleet, origin));
   return { ...f, ...loc, ...(p ? { path: p } : {}) };
 }
 
