@@ -236,7 +236,11 @@ function readKsFile(fs: RepoFileSystem, file: string, findings: Finding[], out: 
       line: pos.line,
       column: pos.column,
       dependsOn,
-      components: (Array.isArray(spec.components) ? spec.components : []).filter((c): c is string => typeof c === 'string'),
+      components: (Array.isArray(spec.components) ? spec.components : []).flatMap((c: unknown, j: number) => {
+        if (typeof c !== 'string') return [];
+        const p = doc.locate(['spec', 'components', j]);
+        return [{ name: c, file, line: p.line, column: p.column }];
+      }),
     };
     if (path !== undefined) ksPathPositions.set(k, doc.locate(['spec', 'path']));
     out.push(k);

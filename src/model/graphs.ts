@@ -40,8 +40,8 @@ export interface FluxKustomization {
   line: number;
   column: number;
   dependsOn: GraphRef[];
-  /** `spec.components`, relative to `path`. */
-  components: string[];
+  /** `spec.components`, relative to `path` (in `name`). */
+  components: GraphRef[];
 }
 
 export interface FleetGraphs {

@@ -42,8 +42,8 @@ export function place(fleet: Fleet, origin: Origin, f: FindingDraft): Finding {
 }
 
 /** A finding placed at a file and line (manifests that are not fleet files). */
-export function at(file: string, line: number | undefined, f: FindingDraft): Finding {
-  return { ...f, file, ...(line ? { line } : {}) };
+export function at(file: string, line: number | undefined, f: FindingDraft, column?: number): Finding {
+  return { ...f, file, ...(line ? { line } : {}), ...(line && column ? { column } : {}) };
 }
 
 /** The layer that set `field` last: where a finding about that field belongs. */

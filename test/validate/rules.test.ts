@@ -203,8 +203,12 @@ const cases: Case[] = [
       'kubernetes/apps/y/c/app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n',
       'kubernetes/apps/y/d/ks.yaml': ks('d', 'kubernetes/apps/y/d/app', '  dependsOn:\n    - name: a\n      namespace: x\n'),
       'kubernetes/apps/y/d/app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n',
+      'kubernetes/apps/y/e/ks.yaml': ks('e', 'kubernetes/apps/y/e/app', '  components:\n    - ../../../../components/present\n    - ../../../../components/absent\n'),
+      'kubernetes/apps/y/e/app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e\n',
+      'kubernetes/components/present/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n',
     }),
     expect: [
+      { code: 'flux-missing-component', message: /"\.\.\/\.\.\/\.\.\/\.\.\/components\/absent" of Kustomization y\/e names kubernetes\/components\/absent/ },
       { code: 'flux-unknown-dependency', message: /x\/b depends on "x\/c".*/, file: 'kubernetes/apps/x/b/ks.yaml' },
       { code: 'flux-dependency-cycle', message: /x\/a → x\/b → x\/a/ },
       { code: 'flux-cross-namespace-dependency', severity: 'warning', message: /y\/d depends on x\/a/ },

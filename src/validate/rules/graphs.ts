@@ -12,6 +12,7 @@ import { releaseId } from '../../model/graphs.js';
 import { findKustomization, findRelease } from '../../layouts/helmfile-flux.js';
 import type { RuleDefinition } from '../engine.js';
 import { at } from '../context.js';
+import { joinRelative } from '../manifests.js';
 import { apiKey, chartName, helmCharts, isPlatformApi } from '../catalog/operators.js';
 
 function cycles<T>(nodes: readonly T[], edges: (n: T) => T[]): T[][] {
@@ -64,6 +65,11 @@ export const graphsRule: RuleDefinition = {
       summary: 'Flux dependsOn forms a cycle',
       help: 'Kustomizations that depend on each other never become ready. Remove one dependsOn entry.',
     },
+    'flux-missing-component': {
+      severity: 'error',
+      summary: 'Flux Kustomization component that does not exist',
+      help: 'spec.components entries are relative to spec.path and must name a kustomize Component inside the repository; the Kustomization fails to build otherwise.',
+    },
     'flux-cross-namespace-dependency': {
       severity: 'warning',
       summary: 'Flux dependsOn refers to another namespace',
@@ -85,7 +91,7 @@ export const graphsRule: RuleDefinition = {
           code: 'helmfile-unknown-need',
           message: `release ${releaseId(r)} needs "${refText(n)}", which is not a release of ${r.file}`,
           hint: other ? `${releaseId(other)} is in ${other.file}; needs only reach releases of the same helmfile` : `releases of ${r.file}: ${releases.filter((x) => x.file === r.file).map(releaseId).join(', ')}`,
-        }));
+        }, n.column));
       }
     }
     const edgesR = (r: HelmfileRelease) => r.needs.map((n) => findRelease(releases, r, n)).filter((x): x is HelmfileRelease => x !== undefined);
@@ -149,6 +155,19 @@ export const graphsRule: RuleDefinition = {
             hint: 'refused when Flux runs with --no-cross-namespace-refs; keep dependent Kustomizations in one namespace',
           }));
         }
+      }
+    }
+    for (const k of ks) {
+      if (k.path === undefined) continue;
+      for (const comp of k.components) {
+        const target = joinRelative(k.path, comp.name);
+        if (target !== undefined && ctx.fs.isDirectory(target)) continue;
+        out.push(at(comp.file, comp.line, {
+          severity: 'error',
+          code: 'flux-missing-component',
+          message: `component "${comp.name}" of Kustomization ${k.namespace}/${k.name} ${target === undefined ? 'leaves the repository' : `names ${target}, which does not exist`}`,
+          hint: `components are relative to spec.path (${k.path})`,
+        }, comp.column));
       }
     }
     const edgesK = (k: FluxKustomization) => k.dependsOn.map((d) => findKustomization(ks, k, d)).filter((x): x is FluxKustomization => x !== undefined);
