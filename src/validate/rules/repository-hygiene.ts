@@ -57,9 +57,9 @@ export const repositoryHygieneRule: RuleDefinition = {
         const normalized = normalizeRepoPath(path);
         // `fleetplan render --out` writes these (provisioning apps); they need not exist yet.
         if (normalized !== undefined && normalized.startsWith(`${fleet.renderedPath}/`)) continue;
-        const origin = fieldOrigin(fleet, app, ['path']);
+        const origin = () => fieldOrigin(fleet, app, ['path']);
         if (normalized === undefined) {
-          out.push(place(fleet, origin, {
+          out.push(place(fleet, origin(), {
             severity: 'error',
             code: 'path-escapes-repo',
             message: `app "${app.name}" path "${path}" leaves the repository`,
@@ -69,8 +69,10 @@ export const repositoryHygieneRule: RuleDefinition = {
           }));
           continue;
         }
-        if (!fs.isDirectory(normalized)) {
-          out.push(place(fleet, origin, {
+        // One read per directory (cached by the index), however many clusters use it.
+        const dir = manifests.directory(normalized);
+        if (dir.kind === 'missing') {
+          out.push(place(fleet, origin(), {
             severity: 'error',
             code: 'missing-path',
             message: `app "${app.name}" path "${path}" does not exist in the repository${fs.exists(normalized) ? ' as a directory' : ''}`,
@@ -80,10 +82,9 @@ export const repositoryHygieneRule: RuleDefinition = {
           }));
           continue;
         }
-        const dir = manifests.directory(normalized);
         // Flux generates a kustomization from every YAML file below a directory that has none.
         if (dir.kind === 'empty' && !(fleet.engine === 'flux' && hasYamlBelow(fs, normalized, 0))) {
-          out.push(place(fleet, origin, {
+          out.push(place(fleet, origin(), {
             severity: 'error',
             code: 'empty-source',
             message: `app "${app.name}" path "${path}" has no kustomization, chart or YAML files`,

@@ -23,6 +23,16 @@ function isSops(o: ManifestObject): boolean {
   return isObj(o.body.sops);
 }
 
+const relevantCache = new WeakMap<readonly ManifestObject[], ManifestObject[]>();
+
+/** Secrets and external-secrets objects among an app's objects (once per directory's object list). */
+function relevant(objects: readonly ManifestObject[] | undefined): ManifestObject[] {
+  if (!objects) return [];
+  let r = relevantCache.get(objects);
+  if (!r) relevantCache.set(objects, (r = objects.filter((o) => (o.kind === 'Secret' && o.group === '') || o.group === 'external-secrets.io')));
+  return r;
+}
+
 export const secretsRule: RuleDefinition = {
   name: 'secrets',
   codes: {
@@ -44,7 +54,7 @@ export const secretsRule: RuleDefinition = {
       const stores = new Set<string>();
       const externals: { o: ManifestObject; app: string; ns: string | undefined }[] = [];
       for (const app of c.apps) {
-        for (const o of ctx.objectsOf(c, app) ?? []) {
+        for (const o of relevant(ctx.objectsOf(c, app))) {
           if (o.kind === 'Secret' && o.group === '' && !isSops(o)) {
             const k = hasData(o);
             const key = `${o.file}:${o.line}`;
