@@ -26,6 +26,8 @@ export interface ManifestObject {
   body: Record<string, unknown>;
   /** Lines of top-level keys in the document (for pointing at `data:` and friends). */
   keyLines: Record<string, number>;
+  /** A kustomization on the way renames it (namePrefix/nameSuffix): `name` is not the applied name. */
+  renamed?: boolean;
 }
 
 export type DirectoryKind = 'kustomize' | 'chart' | 'plain' | 'empty' | 'missing';
@@ -108,6 +110,7 @@ export class ManifestIndex {
     }
     const ns = typeof k.namespace === 'string' ? k.namespace : undefined;
     if (ns) out.objects = out.objects.map((o) => (CLUSTER_SCOPED.has(o.kind) ? o : { ...o, namespace: ns }));
+    if (typeof k.namePrefix === 'string' || typeof k.nameSuffix === 'string') out.objects = out.objects.map((o) => ({ ...o, renamed: true }));
     return out;
   }
 }

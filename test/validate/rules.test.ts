@@ -268,6 +268,15 @@ const cases: Case[] = [
     expect: [{ code: 'secret-in-git', message: /Secret "creds" has stringData/, file: 'components/config/secret.yaml' }],
   },
   {
+    name: 'secrets: placeholders filled at sync time and an Argo CD cluster Secret without credentials are not secrets in Git',
+    files: baseFleet({
+      'components/config/kustomization.yaml': kustomization('secrets.yaml'),
+      'components/config/secrets.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: token\nstringData:\n  token: ${API_TOKEN}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: spoke\n  labels:\n    argocd.argoproj.io/secret-type: cluster\nstringData:\n  name: spoke\n  server: https://api.spoke.example.com:6443\n',
+    }),
+    expect: [],
+    absent: ['secret-in-git'],
+  },
+  {
     name: 'secrets: an ExternalSecret pointing at a store no app defines is an error; one at a defined store passes',
     files: baseFleet({
       'components/operator/kustomization.yaml': kustomization('store.yaml'),

@@ -69,7 +69,7 @@ export const productionSafetyRule: RuleDefinition = {
       const owners = new Map<string, { app: string; file: string; line: number }>();
       for (const app of c.apps) {
         for (const o of ctx.objectsOf(c, app) ?? []) {
-          if (!o.name) continue;
+          if (!o.name || o.renamed) continue;
           const name = o.name.includes('$') ? substitute(o.name, lookup).text : o.name;
           const ns = CLUSTER_SCOPED.has(o.kind) ? '' : (o.namespace ?? app.destination.namespace ?? '');
           const nsText = ns.includes('$') ? substitute(ns, lookup).text : ns;

@@ -11,10 +11,24 @@ import { at } from '../context.js';
 import type { ManifestObject } from '../manifests.js';
 import { isObj } from '../manifests.js';
 
+/** Keys of an Argo CD cluster Secret that carry no credential (`config` does). */
+const ARGO_CLUSTER_PUBLIC_KEYS = new Set(['name', 'server', 'namespaces', 'clusterResources', 'project', 'shard']);
+const PLACEHOLDER = /^\$\{[A-Za-z_][A-Za-z0-9_]*(:?-[^}]*)?\}$/;
+
+/** The field holding committed secret material, if any. */
 function hasData(o: ManifestObject): 'data' | 'stringData' | undefined {
+  const meta = isObj(o.body.metadata) ? o.body.metadata : {};
+  const labels = isObj(meta.labels) ? meta.labels : {};
+  const argoCluster = labels['argocd.argoproj.io/secret-type'] === 'cluster';
   for (const k of ['data', 'stringData'] as const) {
     const v = o.body[k];
-    if (isObj(v) && Object.keys(v).length > 0) return k;
+    if (!isObj(v)) continue;
+    const secretKeys = Object.entries(v).filter(([key, value]) => {
+      if (argoCluster && ARGO_CLUSTER_PUBLIC_KEYS.has(key)) return false;
+      // A value that is only a ${VAR} placeholder is filled in at sync time, not committed.
+      return !(typeof value === 'string' && PLACEHOLDER.test(value.trim()));
+    });
+    if (secretKeys.length > 0) return k;
   }
   return undefined;
 }
