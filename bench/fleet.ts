@@ -12,12 +12,13 @@ import { writeSyntheticFleet } from './synthetic.js';
 export interface Measurement {
   code: number;
   ms: number;
+  cpuMs: number;
   maxRssMB: number;
   outputBytes: number;
 }
 
-export function measure(args: string[]): Measurement {
-  const r = spawnSync(process.execPath, ['dist/bench/measure.js', ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
+export function measure(args: string[], script = 'dist/bench/measure.js'): Measurement {
+  const r = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (r.status !== 0) throw new Error(`measure ${args.join(' ')} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measurement;
 }
@@ -38,7 +39,8 @@ export async function benchFleet(options: { sizes?: number[]; runs?: number } = 
   ];
   const baseline = new Map<string, Measurement>();
   console.log(`fleet: ${sizes.join(' / ')} clusters × 40 apps; median of ${runs}; ratio = time / time at ${sizes[0]} clusters`);
-  console.log(`${'command'.padEnd(18)} ${'clusters'.padStart(8)} ${'apps'.padStart(8)} ${'ms'.padStart(9)} ${'ratio'.padStart(7)} ${'peak MB'.padStart(8)} ${'MB ratio'.padStart(8)}`);
+  console.log('render --out is also given as a ratio to writing the same files with nothing else (fs = mkdir + write + rename)');
+  console.log(`${'command'.padEnd(18)} ${'clusters'.padStart(8)} ${'apps'.padStart(8)} ${'ms'.padStart(9)} ${'cpu ms'.padStart(9)} ${'ratio'.padStart(7)} ${'peak MB'.padStart(8)} ${'MB ratio'.padStart(8)}`);
   for (const n of sizes) {
     const dir = mkdtempSync(join(tmpdir(), `fleetplan-bench-${n}-`));
     const out = mkdtempSync(join(tmpdir(), `fleetplan-bench-out-${n}-`));
@@ -49,8 +51,18 @@ export async function benchFleet(options: { sizes?: number[]; runs?: number } = 
         if (m.code !== 0) throw new Error(`${c.name} on ${n} clusters exited ${m.code}`);
         if (!baseline.has(c.name)) baseline.set(c.name, m);
         const b = baseline.get(c.name)!;
+        let extra = '';
+        if (c.name === 'render --out') {
+          const fsOut = mkdtempSync(join(tmpdir(), `fleetplan-bench-fs-${n}-`));
+          try {
+            const raw = measure([out, fsOut], 'dist/bench/raw-write.js');
+            extra = `  fs alone ${raw.ms.toFixed(0)} ms → render --out is ${(m.ms / raw.ms).toFixed(2)}× the file system's own cost`;
+          } finally {
+            rmSync(fsOut, { recursive: true, force: true });
+          }
+        }
         console.log(
-          `${c.name.padEnd(18)} ${String(n).padStart(8)} ${String(n * 40).padStart(8)} ${m.ms.toFixed(0).padStart(9)} ${(m.ms / b.ms).toFixed(1).padStart(6)}× ${m.maxRssMB.toFixed(0).padStart(8)} ${(m.maxRssMB / b.maxRssMB).toFixed(1).padStart(7)}×`,
+          `${c.name.padEnd(18)} ${String(n).padStart(8)} ${String(n * 40).padStart(8)} ${m.ms.toFixed(0).padStart(9)} ${m.cpuMs.toFixed(0).padStart(9)} ${(m.ms / b.ms).toFixed(1).padStart(6)}× ${m.maxRssMB.toFixed(0).padStart(8)} ${(m.maxRssMB / b.maxRssMB).toFixed(1).padStart(7)}×${extra}`,
         );
       }
     } finally {

@@ -41,6 +41,7 @@ export { substitute } from './layering/substitute.js';
 export { schemas } from './spec/schemas.js';
 export { applicationFor, bootstrapFor, projectsFor, APPLICATION_HEALTH_LUA } from './generate/argocd.js';
 export { FleetplanError, InputError, UsageError, ToolError, OperationError } from './errors/index.js';
+export { completeFallbacks } from './layouts/gitops-standards/fallback.js';
 
 export type { LoadResult } from './spec/load.js';
 export type { SelectOptions } from './layering/resolve-fleet.js';
@@ -53,4 +54,6 @@ export type { RenderedFile, RenderResult } from './render/fleet.js';
 export type { PlanFormat } from './render/plan-format.js';
 export type { K8sObject, BootstrapFile } from './generate/argocd.js';
 export type { RepoFileSystem } from './ports/filesystem.js';
+export type { ClusterBuilder, FallbackRequest } from './ports/cluster-build.js';
+export type { FleetConventions } from './model/fleet.js';
 export type { ResolveResult } from './layering/resolve.js';

@@ -65,6 +65,8 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     }
   }
 
+  if (def.revisionPin) revision = def.revisionPin.revision;
+
   // Hub reference.
   if (spec.hub !== undefined && !fleet.clusters.some((c) => c.name === spec.hub)) {
     findings.push(place({ file: def.file, path: ['spec', 'hub'] }, {
@@ -152,6 +154,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     let merged: AppSpec = fleet.defaults;
     for (const l of layers) merged = deepMerge(merged, l.spec);
     if (merged.enabled === false) continue;
+    if (def.revisionPin) merged = { ...merged, targetRevision: def.revisionPin.revision };
     const allLayers: Layer[] = [{ spec: fleet.defaults, origin: defaultsOrigin }, ...layers];
     const last = layers[layers.length - 1]!;
     // The layer that set a field last: where a problem with that field is reported.
@@ -236,15 +239,36 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
       }));
     }
   }
+  const computedWaveAnnotation = fleet.conventions?.syncWaveAnnotation !== 'as-given';
   for (const app of apps) {
     app.wave = waves.get(app.name)!;
-    app.annotations = { ...app.annotations, [SYNC_WAVE_ANNOTATION]: String(app.wave) };
+    if (computedWaveAnnotation) app.annotations = { ...app.annotations, [SYNC_WAVE_ANNOTATION]: String(app.wave) };
   }
   apps.sort((a, b) => a.wave - b.wave || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
   const projects: Record<string, ProjectSpec> = {};
-  for (const p of [...new Set(apps.map((a) => a.project))].sort()) {
-    if (p !== 'default') projects[p] = fleet.projects[p] ?? {};
+  if (fleet.conventions?.projects === 'from-layers') {
+    // Exactly the AppProjects the cluster's layers define, variables substituted like the apps.
+    const defined: [string, ProjectSpec, Origin][] = [];
+    for (const g of groupNames) {
+      const group = fleet.groups.get(g);
+      for (const [p, spec] of Object.entries(group?.projects ?? {})) defined.push([p, spec, { file: group!.file, path: ['spec', 'projects', p] }]);
+    }
+    for (const [p, spec] of Object.entries(def.projects ?? {})) defined.push([p, spec, { file: def.file, path: ['spec', 'projects', p] }]);
+    for (const [p, spec, origin] of defined.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      projects[p] = substituteDeep(spec, [], lookup, (path, missing) => {
+        findings.push(place({ file: origin.file, path: [...origin.path, ...path] }, {
+          severity: 'error',
+          code: 'undefined-variable',
+          message: `\${${missing}} has no value on cluster ${name}`,
+          hint: `define ${missing} where the cluster's variables are defined, or write \${${missing}:-default}`,
+        }));
+      }) as ProjectSpec;
+    }
+  } else {
+    for (const p of [...new Set(apps.map((a) => a.project))].sort()) {
+      if (p !== 'default') projects[p] = fleet.projects[p] ?? {};
+    }
   }
 
   const cluster: ResolvedCluster = {
@@ -264,6 +288,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     apps,
     projects,
   };
+  if (fleet.conventions && !fleet.conventions.objectNamespace) cluster.objectNamespace = false;
   return { cluster, findings };
 }
 
@@ -285,7 +310,7 @@ function toResolvedApp(
   if (a.helm !== undefined) source.helm = a.helm;
   const destination: ResolvedApp['destination'] = { server: a.server ?? IN_CLUSTER };
   if (a.namespace !== undefined) destination.namespace = a.namespace;
-  return {
+  const app: ResolvedApp = {
     name,
     wave: a.wave ?? 0,
     explicitWave: a.wave,
@@ -304,6 +329,10 @@ function toResolvedApp(
     layers,
     origin,
   };
+  if (a.extraSource !== undefined) app.extraSource = a.extraSource;
+  if (a.extraSpec !== undefined) app.extraSpec = a.extraSpec;
+  if (a.manifest !== undefined) app.manifest = a.manifest;
+  return app;
 }
 
 /**

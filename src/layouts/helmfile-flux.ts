@@ -399,6 +399,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
     file: helmfileFiles(fs)[0] ?? flux[0]?.file ?? '.',
     metadata: { name: CLUSTER_NAME },
     spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
+    notes: [HELMFILE_FLUX_PLAN_NOTE],
   };
   const fleet: Fleet = {
     root: fs.root,

@@ -7,6 +7,7 @@ import type { Layout } from '../model/fleet.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import type { LoadResult } from '../spec/load.js';
 import { FLEET_FILE, loadNativeFleet } from '../spec/load.js';
+import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards.js';
 import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux.js';
 
 export interface LayoutReader {
@@ -22,6 +23,12 @@ export const nativeReader: LayoutReader = {
   load: loadNativeFleet,
 };
 
+export const gitopsStandardsReader: LayoutReader = {
+  layout: 'gitops-standards',
+  detect: detectGitopsStandards,
+  load: loadGitopsStandards,
+};
+
 /** helmfile bootstrap + Flux ks.yaml (seed 003). */
 export const helmfileFluxReader: LayoutReader = {
   layout: 'helmfile-flux',
@@ -30,7 +37,7 @@ export const helmfileFluxReader: LayoutReader = {
 };
 
 /** Readers in detection order: the native layout wins when fleet.yaml exists. */
-export const readers: LayoutReader[] = [nativeReader, helmfileFluxReader];
+export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, helmfileFluxReader];
 
 export function detectLayout(fs: RepoFileSystem): LayoutReader {
   const r = readers.find((x) => x.detect(fs));

@@ -27,6 +27,15 @@ export interface AppSpec {
   annotations?: Record<string, string>;
   labels?: Record<string, string>;
   finalizers?: string[];
+  /** Fields merged into the Application's `spec.source` as they are (e.g. a chart's `extraSourceFields`, `plugin`). */
+  extraSource?: Record<string, unknown>;
+  /** Fields merged into the Application's `spec` as they are (e.g. a chart's `extraFields`). */
+  extraSpec?: Record<string, unknown>;
+  /**
+   * The exact Application, for layouts whose Applications the model cannot express field by field
+   * (read from a real `kustomize build`); generation emits it as it is.
+   */
+  manifest?: Record<string, unknown>;
 }
 
 export interface Metadata {
@@ -49,6 +58,8 @@ export interface ProjectSpec {
   namespaceResourceWhitelist?: Record<string, unknown>[];
   annotations?: Record<string, string>;
   labels?: Record<string, string>;
+  /** The exact AppProject (layouts that write AppProjects themselves); generation emits it as it is. */
+  manifest?: Record<string, unknown>;
 }
 
 export interface FleetSpec {

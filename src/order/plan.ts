@@ -4,7 +4,6 @@
  */
 import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
-import { HELMFILE_FLUX_PLAN_NOTE } from '../layouts/helmfile-flux.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ClusterPlan, Plan, PlanWave } from '../model/plan.js';
 import type { ResolvedCluster } from '../model/resolved.js';
@@ -57,6 +56,6 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
         from: a.from,
       };
     }),
-    notes: fleet.layout === 'helmfile-flux' ? [HELMFILE_FLUX_PLAN_NOTE] : [],
+    notes: [...(fleet.clusters.find((d) => d.name === c.name)?.notes ?? [])],
   };
 }

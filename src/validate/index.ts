@@ -32,6 +32,8 @@ import { networkRule } from './rules/network.js';
 import { secretsRule } from './rules/secrets.js';
 import { placementRule } from './rules/placement.js';
 import { productionSafetyRule } from './rules/production-safety.js';
+import { kustomizeReferencesRule } from './kustomize-refs.js';
+import { defineRule } from './engine.js';
 
 export type { RuleContext, LeafObjects } from './context.js';
 export type { RuleDefinition, CodeInfo, Rule } from './engine.js';
@@ -48,6 +50,22 @@ export const rules: RuleDefinition[] = [
   placementRule,
   productionSafetyRule,
   repositoryHygieneRule,
+  defineRule(
+    'kustomize-references',
+    {
+      'kustomize-path-escapes-repo': {
+        severity: 'error',
+        summary: 'kustomization references a path outside the repository',
+        help: 'Argo CD builds from a checkout of the repository: resources, components and bases that climb above its root fail the sync. Reference paths inside the repository.',
+      },
+      'kustomize-missing-path': {
+        severity: 'error',
+        summary: 'kustomization references a path that does not exist',
+        help: 'kustomize build fails on a missing resource, component or base. Fix the entry or add the file.',
+      },
+    },
+    kustomizeReferencesRule,
+  ),
 ];
 
 /** Codes found while loading and resolving, for settings and SARIF metadata. */

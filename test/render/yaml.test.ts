@@ -19,3 +19,13 @@ test('toYaml writes shared objects out in full (no anchors)', () => {
   const shared = { k: 'v' };
   assert.doesNotMatch(toYaml({ a: shared, b: shared }), /[&*]/);
 });
+
+test('the streamed plan JSON is the sorted JSON of the plan document', async () => {
+  const { loadFleet, planFleet } = await import('../../src/index.js');
+  const { planJson, findingJson } = await import('../../src/render/plan-format.js');
+  const plan = planFleet(loadFleet('examples/lab').fleet);
+  plan.findings.push({ severity: 'warning', code: 'x', message: 'm', file: 'f', line: 1 });
+  const doc = { fleet: plan.fleet, layout: plan.layout, clusters: plan.clusters, findings: plan.findings.map(findingJson) };
+  assert.equal(planJson(plan), toSortedJson(doc));
+  assert.equal(planJson({ ...plan, clusters: [], findings: [] }), toSortedJson({ ...doc, clusters: [], findings: [] }));
+});

@@ -41,7 +41,7 @@ A failing build is reported with cluster, app and path; the others still render 
     const format = choice(ctx, 'output', ['yaml', 'json'] as const, 'yaml');
     const leaves = ctx.values.leaves === true;
     if (leaves && !ctx.values.out) throw new UsageError('--leaves needs --out DIR', { hint: 'leaf manifests are written as files under DIR/<cluster>/manifests/' });
-    const { fleet } = load(ctx);
+    const { fleet } = await load(ctx);
     const { clusters, findings } = resolveFleet(fleet, { clusters: clusterNames(ctx) });
     reportFindings(ctx, findings);
     if (hasErrors(findings)) {

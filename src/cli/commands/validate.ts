@@ -27,7 +27,7 @@ Exit 1 on errors, 0 when there are only warnings or nothing.`,
   options: { cluster: { type: 'string', multiple: true, short: 'c' }, output: { type: 'string', short: 'o' }, leaves: { type: 'string' } },
   async run(ctx) {
     const format = choice(ctx, 'output', ['text', 'json', 'sarif'] as const, 'text');
-    const { fleet } = load(ctx);
+    const { fleet } = await load(ctx);
     const leavesDir = ctx.values.leaves as string | undefined;
     const leaves = leavesDir !== undefined ? leafObjectsFromDirectory(resolve(ctx.io.cwd, leavesDir)) : undefined;
     const findings = validateFleet(fleet, { clusters: clusterNames(ctx), ...(leaves ? { leaves } : {}) });
