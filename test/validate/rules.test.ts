@@ -163,6 +163,14 @@ const cases: Case[] = [
     expect: [{ code: 'applicationset-waves', message: /"per-cluster" gives its Applications a sync wave/ }],
   },
   {
+    name: 'waves-wait: in another layout, an ApplicationSet anywhere in the repository with template waves is a warning',
+    files: baseFleet({
+      'gitops-applications/spoke.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: spoke-applications\nspec:\n  generators:\n    - list:\n        elements:\n          - component: operators\n            syncWave: "2"\n  template:\n    metadata:\n      name: \'{{component}}\'\n      annotations:\n        argocd.argoproj.io/sync-wave: \'{{syncWave}}\'\n    spec: {}\n',
+    }),
+    mutate: (f) => { f.layout = 'region-specs'; },
+    expect: [{ code: 'applicationset-waves', file: 'gitops-applications/spoke.yaml', message: /"spoke-applications" gives its Applications a sync wave/ }],
+  },
+  {
     name: 'waves-wait: another layout\'s ArgoCD CR without the Application health check is an error',
     files: baseFleet({ '.bootstrap/argocd.yaml': 'apiVersion: argoproj.io/v1beta1\nkind: ArgoCD\nmetadata:\n  name: openshift-gitops\nspec:\n  resourceHealthChecks: []\n' }),
     mutate: (f) => { f.layout = 'gitops-standards'; },

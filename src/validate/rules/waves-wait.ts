@@ -10,6 +10,7 @@
  *    not children of a sync (argo-cd #12444). Only a RollingSync strategy orders them.
  */
 import type { Finding } from '../../model/finding.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { bootstrapFor } from '../../generate/argocd.js';
 import type { RuleDefinition } from '../engine.js';
 import type { RuleContext } from '../context.js';
@@ -108,8 +109,22 @@ export const wavesWaitRule: RuleDefinition = {
         }
       }
     }
-    // ApplicationSets, wherever an app applies them.
+    // ApplicationSets, wherever an app applies them — and, for layouts whose readers turn
+    // ApplicationSets into apps (region specs), wherever they are in the repository.
     const seen = new Set<string>();
+    const bySet = new Map<string, { o: ManifestObject; app: string }>();
+    if (fleet.layout !== 'native') {
+      for (const file of yamlFiles(ctx.fs, '.', 0, [])) {
+        let text = '';
+        try {
+          text = ctx.fs.readText(file);
+        } catch {
+          continue;
+        }
+        if (!/kind:\s*ApplicationSet\b/.test(text)) continue;
+        for (const o of ctx.manifests.file(file)) if (o.kind === 'ApplicationSet' && o.group === 'argoproj.io') bySet.set(`${o.file}:${o.line}`, { o, app: '' });
+      }
+    }
     for (const c of ctx.clusters) {
       for (const app of c.apps) {
         const sets = appSetsOf(ctx.objectsOf(c, app));
@@ -130,23 +145,57 @@ export const wavesWaitRule: RuleDefinition = {
           }
         }
         for (const o of sets) {
-          const spec = isObj(o.body.spec) ? o.body.spec : {};
-          const tmpl = isObj(spec.template) && isObj(spec.template.metadata) ? spec.template.metadata : {};
-          const ann = isObj(tmpl.annotations) ? tmpl.annotations : {};
-          const strategy = isObj(spec.strategy) ? spec.strategy.type : undefined;
-          if (ann[WAVE] === undefined || strategy === 'RollingSync') continue;
           const key = `tmpl:${o.file}:${o.line}`;
           if (seen.has(key)) continue;
-          seen.add(key);
-          out.push(at(o.file, o.keyLines.spec ?? o.line, {
-            severity: 'warning',
-            code: 'applicationset-waves',
-            message: `ApplicationSet "${o.name ?? '?'}" gives its Applications a sync wave (${String(ann[WAVE])}), which does not order them: they are not children of a sync`,
-            hint: 'use spec.strategy.type: RollingSync with steps, or generate the Applications into an app-of-apps',
-          }));
+          const finding = templateWave(o);
+          if (finding) {
+            seen.add(key);
+            out.push(finding);
+          }
         }
+      }
+    }
+    for (const { o } of bySet.values()) {
+      const key = `tmpl:${o.file}:${o.line}`;
+      if (seen.has(key)) continue;
+      const finding = templateWave(o);
+      if (finding) {
+        seen.add(key);
+        out.push(finding);
       }
     }
     return out;
   },
 };
+
+/** A sync wave in an ApplicationSet's template that no RollingSync strategy turns into an order. */
+function templateWave(o: ManifestObject): Finding | undefined {
+  const spec = isObj(o.body.spec) ? o.body.spec : {};
+  const tmpl = isObj(spec.template) && isObj(spec.template.metadata) ? spec.template.metadata : {};
+  const ann = isObj(tmpl.annotations) ? tmpl.annotations : {};
+  const strategy = isObj(spec.strategy) ? spec.strategy.type : undefined;
+  if (ann[WAVE] === undefined || strategy === 'RollingSync') return undefined;
+  return at(o.file, o.keyLines.spec ?? o.line, {
+    severity: 'warning',
+    code: 'applicationset-waves',
+    message: `ApplicationSet "${o.name ?? '?'}" gives its Applications a sync wave (${String(ann[WAVE])}), which does not order them: they are not children of a sync`,
+    hint: 'use spec.strategy.type: RollingSync with steps, or generate the Applications into an app-of-apps',
+  });
+}
+
+const SKIP_DIRS = new Set(['.git', 'node_modules', 'dist', '.tools']);
+
+/** YAML files of the repository (bounded depth), for layouts that do not say where their ApplicationSets are. */
+function yamlFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[]): string[] {
+  if (depth > 8) return out;
+  for (const e of fs.list(dir)) {
+    if (SKIP_DIRS.has(e)) continue;
+    const p = dir === '.' ? e : `${dir}/${e}`;
+    if (/\.ya?ml$/.test(e)) {
+      if (!fs.isDirectory(p)) out.push(p);
+    } else if (!/\.[A-Za-z0-9]{1,5}$/.test(e) || e.startsWith('.')) {
+      if (fs.isDirectory(p)) yamlFiles(fs, p, depth + 1, out);
+    }
+  }
+  return out;
+}
