@@ -13,10 +13,11 @@ import type { Finding } from '../model/finding.js';
 import type { Fleet, Origin } from '../model/fleet.js';
 import { displayPath, locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
-import type { AppSpec, Platform, ProjectSpec } from '../model/spec.js';
+import type { AppSpec, Platform, ProjectSpec, ProvisionSpec } from '../model/spec.js';
 import { computeWaves, formatCycle } from '../order/waves.js';
 import { formatPath } from '../spec/yaml-source.js';
 import { deepMerge, getPath, isPlainObject } from './merge.js';
+import { provisioningLayers } from './provision-apps.js';
 import { mayContainVariable, substitute } from './substitute.js';
 import { resolveVariables } from './variables.js';
 
@@ -121,6 +122,18 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
   const vars = varResult.vars;
   const lookup = (n: string) => vars[n];
 
+  // The provision section, with variables substituted like app fields.
+  const provision = spec.provision
+    ? (substituteDeep(spec.provision, [], lookup, (path, missing) => {
+        findings.push(place({ file: def.file, path: ['spec', 'provision', ...path] }, {
+          severity: 'error',
+          code: 'undefined-variable',
+          message: `\${${missing}} has no value on cluster ${name}`,
+          hint: `define ${missing} in clusters/${name}/cluster.yaml or fleet.yaml vars, or write \${${missing}:-default}`,
+        }));
+      }) as ProvisionSpec)
+    : undefined;
+
   // Layers per app.
   const groupNames = spec.groups ?? [];
   const layersByApp = new Map<string, Layer[]>();
@@ -129,6 +142,8 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     if (!l) layersByApp.set(appName, (l = []));
     l.push(layer);
   };
+  // Provisioning apps (a hub's spokes with `provision:`) are the lowest layer of their apps.
+  for (const l of provisioningLayers(fleet, name)) addLayer(l.app, { spec: l.spec, origin: l.origin });
   groupNames.forEach((g, i) => {
     const group = fleet.groups.get(g);
     if (!group) {
@@ -289,6 +304,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     projects,
   };
   if (fleet.conventions && !fleet.conventions.objectNamespace) cluster.objectNamespace = false;
+  if (provision) cluster.provision = provision;
   return { cluster, findings };
 }
 

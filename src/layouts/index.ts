@@ -9,6 +9,7 @@ import type { LoadResult } from '../spec/load.js';
 import { FLEET_FILE, loadNativeFleet } from '../spec/load.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards.js';
 import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux.js';
+import { detectRegionSpecs, loadRegionSpecs } from './region-specs.js';
 
 export interface LayoutReader {
   layout: Layout;
@@ -36,8 +37,14 @@ export const helmfileFluxReader: LayoutReader = {
   load: loadHelmfileFlux,
 };
 
+export const regionSpecsReader: LayoutReader = {
+  layout: 'region-specs',
+  detect: detectRegionSpecs,
+  load: loadRegionSpecs,
+};
+
 /** Readers in detection order: the native layout wins when fleet.yaml exists. */
-export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, helmfileFluxReader];
+export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader];
 
 export function detectLayout(fs: RepoFileSystem): LayoutReader {
   const r = readers.find((x) => x.detect(fs));

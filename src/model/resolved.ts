@@ -3,7 +3,7 @@
  * exactly what it gets, and in what order.
  */
 import type { Origin } from './fleet.js';
-import type { ClusterRole, Platform, ProjectSpec } from './spec.js';
+import type { ClusterRole, Platform, ProjectSpec, ProvisionSpec } from './spec.js';
 
 export interface AppSource {
   repoURL: string;
@@ -64,4 +64,6 @@ export interface ResolvedCluster {
   projects: Record<string, ProjectSpec>;
   /** false when generated objects carry no metadata.namespace (FleetConventions.objectNamespace). */
   objectNamespace?: boolean;
+  /** How its hub creates the cluster, variables substituted (absent without `provision:`). */
+  provision?: ProvisionSpec;
 }

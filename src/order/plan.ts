@@ -5,7 +5,9 @@
 import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
 import type { Fleet } from '../model/fleet.js';
-import type { ClusterPlan, Plan, PlanWave } from '../model/plan.js';
+import type { ClusterPlan, Plan, PlanWait, PlanWave } from '../model/plan.js';
+import { provisionPath } from '../generate/provision/common.js';
+import { provisionedSpokes } from '../layering/provision-apps.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { resolveFleet } from '../layering/resolve-fleet.js';
@@ -57,5 +59,27 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
       };
     }),
     notes: [...(fleet.clusters.find((d) => d.name === c.name)?.notes ?? [])],
+    ...provisioningPlan(fleet, c),
+  };
+}
+
+/** What a provisioned spoke waits for: its ManagedCluster reporting Available on the hub. */
+export function provisioningPlan(fleet: Fleet, c: ResolvedCluster): Pick<ClusterPlan, 'waitsFor' | 'provisioning' | 'provisions'> {
+  const provision = c.provision;
+  const provisions = provisionedSpokes(fleet, c.name).map((d) => d.name);
+  if (!provision || !c.hub || c.hub === c.name) return { waitsFor: [], provisions };
+  const wait: PlanWait = {
+    cluster: c.hub,
+    apiVersion: 'cluster.open-cluster-management.io/v1',
+    kind: 'ManagedCluster',
+    name: c.name,
+    condition: { type: 'ManagedClusterConditionAvailable', status: 'True' },
+    createdBy: c.name,
+    description: `ManagedCluster ${c.name} Available on ${c.hub}`,
+  };
+  return {
+    waitsFor: [wait],
+    provisions,
+    provisioning: { installer: provision.installer, hub: c.hub, app: c.name, path: provisionPath(fleet.renderedPath, c.hub, c.name) },
   };
 }

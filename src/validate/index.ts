@@ -34,11 +34,30 @@ import { placementRule } from './rules/placement.js';
 import { productionSafetyRule } from './rules/production-safety.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
 import { defineRule } from './engine.js';
+import { provisionRules } from './provision.js';
 
 export type { RuleContext, LeafObjects } from './context.js';
 export type { RuleDefinition, CodeInfo, Rule } from './engine.js';
 export { defineRule } from './engine.js';
 export { fieldOrigin, normalizeRepoPath } from './context.js';
+
+const code = (severity: CodeInfo['severity'], summary: string, help: string): CodeInfo => ({ severity, summary, help });
+
+/** Codes of the provisioning checks (./provision.ts). */
+const provisionCodes: Record<string, CodeInfo> = {
+  'provision-missing-field': code('error', 'provision section lacks a field its installer needs', 'Each installer (hive-aws, capi-eks, agent) needs certain fields; the message names the field and why.'),
+  'provision-without-hub': code('error', 'a provisioned cluster has no hub', 'The hub creates the cluster: set spec.hub.'),
+  'provision-control-plane-size': code('error', 'unsupported control-plane size', 'OpenShift control planes have 1 or 3 nodes.'),
+  'provision-ambiguous-credential': code('error', 'credential reference with both key and secretName', 'Keep one: key reads the store through an ExternalSecret, secretName uses an existing Secret.'),
+  'vip-conflict': code('error', 'API and ingress VIP are the same address', 'Give the API and the ingress VIP different addresses.'),
+  'host-outside-machine-network': code('error', 'host address outside the machine network', 'Static host addresses must be in the machine network.'),
+  'cidr-overlap': code('error', 'a cluster\'s own networks overlap', 'The machine, pod and service networks of one cluster must be disjoint.'),
+  'duplicate-mac': code('error', 'two hosts with one boot MAC', 'Each host has its own NIC; copy the MAC from the host.'),
+  'duplicate-bmc-address': code('error', 'two hosts with one BMC address', 'Two hosts would be powered by the same BMC; fix the system path or host.'),
+  'bmc-address-scheme': code('error', 'unknown BMC address scheme', 'Use a scheme Metal3 knows (redfish-virtualmedia://, idrac-virtualmedia://, ...).'),
+  'bmc-no-virtual-media': code('warning', 'BMC scheme without virtual media', 'Agent-based installs boot the discovery ISO through virtual media.'),
+  'unknown-platform-version': code('warning', 'platform version fleetplan does not know', 'Check the version; fleetplan knows the supported OpenShift and EKS versions.'),
+};
 
 /** The rules, in the order of the issue that asked for them. */
 export const rules: RuleDefinition[] = [
@@ -66,6 +85,7 @@ export const rules: RuleDefinition[] = [
     },
     kustomizeReferencesRule,
   ),
+  defineRule('provision', provisionCodes, (ctx) => provisionRules.flatMap((r) => r(ctx))),
 ];
 
 /** Codes found while loading and resolving, for settings and SARIF metadata. */
