@@ -8,6 +8,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchFleet } from './fleet.js';
 import { runGotemplateBench } from './gotemplate.js';
+import { benchLeaves } from './leaves.js';
 import { benchValidate } from './validate.js';
 
 const appsetBench = fileURLToPath(new URL('./appset.js', import.meta.url));
@@ -21,6 +22,7 @@ const suites: Record<string, () => Promise<void>> = {
   validate: async () => {
     await benchValidate();
   },
+  leaves: () => benchLeaves(),
   gotemplate: async () => {
     for (const line of runGotemplateBench()) console.log(line);
   },

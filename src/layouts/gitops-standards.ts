@@ -33,7 +33,7 @@ import { isPlainObject } from '../layering/merge.js';
 import type { ChartOutput, ChartVariant } from './gitops-standards/chart.js';
 import { CHART_NAME, SYNC_WAVE, chartVariant, evaluateChart, templateFingerprint } from './gitops-standards/chart.js';
 import { Unsupported, coalesceValues } from './gitops-standards/helm-values.js';
-import type { ChartUse } from './gitops-standards/kustomization.js';
+import type { ChartUse, ResourceDocsCache } from './gitops-standards/kustomization.js';
 import { kustomizationFile, readClusterKustomization } from './gitops-standards/kustomization.js';
 import { located } from './gitops-standards/yaml-docs.js';
 
@@ -185,9 +185,10 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
   const clusters: ClusterDef[] = [];
   const fallbacks: FallbackRequest[] = [];
   let chartDir: string | undefined;
+  const resourceDocs: ResourceDocsCache = new Map();
   for (const c of clusterDirs(fs)) {
     const dir = `clusters/${c}`;
-    const ck = readClusterKustomization(fs, c, dir, parse);
+    const ck = readClusterKustomization(fs, c, dir, parse, resourceDocs);
     const reasons = [...ck.unsupported];
     const groupNames: string[] = [];
     const seen = new Map<string, string>();

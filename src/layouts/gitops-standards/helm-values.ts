@@ -112,6 +112,7 @@ const YAML11_SPECIAL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|Fa
  */
 export function plainScalar(v: unknown, what: string): string {
   if (typeof v !== 'string') throw new Unsupported(`${what} is not a string (${JSON.stringify(v)})`);
+  if (PLAIN.has(v)) return v;
   if (v === '' || v !== v.trim() || /[\n\r\t]/.test(v) || YAML11_SPECIAL.test(v)) throw new Unsupported(`${what} "${v}" does not read back as the same string`);
   let back: unknown;
   try {
@@ -120,8 +121,18 @@ export function plainScalar(v: unknown, what: string): string {
     throw new Unsupported(`${what} "${v}" is not a plain YAML scalar`);
   }
   if (!isPlainObject(back) || back.k !== v || Object.keys(back).length !== 1) throw new Unsupported(`${what} "${v}" does not read back as the same string`);
+  if (PLAIN.size >= PLAIN_LIMIT) PLAIN.clear();
+  PLAIN.add(v);
   return v;
 }
+
+/**
+ * Strings known to read back as themselves. The same few values (server, project, repoURL,
+ * revision) recur in every app of every cluster, and a YAML parse per value was most of the
+ * time of loading a large fleet. Bounded, so a long-lived process does not grow without end.
+ */
+const PLAIN = new Set<string>();
+const PLAIN_LIMIT = 10_000;
 
 /** A YAML text that the chart indents into a map (`extraFields`, `extraSourceFields`), as data. */
 export function yamlMap(text: string, what: string): Values {

@@ -39,6 +39,13 @@ export interface ClusterKustomization {
 
 export type ParseSource = (file: string) => SourceFile | undefined;
 
+/**
+ * Plain resource files already read, by path: the documents, or why they cannot be read. Shared by
+ * the clusters of one load, because they all list the same `../cluster-versions.yaml` (which
+ * grows with the fleet: read once per cluster, it made loading quadratic in the cluster count).
+ */
+export type ResourceDocsCache = Map<string, unknown[] | Error>;
+
 export function kustomizationFile(fs: RepoFileSystem, dir: string): string | undefined {
   return KUSTOMIZATION_FILES.map((f) => `${dir}/${f}`).find((f) => fs.exists(f));
 }
@@ -100,7 +107,13 @@ function layerName(dir: string): string {
 }
 
 /** Reads `clusters/<name>/kustomization.yaml` and the group kustomizations it pulls in. */
-export function readClusterKustomization(fs: RepoFileSystem, name: string, dir: string, parse: ParseSource): ClusterKustomization {
+export function readClusterKustomization(
+  fs: RepoFileSystem,
+  name: string,
+  dir: string,
+  parse: ParseSource,
+  resourceDocs: ResourceDocsCache = new Map(),
+): ClusterKustomization {
   const unsupported: string[] = [];
   const file = kustomizationFile(fs, dir) ?? `${dir}/kustomization.yaml`;
   const result: ClusterKustomization = { file, layers: [], unsupported };
@@ -135,11 +148,17 @@ export function readClusterKustomization(fs: RepoFileSystem, name: string, dir: 
         return;
       }
       // A plain resource file: ConfigMaps feed replacements; Argo CD objects would be emitted as they are.
-      let docs: unknown[];
-      try {
-        docs = parseAll(fs.readText(target));
-      } catch (e) {
-        unsupported.push(`${target}: ${(e as Error).message}`);
+      let docs = resourceDocs.get(target);
+      if (docs === undefined) {
+        try {
+          docs = parseAll(fs.readText(target));
+        } catch (e) {
+          docs = e as Error;
+        }
+        resourceDocs.set(target, docs);
+      }
+      if (docs instanceof Error) {
+        unsupported.push(`${target}: ${docs.message}`);
         return;
       }
       for (const d of docs) {
