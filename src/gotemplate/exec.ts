@@ -706,6 +706,12 @@ export class TemplateSet {
               : this.command({ type: 'command', pos: n.pos, tree: n.tree, args: [n] }, scope, false);
         if (k === undefined) return (s, dot) => c(s, dot, MISSING);
         const at = lastAtArg(n);
+        if (n.type === 'pipe' && endsInShortCircuit(n)) {
+          return (s, dot) => {
+            const v = c(s, dot, MISSING);
+            return validate(s, s.scAt ?? at, v, k);
+          };
+        }
         return (s, dot) => validate(s, at, c(s, dot, MISSING), k);
       }
     }
