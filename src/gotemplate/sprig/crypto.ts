@@ -7,6 +7,7 @@ import { FuncError } from '../errors.js';
 import type { FuncDef } from '../funcs.js';
 import { def } from '../funcs.js';
 import type { TypedInt } from '../values.js';
+import { bcrypt } from './bcrypt.js';
 
 function adler32(s: string): number {
   let a = 1;
@@ -108,6 +109,15 @@ function genPrivateKey(typ: string): string {
   }
 }
 
+/** sprig returns bcrypt's error as the text. */
+function sprigBcrypt(input: string): string {
+  try {
+    return bcrypt(input);
+  } catch (e) {
+    return `failed to encrypt string with bcrypt: ${(e as Error).message}`;
+  }
+}
+
 function unsupported(name: string): FuncDef {
   return def(
     [],
@@ -137,8 +147,12 @@ export function cryptoFuncs(): [string, FuncDef][] {
     }) as never)],
     ['derivePassword', def(['uint32', 'string', 'string', 'string', 'string'], derivePassword as never)],
     ['genPrivateKey', def(['string'], genPrivateKey as never)],
-    ['bcrypt', unsupported('bcrypt')],
-    ['htpasswd', unsupported('htpasswd')],
+    ['bcrypt', def(['string'], sprigBcrypt as never)],
+    [
+      'htpasswd',
+      def(['string', 'string'], ((user: string, password: string) =>
+        user.includes(':') ? `invalid username: ${user}` : `${user}:${sprigBcrypt(password)}`) as never),
+    ],
     ['buildCustomCert', unsupported('buildCustomCert')],
     ['genCA', unsupported('genCA')],
     ['genCAWithKey', unsupported('genCAWithKey')],
