@@ -443,7 +443,6 @@ export function parseDuration(s: string): bigint {
   }
   if (s === '0') return 0n;
   if (s === '') throw new FuncError(`time: invalid duration ${JSON.stringify(orig)}`);
-  let total = 0;
   let totalNs = 0n;
   const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
   while (s !== '') {
@@ -456,9 +455,7 @@ export function parseDuration(s: string): bigint {
       totalNs += (BigInt(frac) * unit) / 10n ** BigInt(frac.length);
     }
     s = s.slice(m[0].length);
-    total++;
   }
-  void total;
   return neg ? -totalNs : totalNs;
 }
 

@@ -5,7 +5,7 @@
  * quoted lines folded at column 80, multi-line strings as literal blocks.
  */
 import type { GoValue } from '../values.js';
-import { GoObject, TypedInt, isMap } from '../values.js';
+import { formatFloat } from '../strconv.js';
 import { marshalJson } from './collections.js';
 
 const BEST_WIDTH = 80;
@@ -370,7 +370,6 @@ function scalarText(v: unknown): string | undefined {
   return undefined;
 }
 
-import { formatFloat } from '../strconv.js';
 function formatG(f: number): string {
   if (f === Infinity) return '.inf';
   if (f === -Infinity) return '-.inf';
@@ -458,4 +457,3 @@ export function marshalYamlV2(v: GoValue): string {
   return o.text + '\n';
 }
 
-export { isMap, TypedInt, GoObject };
