@@ -691,7 +691,7 @@ export class TemplateSet {
       case 'nil':
         if (k === undefined) return () => undefined;
         if (k === 'value') return () => undefined;
-        if (k === 'any' || k === 'map') return () => null;
+        if (k === 'any' || k === 'map' || k === 'list') return () => null;
         return (s) => fail(s, n, `cannot assign nil to ${goTypeOfKind(k)}`);
       case 'field':
       case 'variable':
@@ -801,6 +801,13 @@ function validate(s: State, node: { pos: number; tree: Tree; type: string }, v: 
       break;
     case 'semver':
       if (v instanceof GoObject && v.goType === '*semver.Version') return v;
+      break;
+    case 'list':
+      if (v === undefined) return null;
+      if (Array.isArray(v) && sliceType(v) === '[]interface {}') return v;
+      break;
+    case 'certificate':
+      if (v instanceof GoObject && v.goType === 'sprig.certificate') return v;
       break;
   }
   if (v === undefined) fail(s, node, `invalid value; expected ${goTypeOfKind(k)}`);

@@ -26,7 +26,20 @@ import {
  * Go parameter types a function can declare:
  * `value` reflect.Value (builtins: raw, nil-preserving), `any` interface{}, and concrete types.
  */
-export type ParamKind = 'value' | 'any' | 'string' | 'int' | 'int64' | 'uint32' | 'float64' | 'bool' | 'map' | 'time' | 'semver';
+export type ParamKind =
+  | 'value'
+  | 'any'
+  | 'string'
+  | 'int'
+  | 'int64'
+  | 'uint32'
+  | 'float64'
+  | 'bool'
+  | 'map'
+  | 'list'
+  | 'time'
+  | 'semver'
+  | 'certificate';
 
 export interface FuncDef {
   params: readonly ParamKind[];
@@ -52,6 +65,10 @@ export function goTypeOfKind(k: ParamKind): string {
       return 'time.Time';
     case 'semver':
       return '*semver.Version';
+    case 'list':
+      return '[]interface {}';
+    case 'certificate':
+      return 'sprig.certificate';
     default:
       return k;
   }
