@@ -23,14 +23,19 @@ import { parseTemplates } from './parse.js';
 import { argocdFuncs, sprigFuncs } from './sprig/index.js';
 import type { GoValue } from './values.js';
 
-export { GoTemplateError } from './errors.js';
+import { GoTemplateError } from './errors.js';
+export { GoTemplateError };
 export type { GoValue, GoMap, JsonToGoOptions } from './values.js';
 export { goValueFromJson, goValueFromJsonArgoCD, goValueFromJsonIntegralAsInt, TypedInt, GoComplex } from './values.js';
 
 export type FuncSet = 'argocd' | 'sprig' | 'go';
+export type { MissingKey };
 
 export interface GoTemplateOptions {
-  /** Template name used in error messages (default `base`). */
+  /**
+   * Template name used in error messages (default `base`). Argo CD's ApplicationSet controller
+   * names its templates "" (`template: :1:3: executing "" at <…>`).
+   */
   name?: string;
   /** What a missing map key gives: `default` (no value), `zero`, or `error`. Default `default`. */
   missingkey?: MissingKey;
@@ -57,6 +62,25 @@ export function funcMap(set: FuncSet): FuncMap {
     case 'argocd':
       return (argoMap ??= new Map([...builtins, ...sprigFuncs(), ...argocdFuncs()]));
   }
+}
+
+/**
+ * Go's Template.Option for an ApplicationSet's `goTemplateOptions` (e.g. `["missingkey=error"]`).
+ * Later options win, as in Go. An option Go does not know is Go's panic text, thrown as a
+ * GoTemplateError.
+ */
+export function parseGoTemplateOptions(options: readonly string[]): { missingkey: MissingKey } {
+  let missingkey: MissingKey = 'default';
+  for (const opt of options) {
+    if (opt === '') throw new GoTemplateError('empty option string', 'parse');
+    const eq = opt.indexOf('=');
+    const key = eq < 0 ? '' : opt.slice(0, eq);
+    const value = eq < 0 ? '' : opt.slice(eq + 1);
+    if (key === 'missingkey' && (value === 'invalid' || value === 'default')) missingkey = 'default';
+    else if (key === 'missingkey' && (value === 'zero' || value === 'error')) missingkey = value;
+    else throw new GoTemplateError(`unrecognized option: ${opt}`, 'parse');
+  }
+  return { missingkey };
 }
 
 /** Compiled templates are immutable: the same text and options give the same template. */

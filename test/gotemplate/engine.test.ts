@@ -7,6 +7,7 @@ import {
   compileGoTemplate,
   goValueFromJsonArgoCD,
   goValueFromJsonIntegralAsInt,
+  parseGoTemplateOptions,
 } from '../../src/gotemplate/index.js';
 import { formatFloat } from '../../src/gotemplate/strconv.js';
 import { sprintf } from '../../src/gotemplate/fmt.js';
@@ -165,3 +166,17 @@ for (const [format, args, want] of printfs) {
     assert.equal(sprintf(format, args as never), want);
   });
 }
+
+test("reads ApplicationSet goTemplateOptions as Go's Template.Option does", () => {
+  assert.deepEqual(parseGoTemplateOptions([]), { missingkey: 'default' });
+  assert.deepEqual(parseGoTemplateOptions(['missingkey=error']), { missingkey: 'error' });
+  assert.deepEqual(parseGoTemplateOptions(['missingkey=zero', 'missingkey=invalid']), { missingkey: 'default' });
+  assert.throws(() => parseGoTemplateOptions(['missingkey=maybe']), /^GoTemplateError: unrecognized option: missingkey=maybe$/);
+});
+
+test('names templates "" as Argo CD does when asked', () => {
+  assert.throws(
+    () => compileGoTemplate('{{ .a.b }}', { name: '', missingkey: 'error' }).execute({}),
+    (e: unknown) => e instanceof GoTemplateError && e.message === 'template: :1:5: executing "" at <.a.b>: map has no entry for key "a"',
+  );
+});
