@@ -12,8 +12,11 @@
  *   `env`, `expandenv` and `getHostByName` (the engine never reads the environment or the
  *   network); `argocd` (default) = `sprig` + `normalize`, `slugify`, `toYaml`, `fromYaml`,
  *   `fromYamlArray`, exactly Argo CD's ApplicationSet func map.
- * - Options: `missingkey` as Go's `Option("missingkey=…")`; `name` is the template name in
- *   messages (default `base`).
+ * - Options: `missingkey` as Go's `Option("missingkey=…")` (`parseGoTemplateOptions` reads an
+ *   ApplicationSet's `goTemplateOptions`); `name` is the template name in messages (default
+ *   `base`; Argo CD uses "").
+ * - Compiled templates are cached by text and options and are safe to execute concurrently
+ *   (each execution has its own state).
  */
 import { TemplateSet } from './exec.js';
 import type { MissingKey } from './exec.js';
@@ -22,11 +25,13 @@ import { builtins } from './funcs.js';
 import { parseTemplates } from './parse.js';
 import { argocdFuncs, sprigFuncs } from './sprig/index.js';
 import type { GoValue } from './values.js';
-
 import { GoTemplateError } from './errors.js';
+
 export { GoTemplateError };
 export type { GoValue, GoMap, JsonToGoOptions } from './values.js';
 export { goValueFromJson, goValueFromJsonArgoCD, goValueFromJsonIntegralAsInt, TypedInt, GoComplex } from './values.js';
+/** Argo CD's SanitizeName (the `normalize` function; the cluster generator's `nameNormalized`) and SlugifyName. */
+export { sanitizeName, slugifyName } from './sprig/argocd.js';
 
 export type FuncSet = 'argocd' | 'sprig' | 'go';
 export type { MissingKey };
