@@ -575,8 +575,11 @@ export function dateFuncs(): [string, FuncDef][] {
       'ago',
       def(['any'], ((d: GoValue) => {
         const t = toTime(d);
+        // time.Since(t).Round(time.Second): halfway values round away from zero.
         const diff = BigInt(Date.now()) * 1_000_000n - t.ns;
-        return durationString((diff / NS) * NS);
+        const abs = diff < 0n ? -diff : diff;
+        const rounded = ((abs + NS / 2n) / NS) * NS;
+        return durationString(diff < 0n ? -rounded : rounded);
       }) as never),
     ],
     [
