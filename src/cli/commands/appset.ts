@@ -68,7 +68,7 @@ export const appsetCommand: Command = {
     const loaded = loadApplicationSet(readTextFile(resolve(io.cwd, file), file), file);
     const clusters = values['clusters'] as string | undefined;
     let secrets: ClusterSecret[] = [];
-    if (clusters === 'fleet') secrets = await clusterSecretsFromFleet(repoDir);
+    if (clusters === 'fleet') secrets = await clusterSecretsFromFleet(ctx);
     else if (clusters !== undefined) {
       secrets = parseClusterSecrets(readTextFile(resolve(io.cwd, clusters), clusters), clusters);
       const unlabelled = secrets.filter((s) => s.labels[CLUSTER_SECRET_TYPE_LABEL] !== 'cluster').map((s) => s.name);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { choice, clusterNames, load, reportFindings } from '../common.js';
-import { renderCluster, renderedStream } from '../../render/fleet.js';
+import { deliveryFiles, renderCluster, renderedStream } from '../../render/fleet.js';
 import { hasErrors } from '../../model/finding.js';
 import { writeTree } from '../../adapters/output.js';
 import { jsonOf } from '../../render/yaml.js';
@@ -21,6 +21,9 @@ so that \`fleetplan render --cluster hub | kubectl apply -f -\` works.
 With --out DIR, writes DIR/<cluster>/apps/<app>.yaml, DIR/<cluster>/projects/<project>.yaml and
 DIR/<cluster>/bootstrap/NN-*.yaml (and, for a hub that provisions clusters, DIR/<hub>/provision/<app>/
 kustomize directories), and removes files an earlier render wrote that are no longer produced.
+Under gitops.delivery: applicationset, no apps/ or projects/: bootstrap/ holds the cluster identity
+Secret and the root ApplicationSet, and DIR/deploy/<sector>/<region>/argocd/ the rendered
+<cluster-type>-values.yaml files and <cluster-type>-manifests/applicationset.yaml.
 Nothing is written when the fleet has errors (exit 1).
 
 --leaves (with --out) also builds every Application's source with the real kustomize (or
@@ -59,6 +62,16 @@ A failing build is reported with cluster, app and path; the others still render 
         // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
         const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
         const stats = writeTree(dir, files, [...managed]);
+        total.written += stats.written;
+        total.unchanged += stats.unchanged;
+        total.removed += stats.removed;
+      }
+      // delivery: applicationset — values files and ApplicationSet copies shared by clusters of one
+      // sector, region and cluster type; stale ones are removed only when the whole fleet is rendered.
+      const shared = deliveryFiles(fleet, clusters);
+      if (shared.length > 0) {
+        const managedShared = clusterNames(ctx).length === 0 ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
+        const stats = writeTree(dir, shared, managedShared);
         total.written += stats.written;
         total.unchanged += stats.unchanged;
         total.removed += stats.removed;
