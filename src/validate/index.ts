@@ -15,6 +15,7 @@ import { ROOT_APPLICATION } from '../generate/argocd.js';
 import { formatPath } from '../spec/yaml-source.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
 import { provisionRules } from './provision.js';
+import { applicationSetIdentityRule } from './applicationset.js';
 
 export interface RuleContext {
   fleet: Fleet;
@@ -108,7 +109,7 @@ export const duplicateNameRule: Rule = ({ fleet, clusters }) => {
   return out;
 };
 
-export const rules: Rule[] = [pathRule, duplicateNameRule, kustomizeReferencesRule, ...provisionRules];
+export const rules: Rule[] = [pathRule, duplicateNameRule, kustomizeReferencesRule, ...provisionRules, applicationSetIdentityRule];
 
 /** A directory that exists where a dangling path was probably meant (one `overlays/` more or less). */
 function nearbyPath(fs: RepoFileSystem, path: string): string | undefined {

@@ -189,3 +189,20 @@ test('a pinned commit missing from the repository is a warning and the working t
   assert.ok(c.apps.some((a) => a.name === 'prod-euw1-rc-logging'));
   assert.ok(c.notes.includes("revision 0123456789abcdef0123456789abcdef01234567 is not in the fleet repository's history: charts listed from the working tree"), c.notes.join('\n'));
 });
+
+test('validate reports a cluster without a sector or region under applicationset delivery', async () => {
+  const dir = join(tmp, 'no-sector');
+  cpSync(SEED004_FIXTURE, dir, { recursive: true });
+  const file = join(dir, 'clusters/int-use1-rc/cluster.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/ {2}(region|sector): .*\n/g, ''));
+  const r = await cli(['validate', '--repo', dir, '-o', 'json']);
+  assert.equal(r.code, 1);
+  const findings = (JSON.parse(r.stdout) as { findings: { code: string; message: string; file: string }[] }).findings;
+  assert.deepEqual(
+    findings.map((f) => [f.code, f.file, f.message.slice(0, f.message.indexOf(':'))]),
+    [
+      ['appset-identity', 'clusters/int-use1-rc/cluster.yaml', 'cluster int-use1-rc has no region'],
+      ['appset-identity', 'clusters/int-use1-rc/cluster.yaml', 'cluster int-use1-rc has no sector'],
+    ],
+  );
+});
