@@ -37,7 +37,8 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     sector: c.sector ?? null,
     platform: c.platform,
     revision: c.revision,
-    bootstrap: bootstrapFor(fleet, c).map((f) => ({
+    // Layouts that bootstrap themselves (helmfile + Flux) get no fleetplan bootstrap steps.
+    bootstrap: (fleet.layout === 'helmfile-flux' ? [] : bootstrapFor(fleet, c)).map((f) => ({
       file: f.name,
       description: f.description,
       objects: f.objects.map((o) => formatRef(o)),
