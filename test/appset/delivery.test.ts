@@ -206,3 +206,13 @@ test('validate reports a cluster without a sector or region under applicationset
     ],
   );
 });
+
+test('rendering one cluster leaves the deploy/ files of the others in place', async () => {
+  const dir = join(tmp, 'render-one');
+  assert.equal((await cli(['render', '--repo', repo, '--out', dir])).code, 0);
+  const before = filesUnder(dir);
+  const r = await cli(['render', '--repo', repo, '--out', dir, '--cluster', 'stg-euw1-mc01']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /0 written, \d+ unchanged, 0 removed/);
+  assert.deepEqual(filesUnder(dir), before);
+});

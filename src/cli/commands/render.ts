@@ -80,6 +80,11 @@ A failing build is reported with cluster, app and path; the others still render 
         `rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`,
       );
       if (!leaves) return 0;
+      if (fleet.delivery === 'applicationset') {
+        // The Applications are made by the ApplicationSet controller from chart directories.
+        ctx.io.stderr.write('note: --leaves builds nothing under gitops.delivery: applicationset (no apps are rendered)\n');
+        return 0;
+      }
       const { jobs, skipped } = leafJobsFor(fleet, clusters, nodeFileSystem(fleet.root));
       for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
       const cacheDir = ctx.values['cache-dir'] as string | undefined;
