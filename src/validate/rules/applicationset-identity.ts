@@ -15,11 +15,26 @@ export const applicationSetIdentityRule: RuleDefinition = {
       summary: 'cluster without sector or region under applicationset delivery',
       help: "The root ApplicationSet reads the values file deploy/<environment>/<region_alias>/argocd/<cluster_type>-values.yaml from the identity Secret's labels; without them Argo CD fails to generate the cluster's Applications. Set spec.sector and spec.region (or spec.labels.environment / region_alias).",
     },
+    'appset-reserved-name': {
+      severity: 'error',
+      summary: 'cluster named deploy under applicationset delivery',
+      help: 'Rendered output holds <cluster>/ folders and the shared deploy/ folder of values files side by side; a cluster named deploy would mix them. Rename the cluster.',
+    },
   },
   run({ fleet, clusters }) {
     if (fleet.delivery !== 'applicationset') return [];
     const out: Finding[] = [];
     for (const c of clusters) {
+      if (c.name === 'deploy') {
+        out.push({
+          severity: 'error',
+          code: 'appset-reserved-name',
+          message: 'cluster "deploy" would render into the deploy/ folder of the shared values files',
+          file: c.file,
+          hint: 'rename the cluster',
+          cluster: c.name,
+        });
+      }
       const labels = identityLabels(c);
       for (const [label, field] of [[ENVIRONMENT_LABEL, 'sector'], [REGION_ALIAS_LABEL, 'region']] as const) {
         if (labels[label] !== undefined) continue;
