@@ -216,3 +216,16 @@ test('rendering one cluster leaves the deploy/ files of the others in place', as
   assert.match(r.stderr, /0 written, \d+ unchanged, 0 removed/);
   assert.deepEqual(filesUnder(dir), before);
 });
+
+test('validate reports a cluster named deploy under applicationset delivery', async () => {
+  const dir = join(tmp, 'named-deploy');
+  cpSync(SEED004_FIXTURE, dir, { recursive: true });
+  cpSync(join(dir, 'clusters/int-use1-rc'), join(dir, 'clusters/deploy'), { recursive: true });
+  rmSync(join(dir, 'clusters/int-use1-rc'), { recursive: true });
+  const file = join(dir, 'clusters/deploy/cluster.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('name: int-use1-rc', 'name: deploy'));
+  const r = await cli(['validate', '--repo', dir, '-o', 'json']);
+  assert.equal(r.code, 1);
+  const findings = (JSON.parse(r.stdout) as { findings: { code: string; file: string }[] }).findings;
+  assert.deepEqual(findings.map((f) => [f.code, f.file]), [['appset-reserved-name', 'clusters/deploy/cluster.yaml']]);
+});
