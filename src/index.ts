@@ -34,7 +34,12 @@ export type { RuleDefinition, RuleContext, LeafObjects, CodeInfo } from './valid
 export type { FleetGraphs, HelmfileRelease, FluxKustomization } from './model/graphs.js';
 export { resolveFleet } from './layering/resolve-fleet.js';
 export { planFleet } from './order/plan.js';
-export { renderFleet, renderedStream } from './render/fleet.js';
+export { planApplicationSetFleet, applicationSetApps, fleetClusterSecrets } from './order/applicationset-apps.js';
+export type { ClusterApplications } from './order/applicationset-apps.js';
+export type { FleetRepoSource, RevisionStatus } from './ports/fleet-repo.js';
+export { clusterSecretFor, identityLabels } from './generate/cluster-identity.js';
+export { rootApplicationSet, applicationSetBootstrap, valuesFor, valuesFilePath, appSetFilePath } from './generate/applicationset-delivery.js';
+export { renderFleet, renderedStream, deliveryFiles } from './render/fleet.js';
 export { formatPlan } from './render/plan-format.js';
 export { computeWaves, formatCycle } from './order/waves.js';
 export { substitute } from './layering/substitute.js';

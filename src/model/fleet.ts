@@ -40,6 +40,8 @@ export interface Fleet {
   platform: Platform;
   engine: Engine;
   delivery: Delivery;
+  /** Settings of `delivery: applicationset`, defaults filled in (absent: seed 004's defaults). */
+  applicationSet?: { directories: string[] };
   /** Argo CD namespace per platform is decided at resolution; this is the explicit setting, if any. */
   gitopsNamespace: string | undefined;
   renderedPath: string;

@@ -62,6 +62,11 @@ export interface ProjectSpec {
   manifest?: Record<string, unknown>;
 }
 
+export interface ApplicationSetDeliverySpec {
+  /** Git directory generator paths (Go templates over the cluster identity Secret). */
+  directories?: string[];
+}
+
 export interface FleetSpec {
   repoURL: string;
   revision?: string;
@@ -72,6 +77,8 @@ export interface FleetSpec {
     namespace?: string;
     renderedPath?: string;
     plugin?: { image: string; name?: string };
+    /** Settings of `delivery: applicationset` (seed 004's root ApplicationSet). */
+    applicationset?: ApplicationSetDeliverySpec;
     operator?: { channel?: string; source?: string; sourceNamespace?: string; installPlanApproval?: 'Automatic' | 'Manual' };
   };
   sectors?: SectorSpec[];

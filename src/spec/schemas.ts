@@ -322,6 +322,20 @@ export const fleetSchema = kindSchema(
               name: { type: 'string', pattern: dnsLabel, description: 'Plugin name; default fleetplan.' },
             },
           },
+          applicationset: {
+            type: 'object',
+            description: 'Settings of `delivery: applicationset` (the root ApplicationSet of seed 004).',
+            additionalProperties: false,
+            properties: {
+              directories: {
+                type: 'array',
+                minItems: 1,
+                items: { type: 'string', minLength: 1 },
+                description:
+                  'Git directory generator paths: each directory found is one chart, i.e. one Application per cluster. Go templates over the cluster identity Secret. Default argocd/config/{{ .metadata.labels.cluster_type }}/* and argocd/config/shared/*.',
+              },
+            },
+          },
           operator: {
             type: 'object',
             additionalProperties: false,

@@ -58,16 +58,4 @@ export function fieldOrigin(fleet: Fleet, app: ResolvedApp, field: readonly stri
   return app.origin;
 }
 
-/** `a/./b/../c` → `a/c`; undefined when the path leaves the root or is absolute. */
-export function normalizeRepoPath(path: string): string | undefined {
-  if (path.startsWith('/')) return undefined;
-  const parts: string[] = [];
-  for (const seg of path.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(seg);
-  }
-  return parts.length ? parts.join('/') : '.';
-}
+export { normalizeRepoPath } from '../model/repo-path.js';

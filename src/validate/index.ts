@@ -32,6 +32,7 @@ import { networkRule } from './rules/network.js';
 import { secretsRule } from './rules/secrets.js';
 import { placementRule } from './rules/placement.js';
 import { productionSafetyRule } from './rules/production-safety.js';
+import { applicationSetIdentityRule } from './rules/applicationset-identity.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
 import { defineRule } from './engine.js';
 import { provisionRules } from './provision.js';
@@ -69,6 +70,7 @@ export const rules: RuleDefinition[] = [
   placementRule,
   productionSafetyRule,
   repositoryHygieneRule,
+  applicationSetIdentityRule,
   defineRule(
     'kustomize-references',
     {

@@ -123,19 +123,8 @@ function join(dir: string, name: string): string {
   return dir === '.' || dir === '' ? name : `${dir}/${name}`;
 }
 
-/** `dir` + relative `ref`, normalized; undefined when it leaves the repository. */
-export function joinRelative(dir: string, ref: string): string | undefined {
-  if (ref.startsWith('/')) return undefined;
-  const parts = dir === '.' || dir === '' ? [] : dir.split('/');
-  for (const seg of ref.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(seg);
-  }
-  return parts.length ? parts.join('/') : '.';
-}
+import { joinRepoPath as joinRelative } from '../model/repo-path.js';
+export { joinRelative };
 
 /** Kinds that have no namespace (a kustomization `namespace:` leaves them alone). */
 export const CLUSTER_SCOPED = new Set([

@@ -9,6 +9,7 @@ import type { ClusterDef, Origin } from '../../model/fleet.js';
 import type { ClusterNetwork } from '../../model/spec.js';
 import type { RuleDefinition } from '../engine.js';
 import { place } from '../context.js';
+import { parseCidr as parseBlock } from '../cidr.js';
 
 export interface Cidr {
   text: string;
@@ -17,35 +18,13 @@ export interface Cidr {
   end: bigint;
 }
 
-function parseIp(s: string): { v6: boolean; n: bigint } | undefined {
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(s)) {
-    const parts = s.split('.').map(Number);
-    if (parts.some((p) => p > 255)) return undefined;
-    return { v6: false, n: parts.reduce((a, p) => (a << 8n) + BigInt(p), 0n) };
-  }
-  if (!s.includes(':') || !/^[0-9a-fA-F:]+$/.test(s)) return undefined;
-  const halves = s.split('::');
-  if (halves.length > 2) return undefined;
-  const head = halves[0] ? halves[0].split(':') : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
-  const missing = 8 - head.length - tail.length;
-  if ((halves.length === 1 && missing !== 0) || missing < 0) return undefined;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
-  if (groups.some((g) => g.length === 0 || g.length > 4)) return undefined;
-  return { v6: true, n: groups.reduce((a, g) => (a << 16n) + BigInt(parseInt(g, 16)), 0n) };
-}
-
+/** A block as the range of addresses it covers (for a sweep over sorted ranges). */
 export function parseCidr(text: string): Cidr | undefined {
-  const [ip, len, extra] = text.trim().split('/');
-  if (extra !== undefined || ip === undefined || len === undefined || !/^\d+$/.test(len)) return undefined;
-  const a = parseIp(ip);
-  if (!a) return undefined;
-  const bits = a.v6 ? 128 : 32;
-  const l = Number(len);
-  if (l > bits) return undefined;
-  const host = (1n << BigInt(bits - l)) - 1n;
-  const start = a.n & ~host;
-  return { text, v6: a.v6, start, end: start | host };
+  const c = parseBlock(text.trim());
+  if (!c) return undefined;
+  const host = (1n << BigInt((c.family === 6 ? 128 : 32) - c.prefix)) - 1n;
+  const start = c.value & ~host;
+  return { text, v6: c.family === 6, start, end: start | host };
 }
 
 export function overlaps(a: Cidr, b: Cidr): boolean {
