@@ -1,0 +1,102 @@
+/**
+ * Fault injection: which requests fail, how, and how many times. Rules are checked in the order
+ * they were added; a rule with `times` left answers the request instead of the server.
+ */
+import type { RequestInfo, Verb } from './router.js';
+
+export interface RequestMatch {
+  verb?: Verb | Verb[];
+  /** Resource plural, e.g. `deployments`. */
+  resource?: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  /** Any further condition. */
+  when?: (r: RequestInfo) => boolean;
+}
+
+export type FaultAction =
+  | { type: 'status'; status: number; retryAfterSeconds?: number; message?: string }
+  /** Close the connection without an answer (the client sees a socket error). */
+  | { type: 'reset' };
+
+export interface FaultRule {
+  match: RequestMatch;
+  remaining: number;
+  action: FaultAction;
+}
+
+export interface WatchDropRule {
+  match: RequestMatch;
+  remaining: number;
+  /** Events sent before the connection is cut. */
+  afterEvents: number;
+  /** `end`: a clean end of stream (as a server-side timeout); `destroy`: the socket is destroyed. */
+  how: 'end' | 'destroy';
+}
+
+export const WRITE_VERBS: Verb[] = ['create', 'update', 'patch', 'apply', 'delete'];
+
+export function matches(m: RequestMatch, r: RequestInfo): boolean {
+  if (m.verb !== undefined && !(Array.isArray(m.verb) ? m.verb : [m.verb]).includes(r.verb)) return false;
+  if (m.resource !== undefined && m.resource !== r.resource) return false;
+  if (m.namespace !== undefined && m.namespace !== r.namespace) return false;
+  if (m.name !== undefined && m.name !== r.name) return false;
+  if (m.subresource !== undefined && m.subresource !== r.subresource) return false;
+  if (m.when && !m.when(r)) return false;
+  return true;
+}
+
+export class Faults {
+  readonly rules: FaultRule[] = [];
+  readonly watchDrops: WatchDropRule[] = [];
+
+  /** Answer the next `times` matching requests with `status` (a Kubernetes Status body). */
+  failNext(times: number, status: number, match: RequestMatch = {}, extra: { retryAfterSeconds?: number; message?: string } = {}): void {
+    this.rules.push({ match, remaining: times, action: { type: 'status', status, ...extra } });
+  }
+
+  /** 409 Conflict ("the object has been modified") on the next `times` writes. */
+  conflictNext(times: number, match: RequestMatch = {}): void {
+    this.failNext(times, 409, { verb: WRITE_VERBS, ...match });
+  }
+
+  /** 429 Too Many Requests with `Retry-After` on the next `times` matching requests. */
+  throttleNext(times: number, retryAfterSeconds: number, match: RequestMatch = {}): void {
+    this.failNext(times, 429, match, { retryAfterSeconds });
+  }
+
+  /** 500 Internal Server Error on the next `times` matching requests. */
+  errorNext(times: number, match: RequestMatch = {}): void {
+    this.failNext(times, 500, match);
+  }
+
+  /** Reset the connection (no answer) for the next `times` matching requests. */
+  resetNext(times: number, match: RequestMatch = {}): void {
+    this.rules.push({ match, remaining: times, action: { type: 'reset' } });
+  }
+
+  /** Cut the next `times` matching watch streams after `afterEvents` events. */
+  dropWatches(times: number, afterEvents: number, match: RequestMatch = {}, how: 'end' | 'destroy' = 'destroy'): void {
+    this.watchDrops.push({ match, remaining: times, afterEvents, how });
+  }
+
+  clear(): void {
+    this.rules.length = 0;
+    this.watchDrops.length = 0;
+  }
+
+  take(r: RequestInfo): FaultAction | undefined {
+    const rule = this.rules.find((x) => x.remaining > 0 && matches(x.match, r));
+    if (!rule) return undefined;
+    rule.remaining -= 1;
+    return rule.action;
+  }
+
+  takeWatchDrop(r: RequestInfo): WatchDropRule | undefined {
+    const rule = this.watchDrops.find((x) => x.remaining > 0 && matches(x.match, r));
+    if (!rule) return undefined;
+    rule.remaining -= 1;
+    return rule;
+  }
+}

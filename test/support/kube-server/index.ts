@@ -1,0 +1,52 @@
+/**
+ * A Kubernetes API server for tests: start it, point a kubeconfig at it, and the real
+ * `@kubernetes/client-node` (or the fleetplan CLI in a child process) runs against it over HTTP.
+ *
+ *   const server = await startKubeServer({ crds: CRD_SETS.olm });
+ *   const kubeconfig = server.writeKubeconfig(join(tmp, 'kubeconfig'));
+ *   ... server.snapshot(), server.requests({ resource: 'deployments' }), server.faults.throttleNext(2, 1) ...
+ *   await server.close();
+ */
+import { crdsNamed, establishedCrd } from './crds.js';
+import { BUILTIN_TYPES } from './resources.js';
+import { KubeServer, type KubeServerOptions } from './server.js';
+import type { Obj } from './types.js';
+
+export { KubeServer, type KubeServerOptions, type RequestLogEntry } from './server.js';
+export { CRD_SETS, crdsNamed, establishedCrd, fixtureCrds } from './crds.js';
+export { Controllers, DEFAULT_OPERATORS, SYNC_DELAY_ANNOTATION, isWorkloadReady, type ControllerName, type ControllerOptions, type ObjectRef, type OperatorPackage } from './controllers.js';
+export { Faults, WRITE_VERBS, type RequestMatch } from './faults.js';
+export type { RequestInfo, Verb } from './router.js';
+export { ObjectStore, type Validator } from './store.js';
+export { StatusError } from './status.js';
+export type { Clock, Obj, ResourceType, StoreEvent } from './types.js';
+
+export interface StartOptions extends KubeServerOptions {
+  /** CRD names from the fixture to preload, already Established (see CRD_SETS). */
+  crds?: readonly string[];
+  /** Further CRD objects to preload, already Established. */
+  crdObjects?: Obj[];
+  /** Namespaces to create besides default, kube-system and kube-public. */
+  namespaces?: string[];
+}
+
+export async function startKubeServer(opts: StartOptions = {}): Promise<KubeServer> {
+  const server = await KubeServer.start(opts);
+  preloadCrds(server, [...crdsNamed(opts.crds ?? []), ...(opts.crdObjects ?? [])]);
+  const nsType = BUILTIN_TYPES.find((t) => t.kind === 'Namespace')!;
+  for (const ns of opts.namespaces ?? []) {
+    server.store.create(nsType, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, { fieldManager: 'test-setup' });
+  }
+  return server;
+}
+
+/** Stores CRDs as Established right away (as on a cluster where they were installed long ago). */
+export function preloadCrds(server: KubeServer, crds: Obj[]): void {
+  const crdType = BUILTIN_TYPES.find((t) => t.kind === 'CustomResourceDefinition')!;
+  for (const crd of crds) {
+    const name = String(crd.metadata.name);
+    if (!server.store.find(crdType, undefined, name)) server.store.create(crdType, undefined, crd, { fieldManager: 'test-setup' });
+    const cur = server.store.find(crdType, undefined, name)!;
+    server.store.update(crdType, undefined, name, { ...cur, status: establishedCrd(crd).status }, { fieldManager: 'kube-apiserver', subresource: 'status' });
+  }
+}
