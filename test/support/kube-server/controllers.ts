@@ -15,8 +15,9 @@
  *                    a wave is applied only once every resource of the lower waves is healthy; an
  *                    Application is healthy when Synced and Healthy. Then Synced + Healthy itself.
  * - clusterDeployments: a Hive ClusterDeployment becomes installed, with an admin kubeconfig Secret.
- * - managedClusters: an accepted ManagedCluster joins and becomes available (after its
- *                    ClusterDeployment, if one of the same name exists, is installed).
+ * - managedClusters: an accepted ManagedCluster joins and becomes available once the Hive
+ *                    ClusterDeployment of the same name is installed (`local-cluster` and the
+ *                    `importedClusters` option join without one).
  *
  * `hold(ref)` makes a controller ignore one object (readiness that never comes); `release` undoes it.
  */
@@ -44,6 +45,8 @@ export interface ControllerOptions {
   operators?: Record<string, OperatorPackage>;
   /** Applications only sync when an ArgoCD in their namespace is Available (default true). */
   applicationsNeedArgoCD?: boolean;
+  /** ManagedClusters that join without a Hive ClusterDeployment (besides `local-cluster`). */
+  importedClusters?: string[];
   /** The kubeconfig Hive writes into a ClusterDeployment's admin kubeconfig Secret. */
   spokeKubeconfig?: (clusterDeployment: Obj) => string;
 }
@@ -533,10 +536,11 @@ export class Controllers {
     if (!rt) return;
     const mc = this.store.find(rt, undefined, name);
     if (!mc || this.isHeld(mc) || mc.metadata.deletionTimestamp || mc.spec?.hubAcceptsClient !== true) return;
-    const cdRt = this.type('hive.openshift.io', 'ClusterDeployment');
-    if (cdRt) {
-      const cd = this.store.list(cdRt, undefined, (o) => o.metadata?.name === name).items[0];
-      if (cd && cd.spec?.installed !== true) return;
+    if (name !== 'local-cluster' && !(this.opts.importedClusters ?? []).includes(name)) {
+      // A spoke's klusterlet can only join once Hive has installed the cluster.
+      const cdRt = this.type('hive.openshift.io', 'ClusterDeployment');
+      const cd = cdRt ? this.store.list(cdRt, undefined, (o) => o.metadata?.name === name).items[0] : undefined;
+      if (cd?.spec?.installed !== true) return;
     }
     const c = mc.status?.conditions;
     const status = {

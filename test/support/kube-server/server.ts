@@ -188,6 +188,11 @@ export class KubeServer {
     });
   }
 
+  /** Every stored object, sorted by type, namespace and name (copies). */
+  snapshot(): Obj[] {
+    return this.store.snapshot();
+  }
+
   /** Logged requests matching `match` (e.g. every request about one object). */
   requests(match: RequestMatch = {}): RequestLogEntry[] {
     return this.log.filter((r) => matches(match, r));
@@ -372,7 +377,7 @@ export class KubeServer {
       else if (was && !is) write('DELETED', obj);
     };
     this.watches.add(watch);
-    req.on('close', () => watch.close('end'));
+    res.on('close', () => watch.close('end'));
     if (drop && drop.afterEvents === 0) return watch.close(drop.how);
     if (rvParam === null || rvParam === '' || rvParam === '0') {
       for (const o of this.store.list(rt, ns, match).items) write('ADDED', this.store.present(rt, o, info.version));

@@ -1,0 +1,479 @@
+/**
+ * The KubeClient port over `@kubernetes/client-node` 1.4.0.
+ *
+ * - The library is imported lazily (`connectKube`): it costs about 0.5 s and 120 MB, which
+ *   commands that never talk to a cluster must not pay.
+ * - Objects go over the wire as is. The library's generic object API runs built-in kinds
+ *   through its typed model, which drops fields the model does not know; under server-side
+ *   apply that would give up ownership of those fields. A small subclass builds the requests
+ *   (server-side apply as `application/apply-patch+yaml`) and returns the JSON unconverted,
+ *   while keeping the library's kubeconfig handling, authentication, TLS and discovery cache.
+ * - Requests are retried on 429 (honouring `Retry-After`), 5xx and unreachable servers, with
+ *   exponential backoff. Watches reconnect and resume from the last resourceVersion they saw,
+ *   and list again when the server answers 410 Expired.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import type * as K8s from '@kubernetes/client-node';
+import { InputError } from '../errors/index.js';
+import {
+  FIELD_MANAGER, KubeApiError, type ApplyOptions, type KubeClient, type KubeObject, type KubeStatusCause, type ListQuery,
+  type ObjectList, type ObjectRef, type ResourceInfo, type WatchEvent, type WatchHandle, type WatchOptions,
+} from '../ports/kube.js';
+
+export interface RetryPolicy {
+  /** Tries per request, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseDelayMs: 250, maxDelayMs: 15_000 };
+
+export interface KubeConnectOptions {
+  /** `--kubeconfig`: this file only. */
+  kubeconfig?: string;
+  /** `--context`: instead of the kubeconfig's current context. */
+  context?: string;
+  /** The environment, for `KUBECONFIG` and `HOME` (passed in; never read from the process here). */
+  env?: Readonly<Record<string, string | undefined>>;
+  retry?: RetryPolicy;
+  /** Field manager for server-side apply (default `fleetplan`). */
+  fieldManager?: string;
+  /** How to wait between retries (tests pass a recorder). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * The kubeconfig files to read, by kubectl's rules: `--kubeconfig` alone if given; else every
+ * existing file in `KUBECONFIG` (path-list, first wins on duplicate names); else `~/.kube/config`.
+ */
+export function kubeconfigFiles(opts: Pick<KubeConnectOptions, 'kubeconfig' | 'env'>, exists: (p: string) => boolean = existsSync): string[] {
+  if (opts.kubeconfig !== undefined && opts.kubeconfig !== '') {
+    if (!exists(opts.kubeconfig)) {
+      throw new InputError(`kubeconfig file "${opts.kubeconfig}" does not exist`, { code: 'kubeconfig-missing', hint: 'check the --kubeconfig path' });
+    }
+    return [opts.kubeconfig];
+  }
+  const env = opts.env ?? {};
+  const list = (env.KUBECONFIG ?? '').split(delimiter).filter((p) => p !== '');
+  if (list.length > 0) {
+    const found = list.filter((p) => exists(p));
+    if (found.length === 0) {
+      throw new InputError(`none of the files in KUBECONFIG exists: ${list.join(delimiter)}`, { code: 'kubeconfig-missing', hint: 'fix KUBECONFIG or pass --kubeconfig' });
+    }
+    return found;
+  }
+  const home = env.HOME ?? env.USERPROFILE ?? homedir();
+  const def = join(home, '.kube', 'config');
+  if (!exists(def)) {
+    throw new InputError(`no kubeconfig: ${def} does not exist and KUBECONFIG is not set`, { code: 'kubeconfig-missing', hint: 'pass --kubeconfig or set KUBECONFIG' });
+  }
+  return [def];
+}
+
+/** Loads the kubeconfig, picks the context and returns a connected client (no request made yet). */
+export async function connectKube(opts: KubeConnectOptions = {}): Promise<KubeClient> {
+  const files = kubeconfigFiles(opts);
+  const k8s = await import('@kubernetes/client-node');
+  const kc = loadMerged(k8s, files);
+  if (opts.context !== undefined && opts.context !== '') {
+    if (!kc.getContexts().some((c) => c.name === opts.context)) {
+      const names = kc.getContexts().map((c) => c.name).sort();
+      throw new InputError(`context "${opts.context}" is not in the kubeconfig (${files.join(', ')})`, {
+        code: 'kube-context-missing',
+        hint: names.length > 0 ? `known contexts: ${names.join(', ')}` : 'the kubeconfig has no contexts',
+      });
+    }
+    kc.setCurrentContext(opts.context);
+  }
+  const contextName = kc.getCurrentContext();
+  const ctx = contextName ? kc.getContextObject(contextName) : null;
+  if (!ctx) {
+    throw new InputError(`the kubeconfig (${files.join(', ')}) has no current context`, { code: 'kube-context-missing', hint: 'pass --context' });
+  }
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) {
+    throw new InputError(`context "${contextName}" names cluster "${ctx.cluster}", which the kubeconfig does not define`, { code: 'kube-cluster-missing' });
+  }
+  return new ClientNodeKube(k8s, kc, contextName, cluster.server, opts);
+}
+
+function loadMerged(k8s: typeof K8s, files: string[]): K8s.KubeConfig {
+  const clusters: K8s.Cluster[] = [];
+  const users: K8s.User[] = [];
+  const contexts: K8s.Context[] = [];
+  let currentContext = '';
+  for (const file of files) {
+    const one = new k8s.KubeConfig();
+    try {
+      one.loadFromFile(file);
+    } catch (err) {
+      throw new InputError(`cannot read kubeconfig ${file}: ${(err as Error).message}`, { code: 'kubeconfig-invalid', cause: err });
+    }
+    const addNew = <T extends { name: string }>(into: T[], from: T[]) => {
+      for (const x of from) if (!into.some((y) => y.name === x.name)) into.push(x);
+    };
+    addNew(clusters, one.getClusters());
+    addNew(users, one.getUsers());
+    addNew(contexts, one.getContexts());
+    if (currentContext === '' && one.getCurrentContext()) currentContext = one.getCurrentContext();
+  }
+  const kc = new k8s.KubeConfig();
+  kc.loadFromOptions({ clusters, users, contexts, currentContext });
+  return kc;
+}
+
+type RawApi = K8s.KubernetesObjectApi & {
+  send(method: 'GET' | 'PATCH' | 'DELETE', path: string, query: Record<string, string>, body?: { contentType: string; text: string }): Promise<any>;
+  discover(apiVersion: string, kind: string): Promise<K8s.V1APIResource | undefined>;
+  apiRoot(apiVersion: string): string;
+};
+
+/** The library's object API with requests built here and responses returned as plain JSON. */
+function rawApiClass(k8s: typeof K8s) {
+  return class RawObjectApi extends k8s.KubernetesObjectApi {
+    async send(method: 'GET' | 'PATCH' | 'DELETE', path: string, query: Record<string, string>, body?: { contentType: string; text: string }): Promise<any> {
+      const ctx = this.configuration.baseServer.makeRequestContext(path, k8s.HttpMethod[method]);
+      ctx.setHeaderParam('Accept', 'application/json');
+      for (const [k, v] of Object.entries(query)) ctx.setQueryParam(k, v);
+      if (body) {
+        ctx.setHeaderParam('Content-Type', body.contentType);
+        ctx.setBody(body.text);
+      }
+      return this.requestPromise(ctx);
+    }
+
+    discover(apiVersion: string, kind: string): Promise<K8s.V1APIResource | undefined> {
+      return this.resource(apiVersion, kind);
+    }
+
+    apiRoot(apiVersion: string): string {
+      return this.apiVersionPath(apiVersion);
+    }
+
+    protected override async processResponse<T extends K8s.KubernetesObject>(response: K8s.ResponseContext): Promise<T> {
+      const text = await response.body.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        // Not JSON (a proxy's error page): keep the text for the message.
+      }
+      if (response.httpStatusCode >= 200 && response.httpStatusCode <= 299) return parsed as T;
+      throw new k8s.ApiException(response.httpStatusCode, 'Unsuccessful HTTP Request', parsed, response.headers);
+    }
+  };
+}
+
+interface WatchOnceResult {
+  outcome: 'ended' | 'expired' | 'stopped';
+  events: number;
+}
+
+class ClientNodeKube implements KubeClient {
+  private readonly api: RawApi;
+  private readonly retry: RetryPolicy;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly fieldManager: string;
+  private readonly watches = new Set<WatchHandle>();
+
+  constructor(
+    private readonly k8s: typeof K8s,
+    private readonly kc: K8s.KubeConfig,
+    readonly context: string,
+    readonly server: string,
+    opts: KubeConnectOptions,
+  ) {
+    const Raw = rawApiClass(k8s);
+    const api = kc.makeApiClient(Raw) as unknown as RawApi;
+    const ns = kc.getContextObject(context)?.namespace;
+    if (ns) (api as unknown as { defaultNamespace: string }).defaultNamespace = ns;
+    this.api = api;
+    this.retry = opts.retry ?? DEFAULT_RETRY;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.fieldManager = opts.fieldManager ?? FIELD_MANAGER;
+  }
+
+  // ---- paths ----------------------------------------------------------------------------------
+
+  async resource(apiVersion: string, kind: string): Promise<ResourceInfo | undefined> {
+    return this.withRetry(`discover ${apiVersion} ${kind}`, async () => {
+      try {
+        const r = await this.api.discover(apiVersion, kind);
+        return r ? { plural: r.name, namespaced: r.namespaced } : undefined;
+      } catch (err) {
+        if (apiStatus(err) === 404) return undefined;
+        throw err;
+      }
+    });
+  }
+
+  private async served(apiVersion: string, kind: string): Promise<ResourceInfo> {
+    const r = await this.resource(apiVersion, kind);
+    if (!r) {
+      throw new KubeApiError(`the server does not serve ${kind} (${apiVersion})`, {
+        status: 404, reason: 'NotFound',
+        hint: 'install its CustomResourceDefinition first and wait until it is Established',
+      });
+    }
+    return r;
+  }
+
+  private collectionPath(apiVersion: string, info: ResourceInfo, namespace: string | undefined): string {
+    const ns = info.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+    return `${this.api.apiRoot(apiVersion)}${ns}/${info.plural}`;
+  }
+
+  private async objectPath(ref: ObjectRef): Promise<string> {
+    const info = await this.served(ref.apiVersion, ref.kind);
+    const ns = info.namespaced ? (ref.namespace ?? this.defaultNamespace()) : undefined;
+    return `${this.collectionPath(ref.apiVersion, info, ns)}/${encodeURIComponent(ref.name)}`;
+  }
+
+  private defaultNamespace(): string {
+    return this.kc.getContextObject(this.context)?.namespace ?? 'default';
+  }
+
+  // ---- requests -------------------------------------------------------------------------------
+
+  async apply(obj: KubeObject, opts: ApplyOptions = {}): Promise<KubeObject> {
+    const name = obj.metadata?.name;
+    if (!name) throw new InputError(`cannot apply ${obj.kind} without metadata.name`, { code: 'kube-object-unnamed' });
+    const info = await this.served(obj.apiVersion, obj.kind);
+    const body: KubeObject = info.namespaced && !obj.metadata.namespace ? { ...obj, metadata: { ...obj.metadata, namespace: this.defaultNamespace() } } : obj;
+    const ref = refOf(body);
+    const path = await this.objectPath(ref);
+    const query: Record<string, string> = { fieldManager: opts.fieldManager ?? this.fieldManager };
+    if (opts.force) query.force = 'true';
+    if (opts.dryRun) query.dryRun = 'All';
+    return this.withRetry(`apply ${describe(ref)}`, () =>
+      this.api.send('PATCH', path, query, { contentType: 'application/apply-patch+yaml', text: JSON.stringify(body) }),
+    );
+  }
+
+  async get(ref: ObjectRef): Promise<KubeObject | undefined> {
+    const path = await this.objectPath(ref);
+    return this.withRetry(`get ${describe(ref)}`, async () => {
+      try {
+        return (await this.api.send('GET', path, {})) as KubeObject;
+      } catch (err) {
+        if (apiStatus(err) === 404) return undefined;
+        throw err;
+      }
+    });
+  }
+
+  async list(query: ListQuery): Promise<ObjectList> {
+    const info = await this.served(query.apiVersion, query.kind);
+    const path = this.collectionPath(query.apiVersion, info, query.namespace);
+    const q: Record<string, string> = {};
+    if (query.labelSelector) q.labelSelector = query.labelSelector;
+    if (query.fieldSelector) q.fieldSelector = query.fieldSelector;
+    const res = await this.withRetry(`list ${query.kind}`, () => this.api.send('GET', path, q));
+    const items = ((res?.items ?? []) as KubeObject[]).map((o) => ({ ...o, apiVersion: o.apiVersion ?? query.apiVersion, kind: o.kind ?? query.kind }));
+    return { items, resourceVersion: String(res?.metadata?.resourceVersion ?? '') };
+  }
+
+  async delete(ref: ObjectRef, opts: { dryRun?: boolean } = {}): Promise<boolean> {
+    const path = await this.objectPath(ref);
+    return this.withRetry(`delete ${describe(ref)}`, async () => {
+      try {
+        await this.api.send('DELETE', path, opts.dryRun ? { dryRun: 'All' } : {});
+        return true;
+      } catch (err) {
+        if (apiStatus(err) === 404) return false;
+        throw err;
+      }
+    });
+  }
+
+  close(): void {
+    for (const w of [...this.watches]) w.stop();
+  }
+
+  /** Runs `fn`, retrying errors that may pass (429, 5xx, no answer) with backoff or Retry-After. */
+  private async withRetry<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (raw) {
+        const err = toKubeError(raw, what, this.server);
+        if (!err.retryable || attempt >= this.retry.attempts) throw err;
+        await this.sleep(this.backoff(attempt, err.retryAfterSeconds));
+      }
+    }
+  }
+
+  private backoff(attempt: number, retryAfterSeconds: number | undefined): number {
+    if (retryAfterSeconds !== undefined) return Math.min(retryAfterSeconds * 1000, this.retry.maxDelayMs);
+    return Math.min(this.retry.baseDelayMs * 2 ** (attempt - 1), this.retry.maxDelayMs);
+  }
+
+  // ---- watch ----------------------------------------------------------------------------------
+
+  watch(query: ListQuery, onEvent: (ev: WatchEvent) => void, opts: WatchOptions = {}): WatchHandle {
+    let stopped = false;
+    let current: AbortController | undefined;
+    let rv = opts.resourceVersion;
+    const known = new Map<string, KubeObject>();
+    const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+    const emit = (type: WatchEvent['type'], object: KubeObject) => {
+      if (type === 'DELETED') known.delete(keyOf(object));
+      else known.set(keyOf(object), object);
+      onEvent({ type, object });
+    };
+    const relist = async () => {
+      const list = await this.list(query);
+      const seen = new Set<string>();
+      for (const o of list.items) {
+        const k = keyOf(o);
+        seen.add(k);
+        const before = known.get(k);
+        if (!before) emit('ADDED', o);
+        else if (before.metadata.resourceVersion !== o.metadata.resourceVersion) emit('MODIFIED', o);
+      }
+      for (const [k, o] of [...known]) if (!seen.has(k)) emit('DELETED', o);
+      rv = list.resourceVersion;
+    };
+    const handle: WatchHandle = {
+      stop: () => {
+        stopped = true;
+        current?.abort();
+      },
+      done: undefined as unknown as Promise<void>,
+      get resourceVersion() {
+        return rv;
+      },
+    };
+    const run = async (): Promise<void> => {
+      let failures = 0;
+      while (!stopped) {
+        try {
+          if (rv === undefined) await relist();
+          if (stopped) break;
+          const path = this.collectionPath(query.apiVersion, await this.served(query.apiVersion, query.kind), query.namespace);
+          const res = await this.watchOnce(path, query, rv!, (c) => (current = c), (type, obj) => {
+            rv = obj.metadata?.resourceVersion ?? rv;
+            if (type !== 'BOOKMARK') emit(type, obj);
+          });
+          if (res.outcome === 'expired') rv = undefined;
+          if (res.events > 0 || res.outcome === 'expired') failures = 0;
+          else if (res.outcome === 'ended') {
+            // A stream that ends with nothing in it: do not spin on a server that closes at once.
+            failures += 1;
+            await this.sleep(this.backoff(failures, undefined));
+          }
+        } catch (raw) {
+          if (stopped) break;
+          const err = toKubeError(raw, `watch ${query.kind}`, this.server);
+          if (!err.retryable && err.status !== 404 && err.status !== 410) throw err;
+          if (err.status === 410) rv = undefined;
+          failures += 1;
+          const delay = this.backoff(failures, err.retryAfterSeconds);
+          opts.onRetry?.(err, failures, delay);
+          await this.sleep(delay);
+        }
+      }
+    };
+    (handle as { done: Promise<void> }).done = run().finally(() => this.watches.delete(handle));
+    this.watches.add(handle);
+    return handle;
+  }
+
+  private watchOnce(
+    path: string,
+    query: ListQuery,
+    rv: string,
+    setController: (c: AbortController) => void,
+    onEvent: (type: WatchEvent['type'] | 'BOOKMARK', obj: KubeObject) => void,
+  ): Promise<WatchOnceResult> {
+    const params: Record<string, string> = { resourceVersion: rv, allowWatchBookmarks: 'true' };
+    if (query.labelSelector) params.labelSelector = query.labelSelector;
+    if (query.fieldSelector) params.fieldSelector = query.fieldSelector;
+    return new Promise<WatchOnceResult>((resolve, reject) => {
+      let events = 0;
+      let expired = false;
+      let failure: KubeApiError | undefined;
+      let aborted = false;
+      const w = new this.k8s.Watch(this.kc);
+      w.watch(path, params, (type: string, obj: any) => {
+        if (type === 'ERROR') {
+          const code = Number(obj?.code ?? 0);
+          if (code === 410) expired = true;
+          else failure = statusError(obj, code, `watch ${query.kind}`);
+          return;
+        }
+        if (type !== 'ADDED' && type !== 'MODIFIED' && type !== 'DELETED' && type !== 'BOOKMARK') return;
+        events += 1;
+        onEvent(type, obj as KubeObject);
+      }, (err: unknown) => {
+        if (aborted) return resolve({ outcome: 'stopped', events });
+        if (expired) return resolve({ outcome: 'expired', events });
+        if (failure) return reject(failure);
+        if (err && !isAbort(err)) return reject(err);
+        resolve({ outcome: 'ended', events });
+      }).then((controller) => {
+        const abort = controller.abort.bind(controller);
+        controller.abort = (reason?: unknown) => {
+          aborted = true;
+          abort(reason);
+        };
+        setController(controller);
+      }, reject);
+    });
+  }
+}
+
+function refOf(o: KubeObject): ObjectRef {
+  return { apiVersion: o.apiVersion, kind: o.kind, name: String(o.metadata.name), ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) };
+}
+
+function describe(ref: ObjectRef): string {
+  return ref.namespace ? `${ref.kind}/${ref.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
+}
+
+function isAbort(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && ((err as { name?: string }).name === 'AbortError' || (err as { type?: string }).type === 'aborted');
+}
+
+function apiStatus(err: unknown): number | undefined {
+  if (typeof err === 'object' && err !== null) {
+    const e = err as { code?: unknown; statusCode?: unknown };
+    if (typeof e.code === 'number') return e.code;
+    if (typeof e.statusCode === 'number') return e.statusCode;
+  }
+  return undefined;
+}
+
+function statusError(body: any, code: number, what: string, headers?: Record<string, string>): KubeApiError {
+  const causes: KubeStatusCause[] = Array.isArray(body?.details?.causes) ? body.details.causes : [];
+  const message = typeof body?.message === 'string' ? body.message : typeof body === 'string' && body !== '' ? body.slice(0, 500) : `HTTP ${code}`;
+  const retryAfter = headers ? Number(headers['retry-after'] ?? headers['Retry-After'] ?? NaN) : NaN;
+  const hint = code === 409 && causes.some((c) => c.reason === 'FieldManagerConflict')
+    ? 'another field manager owns these fields; rerun with --force-conflicts to take them'
+    : code === 401 || code === 403 ? 'check the credentials of the kubeconfig context' : undefined;
+  return new KubeApiError(`${what}: ${message}`, {
+    status: code,
+    reason: typeof body?.reason === 'string' ? body.reason : '',
+    causes,
+    ...(Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
+    ...(hint ? { hint } : {}),
+  });
+}
+
+/** Any failure of the library or the network as a KubeApiError. */
+function toKubeError(err: unknown, what: string, server: string): KubeApiError {
+  if (err instanceof KubeApiError) return err;
+  const e = err as { code?: unknown; body?: unknown; headers?: Record<string, string>; statusCode?: unknown; message?: string };
+  if (typeof e?.code === 'number' && e.code >= 100) return statusError(e.body, e.code, what, e.headers);
+  if (typeof e?.statusCode === 'number') return statusError(undefined, e.statusCode, what);
+  const message = e?.message ?? String(err);
+  if (/Unrecognized API version and kind/.test(message)) {
+    return new KubeApiError(`${what}: ${message}`, { status: 404, reason: 'NotFound', hint: 'install its CustomResourceDefinition first and wait until it is Established' });
+  }
+  return new KubeApiError(`${what}: cannot reach the API server at ${server}: ${message}`, {
+    status: 0, cause: err, hint: 'check the kubeconfig context and that the cluster is reachable',
+  });
+}
