@@ -165,7 +165,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
   stages.push(stage({
     name: 'cluster-config',
     kind: 'cluster-config',
-    description: 'variables ConfigMap, plugin ConfigMap and cluster identity Secret',
+    description: `variables ConfigMap, ${plugin ? 'plugin ConfigMap, ' : ''}cluster identity Secret`,
     objects: configObjects,
     waits: [],
   }));
