@@ -104,7 +104,7 @@ export async function executeBootstrap(client: KubeClient, plan: BootstrapPlan, 
         background.push(task);
         continue;
       } else if (stage.optional && (options.noWait || options.dryRun)) {
-        for (const w of stage.waits) state.changes.push({ ref: refOf(w.object), stage: stage.name, action: 'skipped', reason: options.dryRun ? 'dry run: applied by Argo CD' : 'not awaited (--no-wait)' });
+        // Argo CD applies these; fleetplan has nothing to write or (with --no-wait) to wait for.
         continue;
       } else {
         await applyStage(ctx, target, stage);
@@ -188,7 +188,17 @@ async function applyStage(ctx: Ctx, client: KubeClient, stage: BootstrapStage): 
       planned.push({ obj, ref, action: 'skipped', reason: `present, installed by ${managers(current).join(', ') || 'another client'}; left as is` });
       continue;
     }
-    const dry = await retryConflicts(ctx, ref, () => applyOne(client, obj, ref, { dryRun: true, force: options.forceConflicts === true }));
+    let dry: KubeObject;
+    try {
+      dry = await retryConflicts(ctx, ref, () => applyOne(client, obj, ref, { dryRun: true, force: options.forceConflicts === true }));
+    } catch (err) {
+      // A dry run cannot create the namespace an earlier stage would: say so instead of failing.
+      if (options.dryRun && err instanceof KubeApiError && err.status === 404 && obj.metadata.namespace !== undefined) {
+        planned.push({ obj, ref, action: 'skipped', reason: `dry run: namespace ${obj.metadata.namespace} does not exist yet; an earlier stage creates it` });
+        continue;
+      }
+      throw err;
+    }
     planned.push({ obj, ref, action: changeAction(dry, current) });
   }
   for (const p of planned) {

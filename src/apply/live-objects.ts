@@ -85,7 +85,8 @@ export class LiveObjects {
     const handles = [...this.watches.values()];
     for (const h of handles) h.stop();
     this.watches.clear();
-    await Promise.allSettled(handles.map((h) => h.done));
+    // A stopped watch ends its request; waiting for the library to confirm is not needed.
+    await Promise.race([Promise.allSettled(handles.map((h) => h.done)), new Promise((r) => setTimeout(r, 100).unref())]);
   }
 
   private onEvent(type: string, object: KubeObject, watched: WatchKey): void {

@@ -5,6 +5,7 @@ import { planCommand } from './plan.js';
 import { renderCommand } from './render.js';
 import { schemaCommand } from './schema.js';
 import { validateCommand } from './validate.js';
+import { bootstrapCommand } from './bootstrap.js';
 
 export const commands: Command[] = [
   initCommand,
@@ -12,4 +13,5 @@ export const commands: Command[] = [
   renderCommand,
   validateCommand,
   schemaCommand,
+  bootstrapCommand,
 ];
