@@ -10,6 +10,8 @@ export type BootstrapEvent =
   | { type: 'change'; cluster: string; stage: string; ref: string; action: ChangeAction; reason?: string }
   | { type: 'progress'; cluster: string; stage: string; ready: number; total: number; wave?: number }
   | { type: 'ready'; cluster: string; stage: string; ref: string; message: string }
+  /** An object not ready yet, each time the reason changes. */
+  | { type: 'waiting'; cluster: string; stage: string; ref: string; message: string }
   | { type: 'retry'; cluster: string; what: string; attempt: number; delayMs: number; error: string }
   | { type: 'stage-done'; cluster: string; stage: string; durationMs: number; wave?: number }
   | { type: 'note'; cluster: string; message: string }

@@ -240,11 +240,12 @@ export function conflictError(ref: string, err: KubeApiError): OperationError {
     .filter((c) => c.reason === 'FieldManagerConflict')
     .map((c) => {
       const m = /conflict with "([^"]+)"/.exec(c.message ?? '');
-      return `${c.field ?? '?'} is owned by field manager "${m?.[1] ?? c.message ?? '?'}"`;
+      const field = c.field === undefined ? '?' : c.field.startsWith('.') ? c.field : `.${c.field}`;
+      return `${field} is owned by field manager "${m?.[1] ?? c.message ?? '?'}"`;
     });
   return new OperationError(`${ref}: server-side apply conflict: ${owners.join('; ')}`, {
     code: 'apply-conflict',
-    hint: 'rerun with --force-conflicts to take these fields (they then belong to fleetplan)',
+    hint: 'rerun with --force-conflicts to take these fields; they then belong to fleetplan',
     cause: err,
   });
 }
@@ -266,6 +267,7 @@ function waitFor(ctx: Ctx, live: LiveObjects, stage: BootstrapStage, waits: Wait
   for (const w of waits) for (const k of watchesFor(w)) live.ensure(k);
   return new Promise<void>((resolve, reject) => {
     const readyRefs = new Set<string>();
+    const lastMessage = new Map<string, string>();
     let lastReady = -1;
     let settled = false;
     const results = (): Array<{ w: WaitSpec; r: Readiness }> => waits.map((w) => ({ w, r: evaluate(w, (k) => live.get(k)) }));
@@ -287,6 +289,9 @@ function waitFor(ctx: Ctx, live: LiveObjects, stage: BootstrapStage, waits: Wait
         if (r.ready && !readyRefs.has(ref)) {
           readyRefs.add(ref);
           ctx.reporter.event({ type: 'ready', cluster, stage: stage.name, ref, message: r.message });
+        } else if (!r.ready && lastMessage.get(ref) !== r.message && live.get(w.object) !== undefined) {
+          lastMessage.set(ref, r.message);
+          ctx.reporter.event({ type: 'waiting', cluster, stage: stage.name, ref, message: r.message });
         }
       }
       const ready = rs.filter((x) => x.r.ready).length;

@@ -44,6 +44,8 @@ function plainLine(e: BootstrapEvent): string | undefined {
       return e.ready === e.total ? undefined : `  ${e.stage}: ${e.ready}/${e.total} ready`;
     case 'ready':
       return `  ready      ${e.ref}: ${e.message}`;
+    case 'waiting':
+      return `  waiting    ${e.ref}: ${e.message}`;
     case 'retry':
       return `  retry ${e.attempt} in ${formatDuration(e.delayMs)}: ${e.what}: ${e.error}`;
     case 'stage-done':
@@ -126,6 +128,7 @@ export function liveReporter(out: Sink, now: () => number, setTimer: (fn: () => 
           if (c) c.final = `failed: ${e.message}`;
           break;
         case 'ready':
+        case 'waiting':
           break;
       }
       clear();
