@@ -7,6 +7,11 @@ import type { Fleet } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { ProjectSpec } from '../model/spec.js';
 import { IN_CLUSTER, RESOURCES_FINALIZER, SYNC_WAVE_ANNOTATION } from '../layering/resolve.js';
+import { cmpPluginObjects } from './cmp-plugin.js';
+import { deepMerge } from '../layering/merge.js';
+
+/** The ConfigMap the plugin sidecar reads the cluster's variables from. */
+export const VARIABLES_CONFIGMAP = 'environment-variables';
 
 export type K8sObject = {
   apiVersion: string;
@@ -36,9 +41,13 @@ end
 return hs
 `;
 
-export function applicationFor(cluster: ResolvedCluster, app: ResolvedApp): K8sObject {
+export function applicationFor(cluster: ResolvedCluster, app: ResolvedApp, plugin?: { name: string }): K8sObject {
   const source: Record<string, unknown> = { repoURL: app.source.repoURL, targetRevision: app.source.targetRevision };
   if (app.source.path !== undefined) source.path = app.source.path;
+  // Kustomize directories go through the plugin, which substitutes the cluster's variables.
+  if (plugin && app.source.path !== undefined && app.source.chart === undefined && app.source.helm === undefined) {
+    source.plugin = { name: plugin.name };
+  }
   if (app.source.chart !== undefined) source.chart = app.source.chart;
   if (app.source.helm !== undefined) {
     const helm: Record<string, unknown> = {};
@@ -161,12 +170,32 @@ export function bootstrapFor(fleet: Fleet, cluster: ResolvedCluster): BootstrapF
       },
     ],
   });
+  let argocdPatch: object = {};
+  if (cluster.platform === 'openshift' && fleet.plugin) {
+    const cmp = cmpPluginObjects({
+      namespace: ns,
+      image: fleet.plugin.image,
+      pluginName: fleet.plugin.name,
+      variables: Object.keys(cluster.vars),
+      argocdName: ns,
+      variablesConfigMap: VARIABLES_CONFIGMAP,
+    });
+    argocdPatch = cmp.argocdPatch;
+    files.push({
+      name: '15-plugin.yaml',
+      description: `the cluster's variables and the ${fleet.plugin.name} config-management plugin`,
+      objects: [
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: VARIABLES_CONFIGMAP, namespace: ns }, data: { ...cluster.vars } },
+        cmp.configMap as K8sObject,
+      ],
+    });
+  }
   if (cluster.platform === 'openshift') {
     files.push({
       name: '20-argocd.yaml',
-      description: 'the ArgoCD instance, with the health check that makes app-of-apps waves wait',
+      description: `the ArgoCD instance, with the health check that makes app-of-apps waves wait${fleet.plugin ? ' and the plugin sidecar' : ''}`,
       objects: [
-        {
+        deepMerge({
           apiVersion: 'argoproj.io/v1beta1',
           kind: 'ArgoCD',
           metadata: { name: ns, namespace: ns },
@@ -177,7 +206,7 @@ export function bootstrapFor(fleet: Fleet, cluster: ResolvedCluster): BootstrapF
             server: { route: { enabled: true, tls: { termination: 'reencrypt', insecureEdgeTerminationPolicy: 'Redirect' } } },
             rbac: { defaultPolicy: '', policy: 'g, system:cluster-admins, role:admin\ng, cluster-admins, role:admin\n', scopes: '[groups]' },
           },
-        },
+        } as K8sObject, argocdPatch),
       ],
     });
   } else {

@@ -17,7 +17,7 @@ import type { AppSpec, Platform, ProjectSpec } from '../model/spec.js';
 import { computeWaves, formatCycle } from '../order/waves.js';
 import { formatPath } from '../spec/yaml-source.js';
 import { deepMerge, getPath, isPlainObject } from './merge.js';
-import { substitute } from './substitute.js';
+import { mayContainVariable, substitute } from './substitute.js';
 import { resolveVariables } from './variables.js';
 
 export const IN_CLUSTER = 'https://kubernetes.default.svc';
@@ -306,7 +306,10 @@ function toResolvedApp(
   };
 }
 
-/** Substitutes variables in every string (keys included) of a value. */
+/**
+ * Substitutes variables in every string (keys included) of a value. Returns the same object when
+ * nothing in it changed, so that the common case (no variables) allocates nothing.
+ */
 function substituteDeep(
   v: unknown,
   path: (string | number)[],
@@ -314,18 +317,41 @@ function substituteDeep(
   onMissing: (path: (string | number)[], name: string) => void,
 ): unknown {
   if (typeof v === 'string') {
+    if (!mayContainVariable(v)) return v;
     const r = substitute(v, lookup);
-    for (const m of r.missing) onMissing(path, m.name);
+    for (const m of r.missing) onMissing([...path], m.name);
     return r.text;
   }
-  if (Array.isArray(v)) return v.map((x, i) => substituteDeep(x, [...path, i], lookup, onMissing));
-  if (isPlainObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      const key = substituteDeep(k, [...path, k], lookup, onMissing) as string;
-      out[key] = substituteDeep(x, [...path, k], lookup, onMissing);
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      path.push(i);
+      const x = substituteDeep(v[i], path, lookup, onMissing);
+      path.pop();
+      if (x !== v[i]) (out ??= v.slice())[i] = x;
     }
-    return out;
+    return out ?? v;
+  }
+  if (isPlainObject(v)) {
+    let out: Record<string, unknown> | undefined;
+    for (const k in v) {
+      const x0 = v[k];
+      path.push(k);
+      const key = mayContainVariable(k) ? (substituteDeep(k, path, lookup, onMissing) as string) : k;
+      const x = substituteDeep(x0, path, lookup, onMissing);
+      path.pop();
+      if (key !== k || x !== x0) {
+        if (!out) {
+          out = {};
+          for (const k2 in v) {
+            if (k2 === k) break;
+            out[k2] = v[k2];
+          }
+        }
+      }
+      if (out) out[key] = x;
+    }
+    return out ?? v;
   }
   return v;
 }

@@ -28,6 +28,8 @@ export interface Fleet {
   /** Argo CD namespace per platform is decided at resolution; this is the explicit setting, if any. */
   gitopsNamespace: string | undefined;
   renderedPath: string;
+  /** The config-management plugin, when the fleet uses it. */
+  plugin: { image: string; name: string } | undefined;
   operator: NonNullable<NonNullable<FleetSpec['gitops']>['operator']>;
   sectors: SectorSpec[];
   vars: Record<string, string>;

@@ -60,6 +60,7 @@ export interface FleetSpec {
     delivery?: Delivery;
     namespace?: string;
     renderedPath?: string;
+    plugin?: { image: string; name?: string };
     operator?: { channel?: string; source?: string; sourceNamespace?: string; installPlanApproval?: 'Automatic' | 'Manual' };
   };
   sectors?: SectorSpec[];

@@ -22,6 +22,8 @@ export interface RenderedFile {
   content: string;
   cluster: string;
   objects: K8sObject[];
+  /** The YAML of each object (the content without its header), in order. */
+  documents: string[];
 }
 
 export interface RenderResult {
@@ -39,26 +41,14 @@ export function renderFleet(fleet: Fleet, options: SelectOptions = {}): RenderRe
 
 export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] {
   const files: RenderedFile[] = [];
-  for (const file of bootstrapFor(fleet, c)) {
-    files.push({
-      path: `${c.name}/bootstrap/${file.name}`,
-      content: header([fleet.file, c.file]) + file.objects.map((o) => toYaml(o)).join('---\n'),
-      cluster: c.name,
-      objects: file.objects,
-    });
-  }
-  for (const p of projectsFor(fleet, c)) {
-    files.push({
-      path: `${c.name}/projects/${p.metadata.name}.yaml`,
-      content: header([fleet.file]) + toYaml(p),
-      cluster: c.name,
-      objects: [p],
-    });
-  }
+  const file = (path: string, from: string[], objects: K8sObject[]): RenderedFile => {
+    const documents = objects.map((o) => toYaml(o));
+    return { path, content: header(from) + documents.join('---\n'), cluster: c.name, objects, documents };
+  };
+  for (const b of bootstrapFor(fleet, c)) files.push(file(`${c.name}/bootstrap/${b.name}`, [fleet.file, c.file], b.objects));
+  for (const p of projectsFor(fleet, c)) files.push(file(`${c.name}/projects/${p.metadata.name}.yaml`, [fleet.file], [p]));
   for (const app of c.apps) {
-    const obj = applicationFor(c, app);
-    const from = [...new Set(app.layers.map((l) => l.file))];
-    files.push({ path: `${c.name}/apps/${app.name}.yaml`, content: header(from) + toYaml(obj), cluster: c.name, objects: [obj] });
+    files.push(file(`${c.name}/apps/${app.name}.yaml`, [...new Set(app.layers.map((l) => l.file))], [applicationFor(c, app, fleet.plugin)]));
   }
   // Apply order: bootstrap steps, then projects, then apps by wave.
   return files;
@@ -66,7 +56,7 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
 
 /** All files as one multi-document YAML stream, each document preceded by its would-be path. */
 export function renderedStream(files: readonly RenderedFile[]): string {
-  const docs: string[] = [];
-  for (const f of files) for (const o of f.objects) docs.push(`# Source: ${f.path}\n${toYaml(o)}`);
-  return docs.map((d) => `---\n${d}`).join('');
+  let s = '';
+  for (const f of files) for (const d of f.documents) s += `---\n# Source: ${f.path}\n${d}`;
+  return s;
 }

@@ -1,7 +1,7 @@
 /** A Plan as text for people, JSON for machines, or a Mermaid / Graphviz graph. */
 import type { Finding } from '../model/finding.js';
 import type { ClusterPlan, Plan } from '../model/plan.js';
-import { toSortedJson } from './yaml.js';
+import { jsonOf } from './yaml.js';
 
 export type PlanFormat = 'text' | 'json' | 'mermaid' | 'dot';
 
@@ -20,12 +20,24 @@ export function formatPlan(plan: Plan, format: PlanFormat): string {
 
 /** The stable machine interface of DESIGN §4. */
 export function planJson(plan: Plan): string {
-  return toSortedJson({
-    fleet: plan.fleet,
-    layout: plan.layout,
-    clusters: plan.clusters,
-    findings: plan.findings.map(findingJson),
-  });
+  return [...planJsonChunks(plan)].join('');
+}
+
+/**
+ * The same bytes as `toSortedJson` of the plan document, produced cluster by cluster so that a
+ * large fleet never needs its whole plan as one string.
+ */
+export function* planJsonChunks(plan: Plan): Generator<string> {
+  // Keys in sorted order: clusters, findings, fleet, layout.
+  if (plan.clusters.length === 0) yield '{\n  "clusters": [],';
+  else {
+    yield '{\n  "clusters": [';
+    for (let i = 0; i < plan.clusters.length; i++) yield (i ? ',\n    ' : '\n    ') + jsonOf(plan.clusters[i], '    ');
+    yield '\n  ],';
+  }
+  yield '\n  "findings": ' + jsonOf(plan.findings.map(findingJson), '  ');
+  yield ',\n  "fleet": ' + JSON.stringify(plan.fleet);
+  yield ',\n  "layout": ' + JSON.stringify(plan.layout) + '\n}\n';
 }
 
 export function findingJson(f: Finding): Record<string, unknown> {

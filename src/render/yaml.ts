@@ -1,11 +1,11 @@
 /**
  * Deterministic YAML: sorted keys, no line folding, no anchors, LF, one trailing newline.
- * The same object always gives the same bytes.
+ * The same object always gives the same bytes (src/render/yaml-emit.ts).
  */
-import jsYaml from 'js-yaml';
+import { emitYaml } from './yaml-emit.js';
 
 export function toYaml(obj: unknown): string {
-  return jsYaml.dump(obj, { sortKeys: true, lineWidth: -1, noRefs: true, quotingType: '"' });
+  return emitYaml(obj);
 }
 
 /** A generated-file header: says where the file comes from and not to edit it. */
@@ -18,9 +18,35 @@ export function toYamlStream(objs: readonly unknown[]): string {
   return objs.map((o) => toYaml(o)).join('---\n');
 }
 
-/** JSON with sorted keys, two-space indent, trailing newline. */
+/** JSON with sorted keys, two-space indent, trailing newline (the bytes of JSON.stringify(sortDeep(v), null, 2)). */
 export function toSortedJson(v: unknown): string {
-  return JSON.stringify(sortDeep(v), null, 2) + '\n';
+  return jsonOf(v, '') + '\n';
+}
+
+/** Sorted-key JSON of `v` whose nested lines are indented by `indent` (for streaming a list). */
+export function jsonOf(v: unknown, indent: string): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  const inner = indent + '  ';
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    let s = '[\n';
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      s += inner + jsonOf(x === undefined || typeof x === 'function' ? null : x, inner) + (i < v.length - 1 ? ',\n' : '\n');
+    }
+    return s + indent + ']';
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined && typeof o[k] !== 'function')
+    .sort();
+  if (keys.length === 0) return '{}';
+  let s = '{\n';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    s += inner + JSON.stringify(k) + ': ' + jsonOf(o[k], inner) + (i < keys.length - 1 ? ',\n' : '\n');
+  }
+  return s + indent + '}';
 }
 
 export function sortDeep(v: unknown): unknown {

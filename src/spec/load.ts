@@ -88,6 +88,7 @@ export function loadNativeFleet(fs: RepoFileSystem): LoadResult {
     delivery: spec.gitops?.delivery ?? 'app-of-apps',
     gitopsNamespace: spec.gitops?.namespace,
     renderedPath: (spec.gitops?.renderedPath ?? 'rendered').replace(/\/+$/, ''),
+    plugin: spec.gitops?.plugin ? { image: spec.gitops.plugin.image, name: spec.gitops.plugin.name ?? 'fleetplan' } : undefined,
     operator: spec.gitops?.operator ?? {},
     sectors: spec.sectors ?? [],
     vars: stringifyVars(spec.vars),

@@ -134,6 +134,16 @@ export const fleetSchema = kindSchema(
           delivery: { enum: ['app-of-apps', 'applicationset'] },
           namespace: { type: 'string', pattern: dnsLabel, description: 'Namespace of Argo CD. Default openshift-gitops (OpenShift) or argocd.' },
           renderedPath: { type: 'string', minLength: 1, description: 'Where `fleetplan render --out` output is committed; the root Application reads <renderedPath>/<cluster>. Default rendered.' },
+          plugin: {
+            type: 'object',
+            description: 'Run `fleetplan cmp` as an Argo CD config-management plugin, so leaf manifests get the cluster variables at sync time.',
+            required: ['image'],
+            additionalProperties: false,
+            properties: {
+              image: { type: 'string', minLength: 1, description: 'Sidecar image with fleetplan, kustomize (or kubectl) and Helm 3 (see Containerfile).' },
+              name: { type: 'string', pattern: dnsLabel, description: 'Plugin name; default fleetplan.' },
+            },
+          },
           operator: {
             type: 'object',
             additionalProperties: false,

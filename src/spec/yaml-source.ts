@@ -1,9 +1,13 @@
 /**
- * YAML text → plain JS value, keeping what is needed to point at any value later:
- * the parsed Document and a LineCounter. Parsing is strict (duplicate keys are errors),
- * aliases are limited (alias bombs are refused), and every syntax error becomes a Finding
- * with line and column.
+ * YAML text → plain JS value, keeping what is needed to point at any value later.
+ *
+ * The fast path parses with js-yaml (about 10× faster than `yaml`); the `yaml` package's
+ * Document, which knows the line and column of every node, is built only when something asks for
+ * a position (a finding) — or when js-yaml fails, so that every syntax error is reported with its
+ * place — or when the file uses aliases, so that alias bombs are refused by `maxAliasCount`.
+ * Parsing is strict: duplicate keys are errors.
  */
+import jsYaml from 'js-yaml';
 import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Finding } from '../model/finding.js';
@@ -28,6 +32,41 @@ export interface ParseResult {
 }
 
 export function parseYamlSource(file: string, text: string): ParseResult {
+  let fast: unknown;
+  try {
+    fast = jsYaml.load(text, { filename: file, schema: jsYaml.CORE_SCHEMA });
+  } catch {
+    return parseWithPositions(file, text);
+  }
+  if (hasSharedNodes(fast)) return parseWithPositions(file, text);
+  let lazy: SourceFile | undefined;
+  return {
+    source: {
+      file,
+      value: fast,
+      locate(path) {
+        lazy ??= parseWithPositions(file, text).source;
+        return lazy ? lazy.locate(path) : { line: 1, column: 1 };
+      },
+    },
+    findings: [],
+  };
+}
+
+/** True when an object or array appears twice in the tree: the file used YAML aliases. */
+function hasSharedNodes(v: unknown): boolean {
+  const seen = new Set<object>();
+  const walk = (x: unknown): boolean => {
+    if (x === null || typeof x !== 'object') return false;
+    if (seen.has(x)) return true;
+    seen.add(x);
+    for (const c of Array.isArray(x) ? x : Object.values(x)) if (walk(c)) return true;
+    return false;
+  };
+  return walk(v);
+}
+
+function parseWithPositions(file: string, text: string): ParseResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, merge: true });
   const findings: Finding[] = [];

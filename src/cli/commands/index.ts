@@ -1,5 +1,6 @@
 // The command registry. One file per command; add a line here to register it.
 import type { Command } from '../command.js';
+import { cmpCommand } from './cmp.js';
 import { initCommand } from './init.js';
 import { planCommand } from './plan.js';
 import { renderCommand } from './render.js';
@@ -13,5 +14,6 @@ export const commands: Command[] = [
   renderCommand,
   validateCommand,
   schemaCommand,
+  cmpCommand,
   bootstrapCommand,
 ];

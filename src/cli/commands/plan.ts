@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { choice, clusterNames, load, reportFindings } from '../common.js';
 import { planFleet } from '../../order/plan.js';
-import { formatPlan } from '../../render/plan-format.js';
+import { formatPlan, planJsonChunks } from '../../render/plan-format.js';
 import { hasErrors } from '../../model/finding.js';
 
 export const planCommand: Command = {
@@ -18,7 +18,8 @@ Exits 1 when the fleet has errors (they are printed to stderr, and included in -
     const format = choice(ctx, 'output', ['text', 'json', 'mermaid', 'dot'] as const, 'text');
     const { fleet } = load(ctx);
     const plan = planFleet(fleet, { clusters: clusterNames(ctx) });
-    ctx.io.stdout.write(formatPlan(plan, format));
+    if (format === 'json') for (const chunk of planJsonChunks(plan)) ctx.io.stdout.write(chunk);
+    else ctx.io.stdout.write(formatPlan(plan, format));
     if (format !== 'json') reportFindings(ctx, plan.findings);
     return hasErrors(plan.findings) ? 1 : 0;
   },

@@ -1,10 +1,15 @@
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { choice, clusterNames, load, reportFindings } from '../common.js';
-import { renderFleet, renderedStream } from '../../render/fleet.js';
+import { renderCluster, renderedStream } from '../../render/fleet.js';
 import { hasErrors } from '../../model/finding.js';
 import { writeTree } from '../../adapters/output.js';
-import { toSortedJson } from '../../render/yaml.js';
+import { jsonOf } from '../../render/yaml.js';
+import { resolveFleet } from '../../layering/resolve-fleet.js';
+import { UsageError } from '../../errors/index.js';
+import { nodeFileSystem } from '../../adapters/node-fs.js';
+import { formatLeafReport, renderLeaves } from '../../render/leaves/index.js';
+import { leafJobsFor } from '../../render/leaves/jobs.js';
 
 export const renderCommand: Command = {
   name: 'render',
@@ -15,36 +20,81 @@ Without --out, prints every object as one multi-document YAML stream (or a JSON 
 so that \`fleetplan render --cluster hub | kubectl apply -f -\` works.
 With --out DIR, writes DIR/<cluster>/apps/<app>.yaml, DIR/<cluster>/projects/<project>.yaml and
 DIR/<cluster>/bootstrap/NN-*.yaml, and removes files an earlier render wrote that are no longer produced.
-Nothing is written when the fleet has errors (exit 1).`,
+Nothing is written when the fleet has errors (exit 1).
+
+--leaves (with --out) also builds every Application's source with the real kustomize (or
+\`kubectl kustomize\`) or \`helm template\`, substitutes the cluster's variables strictly, and writes
+DIR/<cluster>/manifests/<app>/NN-<kind>-<namespace>-<name>.yaml. Builds are cached by content
+(--cache-dir, default $XDG_CACHE_HOME/fleetplan or ~/.cache/fleetplan) and run in parallel.
+Tools: --kustomize PATH / --helm PATH, or FLEETPLAN_KUSTOMIZE / FLEETPLAN_HELM, or PATH.
+A failing build is reported with cluster, app and path; the others still render (exit 1).`,
   options: {
     cluster: { type: 'string', multiple: true, short: 'c' },
     out: { type: 'string' },
     output: { type: 'string', short: 'o' },
+    leaves: { type: 'boolean' },
+    kustomize: { type: 'string' },
+    helm: { type: 'string' },
+    'cache-dir': { type: 'string' },
   },
   async run(ctx) {
     const format = choice(ctx, 'output', ['yaml', 'json'] as const, 'yaml');
+    const leaves = ctx.values.leaves === true;
+    if (leaves && !ctx.values.out) throw new UsageError('--leaves needs --out DIR', { hint: 'leaf manifests are written as files under DIR/<cluster>/manifests/' });
     const { fleet } = load(ctx);
-    const result = renderFleet(fleet, { clusters: clusterNames(ctx) });
-    reportFindings(ctx, result.findings);
-    if (hasErrors(result.findings)) {
+    const { clusters, findings } = resolveFleet(fleet, { clusters: clusterNames(ctx) });
+    reportFindings(ctx, findings);
+    if (hasErrors(findings)) {
       ctx.io.stderr.write('nothing rendered: fix the errors above\n');
       return 1;
     }
+    // One cluster at a time: memory stays proportional to a cluster, not the fleet.
     const out = ctx.values.out as string | undefined;
     if (out) {
       const dir = resolve(ctx.io.cwd, out);
-      const managed = result.clusters.flatMap((c) => ['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`));
-      const stats = writeTree(dir, result.files, managed);
+      const total = { written: 0, unchanged: 0, removed: 0 };
+      for (const c of clusters) {
+        const stats = writeTree(dir, renderCluster(fleet, c), ['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`));
+        total.written += stats.written;
+        total.unchanged += stats.unchanged;
+        total.removed += stats.removed;
+      }
       ctx.io.stderr.write(
-        `rendered ${result.clusters.length} cluster(s) into ${out}: ${stats.written} written, ${stats.unchanged} unchanged, ${stats.removed} removed\n`,
+        `rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`,
       );
-      return 0;
+      if (!leaves) return 0;
+      const { jobs, skipped } = leafJobsFor(fleet, clusters, nodeFileSystem(fleet.root));
+      for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
+      const cacheDir = ctx.values['cache-dir'] as string | undefined;
+      const run = await renderLeaves(jobs, {
+        repoRoot: fleet.root,
+        outDir: dir,
+        env: ctx.io.env,
+        cwd: ctx.io.cwd,
+        ...(cacheDir !== undefined ? { cacheDir: resolve(ctx.io.cwd, cacheDir) } : {}),
+        ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}),
+        ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}),
+      });
+      ctx.io.stderr.write(formatLeafReport(run));
+      return run.results.some((r) => r.error) ? 1 : 0;
     }
     if (format === 'json') {
-      ctx.io.stdout.write(toSortedJson({ apiVersion: 'v1', kind: 'List', items: result.files.flatMap((f) => f.objects) }));
-    } else {
-      ctx.io.stdout.write(renderedStream(result.files));
+      // A kubectl List, streamed; the same bytes as toSortedJson of the whole list.
+      ctx.io.stdout.write('{\n  "apiVersion": "v1",\n  "items": [');
+      let first = true;
+      for (const c of clusters) {
+        for (const f of renderCluster(fleet, c)) {
+          for (const o of f.objects) {
+            ctx.io.stdout.write((first ? '\n    ' : ',\n    ') + jsonOf(o, '    '));
+            first = false;
+          }
+        }
+      }
+      ctx.io.stdout.write(first ? ']' : '\n  ]');
+      ctx.io.stdout.write(',\n  "kind": "List"\n}\n');
+      return 0;
     }
+    for (const c of clusters) ctx.io.stdout.write(renderedStream(renderCluster(fleet, c)));
     return 0;
   },
 };

@@ -1,0 +1,89 @@
+/**
+ * Locates Helm 3 and runs `helm template`. Order: the explicit `--helm` value, then `FLEETPLAN_HELM`
+ * from the environment passed in, then `helm` on PATH. Helm 4 is refused: kustomize's helmCharts
+ * runs `helm version -c`, a flag Helm 4 removed, so builds would fail later with a worse message.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ToolError } from '../errors/index.js';
+import type { HelmTemplateRequest, HelmTool, ToolLocation } from '../ports/tools.js';
+import type { Limiter } from './process.js';
+import { findCommand, parseVersion, runTool, sharedLimiter } from './process.js';
+
+export const HELM_INSTALL_HINT =
+  'install Helm 3 (https://helm.sh/docs/intro/install/; not Helm 4), or point --helm / FLEETPLAN_HELM at one; ' +
+  'in a fleetplan checkout `npm ci` puts Helm 3 in .tools/bin';
+
+export interface LocateHelmOptions extends ToolLocation {
+  cwd?: string;
+  limiter?: Limiter;
+}
+
+export async function locateHelm(options: LocateHelmOptions): Promise<HelmTool> {
+  const { env } = options;
+  const requested = options.explicit ?? env.FLEETPLAN_HELM;
+  let binary: string | undefined;
+  let from: string;
+  if (requested !== undefined && requested !== '') {
+    from = options.explicit !== undefined ? `--helm ${requested}` : `FLEETPLAN_HELM=${requested}`;
+    binary = findCommand(requested, env, options.cwd);
+    if (!binary) {
+      throw new ToolError(`helm not found: ${from} is not an executable file`, { code: 'tool-missing', hint: HELM_INSTALL_HINT });
+    }
+  } else {
+    from = 'PATH';
+    binary = findCommand('helm', env);
+    if (!binary) throw new ToolError('helm not found on PATH', { code: 'tool-missing', hint: HELM_INSTALL_HINT });
+  }
+  const r = await runTool(binary, ['version', '--short'], { env }, HELM_INSTALL_HINT);
+  const version = r.code === 0 ? parseVersion(r.stdout) : undefined;
+  if (!version) {
+    throw new ToolError(`cannot tell the Helm version of ${binary} (from ${from}): ${(r.stderr || r.stdout).trim() || `exit ${r.code}`}`, {
+      code: 'tool-version',
+      hint: HELM_INSTALL_HINT,
+    });
+  }
+  if (version.major !== 3) {
+    const why =
+      version.major > 3
+        ? `Helm ${version.major} does not work with kustomize's helmCharts (kustomize runs \`helm version -c\`, which Helm 4 removed)`
+        : `Helm ${version.major} is too old`;
+    throw new ToolError(`helm ${version.text} (${binary}, from ${from}) is not supported: ${why}`, {
+      code: 'tool-version',
+      hint: HELM_INSTALL_HINT,
+    });
+  }
+  return new ProcessHelm(binary, version.text, env, options.limiter ?? sharedLimiter(options.concurrency));
+}
+
+class ProcessHelm implements HelmTool {
+  constructor(
+    readonly binary: string,
+    readonly version: string,
+    private readonly env: ToolLocation['env'],
+    private readonly limiter: Limiter,
+  ) {}
+
+  template(req: HelmTemplateRequest): Promise<string> {
+    return this.limiter.run(async () => {
+      // The same flags Argo CD's repo-server passes for a Helm source.
+      const args = ['template', req.releaseName, req.chart, '--namespace', req.namespace, '--include-crds'];
+      for (const f of req.valueFiles) args.push('--values', f);
+      let tmp: string | undefined;
+      try {
+        if (req.values !== undefined && req.values !== null) {
+          tmp = await mkdtemp(join(tmpdir(), 'fleetplan-values-'));
+          const file = join(tmp, 'values.json');
+          await writeFile(file, JSON.stringify(req.values));
+          args.push('--values', file);
+        }
+        const r = await runTool(this.binary, args, { env: this.env }, HELM_INSTALL_HINT);
+        if (r.code !== 0) throw new ToolError(r.stderr.trim() || `helm exited with ${r.code ?? r.signal}`, { code: 'build-failed' });
+        return r.stdout;
+      } finally {
+        if (tmp) await rm(tmp, { recursive: true, force: true });
+      }
+    });
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Locates kustomize and runs builds. Order: the explicit `--kustomize` value, then
+ * `FLEETPLAN_KUSTOMIZE` from the environment passed in, then `kustomize` on PATH, then `kubectl`
+ * on PATH (whose `kubectl kustomize` is a full kustomize). The version must be 5 or newer
+ * (helmCharts with `--helm-command`, `--load-restrictor`, replacements).
+ */
+import { basename } from 'node:path';
+import { ToolError } from '../errors/index.js';
+import type { KustomizeTool, ToolLocation } from '../ports/tools.js';
+import type { Limiter } from './process.js';
+import { findCommand, parseVersion, runTool, sharedLimiter } from './process.js';
+
+export const MIN_KUSTOMIZE_MAJOR = 5;
+
+export const KUSTOMIZE_INSTALL_HINT =
+  'install kustomize 5 (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl 1.27 or newer, ' +
+  'or point --kustomize / FLEETPLAN_KUSTOMIZE at one; in a fleetplan checkout `npm ci` puts kubectl in .tools/bin';
+
+export interface LocateKustomizeOptions extends ToolLocation {
+  cwd?: string;
+  limiter?: Limiter;
+}
+
+export async function locateKustomize(options: LocateKustomizeOptions): Promise<KustomizeTool> {
+  const { env } = options;
+  const limiter = options.limiter ?? sharedLimiter(options.concurrency);
+  let binary: string | undefined;
+  let from: string;
+  const requested = options.explicit ?? env.FLEETPLAN_KUSTOMIZE;
+  if (requested !== undefined && requested !== '') {
+    from = options.explicit !== undefined ? `--kustomize ${requested}` : `FLEETPLAN_KUSTOMIZE=${requested}`;
+    binary = findCommand(requested, env, options.cwd);
+    if (!binary) {
+      throw new ToolError(`kustomize not found: ${from} is not an executable file`, {
+        code: 'tool-missing',
+        hint: KUSTOMIZE_INSTALL_HINT,
+      });
+    }
+  } else {
+    from = 'PATH';
+    binary = findCommand('kustomize', env) ?? findCommand('kubectl', env);
+    if (!binary) {
+      throw new ToolError('kustomize not found: neither `kustomize` nor `kubectl` is on PATH', {
+        code: 'tool-missing',
+        hint: KUSTOMIZE_INSTALL_HINT,
+      });
+    }
+  }
+  const flavor = basename(binary).startsWith('kubectl') ? 'kubectl' : 'kustomize';
+  const version = await kustomizeVersion(binary, flavor, env, from);
+  if (version.major < MIN_KUSTOMIZE_MAJOR) {
+    throw new ToolError(
+      `kustomize ${version.text} (${binary}, from ${from}) is too old: fleetplan needs kustomize ${MIN_KUSTOMIZE_MAJOR} or newer`,
+      { code: 'tool-version', hint: KUSTOMIZE_INSTALL_HINT },
+    );
+  }
+  return new ProcessKustomize(binary, flavor, version.text, env, limiter);
+}
+
+async function kustomizeVersion(binary: string, flavor: 'kustomize' | 'kubectl', env: ToolLocation['env'], from: string) {
+  const args = flavor === 'kubectl' ? ['version', '--client', '-o', 'json'] : ['version'];
+  const r = await runTool(binary, args, { env }, KUSTOMIZE_INSTALL_HINT);
+  let text = r.stdout;
+  if (flavor === 'kubectl' && r.code === 0) {
+    try {
+      const parsed = JSON.parse(r.stdout) as { kustomizeVersion?: string };
+      text = parsed.kustomizeVersion ?? '';
+    } catch {
+      text = '';
+    }
+  }
+  const version = r.code === 0 ? parseVersion(text) : undefined;
+  if (!version) {
+    const what = flavor === 'kubectl' ? `\`${binary} version --client -o json\` gave no kustomizeVersion` : `\`${binary} version\` gave no version`;
+    throw new ToolError(`cannot tell the kustomize version (from ${from}): ${what}${r.stderr ? `: ${r.stderr.trim()}` : ''}`, {
+      code: 'tool-version',
+      hint: KUSTOMIZE_INSTALL_HINT,
+    });
+  }
+  return version;
+}
+
+class ProcessKustomize implements KustomizeTool {
+  constructor(
+    readonly binary: string,
+    readonly flavor: 'kustomize' | 'kubectl',
+    readonly version: string,
+    private readonly env: ToolLocation['env'],
+    private readonly limiter: Limiter,
+  ) {}
+
+  build(dir: string, flags: readonly string[]): Promise<string> {
+    const args = this.flavor === 'kubectl' ? ['kustomize', dir, ...flags] : ['build', dir, ...flags];
+    return this.limiter.run(async () => {
+      const r = await runTool(this.binary, args, { env: this.env }, KUSTOMIZE_INSTALL_HINT);
+      if (r.code !== 0) {
+        const msg = r.stderr.trim() || `exited with ${r.code ?? r.signal}`;
+        throw new ToolError(msg, { code: 'build-failed' });
+      }
+      return r.stdout;
+    });
+  }
+}

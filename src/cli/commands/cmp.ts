@@ -1,0 +1,68 @@
+// `fleetplan cmp discover|generate`: the Argo CD config-management plugin. Argo CD runs it in the
+// Application's source directory; see src/render/leaves/cmp.ts for the variable rules.
+import { locateHelm } from '../../adapters/helm.js';
+import { locateKustomize } from '../../adapters/kustomize.js';
+import { createSourceReader } from '../../adapters/source-reader.js';
+import { UsageError } from '../../errors/index.js';
+import { discoverKustomization, generateCmpManifests } from '../../render/leaves/cmp.js';
+import type { HelmTool, KustomizeTool } from '../../ports/tools.js';
+import type { Command } from '../command.js';
+
+export const cmpCommand: Command = {
+  name: 'cmp',
+  summary: 'Argo CD config-management plugin: discover / generate (kustomize build + strict substitution)',
+  usage: `Usage: fleetplan cmp discover
+       fleetplan cmp generate [--variable NAME]... [--kustomize PATH] [--helm PATH] [--enable-alpha-plugins]
+
+Runs in the Application's source directory, as Argo CD's repo-server sidecar does.
+
+discover   prints the kustomization file name when the directory has one (exit 0 either way;
+           Argo CD matches on non-empty output)
+generate   builds the directory with kustomize (--enable-helm, --load-restrictor LoadRestrictionsNone),
+           substitutes \${NAME} and \${NAME:-default}, and prints the manifests. Only declared
+           variables are substituted, with values from ARGOCD_ENV_<NAME> (nothing else in the
+           environment is read), plus Argo CD's ARGOCD_APP_* build variables. A plain $NAME is
+           left alone; $\${NAME} is a literal \${NAME}; an undefined variable fails with its name
+           and the file that uses it.
+
+Flags:
+  --variable NAME          declare a variable (repeat, or give a comma-separated list)
+  --kustomize PATH         kustomize or kubectl binary (default: FLEETPLAN_KUSTOMIZE, then PATH)
+  --helm PATH              Helm 3 binary for helmCharts (default: FLEETPLAN_HELM, then PATH)
+  --enable-alpha-plugins   pass --enable-alpha-plugins to kustomize (KRM plugins)
+`,
+  options: {
+    variable: { type: 'string', multiple: true },
+    kustomize: { type: 'string' },
+    helm: { type: 'string' },
+    'enable-alpha-plugins': { type: 'boolean' },
+  },
+  allowPositionals: true,
+  async run(ctx) {
+    const [sub, ...extra] = ctx.positionals;
+    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`, { hint: 'see `fleetplan cmp --help`' });
+    const reader = createSourceReader();
+    const { env, cwd } = ctx.io;
+    if (sub === 'discover') {
+      const found = discoverKustomization(cwd, reader);
+      if (found) ctx.io.stdout.write(`${found}\n`);
+      return 0;
+    }
+    if (sub === 'generate') {
+      const declared = ((ctx.values.variable as string[] | undefined) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+      let kustomize: Promise<KustomizeTool> | undefined;
+      let helm: Promise<HelmTool> | undefined;
+      const text = await generateCmpManifests(
+        { dir: cwd, env, variables: declared, alphaPlugins: ctx.values['enable-alpha-plugins'] === true },
+        {
+          reader,
+          kustomize: () => (kustomize ??= locateKustomize({ explicit: ctx.values.kustomize as string | undefined, env, cwd })),
+          helm: () => (helm ??= locateHelm({ explicit: ctx.values.helm as string | undefined, env, cwd })),
+        },
+      );
+      ctx.io.stdout.write(text);
+      return 0;
+    }
+    throw new UsageError(sub === undefined ? 'missing subcommand' : `unknown subcommand "${sub}"`, { hint: 'use `fleetplan cmp discover` or `fleetplan cmp generate`' });
+  },
+};

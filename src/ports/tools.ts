@@ -1,0 +1,51 @@
+/**
+ * Ports for the external tools leaf rendering and the config-management plugin run: kustomize
+ * (a standalone binary or `kubectl kustomize`) and Helm 3. The adapters in src/adapters/ locate the
+ * binaries, check their versions and run them as child processes with bounded parallelism.
+ */
+
+/** A located kustomize: either the standalone binary or kubectl's built-in copy. */
+export interface KustomizeTool {
+  /** Absolute path of the binary that is run. */
+  readonly binary: string;
+  /** `kustomize` runs `kustomize build DIR`; `kubectl` runs `kubectl kustomize DIR`. */
+  readonly flavor: 'kustomize' | 'kubectl';
+  /** kustomize's own version, e.g. `5.6.0` (for kubectl: its built-in kustomize). */
+  readonly version: string;
+  /**
+   * Builds the kustomization in `dir` (absolute) with the given flags, e.g.
+   * `['--enable-helm', '--load-restrictor', 'LoadRestrictionsNone']`. Resolves to the YAML stream;
+   * rejects with a ToolError whose message is kustomize's own stderr.
+   */
+  build(dir: string, flags: readonly string[]): Promise<string>;
+}
+
+export interface HelmTemplateRequest {
+  /** Absolute path of a chart directory or a chart archive (.tgz). */
+  chart: string;
+  releaseName: string;
+  namespace: string;
+  /** Absolute paths of values files, applied in order. */
+  valueFiles: readonly string[];
+  /** Inline values, applied after the files. */
+  values?: unknown;
+}
+
+/** A located Helm 3. */
+export interface HelmTool {
+  readonly binary: string;
+  /** e.g. `3.18.0` */
+  readonly version: string;
+  /** `helm template`; rejects with a ToolError carrying Helm's stderr. */
+  template(request: HelmTemplateRequest): Promise<string>;
+}
+
+/** Where a binary may come from, in order: an explicit path, an environment variable, PATH. */
+export interface ToolLocation {
+  /** Explicit path or command name (`--kustomize` / `--helm`). */
+  explicit?: string;
+  /** The environment to read `FLEETPLAN_KUSTOMIZE` / `FLEETPLAN_HELM` and `PATH` from. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Child processes run at most this many at once (default: the number of cores). */
+  concurrency?: number;
+}

@@ -1,0 +1,67 @@
+/**
+ * Resolved clusters → leaf-rendering jobs: one per Application whose source is in the fleet
+ * repository (a kustomize directory, or a local chart when the directory has a Chart.yaml), or a
+ * chart from a Helm repository. Each job carries the cluster's variables for substitution.
+ */
+import type { Fleet } from '../../model/fleet.js';
+import type { ResolvedCluster } from '../../model/resolved.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
+import type { LeafJob } from './render.js';
+
+export interface SkippedLeaf {
+  cluster: string;
+  app: string;
+  reason: string;
+}
+
+export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], fs: RepoFileSystem): { jobs: LeafJob[]; skipped: SkippedLeaf[] } {
+  const jobs: LeafJob[] = [];
+  const skipped: SkippedLeaf[] = [];
+  const isChart = new Map<string, boolean>();
+  for (const c of clusters) {
+    for (const app of c.apps) {
+      const src = app.source;
+      const namespace = app.destination.namespace ?? c.gitopsNamespace;
+      if (src.chart !== undefined) {
+        jobs.push({
+          cluster: c.name,
+          app: app.name,
+          source: {
+            kind: 'helm',
+            chart: src.chart,
+            repoURL: src.repoURL,
+            version: src.targetRevision,
+            releaseName: src.helm?.releaseName ?? app.name,
+            namespace,
+            ...(src.helm?.values ? { values: src.helm.values } : {}),
+          },
+          variables: c.vars,
+        });
+        continue;
+      }
+      if (src.path === undefined) continue;
+      if (src.repoURL !== fleet.repoURL) {
+        skipped.push({ cluster: c.name, app: app.name, reason: `source ${src.repoURL} is another repository` });
+        continue;
+      }
+      let chart = isChart.get(src.path);
+      if (chart === undefined) isChart.set(src.path, (chart = fs.exists(`${src.path}/Chart.yaml`)));
+      jobs.push({
+        cluster: c.name,
+        app: app.name,
+        source: chart
+          ? {
+              kind: 'helm',
+              path: src.path,
+              releaseName: src.helm?.releaseName ?? app.name,
+              namespace,
+              ...(src.helm?.valueFiles ? { valueFiles: src.helm.valueFiles } : {}),
+              ...(src.helm?.values ? { values: src.helm.values } : {}),
+            }
+          : { kind: 'kustomize', path: src.path },
+        variables: c.vars,
+      });
+    }
+  }
+  return { jobs, skipped };
+}

@@ -1,0 +1,147 @@
+/**
+ * From a build's YAML stream to files: strict substitution with the error naming the variable,
+ * the object and the source file that refers to it; splitting into objects; deterministic file
+ * names and bytes (sorted keys, no line folding, no anchors, LF, one trailing newline).
+ */
+import { CORE_SCHEMA, dump, loadAll } from 'js-yaml';
+import { InputError, formatRef } from '../../errors/index.js';
+import type { SourceLocation } from '../../errors/index.js';
+import type { MissingVariable, VariableLookup } from '../../layering/substitute.js';
+import { substitute } from '../../layering/substitute.js';
+
+export type ManifestObject = Record<string, unknown> & {
+  kind?: string;
+  metadata?: { name?: string; namespace?: string };
+};
+
+export interface SubstituteStreamOptions {
+  lookup: VariableLookup;
+  /** Words after "for", e.g. `application web`; names the consumer in the message. */
+  subject?: string;
+  /** Repo-relative path of what was built (the location when the source file is unknown). */
+  path: string;
+  /** Finds the source file and line that refers to a variable, preferring one whose line reads like `lineText`. */
+  findSource?: (name: string, lineText: string) => SourceLocation | undefined;
+  /** How to fix, for the hint. */
+  hint: (names: string[]) => string;
+}
+
+/** Substitutes `${NAME}` in a build's output; any undefined variable is one InputError naming all of them. */
+export function substituteStream(text: string, options: SubstituteStreamOptions): string {
+  const r = substitute(text, options.lookup);
+  if (r.missing.length === 0) return r.text;
+  const names = [...new Set(r.missing.map((m) => m.name))];
+  const first = r.missing[0]!;
+  const obj = objectAtLine(text, first.line);
+  const source = options.findSource?.(first.name, text.split('\n')[first.line - 1] ?? '');
+  const what = names.length === 1 ? `undefined variable \${${names[0]}}` : `undefined variables ${names.map((n) => `\${${n}}`).join(', ')}`;
+  const inObj = obj ? ` in ${obj}` : '';
+  const forWhom = options.subject ? ` for ${options.subject}` : '';
+  throw new InputError(`${what}${inObj} (build output line ${first.line})${forWhom}`, {
+    code: 'undefined-variable',
+    location: source ?? { file: options.path },
+    hint: options.hint(names),
+  });
+}
+
+/** `Kind/ns/name` of the document containing 1-based `line` of a YAML stream. */
+export function objectAtLine(text: string, line: number): string | undefined {
+  const lines = text.split('\n');
+  let start = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) if (lines[i]!.startsWith('---')) start = i + 1;
+  let end = lines.length;
+  for (let i = line; i < lines.length; i++) {
+    if (lines[i]!.startsWith('---')) {
+      end = i;
+      break;
+    }
+  }
+  try {
+    const docs = loadAll(lines.slice(start, end).join('\n'), undefined, { schema: CORE_SCHEMA });
+    const doc = docs[0];
+    if (typeof doc === 'object' && doc !== null) return formatRef(doc as ManifestObject);
+  } catch {
+    // The document may not parse before substitution; the line number still says where.
+  }
+  return undefined;
+}
+
+/** Splits a YAML stream into objects; empty documents are skipped, anything else is an error. */
+export function parseManifests(text: string, displayName: string): ManifestObject[] {
+  let docs: unknown[];
+  try {
+    docs = loadAll(text, undefined, { schema: CORE_SCHEMA, filename: displayName });
+  } catch (e) {
+    throw new InputError(`the manifests are not valid YAML: ${(e as Error).message}`, {
+      code: 'invalid-manifests',
+      location: { file: displayName },
+      cause: e,
+    });
+  }
+  const out: ManifestObject[] = [];
+  docs.forEach((d, i) => {
+    if (d === null || d === undefined) return;
+    if (typeof d !== 'object' || Array.isArray(d)) {
+      throw new InputError(`document ${i + 1} is not a Kubernetes object`, { code: 'invalid-manifests', location: { file: displayName } });
+    }
+    out.push(d as ManifestObject);
+  });
+  return out;
+}
+
+/** Deterministic YAML for one object. */
+export function serializeObject(obj: unknown): string {
+  const text = dump(obj, { sortKeys: true, lineWidth: -1, noRefs: true });
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/**
+ * The file name of the object at 0-based `index` of `count`:
+ * `NN-<kind>-<namespace>-<name>.yaml`, or `NN-<kind>-<name>.yaml` without a namespace.
+ * NN keeps the build's order (kustomize's: Namespaces and CRDs first) and makes names unique;
+ * it is zero-padded to at least two digits so that files sort in that order.
+ */
+export function objectFileName(index: number, count: number, obj: ManifestObject): string {
+  const width = Math.max(2, String(count).length);
+  const nn = String(index + 1).padStart(width, '0');
+  const kind = safe(String(obj.kind ?? 'unknown').toLowerCase());
+  const name = safe(String(obj.metadata?.name ?? 'unnamed'));
+  const ns = obj.metadata?.namespace;
+  const parts = ns ? [nn, kind, safe(String(ns)), name] : [nn, kind, name];
+  return `${parts.join('-').slice(0, 200)}.yaml`;
+}
+
+function safe(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+/**
+ * Finds where `name` is referred to as `${name}` in the given texts. A reference on a line that
+ * reads like `lineText` (the build-output line, which kustomize may have re-indented) wins;
+ * otherwise the first reference.
+ */
+export function findVariableReference(
+  name: string,
+  files: readonly { path: string; text: () => string | undefined }[],
+  lineText = '',
+): SourceLocation | undefined {
+  const needle = `\${${name}`;
+  const want = normalizeLine(lineText);
+  let first: SourceLocation | undefined;
+  for (const f of files) {
+    const text = f.text();
+    if (text === undefined || !text.includes(needle)) continue;
+    const lines = text.split('\n');
+    for (const m of substitute(text, () => undefined).missing as MissingVariable[]) {
+      if (m.name !== name) continue;
+      const loc = { file: f.path, line: m.line, column: m.column };
+      if (want !== '' && normalizeLine(lines[m.line - 1] ?? '') === want) return loc;
+      first ??= loc;
+    }
+  }
+  return first;
+}
+
+function normalizeLine(s: string): string {
+  return s.trim().replace(/^-\s+/, '').replace(/["']/g, '');
+}

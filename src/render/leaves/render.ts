@@ -1,0 +1,326 @@
+/**
+ * Leaf rendering, the core: for each job, work out what its build reads, take the raw output from
+ * the content cache or build it once (identical builds in flight are shared), substitute the
+ * cluster's variables strictly, split into objects and hand deterministic files to the writer.
+ *
+ * Inputs: jobs with repo-relative paths and the ports (source reader, tools, cache, writer).
+ * Output: one result per job, in job order, and the run's build statistics. A failing job carries
+ * its error and never stops the others.
+ * Cache key: sha256 over the tool and its version, the build flags, the build's own path, and
+ * (path, content hash) of every file the build reads (see inputs.ts); Helm sources add release
+ * name, namespace and values. A build that reads a remote resource is not cached.
+ */
+import { createHash } from 'node:crypto';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import { FleetplanError, InputError, OperationError, ToolError, UsageError } from '../../errors/index.js';
+import type { SourceLocation } from '../../errors/index.js';
+import type { BuildCache, ManifestWriter, OutputFile } from '../../ports/build-cache.js';
+import type { SourceReader } from '../../ports/source-reader.js';
+import type { HelmTool, KustomizeTool } from '../../ports/tools.js';
+import type { BuildInputs } from './inputs.js';
+import { InputWalker } from './inputs.js';
+import { findVariableReference, objectFileName, parseManifests, serializeObject, substituteStream } from './manifests.js';
+
+export type LeafSource =
+  | { kind: 'kustomize'; path: string }
+  | {
+      kind: 'helm';
+      /** A chart directory in the repository. */
+      path?: string;
+      /** A chart from a repository: `chart` + `repoURL` + `version` (used only when cached locally). */
+      chart?: string;
+      repoURL?: string;
+      version?: string;
+      releaseName: string;
+      namespace: string;
+      /** Values files, relative to the chart directory (Argo CD's rule). */
+      valueFiles?: string[];
+      values?: unknown;
+    };
+
+/** One Application's source on one cluster. Paths are relative to the repository root. */
+export interface LeafJob {
+  cluster: string;
+  app: string;
+  source: LeafSource;
+  variables: Record<string, string>;
+}
+
+export interface LeafResult {
+  cluster: string;
+  app: string;
+  /** The repo-relative path (or chart reference) that was built. */
+  path: string;
+  /** Number of objects written. */
+  objects: number;
+  /** Written files, relative to the output directory, forward slashes. */
+  files: string[];
+  /** True when no build ran for this job (content cache, or an identical build in this run). */
+  cached: boolean;
+  error?: FleetplanError;
+}
+
+export interface LeafStats {
+  /** Tool processes run (misses + uncacheable). */
+  builds: number;
+  /** Jobs served without a build of their own: from the cache directory or an identical build in this run. */
+  hits: number;
+  /** Jobs whose cacheable build ran. */
+  misses: number;
+  /** Jobs whose build reads remote resources and so ran without the cache. */
+  uncacheable: number;
+}
+
+export interface RenderLeavesResult {
+  results: LeafResult[];
+  stats: LeafStats;
+}
+
+export interface LeafPorts {
+  reader: SourceReader;
+  /** Locates kustomize on first use; rejects with a ToolError saying what to install. */
+  kustomize(): Promise<KustomizeTool>;
+  helm(): Promise<HelmTool>;
+  cache: BuildCache;
+  /** Absent: nothing is written (results still list the file names). */
+  writer?: ManifestWriter;
+  /** A locally cached archive of a remote chart, if any. */
+  chartArchive?(chart: string, version: string | undefined): string | undefined;
+}
+
+/** Flags of every kustomize build (plus `--helm-command` when a chart is inflated). */
+export const KUSTOMIZE_BUILD_FLAGS: readonly string[] = ['--enable-helm', '--load-restrictor', 'LoadRestrictionsNone'];
+
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+interface BuildPlan {
+  path: string;
+  inputs: BuildInputs;
+  /** Undefined when the build is not cacheable. */
+  key: string | undefined;
+  dedupeKey: string;
+  run(): Promise<string>;
+}
+
+export async function renderLeafJobs(jobs: readonly LeafJob[], ports: LeafPorts, options: { repoRoot: string }): Promise<RenderLeavesResult> {
+  const repoRoot = resolve(options.repoRoot);
+  const walker = new InputWalker(ports.reader);
+  const stats: LeafStats = { builds: 0, hits: 0, misses: 0, uncacheable: 0 };
+  const inflight = new Map<string, Promise<string>>();
+  const rel = (abs: string) => relative(repoRoot, abs).split(sep).join('/') || '.';
+
+  // Every cluster that uses a path shares one plan: the walk, hashing and key are per path.
+  const kustomizePlans = new Map<string, Promise<BuildPlan>>();
+  const planKustomizeOnce = (path: string): Promise<BuildPlan> => {
+    let p = kustomizePlans.get(path);
+    if (!p) kustomizePlans.set(path, (p = planKustomize(path)));
+    return p;
+  };
+
+  const planKustomize = async (path: string): Promise<BuildPlan> => {
+    const dir = inside(repoRoot, path);
+    if (ports.reader.kind(dir) !== 'dir') {
+      throw new InputError(`source path "${path}" is not a directory`, { code: 'missing-path', location: { file: path } });
+    }
+    const inputs = walker.kustomization(dir);
+    const tool = await ports.kustomize();
+    const helm = inputs.usesHelm ? await ports.helm() : undefined;
+    const flags = helm ? [...KUSTOMIZE_BUILD_FLAGS, '--helm-command', helm.binary] : [...KUSTOMIZE_BUILD_FLAGS];
+    const identity = { tool: `kustomize ${tool.version}`, helm: helm ? `helm ${helm.version}` : null, flags: KUSTOMIZE_BUILD_FLAGS };
+    const material = { v: 1, kind: 'kustomize', dir: rel(dir), ...identity, ...fileMaterial(inputs) };
+    const key = inputs.remote.length > 0 ? undefined : sha256(canonicalJson(material));
+    return {
+      path: rel(dir),
+      inputs,
+      key,
+      dedupeKey: key ?? `uncacheable:${canonicalJson({ dir: rel(dir), ...identity })}`,
+      run: () => tool.build(dir, flags),
+    };
+  };
+
+  const planHelm = async (source: Extract<LeafSource, { kind: 'helm' }>): Promise<BuildPlan> => {
+    let chart: string;
+    let inputs: BuildInputs;
+    let display: string;
+    let valueFiles: string[] = [];
+    if (source.path !== undefined) {
+      chart = inside(repoRoot, source.path);
+      const kind = ports.reader.kind(chart);
+      if (!kind) throw new InputError(`chart path "${source.path}" does not exist`, { code: 'missing-path', location: { file: source.path } });
+      valueFiles = (source.valueFiles ?? []).map((f) => inside(repoRoot, f, kind === 'dir' ? chart : resolve(chart, '..')));
+      inputs = kind === 'dir' ? walker.chart(chart, valueFiles) : { files: [chart, ...valueFiles].sort(), missing: [], remote: [], usesHelm: true };
+      display = rel(chart);
+    } else {
+      const name = source.chart ?? '';
+      display = `${source.repoURL ?? '?'} ${name}${source.version ? `@${source.version}` : ''}`;
+      const archive = name ? ports.chartArchive?.(name, source.version) : undefined;
+      if (!archive) {
+        throw new ToolError(`remote chart ${name}${source.version ? ` ${source.version}` : ''} from ${source.repoURL ?? '?'} is not in the local chart cache`, {
+          code: 'chart-not-cached',
+          hint: `fleetplan does not download charts; run \`helm pull ${name} --repo ${source.repoURL ?? 'URL'}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``,
+        });
+      }
+      chart = archive;
+      inputs = { files: [archive], missing: [], remote: [], usesHelm: true };
+    }
+    const helm = await ports.helm();
+    const material = {
+      v: 1,
+      kind: 'helm',
+      chart: source.path !== undefined ? rel(chart) : display,
+      tool: `helm ${helm.version}`,
+      releaseName: source.releaseName,
+      namespace: source.namespace,
+      valueFiles: (source.valueFiles ?? []).slice(),
+      values: source.values ?? null,
+      ...fileMaterial(inputs, source.path !== undefined ? rel : (f) => basename(f)),
+    };
+    const key = sha256(canonicalJson(material));
+    return {
+      path: display,
+      inputs,
+      key,
+      dedupeKey: key,
+      run: () =>
+        helm.template({
+          chart,
+          releaseName: source.releaseName,
+          namespace: source.namespace,
+          valueFiles,
+          values: source.values,
+        }),
+    };
+  };
+
+  function fileMaterial(inputs: BuildInputs, name: (abs: string) => string = rel) {
+    return {
+      files: inputs.files.map((f) => [name(f), ports.reader.hash(f)]),
+      missing: inputs.missing.map(name),
+    };
+  }
+
+  const obtain = (plan: BuildPlan): Promise<{ text: string; cached: boolean }> => {
+    const running = inflight.get(plan.dedupeKey);
+    if (running) {
+      stats.hits++;
+      return running.then((text) => ({ text, cached: true }));
+    }
+    if (plan.key !== undefined) {
+      const hit = ports.cache.get(plan.key);
+      if (hit !== undefined) {
+        stats.hits++;
+        inflight.set(plan.dedupeKey, Promise.resolve(hit));
+        return Promise.resolve({ text: hit, cached: true });
+      }
+      stats.misses++;
+    } else {
+      stats.uncacheable++;
+    }
+    stats.builds++;
+    const key = plan.key;
+    const p = plan.run().then((text) => {
+      if (key !== undefined) ports.cache.put(key, text);
+      return text;
+    });
+    inflight.set(plan.dedupeKey, p);
+    return p.then((text) => ({ text, cached: false }));
+  };
+
+  const renderOne = async (job: LeafJob): Promise<LeafResult> => {
+    const display = job.source.kind === 'kustomize' ? job.source.path : (job.source.path ?? job.source.chart ?? '?');
+    const result: LeafResult = { cluster: job.cluster, app: job.app, path: display, objects: 0, files: [], cached: false };
+    try {
+      for (const [what, v] of [['cluster', job.cluster], ['app', job.app]] as const) {
+        if (!SAFE_NAME.test(v)) {
+          throw new UsageError(`${what} name "${v}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
+        }
+      }
+      const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : await planHelm(job.source);
+      result.path = plan.path;
+      let built: { text: string; cached: boolean };
+      try {
+        built = await obtain(plan);
+      } catch (e) {
+        if (e instanceof ToolError && e.code === 'build-failed') {
+          const tool = job.source.kind === 'kustomize' ? 'kustomize build' : 'helm template';
+          throw new ToolError(`${tool} of ${plan.path} failed: ${e.message}`, { code: 'build-failed', location: { file: plan.path }, cause: e });
+        }
+        throw e;
+      }
+      result.cached = built.cached;
+      const vars = job.variables;
+      const text = substituteStream(built.text, {
+        lookup: (name) => (Object.hasOwn(vars, name) ? vars[name] : undefined),
+        path: plan.path,
+        findSource: (name, lineText) => findSource(name, lineText, plan.inputs, ports.reader, rel),
+        hint: (names) =>
+          `define ${names.join(', ')} in cluster ${job.cluster}'s variables, give a default with \${NAME:-value}, or write $\${NAME} for a literal`,
+      });
+      const objects = parseManifests(text, `${plan.path} (built)`);
+      const files: OutputFile[] = objects.map((o, i) => ({ name: objectFileName(i, objects.length, o), content: serializeObject(o) }));
+      const relDir = `${job.cluster}/manifests/${job.app}`;
+      ports.writer?.replaceDirectory(relDir, files);
+      result.objects = objects.length;
+      result.files = files.map((f) => `${relDir}/${f.name}`);
+    } catch (e) {
+      result.error = forJob(e, job);
+    }
+    return result;
+  };
+
+  const results = await Promise.all(jobs.map(renderOne));
+  return { results, stats };
+}
+
+/** Prefixes an error with the job it belongs to, keeping class, code, location and hint. */
+function forJob(e: unknown, job: LeafJob): FleetplanError {
+  const prefix = `cluster ${job.cluster}, app ${job.app}: `;
+  if (e instanceof FleetplanError) {
+    const Cls = e.constructor as new (m: string, d: ConstructorParameters<typeof FleetplanError>[1]) => FleetplanError;
+    return new Cls(prefix + e.message, { code: e.code, location: e.location, hint: e.hint, cause: e.cause ?? e });
+  }
+  return new OperationError(prefix + ((e as Error)?.message ?? String(e)), { code: 'internal', cause: e });
+}
+
+function findSource(name: string, lineText: string, inputs: BuildInputs, reader: SourceReader, rel: (abs: string) => string): SourceLocation | undefined {
+  const files = inputs.files
+    .filter((f) => /\.(ya?ml|json|env|properties|txt|tpl)$/i.test(f) || !/\.[^/]+$/.test(f))
+    .map((f) => ({
+      path: rel(f),
+      text: () => {
+        try {
+          return reader.readText(f);
+        } catch {
+          return undefined;
+        }
+      },
+    }));
+  return findVariableReference(name, files, lineText);
+}
+
+/** Resolves a repo-relative path and refuses one that leaves the repository. */
+function inside(root: string, path: string, base = root): string {
+  const abs = resolve(base, path);
+  const r = relative(root, abs);
+  if (r.startsWith('..') || isAbsolute(r)) {
+    throw new InputError(`path "${path}" escapes the repository`, { code: 'path-escapes-repo', location: { file: path }, hint: 'use a path inside the repository' });
+  }
+  return abs;
+}
+
+function sha256(s: string): string {
+  return createHash('sha256').update(s).digest('hex');
+}
+
+/** JSON with object keys sorted, so equal values give equal keys. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const entries = Object.keys(v as object)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}

@@ -1,0 +1,18 @@
+/**
+ * Text for people (stderr) about a leaf-rendering run: one line per failed job, then one summary
+ * line. Successful jobs are counted, not listed: with thousands of jobs a list is noise.
+ */
+import type { RenderLeavesResult } from './render.js';
+
+export function formatLeafReport(run: RenderLeavesResult): string {
+  const lines: string[] = [];
+  const failed = run.results.filter((r) => r.error);
+  for (const r of failed) lines.push(`error: ${r.error!.format()}`);
+  const ok = run.results.length - failed.length;
+  const objects = run.results.reduce((n, r) => n + r.objects, 0);
+  const s = run.stats;
+  const parts = [`${s.builds} build${s.builds === 1 ? '' : 's'}`, `${s.hits} cached`, `${s.misses} missed`];
+  if (s.uncacheable > 0) parts.push(`${s.uncacheable} uncacheable (remote resources)`);
+  lines.push(`leaves: ${ok} of ${run.results.length} apps rendered, ${objects} objects; ${parts.join(', ')}${failed.length ? `; ${failed.length} failed` : ''}`);
+  return `${lines.join('\n')}\n`;
+}

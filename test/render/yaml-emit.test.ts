@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import jsYaml from 'js-yaml';
+import { parse as yamlParse } from 'yaml';
+import { emitYaml } from '../../src/render/yaml-emit.js';
+import { sortDeep } from '../../src/render/yaml.js';
+
+/** Both YAML readers must read back exactly what was written. */
+function roundTrip(v: unknown): void {
+  const text = emitYaml(v);
+  assert.ok(text.endsWith('\n') && !text.endsWith('\n\n') || /\|\+\n/.test(text), `one trailing newline:\n${text}`);
+  const want = JSON.parse(JSON.stringify(sortDeep(v))) as unknown;
+  assert.deepEqual(jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA }), want, `js-yaml reads back:\n${text}`);
+  assert.deepEqual(jsYaml.load(text), want, `js-yaml default schema reads back:\n${text}`);
+  assert.deepEqual(yamlParse(text, { version: '1.1' }), want, `YAML 1.1 reads back:\n${text}`);
+  assert.deepEqual(yamlParse(text), want, `YAML 1.2 reads back:\n${text}`);
+}
+
+const tricky = [
+  '', ' ', 'a b', 'yes', 'No', 'ON', 'off', 'y', 'N', 'null', '~', 'true', 'False', '0', '012', '0x1F', '1e3', '-1', '+1', '.5', '.inf', '-.Inf', '.NaN',
+  '1:20', '2026-11-22', '2026-11-22T10:00:00Z', '=', '<<', '- x', '-x', 'a: b', 'a:b', 'a #b', 'a#b', '#a', '&a', '*a', '!a', '|', '>', "'", '"', '%', '@x', '`x',
+  'http://x.example.com:6443/a?b=c&d', '${CLUSTER_NAME}', '$${X}', '{{ .path }}', '[a]', 'a,b', 'ends:', 'ends ', 'tab\there', 'é', '日本', '🙂',
+  'line\nline2', 'trailing\n', 'two\n\n', '\nleading', '  indented\nx', 'a\r\nb', 'ServerSideApply=true', 'argocd.argoproj.io/sync-wave', '*', '-', '?', ':',
+];
+
+test('every tricky string reads back identically, as a value and as a key', () => {
+  for (const s of tricky) {
+    roundTrip({ v: s });
+    roundTrip({ [s]: 'v' });
+    roundTrip([s]);
+  }
+});
+
+test('nested maps, lists, lists of maps and empty collections read back', () => {
+  roundTrip({
+    apiVersion: 'argoproj.io/v1alpha1',
+    metadata: { annotations: { 'argocd.argoproj.io/sync-wave': '25' }, finalizers: ['resources-finalizer.argocd.argoproj.io'] },
+    spec: {
+      ignoreDifferences: [{ group: 'apps', jsonPointers: ['/spec/replicas'], kind: 'Deployment' }, {}],
+      nested: [[1, 2], [], [[{ a: 1 }]]],
+      empty: {},
+      none: [],
+      n: null,
+      nums: [0, -0.5, 1e21, 3, -7],
+      b: [true, false],
+      lua: 'hs = {}\nif obj.status ~= nil then\n  hs.status = "Healthy"\nend\nreturn hs\n',
+    },
+  });
+});
+
+test('random documents read back identically', () => {
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const gen = (depth: number): unknown => {
+    const r = rand();
+    if (depth > 3 || r < 0.4) return pick<unknown>([pick(tricky), Math.floor(rand() * 1000) - 500, rand() * 10, true, false, null]);
+    if (r < 0.7) return Object.fromEntries(Array.from({ length: Math.floor(rand() * 4) }, () => [pick(tricky), gen(depth + 1)]));
+    return Array.from({ length: Math.floor(rand() * 4) }, () => gen(depth + 1));
+  };
+  for (let i = 0; i < 300; i++) roundTrip({ doc: gen(0) });
+});
+
+test('a shared subtree is written in full wherever it appears, at each indent', () => {
+  const shared = { automated: { prune: false, selfHeal: true }, syncOptions: ['A=1'] };
+  const text = emitYaml({ a: { syncPolicy: shared }, b: shared, c: [shared] });
+  assert.doesNotMatch(text, /[&*]/);
+  roundTrip({ a: { syncPolicy: shared }, b: shared, c: [shared] });
+});
