@@ -5,7 +5,7 @@
  *   spoke-provisioning  (spokes, run against the hub) ClusterDeployment installed, ManagedCluster available
  *   namespaces          the Argo CD namespace (+ the CRDs of upstream manifests)   wait: CRDs Established
  *   gitops-operator     OLM Subscription (OpenShift) / upstream manifests           wait: CSV Succeeded, operator Deployment, Argo CD CRDs
- *   cluster-config      variables ConfigMap, plugin ConfigMap, cluster identity Secret
+ *   cluster-config      variables ConfigMap, plugin definition, cluster identity Secret
  *   argocd              RBAC, the ArgoCD instance with the plugin sidecar and the Application health check
  *                                                                                   wait: server, repo-server, application-controller
  *   secret-store        ClusterSecretStore (credentials by reference), applied once its CRD is Established
@@ -18,16 +18,14 @@
  */
 import { UsageError } from '../errors/index.js';
 import type { K8sObject } from '../generate/argocd.js';
-import { bootstrapFor, ROOT_APPLICATION } from '../generate/argocd.js';
-import { pluginObjects, repoServerSidecarPatch, withPluginSidecar } from '../generate/argocd-plugin.js';
-import { clusterSecretFor, variablesConfigMapFor } from '../generate/cluster-identity.js';
+import { bootstrapFor, ROOT_APPLICATION, VARIABLES_CONFIGMAP } from '../generate/argocd.js';
+import { upstreamPluginObjects } from '../generate/argocd-plugin.js';
+import { clusterSecretFor } from '../generate/cluster-identity.js';
 import type { BootstrapPlan, BootstrapStage, ObjectKey, ReadyCondition, WaitSpec } from '../model/bootstrap.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 
 export interface BootstrapPlanOptions {
-  /** Image of the config-management plugin sidecar; without it the ArgoCD instance gets none. */
-  pluginImage?: string;
   /** Upstream Argo CD install manifests (non-OpenShift clusters), parsed from a local file or directory. */
   argocdManifests?: K8sObject[];
   /** A ClusterSecretStore to apply (it may only reference credentials, never hold them). */
@@ -100,10 +98,10 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
     }));
   }
 
-  const plugin = options.pluginImage !== undefined
-    ? pluginObjects({ namespace: ns, image: options.pluginImage, variables: Object.keys(cluster.vars) })
-    : undefined;
-  if (!plugin) notes.push('no config-management plugin sidecar: pass --plugin-image IMAGE to add it');
+  if (!fleet.plugin) notes.push('no config-management plugin: leaf manifests get no variables (set gitops.plugin.image in fleet.yaml to add it)');
+  // OpenShift: bootstrapFor's 15-plugin.yaml and the sidecar merged into the ArgoCD instance.
+  const pluginFile = file('15-plugin.yaml');
+  const upstream = cluster.platform === 'openshift' ? undefined : upstreamPluginObjects(fleet, cluster);
 
   if (cluster.platform === 'openshift') {
     stages.push(stage({
@@ -159,14 +157,16 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
     }));
   }
 
-  const configObjects: K8sObject[] = [variablesConfigMapFor(cluster)];
-  if (plugin) configObjects.push(plugin.configMap);
-  configObjects.push(clusterSecretFor(fleet, cluster));
+  // The variables ConfigMap precedes the ArgoCD instance: the plugin sidecar loads it at start.
+  const pluginConfig = pluginFile?.objects ?? upstream?.filter((o) => o.kind === 'ConfigMap') ?? [
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: VARIABLES_CONFIGMAP, namespace: ns }, data: { ...cluster.vars } },
+  ];
   stages.push(stage({
     name: 'cluster-config',
     kind: 'cluster-config',
-    description: `variables ConfigMap, ${plugin ? 'plugin ConfigMap, ' : ''}cluster identity Secret`,
-    objects: configObjects,
+    description: `the cluster's variables${fleet.plugin ? `, the ${fleet.plugin.name} plugin definition` : ''} and its identity Secret`,
+    objects: [...pluginConfig, clusterSecretFor(fleet, cluster)],
+    files: pluginFile ? [pluginFile.name] : [],
     waits: [],
   }));
 
@@ -178,8 +178,8 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
     stages.push(stage({
       name: 'argocd',
       kind: 'argocd',
-      description: `${argo.description}${plugin ? ' and the plugin sidecar' : ''}; cluster-admin for its controllers`,
-      objects: [...rbac.objects, plugin ? withPluginSidecar(instance, plugin) : instance],
+      description: `${argo.description}; cluster-admin for its controllers`,
+      objects: [...rbac.objects, instance],
       files: [rbac.name, argo.name],
       waits: [
         workload('Deployment', ns, `${name}-server`),
@@ -192,8 +192,8 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
     stages.push(stage({
       name: 'argocd',
       kind: 'argocd',
-      description: `${cm.description}${plugin ? ' and the plugin sidecar' : ''}; cluster-admin for its controllers`,
-      objects: [...rbac.objects, ...cm.objects, ...(plugin ? [repoServerSidecarPatch(ns, plugin)] : [])],
+      description: `${cm.description}${upstream ? ' and the plugin sidecar' : ''}; cluster-admin for its controllers`,
+      objects: [...rbac.objects, ...cm.objects, ...(upstream?.filter((o) => o.kind === 'Deployment') ?? [])],
       files: [rbac.name, cm.name],
       waits: [
         workload('Deployment', ns, 'argocd-server'),

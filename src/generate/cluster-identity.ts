@@ -1,33 +1,16 @@
 /**
- * Stage 3, generate: the objects that tell a cluster's Argo CD who it is.
- *
- * - The variables ConfigMap (`environment-variables`): the cluster's resolved variables, which
- *   the config-management plugin sidecar loads (prefixed `ARGOCD_ENV_`).
- * - The cluster identity Secret: an Argo CD cluster Secret (`argocd.argoproj.io/secret-type:
- *   cluster`) for the in-cluster destination, labelled with the cluster's role, sector and region
- *   and annotated with the Git repository and revision it tracks, so ApplicationSet cluster
- *   generators select and template on it (seed 004). It holds no credential: in-cluster access
- *   uses the application controller's service account.
- * Pure: objects out.
+ * Stage 3, generate: the cluster identity Secret, an Argo CD cluster Secret
+ * (`argocd.argoproj.io/secret-type: cluster`) for the in-cluster destination, labelled with the
+ * cluster's role, sector and region and annotated with the Git repository and revision it tracks,
+ * so ApplicationSet cluster generators select and template on it (seed 004). It holds no
+ * credential: in-cluster access uses the application controller's service account. Pure.
  */
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import { IN_CLUSTER } from '../layering/resolve.js';
 import type { K8sObject } from './argocd.js';
 
-export const VARIABLES_CONFIGMAP = 'environment-variables';
 export const CLUSTER_SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
-
-export function variablesConfigMapFor(cluster: ResolvedCluster): K8sObject {
-  const data: Record<string, string> = {};
-  for (const k of Object.keys(cluster.vars).sort()) data[k] = cluster.vars[k]!;
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name: VARIABLES_CONFIGMAP, namespace: cluster.gitopsNamespace, labels: { 'app.kubernetes.io/managed-by': 'fleetplan' } },
-    data,
-  };
-}
 
 /** `cluster-<name>`: the Secret's name. */
 export function clusterSecretName(cluster: string): string {

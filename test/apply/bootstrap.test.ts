@@ -37,21 +37,21 @@ describe('fleetplan bootstrap against the test server', () => {
 
   test('the lab hub converges, and a second run reports every object unchanged and writes nothing', async () => {
     c = await simulatedCluster();
-    const first = await run(['--cluster', 'hub', '-o', 'json', '--plugin-image', 'registry.example/fleetplan:1', '--timeout', '60s']);
+    const first = await run(['--cluster', 'hub', '-o', 'json', '--timeout', '60s']);
     assert.equal(first.code, 0, first.stderr + first.stdout);
     const r1 = resultOf(first.stdout);
     assert.equal(r1.outcome, 'converged');
     const applied = r1.changes.filter((x) => x.action !== 'skipped');
     assert.ok(applied.length >= 7, JSON.stringify(applied));
     assert.ok(applied.every((x) => x.action === 'created'), JSON.stringify(applied));
-    for (const ref of ['Namespace/openshift-gitops', 'Subscription/openshift-operators/openshift-gitops-operator', 'ArgoCD/openshift-gitops/openshift-gitops',
+    for (const ref of ['Namespace/openshift-gitops', 'ConfigMap/openshift-gitops/fleetplan-cmp-plugin', 'Subscription/openshift-operators/openshift-gitops-operator', 'ArgoCD/openshift-gitops/openshift-gitops',
       'ConfigMap/openshift-gitops/environment-variables', 'Secret/openshift-gitops/cluster-hub', 'Application/openshift-gitops/root-applications']) {
       assert.ok(applied.some((x) => x.ref === ref), `${ref} applied`);
     }
     // Every wave was awaited, in order.
     assert.deepEqual(r1.timings.filter((t) => t.stage.startsWith('wave')).map((t) => t.stage), ['wave 5', 'wave 15', 'wave 20', 'wave 25', 'wave 30']);
     const argocd = c.server.object('argoproj.io/v1beta1', 'ArgoCD', 'openshift-gitops', 'openshift-gitops');
-    assert.equal(argocd?.spec.repo.sidecarContainers[0].image, 'registry.example/fleetplan:1');
+    assert.equal(argocd?.spec.repo.sidecarContainers[0].image, 'registry.example.com/platform/fleetplan-cmp:0.1.0');
     const secret = c.server.object('v1', 'Secret', 'cluster-hub', 'openshift-gitops');
     assert.equal(secret?.metadata.labels['argocd.argoproj.io/secret-type'], 'cluster');
     assert.deepEqual([secret?.metadata.labels.role, secret?.metadata.labels.sector, secret?.metadata.labels.region], ['hub', 'lab', 'rdu2']);
@@ -61,7 +61,7 @@ describe('fleetplan bootstrap against the test server', () => {
 
     const before = storeIndex(c.server);
     const writesBefore = c.server.requests({ verb: ['apply', 'patch', 'create', 'update', 'delete'] }).filter((r) => !r.query.includes('dryRun')).length;
-    const second = await run(['--cluster', 'hub', '-o', 'json', '--plugin-image', 'registry.example/fleetplan:1']);
+    const second = await run(['--cluster', 'hub', '-o', 'json']);
     assert.equal(second.code, 0, second.stderr);
     const r2 = resultOf(second.stdout);
     assert.deepEqual(r2.changes.filter((x) => x.action !== 'skipped').map((x) => `${x.action} ${x.ref}`), applied.map((x) => `unchanged ${x.ref}`));
@@ -76,7 +76,7 @@ describe('fleetplan bootstrap against the test server', () => {
     const r = await run(['--cluster', 'hub', '--dry-run']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.stringify(c.server.store.snapshot()), before);
-    assert.match(r.stdout, /^hub: dry run done in .*: 3 created, 0 configured, 0 unchanged, 4 skipped$/m);
+    assert.match(r.stdout, /^hub: dry run done in .*: 3 created, 0 configured, 0 unchanged, 5 skipped$/m);
     assert.match(r.stdout, /^ {2}created {2}Subscription\/openshift-operators\/openshift-gitops-operator$/m);
     assert.match(r.stdout, /^ {2}skipped {2}ArgoCD\/openshift-gitops\/openshift-gitops {2}\(dry run: ArgoCD \(argoproj\.io\/v1beta1\) is not served yet; an earlier stage installs it\)$/m);
   });

@@ -66,7 +66,7 @@ describe('bootstrap under injected faults', () => {
       fc.inject(c.server);
       const r = await run(['--timeout', '60s']);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^hub: converged in .*: 7 created, 0 configured, 0 unchanged$/m);
+      assert.match(r.stdout, /^hub: converged in .*: 8 created, 0 configured, 0 unchanged$/m);
       assert.ok(fc.hit(c.server) > 0, 'the fault was injected');
     });
   }

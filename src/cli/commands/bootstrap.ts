@@ -30,7 +30,6 @@ Safe to interrupt and run again: a rerun picks up where the last one stopped.
   --no-wait                      stop after the root Application instead of waiting for the waves
   --force-conflicts              take fields another field manager owns (otherwise: fail, naming it)
   -o json                        one JSON event per line on stdout (the last one holds the result)
-  --plugin-image IMAGE           add the config-management plugin sidecar with this image
   --argocd-manifests PATH        upstream Argo CD manifests (file or directory), for non-OpenShift clusters
   --secret-store FILE            a ClusterSecretStore to apply (it references its credentials)
   --secret-store-credentials secret/NS/NAME
@@ -49,7 +48,6 @@ the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy insta
     'no-wait': { type: 'boolean' },
     'force-conflicts': { type: 'boolean' },
     output: { type: 'string', short: 'o' },
-    'plugin-image': { type: 'string' },
     'argocd-manifests': { type: 'string' },
     'secret-store': { type: 'string' },
     'secret-store-credentials': { type: 'string' },
@@ -123,8 +121,6 @@ the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy insta
 
 function planOptionsFrom(ctx: CommandContext): BootstrapPlanOptions {
   const opts: BootstrapPlanOptions = {};
-  const image = ctx.values['plugin-image'];
-  if (typeof image === 'string') opts.pluginImage = image;
   const manifests = ctx.values['argocd-manifests'];
   if (typeof manifests === 'string') opts.argocdManifests = readManifests(resolve(ctx.io.cwd, manifests), ctx.io.cwd);
   const store = ctx.values['secret-store'];
