@@ -19,7 +19,8 @@ for (const file of files) {
   for (const doc of yaml.loadAll(readFileSync(join(dir, file), 'utf8'))) {
     if (!doc || doc.kind !== 'CustomResourceDefinition') continue;
     const versions = doc.spec.versions.map((v) => {
-      const { schema: _schema, ...rest } = v;
+      const rest = { ...v };
+      delete rest.schema;
       return { ...rest, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } };
     });
     out.push({

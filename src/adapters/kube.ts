@@ -320,6 +320,7 @@ class ClientNodeKube implements KubeClient {
     const known = new Map<string, KubeObject>();
     const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
     const emit = (type: WatchEvent['type'], object: KubeObject) => {
+      if (stopped) return;
       if (type === 'DELETED') known.delete(keyOf(object));
       else known.set(keyOf(object), object);
       onEvent({ type, object });
@@ -337,10 +338,13 @@ class ClientNodeKube implements KubeClient {
       for (const [k, o] of [...known]) if (!seen.has(k)) emit('DELETED', o);
       rv = list.resourceVersion;
     };
+    let onStop: () => void = () => {};
+    const stopSignal = new Promise<WatchOnceResult>((resolve) => (onStop = () => resolve({ outcome: 'stopped', events: 0 })));
     const handle: WatchHandle = {
       stop: () => {
         stopped = true;
         current?.abort();
+        onStop();
       },
       done: undefined as unknown as Promise<void>,
       get resourceVersion() {
@@ -354,10 +358,11 @@ class ClientNodeKube implements KubeClient {
           if (rv === undefined) await relist();
           if (stopped) break;
           const path = this.collectionPath(query.apiVersion, await this.served(query.apiVersion, query.kind), query.namespace);
-          const res = await this.watchOnce(path, query, rv!, (c) => (current = c), (type, obj) => {
+          const res = await Promise.race([stopSignal, this.watchOnce(path, query, rv!, (c) => (current = c), () => stopped, (type, obj) => {
+            if (stopped) return;
             rv = obj.metadata?.resourceVersion ?? rv;
             if (type !== 'BOOKMARK') emit(type, obj);
-          });
+          })]);
           if (res.outcome === 'expired') rv = undefined;
           if (res.events > 0 || res.outcome === 'expired') failures = 0;
           else if (res.outcome === 'ended') {
@@ -387,6 +392,7 @@ class ClientNodeKube implements KubeClient {
     query: ListQuery,
     rv: string,
     setController: (c: AbortController) => void,
+    isStopped: () => boolean,
     onEvent: (type: WatchEvent['type'] | 'BOOKMARK', obj: KubeObject) => void,
   ): Promise<WatchOnceResult> {
     const params: Record<string, string> = { resourceVersion: rv, allowWatchBookmarks: 'true' };
@@ -396,7 +402,6 @@ class ClientNodeKube implements KubeClient {
       let events = 0;
       let expired = false;
       let failure: KubeApiError | undefined;
-      let aborted = false;
       const w = new this.k8s.Watch(this.kc);
       w.watch(path, params, (type: string, obj: any) => {
         if (type === 'ERROR') {
@@ -409,18 +414,16 @@ class ClientNodeKube implements KubeClient {
         events += 1;
         onEvent(type, obj as KubeObject);
       }, (err: unknown) => {
-        if (aborted) return resolve({ outcome: 'stopped', events });
+        // The library aborts its own controller before calling back, so "stopped" is ours to know.
+        if (isStopped()) return resolve({ outcome: 'stopped', events });
         if (expired) return resolve({ outcome: 'expired', events });
         if (failure) return reject(failure);
         if (err && !isAbort(err)) return reject(err);
         resolve({ outcome: 'ended', events });
       }).then((controller) => {
-        const abort = controller.abort.bind(controller);
-        controller.abort = (reason?: unknown) => {
-          aborted = true;
-          abort(reason);
-        };
         setController(controller);
+        // Stopped while the request was in flight: the controller only exists now.
+        if (isStopped()) controller.abort();
       }, reject);
     });
   }

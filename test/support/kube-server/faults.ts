@@ -18,7 +18,9 @@ export interface RequestMatch {
 export type FaultAction =
   | { type: 'status'; status: number; retryAfterSeconds?: number; message?: string }
   /** Close the connection without an answer (the client sees a socket error). */
-  | { type: 'reset' };
+  | { type: 'reset' }
+  /** Hold the request unanswered until `KubeServer.thaw()` (then it is served normally). */
+  | { type: 'hang' };
 
 export interface FaultRule {
   match: RequestMatch;
@@ -74,6 +76,11 @@ export class Faults {
   /** Reset the connection (no answer) for the next `times` matching requests. */
   resetNext(times: number, match: RequestMatch = {}): void {
     this.rules.push({ match, remaining: times, action: { type: 'reset' } });
+  }
+
+  /** Leave the next `times` matching requests unanswered until `thaw()`. */
+  hangNext(times: number, match: RequestMatch = {}): void {
+    this.rules.push({ match, remaining: times, action: { type: 'hang' } });
   }
 
   /** Cut the next `times` matching watch streams after `afterEvents` events. */

@@ -59,6 +59,9 @@ export class KubeServer {
   private readonly watches = new Set<OpenWatch>();
   private readonly hooks = new Set<(r: RequestLogEntry) => void>();
   private frozen: Array<() => void> | undefined;
+  private hangers: Array<() => void> = [];
+  private readonly hung: ServerResponse[] = [];
+  private closing = false;
   private seq = 0;
   private port = 0;
 
@@ -115,6 +118,7 @@ export class KubeServer {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     this.controllers.stop();
     this.thaw();
     for (const w of [...this.watches]) w.close('destroy');
@@ -131,9 +135,11 @@ export class KubeServer {
     this.frozen ??= [];
   }
 
+  /** Answer everything held by `freeze()` and `faults.hangNext()`. */
   thaw(): void {
-    const waiting = this.frozen ?? [];
+    const waiting = [...(this.frozen ?? []), ...this.hangers];
     this.frozen = undefined;
+    this.hangers = [];
     for (const go of waiting) go();
   }
 
@@ -239,7 +245,15 @@ export class KubeServer {
       entry.status = 401;
       return this.sendStatus(res, new StatusError(401, 'Unauthorized', 'Unauthorized'));
     }
-    const fault = this.faults.take(info);
+    let fault = this.faults.take(info);
+    if (fault?.type === 'hang') {
+      entry.fault = 'hang';
+      this.hung.push(res);
+      await new Promise<void>((resolve) => this.hangers.push(resolve));
+      this.hung.splice(this.hung.indexOf(res), 1);
+      if (this.closing) return;
+      fault = undefined;
+    }
     if (fault) {
       entry.fault = fault.type === 'reset' ? 'reset' : String(fault.status);
       if (fault.type === 'reset') {
@@ -339,6 +353,7 @@ export class KubeServer {
     let sent = 0;
     entry.events = 0;
     let closed = false;
+    let finished = false;
     let unsubscribe = (): void => {};
     let timer: NodeJS.Timeout | undefined;
     const watch: OpenWatch = {
@@ -346,7 +361,8 @@ export class KubeServer {
       res,
       bookmarks: q.get('allowWatchBookmarks') === 'true',
       close: (how) => {
-        if (closed) return;
+        if (finished) return;
+        finished = true;
         closed = true;
         unsubscribe();
         if (timer) clearTimeout(timer);
@@ -358,10 +374,12 @@ export class KubeServer {
     };
     const write = (type: string, object: Obj): void => {
       if (closed) return;
-      res.write(`${JSON.stringify({ type, object })}\n`);
       sent += 1;
       entry.events = sent;
-      if (drop && sent >= drop.afterEvents) watch.close(drop.how);
+      const cut = drop !== undefined && sent >= drop.afterEvents;
+      // Cut only once the event is on the wire, so the client sees exactly `afterEvents` events.
+      res.write(`${JSON.stringify({ type, object })}\n`, cut ? () => watch.close(drop.how) : undefined);
+      if (cut) closed = true;
     };
     const deliver = (ev: StoreEvent): void => {
       if (ev.typeKey !== typeKey(rt)) return;
