@@ -250,9 +250,10 @@ export function conflictError(ref: string, err: KubeApiError): OperationError {
   });
 }
 
+/** Field managers of the object's spec and metadata (status writers are controllers, not owners). */
 function managers(o: KubeObject): string[] {
-  const mf = (o.metadata as { managedFields?: Array<{ manager?: string }> }).managedFields ?? [];
-  return [...new Set(mf.map((m) => m.manager ?? '').filter((m) => m !== ''))].sort();
+  const mf = (o.metadata as { managedFields?: Array<{ manager?: string; subresource?: string }> }).managedFields ?? [];
+  return [...new Set(mf.filter((m) => m.subresource !== 'status').map((m) => m.manager ?? '').filter((m) => m !== ''))].sort();
 }
 
 function managedBy(o: KubeObject, manager: string): boolean {
