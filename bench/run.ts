@@ -4,9 +4,11 @@
  */
 import { availableParallelism, cpus } from 'node:os';
 import { benchFleet } from './fleet.js';
+import { benchBootstrap } from './bootstrap.js';
 
 const suites: Record<string, () => Promise<void>> = {
   fleet: () => benchFleet(),
+  bootstrap: async () => void (await benchBootstrap()),
 };
 
 const wanted = process.argv.slice(2);

@@ -35,8 +35,14 @@ export class LiveObjects {
 
   constructor(private readonly client: KubeClient, private readonly options: LiveObjectsOptions = {}) {}
 
-  /** Starts watching what `key` covers, unless a watch already does. */
-  ensure(key: WatchKey): void {
+  /**
+   * Starts watching what `key` covers, unless a watch already does. Namespaced kinds are watched
+   * namespace-wide (one watch serves every Application of every wave, every Deployment of a
+   * stage); cluster-scoped kinds (CRDs: hundreds of large objects on OpenShift) and Secrets (not
+   * to be read wholesale) by name.
+   */
+  ensure(wanted: WatchKey): void {
+    const key = wanted.namespace !== undefined && wanted.kind !== 'Secret' ? { ...wanted, name: undefined } : wanted;
     const broad = watchId({ ...key, name: undefined });
     if (this.watches.has(broad) || this.watches.has(watchId(key))) return;
     const id = watchId(key);
