@@ -273,7 +273,7 @@ function withNamespace(o: K8sObject, ns: string): K8sObject {
  * Parses `secret/NAMESPACE/NAME` (the `--secret-store-credentials` form).
  */
 export function parseSecretRef(text: string): { namespace: string; name: string } {
-  const m = /^(?:secrets?\/)?([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/.exec(text);
+  const m = /^secrets?\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]*[a-z0-9])?)$/.exec(text);
   if (!m) throw new UsageError(`--secret-store-credentials must be secret/NAMESPACE/NAME, got "${text}"`);
   return { namespace: m[1]!, name: m[3]! };
 }
