@@ -154,9 +154,11 @@ async function runGated(ctx: Ctx, client: KubeClient, live: LiveObjects, stage: 
     for (const o of stage.objects) ctx.state.changes.push({ ref: refOf(keyOf(o)), stage: stage.name, action: 'skipped', reason: `CRD ${crd} not Established yet (rerun once it is)` });
     return;
   }
-  await waitFor(ctx, live, stage, [gateWait]);
+  // The CRD, and what the objects reference (the credentials Secret), before anything is written.
+  const before = stage.waits.filter((w) => w.condition === 'exists');
+  await waitFor(ctx, live, stage, [gateWait, ...before]);
   await applyStage(ctx, client, stage);
-  await waitFor(ctx, live, stage, stage.waits);
+  await waitFor(ctx, live, stage, stage.waits.filter((w) => !before.includes(w)));
   finishStage(ctx, stage, stageStart);
 }
 
