@@ -79,6 +79,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
   const file = (name: string) => files.find((f) => f.name === name);
   const notes: string[] = [];
   const stages: BootstrapStage[] = [];
+  let mergedIntoManifests: K8sObject[] = [];
 
   if (cluster.role === 'spoke' && cluster.hub !== undefined && cluster.hub !== cluster.name) {
     const p = options.provisioning ?? {
@@ -144,7 +145,15 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
         ...crds.map((c) => wait(keyOf(c), 'established', `CRD ${c.metadata.name} Established`)),
       ],
     }));
-    const rest = manifests.filter((o) => !isFirst(o));
+    // One field manager applies each object once per run: an object both the manifests and
+    // fleetplan define (argocd-cm, the repo-server with the plugin sidecar) is merged into the
+    // manifest's copy, or server-side apply would drop what the other copy set, on every run.
+    const own = [...file('20-argocd-cm.yaml')!.objects, ...(upstream?.filter((o) => o.kind === 'Deployment') ?? [])];
+    const rest = manifests.filter((o) => !isFirst(o)).map((o) => {
+      const mine = own.find((x) => sameObject(x, o));
+      return mine ? mergeManifest(o, mine) : o;
+    });
+    mergedIntoManifests = own.filter((x) => rest.some((o) => sameObject(x, o)));
     stages.push(stage({
       name: 'gitops-operator',
       kind: 'gitops-operator',
@@ -193,7 +202,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
       name: 'argocd',
       kind: 'argocd',
       description: `${cm.description}${upstream ? ' and the plugin sidecar' : ''}; cluster-admin for its controllers`,
-      objects: [...rbac.objects, ...cm.objects, ...(upstream?.filter((o) => o.kind === 'Deployment') ?? [])],
+      objects: [...rbac.objects, ...cm.objects, ...(upstream?.filter((o) => o.kind === 'Deployment') ?? [])].filter((o) => !mergedIntoManifests.includes(o)),
       files: [rbac.name, cm.name],
       waits: [
         workload('Deployment', ns, 'argocd-server'),
@@ -262,6 +271,37 @@ function secretStoreStage(options: BootstrapPlanOptions): BootstrapStage | undef
     gate: { crd: SECRET_STORE_CRD },
     notes: [`applied once CRD ${SECRET_STORE_CRD} is Established (usually installed by an early wave), while the waves go on`],
   });
+}
+
+function sameObject(a: K8sObject, b: K8sObject): boolean {
+  return a.kind === b.kind && a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '');
+}
+
+/**
+ * `extra` merged into a manifest object: maps deeply, lists of named items (containers,
+ * volumes) by name, other lists replaced.
+ */
+export function mergeManifest<T>(base: T, extra: unknown): T {
+  if (Array.isArray(base) && Array.isArray(extra) && [...base, ...extra].every((x) => isNamed(x))) {
+    const out = base.map((x) => {
+      const over = extra.find((y) => (y as { name: string }).name === (x as { name: string }).name);
+      return over ? mergeManifest(x, over) : x;
+    });
+    for (const y of extra) if (!base.some((x) => (x as { name: string }).name === (y as { name: string }).name)) out.push(y);
+    return out as T;
+  }
+  if (!isMap(base) || !isMap(extra)) return extra as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(extra)) out[k] = k in base ? mergeManifest(base[k], v) : v;
+  return out as T;
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isNamed(v: unknown): boolean {
+  return isMap(v) && typeof v.name === 'string';
 }
 
 function withNamespace(o: K8sObject, ns: string): K8sObject {

@@ -120,6 +120,9 @@ const EVALUATORS: Record<ReadyCondition, (o: LiveObject, key: ObjectKey, lookup:
     const sync = String(o.status?.sync?.status ?? 'Unknown');
     const health = String(o.status?.health?.status ?? 'Unknown');
     if (sync === 'Synced' && health === 'Healthy') return result(true, 'Synced, Healthy', o);
+    if (sync === 'OutOfSync' && !o.spec?.syncPolicy?.automated && !o.status?.operationState) {
+      return result(false, `${sync}, ${health}: no automated sync policy, so it waits for a manual sync (argocd app sync ${String(o.metadata?.name)})`, o);
+    }
     const op = o.status?.operationState;
     const detail = op?.message ? `: ${String(op.phase ?? '')} ${String(op.message)}`.replace(/: +/, ': ') : o.status?.health?.message ? `: ${String(o.status.health.message)}` : '';
     return result(false, `${sync}, ${health}${detail}`, o);
