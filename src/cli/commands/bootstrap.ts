@@ -59,6 +59,9 @@ the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy insta
     const all = ctx.values.all === true;
     if (all === (names.length > 0)) throw new UsageError('give either --cluster C or --all');
     if (names.length > 1) throw new UsageError('give one --cluster (or --all)');
+    if (all && ctx.values['spoke-kubeconfig'] !== undefined) {
+      throw new UsageError('--spoke-kubeconfig names one spoke: use it with --cluster, not --all', { hint: 'with --all, each spoke is reached through its Hive admin kubeconfig Secret' });
+    }
     const timeoutMs = ctx.values.timeout !== undefined ? parseDuration(String(ctx.values.timeout)) : DEFAULT_TIMEOUT_MS;
     const { fleet } = load(ctx);
     const { clusters, findings } = resolveFleet(fleet, all ? {} : { clusters: names });
