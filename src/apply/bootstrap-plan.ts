@@ -32,8 +32,12 @@ export interface BootstrapPlanOptions {
   secretStore?: K8sObject;
   /** The Secret holding the store's credentials, created by the user on the cluster, never in Git. */
   secretStoreCredentials?: { namespace: string; name: string };
-  /** Where a spoke's provisioning objects live on its hub (default: ClusterDeployment `<c>/<c>`, ManagedCluster `<c>`). */
-  provisioning?: { clusterDeployment: ObjectKey; managedCluster: ObjectKey };
+  /**
+   * What a spoke waits for on its hub (default: Hive ClusterDeployment `<c>/<c>` installed and
+   * ManagedCluster `<c>` available). Without `clusterDeployment` (a cluster not installed by Hive,
+   * e.g. Cluster API) only the ManagedCluster is awaited and the spoke needs --spoke-kubeconfig.
+   */
+  provisioning?: { clusterDeployment?: ObjectKey; managedCluster: ObjectKey };
 }
 
 export const OPENSHIFT_OPERATOR_NAMESPACE = 'openshift-operators';
@@ -92,7 +96,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
       description: `on hub ${cluster.hub}: the spoke is installed and joined`,
       objects: [],
       waits: [
-        wait(p.clusterDeployment, 'cluster-installed', `ClusterDeployment ${p.clusterDeployment.namespace ?? ''}/${p.clusterDeployment.name} installed`),
+        ...(p.clusterDeployment ? [wait(p.clusterDeployment, 'cluster-installed', `ClusterDeployment ${p.clusterDeployment.namespace ?? ''}/${p.clusterDeployment.name} installed`)] : []),
         wait(p.managedCluster, 'cluster-available', `ManagedCluster ${p.managedCluster.name} available`),
       ],
       notes: [`then the spoke's admin kubeconfig comes from the Hive Secret named by the ClusterDeployment (or --spoke-kubeconfig)`],
