@@ -134,6 +134,7 @@ describe('KubeClient over client-node against the test server', () => {
 
   const retries: Array<{ name: string; inject: (s: KubeServer) => void; sleeps: number[] }> = [
     { name: 'retries 429 after the Retry-After the server asked for', inject: (s) => s.faults.throttleNext(2, 3, { verb: 'apply' }), sleeps: [3000, 3000] },
+    { name: 'retries 503 after its Retry-After', inject: (s) => s.faults.failNext(1, 503, { verb: 'apply' }, { retryAfterSeconds: 1 }), sleeps: [1000] },
     { name: 'retries 500 with exponential backoff', inject: (s) => s.faults.errorNext(3, { verb: 'apply' }), sleeps: [250, 500, 1000] },
     { name: 'retries a reset connection', inject: (s) => s.faults.resetNext(1, { verb: 'apply' }), sleeps: [250] },
   ];
@@ -167,6 +168,8 @@ describe('KubeClient over client-node against the test server', () => {
     const made = server.log.slice(before).map((r) => `${r.verb} ${r.path}`);
     assert.deepEqual(made.filter((m) => m.startsWith('discovery')), ['discovery /api/v1']);
     assert.equal(made.filter((m) => m.startsWith('apply')).length, 5);
+    const counts = server.requestCounts({ when: (r) => r.seq > before && r.name?.startsWith('batch') === true });
+    assert.deepEqual(counts, { 'configmaps/team/batch0': 1, 'configmaps/team/batch1': 1, 'configmaps/team/batch2': 1, 'configmaps/team/batch3': 1, 'configmaps/team/batch4': 1 });
     fresh.close();
   });
 

@@ -13,14 +13,15 @@ describe('kube-server controllers', () => {
   });
 
   test('a created CRD becomes Established, and only then is its kind served', async () => {
-    h = await harness({ controllers: { delays: { crds: 20 } } });
+    h = await harness();
     const [crd] = crdsNamed(['clustersecretstores.external-secrets.io']);
+    const crdRef = { kind: 'CustomResourceDefinition', name: 'clustersecretstores.external-secrets.io' };
+    h.server.controllers.hold(crdRef);
     await h.api.create(crd as any);
     const store = { apiVersion: 'external-secrets.io/v1', kind: 'ClusterSecretStore', metadata: { name: 'vault' }, spec: {} };
-    if (!h.server.typeFor('external-secrets.io/v1', 'ClusterSecretStore')) {
-      // Not yet Established: the kind is unknown to discovery, so the client cannot even build the URL.
-      await assert.rejects(h.api.create(store as any), /HTTP-Code: 404|Unrecognized API version and kind/);
-    }
+    // Not Established: discovery does not list the kind, so the client cannot even build the URL.
+    await assert.rejects(h.api.create(store as any), /HTTP-Code: 404|Unrecognized API version and kind/);
+    h.server.controllers.release(crdRef);
     await until(h.server, () => cond(h!.server.object('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'clustersecretstores.external-secrets.io'), 'Established') === 'True');
     const created = await h.api.create(store as any);
     assert.equal(created.metadata?.name, 'vault');
@@ -44,8 +45,8 @@ describe('kube-server controllers', () => {
   });
 
   const olmCases = [
-    { name: 'an automatic Subscription installs the operator: InstallPlan Complete, CSV Succeeded, Deployment available', approval: 'Automatic' },
-    { name: 'a manual Subscription waits for the InstallPlan to be approved, then installs', approval: 'Manual' },
+    { name: 'an automatic Subscription installs the operator: InstallPlan Complete, CSV Succeeded, Deployment available, default ArgoCD', approval: 'Automatic', disableDefault: false },
+    { name: 'a manual Subscription waits for the InstallPlan to be approved, then installs (no default ArgoCD when disabled)', approval: 'Manual', disableDefault: true },
   ];
   for (const c of olmCases) {
     test(c.name, async () => {
@@ -54,7 +55,10 @@ describe('kube-server controllers', () => {
       await h.api.apply({ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'og', namespace: ns }, spec: {} }, { fieldManager: 'fleetplan' });
       await h.api.apply({
         apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata: { name: 'openshift-gitops-operator', namespace: ns },
-        spec: { name: 'openshift-gitops-operator', channel: 'latest', source: 'redhat-operators', sourceNamespace: 'openshift-marketplace', installPlanApproval: c.approval },
+        spec: {
+          name: 'openshift-gitops-operator', channel: 'latest', source: 'redhat-operators', sourceNamespace: 'openshift-marketplace', installPlanApproval: c.approval,
+          ...(c.disableDefault ? { config: { env: [{ name: 'DISABLE_DEFAULT_ARGOCD_INSTANCE', value: 'true' }] } } : {}),
+        },
       }, { fieldManager: 'fleetplan' });
       const sub = () => h!.server.object('operators.coreos.com/v1alpha1', 'Subscription', 'openshift-gitops-operator', ns);
       const ip = () => {
@@ -74,6 +78,8 @@ describe('kube-server controllers', () => {
       assert.ok(isWorkloadReady(h.server.object('apps/v1', 'Deployment', 'openshift-gitops-operator-controller-manager', ns)!));
       assert.equal(sub()?.status.installedCSV, 'openshift-gitops-operator.v1.14.0');
       assert.ok(h.server.typeFor('argoproj.io/v1beta1', 'ArgoCD'), 'the operator installed its CRDs');
+      const defaultInstance = h.server.object('argoproj.io/v1beta1', 'ArgoCD', 'openshift-gitops', 'openshift-gitops');
+      assert.equal(defaultInstance !== undefined, !c.disableDefault);
     });
   }
 
@@ -122,6 +128,38 @@ describe('kube-server controllers', () => {
     assert.ok(isWorkloadReady(h.server.object('apps/v1', 'Deployment', 'speaker', 'metallb')!), 'a child app synced its own manifests');
   });
 
+  test('with applicationHealthCheck=configured, child Applications gate waves only when the ArgoCD has the health check', async () => {
+    const run = async (withCheck: boolean) => {
+      const x = await harness({ crds: CRD_SETS.argocd, namespaces: ['gitops'], controllers: { applicationHealthCheck: 'configured' } });
+      try {
+        const child = (name: string, wave: number): Obj => ({
+          apiVersion: 'argoproj.io/v1alpha1', kind: 'Application',
+          metadata: { name, namespace: 'gitops', annotations: { 'argocd.argoproj.io/sync-wave': String(wave) } },
+          spec: { destination: { namespace: name }, source: {}, syncPolicy: { automated: {} } },
+        });
+        x.server.controllers.hold({ kind: 'Application', namespace: 'gitops', name: 'never' });
+        x.server.controllers.setManifests('gitops', 'root', [child('never', 0), child('later', 1)]);
+        const check = { group: 'argoproj.io', kind: 'Application', check: 'hs = {}\nhs.status = "Progressing"\nreturn hs' };
+        await x.api.apply({ apiVersion: 'argoproj.io/v1beta1', kind: 'ArgoCD', metadata: { name: 'argocd', namespace: 'gitops' }, spec: withCheck ? { resourceHealthChecks: [check] } : {} }, { fieldManager: 'fleetplan' });
+        await x.api.apply({ ...child('root', 0), metadata: { name: 'root', namespace: 'gitops' } } as any, { fieldManager: 'fleetplan' });
+        await until(x.server, () => x.server.object('argoproj.io/v1alpha1', 'Application', 'root', 'gitops')?.status?.health !== undefined && x.server.object('argoproj.io/v1alpha1', 'Application', 'never', 'gitops') !== undefined);
+        const later = () => x.server.object('argoproj.io/v1alpha1', 'Application', 'later', 'gitops');
+        if (!withCheck) await until(x.server, () => later() !== undefined);
+        return { later: later() !== undefined, root: x.server.object('argoproj.io/v1alpha1', 'Application', 'root', 'gitops')!.status.health.status };
+      } finally {
+        await x.close();
+      }
+    };
+    assert.deepEqual(await run(false), { later: true, root: 'Healthy' }, 'without the check, an unhealthy child does not hold back the next wave');
+    assert.deepEqual(await run(true), { later: false, root: 'Progressing' }, 'with the check, wave 1 waits for the stuck wave-0 child');
+  });
+
+  test('the openshift preset has OLM and a global OperatorGroup', async () => {
+    h = await harness({ openshift: true });
+    assert.ok(h.server.object('operators.coreos.com/v1', 'OperatorGroup', 'global-operators', 'openshift-operators'));
+    assert.ok(h.server.typeFor('operators.coreos.com/v1alpha1', 'Subscription'));
+  });
+
   test('an Application without automated sync stays OutOfSync', async () => {
     h = await harness({ crds: CRD_SETS.argocd, namespaces: ['gitops'], controllers: { applicationsNeedArgoCD: false } });
     await h.api.apply({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'manual', namespace: 'gitops' }, spec: { destination: {}, source: {} } }, { fieldManager: 'fleetplan' });
@@ -140,6 +178,19 @@ describe('kube-server controllers', () => {
     const secret = h.server.object('v1', 'Secret', cd.spec.clusterMetadata.adminKubeconfigSecretRef.name, 'etl4')!;
     assert.equal(Buffer.from(secret.data.kubeconfig, 'base64').toString(), '# kubeconfig for etl4\n');
     assert.equal(cond(cd, 'Provisioned'), 'True');
+  });
+
+  test('a ClusterSecretStore is Ready only once the Secret its provider refers to exists', async () => {
+    h = await harness({ crds: CRD_SETS.externalSecrets, namespaces: ['vault'] });
+    await h.api.apply({
+      apiVersion: 'external-secrets.io/v1', kind: 'ClusterSecretStore', metadata: { name: 'vault' },
+      spec: { provider: { vault: { server: 'https://vault.example', auth: { tokenSecretRef: { name: 'vault-token', namespace: 'vault', key: 'token' } } } } },
+    }, { fieldManager: 'fleetplan' });
+    const store = () => h!.server.object('external-secrets.io/v1', 'ClusterSecretStore', 'vault');
+    await until(h.server, () => cond(store(), 'Ready') === 'False');
+    assert.match(store()!.status.conditions[0].message, /could not get secret vault\/vault-token/);
+    await h.api.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vault-token', namespace: 'vault' }, stringData: { token: 's3cr3t' } } as any, { fieldManager: 'fleetplan' });
+    await until(h.server, () => cond(store(), 'Ready') === 'True');
   });
 
   test('a held object never becomes ready, until released', async () => {

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as k8s from '@kubernetes/client-node';
+import { crdsNamed, preloadCrds } from '../support/kube-server/index.js';
 import { configMap, deployment, harness, statusOf, type Harness } from './helpers.js';
 
 describe('kube-server CRUD', () => {
@@ -73,8 +74,8 @@ describe('kube-server CRUD', () => {
   });
 
   test('generation bumps on spec changes only; main writes ignore status; /status changes only status', async () => {
-    const d = (await h.api.create({ ...deployment('gen', 1, 'apps'), status: { replicas: 99 } })) as any;
     h.server.controllers.hold({ kind: 'Deployment', namespace: 'apps', name: 'gen' });
+    const d = (await h.api.create({ ...deployment('gen', 1, 'apps'), status: { replicas: 99 } })) as any;
     assert.equal(d.metadata.generation, 1);
     assert.equal(d.status, undefined, 'status on create is dropped');
     const labelled = (await h.api.patch({ ...deployment('gen', 1, 'apps'), metadata: { name: 'gen', namespace: 'apps', labels: { a: 'b' } } }, undefined, undefined, 'me', undefined, 'application/merge-patch+json')) as any;
@@ -105,6 +106,15 @@ describe('kube-server CRUD', () => {
     const s = (await h.api.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sd', namespace: 'default' }, stringData: { token: 'abc' } } as any)) as any;
     assert.deepEqual(s.data, { token: Buffer.from('abc').toString('base64') });
     assert.equal(s.stringData, undefined);
+  });
+
+  test('deleting a CRD stops serving its kind and deletes its objects', async () => {
+    const [crd] = crdsNamed(['clusterimagesets.hive.openshift.io']);
+    preloadCrds(h.server, [crd!]);
+    await h.api.create({ apiVersion: 'hive.openshift.io/v1', kind: 'ClusterImageSet', metadata: { name: 'img' }, spec: { releaseImage: 'quay.io/x' } } as any);
+    await h.api.delete({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'clusterimagesets.hive.openshift.io' } });
+    assert.equal(h.server.typeFor('hive.openshift.io/v1', 'ClusterImageSet'), undefined);
+    assert.equal(h.server.snapshot().some((o) => o.kind === 'ClusterImageSet'), false);
   });
 
   test('deleting a namespace deletes what is in it', async () => {

@@ -116,6 +116,30 @@ describe('server-side apply over HTTP', () => {
     assert.deepEqual(stored?.spec.template.spec.containers[0].futureField, { on: true });
   });
 
+  test('an update records its manager with operation Update for the fields it changed', async () => {
+    await h.api.apply(configMap('upd', { a: '1', b: '1' }), { fieldManager: 'fleetplan' });
+    await h.api.patch({ ...configMap('upd'), data: { b: '2' } }, undefined, undefined, 'kubectl-edit', undefined, 'application/merge-patch+json');
+    const live = h.server.object('v1', 'ConfigMap', 'upd', 'default')!;
+    const entries = Object.fromEntries((live.metadata.managedFields as any[]).map((e) => [`${e.manager}/${e.operation}`, Object.keys(e.fieldsV1['f:data'] ?? {})]));
+    assert.deepEqual(entries, { 'fleetplan/Apply': ['f:a'], 'kubectl-edit/Update': ['f:b'] });
+    const { code, body } = await statusOf(h.api.apply(configMap('upd', { a: '1', b: '3' }), { fieldManager: 'fleetplan' }));
+    assert.equal(code, 409);
+    assert.match(body.message, /^Apply failed with 1 conflict: conflict with "kubectl-edit" using v1 at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: \.data\.b$/);
+  });
+
+  test('apply to /status sets only status, owned by that manager as a status subresource entry', async () => {
+    await h.api.apply(deployment('st', 1), { fieldManager: 'fleetplan' });
+    const res = await fetch(`${h.server.url}/apis/apps/v1/namespaces/default/deployments/st/status?fieldManager=controller`, {
+      method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      body: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'st' }, spec: { replicas: 9 }, status: { readyReplicas: 1 } }),
+    });
+    assert.equal(res.status, 200);
+    const live = h.server.object('apps/v1', 'Deployment', 'st', 'default')!;
+    assert.deepEqual([live.spec.replicas, live.status.readyReplicas], [1, 1]);
+    const entry = (live.metadata.managedFields as any[]).find((e) => e.manager === 'controller');
+    assert.deepEqual([entry.subresource, Object.keys(entry.fieldsV1)], ['status', ['f:status']]);
+  });
+
   test('an apply without fieldManager is Invalid', async () => {
     const res = await fetch(`${h.server.url}/api/v1/namespaces/default/configmaps/nofm`, {
       method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' }, body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: nofm\n',

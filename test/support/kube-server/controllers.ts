@@ -18,6 +18,8 @@
  * - managedClusters: an accepted ManagedCluster joins and becomes available once the Hive
  *                    ClusterDeployment of the same name is installed (`local-cluster` and the
  *                    `importedClusters` option join without one).
+ * - secretStores:    an External Secrets (Cluster)SecretStore becomes Ready once every Secret its
+ *                    provider refers to (`{name, key[, namespace]}`) exists; else Ready=False.
  *
  * `hold(ref)` makes a controller ignore one object (readiness that never comes); `release` undoes it.
  */
@@ -25,7 +27,7 @@ import { crdsNamed, CRD_SETS } from './crds.js';
 import type { ObjectStore } from './store.js';
 import { timestamp, typeKey, isPlainObject, type Clock, type Obj, type ResourceType, type StoreEvent } from './types.js';
 
-export type ControllerName = 'crds' | 'deployments' | 'olm' | 'argocd' | 'applications' | 'clusterDeployments' | 'managedClusters';
+export type ControllerName = 'crds' | 'deployments' | 'olm' | 'argocd' | 'applications' | 'clusterDeployments' | 'managedClusters' | 'secretStores';
 
 export interface OperatorPackage {
   /** The CSV an InstallPlan installs. */
@@ -34,6 +36,11 @@ export interface OperatorPackage {
   deployments: string[];
   /** CRD names (from the fixture) the operator installs. */
   crds: string[];
+  /**
+   * An ArgoCD the operator creates once installed (OpenShift GitOps makes `openshift-gitops`),
+   * unless the Subscription sets `DISABLE_DEFAULT_ARGOCD_INSTANCE=true` in `spec.config.env`.
+   */
+  defaultArgoCD?: { namespace: string; name: string };
 }
 
 export interface ControllerOptions {
@@ -45,6 +52,13 @@ export interface ControllerOptions {
   operators?: Record<string, OperatorPackage>;
   /** Applications only sync when an ArgoCD in their namespace is Available (default true). */
   applicationsNeedArgoCD?: boolean;
+  /**
+   * `always` (default): a parent Application waits for child Applications to be Healthy.
+   * `configured`: only when the ArgoCD in its namespace has a health check for
+   * argoproj.io/Application (`spec.resourceHealthChecks`, or the older `resourceCustomizations`),
+   * as with Argo CD ≥ 1.8, which assesses no Application health by default.
+   */
+  applicationHealthCheck?: 'always' | 'configured';
   /** ManagedClusters that join without a Hive ClusterDeployment (besides `local-cluster`). */
   importedClusters?: string[];
   /** The kubeconfig Hive writes into a ClusterDeployment's admin kubeconfig Secret. */
@@ -56,6 +70,7 @@ export const DEFAULT_OPERATORS: Record<string, OperatorPackage> = {
     csv: 'openshift-gitops-operator.v1.14.0',
     deployments: ['openshift-gitops-operator-controller-manager'],
     crds: [...CRD_SETS.argocd],
+    defaultArgoCD: { namespace: 'openshift-gitops', name: 'openshift-gitops' },
   },
   'argocd-operator': {
     csv: 'argocd-operator.v0.12.0',
@@ -144,7 +159,9 @@ export class Controllers {
     const o = ev.object;
     const ns: string | undefined = o.metadata?.namespace;
     const name = String(o.metadata?.name);
-    switch (`${String(o.apiVersion).split('/')[0]}/${String(o.kind)}`) {
+    const apiVersion = String(o.apiVersion);
+    const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+    switch (`${group}/${String(o.kind)}`) {
       case 'apiextensions.k8s.io/CustomResourceDefinition':
         this.schedule(`crds:${name}`, 'crds', () => this.reconcileCrd(name));
         break;
@@ -166,6 +183,13 @@ export class Controllers {
       case 'hive.openshift.io/ClusterDeployment':
         this.schedule(`clusterDeployments:${ns}/${name}`, 'clusterDeployments', () => this.reconcileClusterDeployment(ns!, name));
         this.schedule(`managedClusters:${name}`, 'managedClusters', () => this.reconcileManagedCluster(name));
+        break;
+      case 'external-secrets.io/ClusterSecretStore':
+      case 'external-secrets.io/SecretStore':
+        this.schedule(`secretStores:${String(o.kind)}:${ns ?? ''}/${name}`, 'secretStores', () => this.reconcileSecretStore(String(o.kind), ns, name));
+        break;
+      case '/Secret':
+        this.kickSecretStores();
         break;
       case 'cluster.open-cluster-management.io/ManagedCluster':
         this.schedule(`managedClusters:${name}`, 'managedClusters', () => this.reconcileManagedCluster(name));
@@ -371,8 +395,27 @@ export class Controllers {
           ...sub.status, state: 'AtLatestKnown', installedCSV: sub.status.currentCSV, lastUpdated: this.now(),
           conditions: [this.condition(sub.status.conditions, 'InstallPlanPending', 'False', 'Installed', '')],
         }, 'catalog');
+        this.createDefaultArgoCD(sub, packages[String(sub.spec?.name ?? '')]);
       }
     }
+  }
+
+  /** What OpenShift GitOps does once running: a namespace and a default Argo CD instance. */
+  private createDefaultArgoCD(sub: Obj, pkg: OperatorPackage | undefined): void {
+    const target = pkg?.defaultArgoCD;
+    if (!target) return;
+    const env = (sub.spec?.config?.env ?? []) as Obj[];
+    if (env.some((e) => e?.name === 'DISABLE_DEFAULT_ARGOCD_INSTANCE' && String(e?.value).toLowerCase() === 'true')) return;
+    const manager = String(sub.spec?.name);
+    this.ensure(this.type('', 'Namespace'), { apiVersion: 'v1', kind: 'Namespace', metadata: { name: target.namespace } }, manager);
+    this.ensure(this.type('argoproj.io', 'ArgoCD'), {
+      apiVersion: 'argoproj.io/v1beta1', kind: 'ArgoCD', metadata: { name: target.name, namespace: target.namespace },
+      spec: {
+        server: { route: { enabled: true } },
+        applicationSet: {},
+        rbac: { defaultPolicy: '', policy: 'g, system:cluster-admins, role:admin\ng, cluster-admins, role:admin\n', scopes: '[groups]' },
+      },
+    }, manager);
   }
 
   // ---- argocd operator ------------------------------------------------------------------------
@@ -428,10 +471,12 @@ export class Controllers {
     const waves = [...new Set(resources.map(waveOf))].sort((a, b) => a - b);
     const destNs = app.spec?.destination?.namespace as string | undefined;
     let pendingWave: number | undefined;
+    const assessApps = this.opts.applicationHealthCheck !== 'configured' || this.hasApplicationHealthCheck(ns);
+    const healthy = (r: Obj) => this.resourceHealthy(r, destNs, assessApps);
     for (const w of waves) {
       const inWave = resources.filter((r) => waveOf(r) === w);
       for (const r of inWave) this.syncResource(r, destNs);
-      if (!inWave.every((r) => this.resourceHealthy(r, destNs))) {
+      if (!inWave.every(healthy)) {
         pendingWave = w;
         break;
       }
@@ -441,7 +486,7 @@ export class Controllers {
       version: String(r.apiVersion).split('/').pop(), kind: r.kind, name: r.metadata?.name,
       ...(r.metadata?.namespace ?? destNs ? { namespace: r.metadata?.namespace ?? destNs } : {}),
       status: this.resourceExists(r, destNs) ? 'Synced' : 'OutOfSync',
-      health: { status: this.resourceHealthy(r, destNs) ? 'Healthy' : 'Progressing' },
+      health: { status: healthy(r) ? 'Healthy' : 'Progressing' },
     }));
     if (pendingWave !== undefined) {
       this.setAppStatus(rt, app, 'OutOfSync', 'Progressing', 'Running', revision, listed, `waiting for healthy state of wave ${pendingWave}`);
@@ -484,19 +529,68 @@ export class Controllers {
     return t !== undefined && this.store.find(t.rt, t.ns, String(r.metadata?.name)) !== undefined;
   }
 
-  private resourceHealthy(r: Obj, destNs: string | undefined): boolean {
+  private hasApplicationHealthCheck(ns: string): boolean {
+    const rt = this.type('argoproj.io', 'ArgoCD');
+    return (rt ? this.store.list(rt, ns, () => true).items : []).some((a) => {
+      const checks = (a.spec?.resourceHealthChecks ?? []) as Obj[];
+      if (checks.some((c) => c?.group === 'argoproj.io' && c?.kind === 'Application' && c?.check)) return true;
+      const legacy: unknown = a.spec?.resourceCustomizations;
+      return typeof legacy === 'string' && legacy.includes('argoproj.io/Application') && legacy.includes('health.lua');
+    });
+  }
+
+  private resourceHealthy(r: Obj, destNs: string | undefined, assessApps = true): boolean {
     const t = this.resolveResource(r, destNs);
     if (!t) return false;
     const live = this.store.find(t.rt, t.ns, String(r.metadata?.name));
     if (!live) return false;
     switch (live.kind) {
-      case 'Application': return appDone(live);
+      case 'Application': return !assessApps || appDone(live);
       case 'Deployment':
       case 'StatefulSet': return isWorkloadReady(live);
       case 'CustomResourceDefinition': return (live.status?.conditions ?? []).some((c: Obj) => c.type === 'Established' && c.status === 'True');
       case 'ArgoCD': return live.status?.phase === 'Available';
       default: return true;
     }
+  }
+
+  // ---- external secrets -------------------------------------------------------------------------
+
+  private kickSecretStores(): void {
+    for (const kind of ['ClusterSecretStore', 'SecretStore']) {
+      const rt = this.type('external-secrets.io', kind);
+      if (!rt) continue;
+      for (const st of this.store.list(rt, undefined, () => true).items) {
+        if ((st.status?.conditions ?? []).some((c: Obj) => c.type === 'Ready' && c.status === 'True')) continue;
+        const ns: string | undefined = st.metadata.namespace;
+        const name = String(st.metadata.name);
+        this.schedule(`secretStores:${kind}:${ns ?? ''}/${name}`, 'secretStores', () => this.reconcileSecretStore(kind, ns, name));
+      }
+    }
+  }
+
+  private reconcileSecretStore(kind: string, ns: string | undefined, name: string): void {
+    const rt = this.type('external-secrets.io', kind);
+    if (!rt) return;
+    const st = this.store.find(rt, ns, name);
+    if (!st || this.isHeld(st) || st.metadata.deletionTimestamp) return;
+    const secretRt = this.type('', 'Secret')!;
+    const refs: Array<{ name: string; namespace: string | undefined }> = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (isPlainObject(v)) {
+        if (typeof v.name === 'string' && typeof v.key === 'string') refs.push({ name: v.name, namespace: typeof v.namespace === 'string' ? v.namespace : ns });
+        Object.values(v).forEach(walk);
+      }
+    };
+    walk(st.spec?.provider);
+    const missing = refs.find((r) => !r.namespace || !this.store.find(secretRt, r.namespace, r.name));
+    const c = st.status?.conditions;
+    const ready = missing === undefined
+      ? this.condition(c, 'Ready', 'True', 'Valid', 'store validated')
+      : this.condition(c, 'Ready', 'False', 'InvalidProviderConfig', `could not get secret ${missing.namespace ?? '<namespace missing>'}/${missing.name}: secrets "${missing.name}" not found`);
+    const status = { conditions: [ready], capabilities: 'ReadWrite' };
+    if (JSON.stringify(st.status ?? {}) !== JSON.stringify(status)) this.writeStatus(rt, st, status, 'external-secrets');
   }
 
   // ---- hive / ocm -----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Fault injection: which requests fail, how, and how many times. Rules are checked in the order
  * they were added; a rule with `times` left answers the request instead of the server.
  */
-import type { RequestInfo, Verb } from './router.js';
+import type { RequestLogEntry, Verb } from './router.js';
 
 export interface RequestMatch {
   verb?: Verb | Verb[];
@@ -12,7 +12,7 @@ export interface RequestMatch {
   name?: string;
   subresource?: string;
   /** Any further condition. */
-  when?: (r: RequestInfo) => boolean;
+  when?: (r: RequestLogEntry) => boolean;
 }
 
 export type FaultAction =
@@ -39,7 +39,7 @@ export interface WatchDropRule {
 
 export const WRITE_VERBS: Verb[] = ['create', 'update', 'patch', 'apply', 'delete'];
 
-export function matches(m: RequestMatch, r: RequestInfo): boolean {
+export function matches(m: RequestMatch, r: RequestLogEntry): boolean {
   if (m.verb !== undefined && !(Array.isArray(m.verb) ? m.verb : [m.verb]).includes(r.verb)) return false;
   if (m.resource !== undefined && m.resource !== r.resource) return false;
   if (m.namespace !== undefined && m.namespace !== r.namespace) return false;
@@ -93,14 +93,14 @@ export class Faults {
     this.watchDrops.length = 0;
   }
 
-  take(r: RequestInfo): FaultAction | undefined {
+  take(r: RequestLogEntry): FaultAction | undefined {
     const rule = this.rules.find((x) => x.remaining > 0 && matches(x.match, r));
     if (!rule) return undefined;
     rule.remaining -= 1;
     return rule.action;
   }
 
-  takeWatchDrop(r: RequestInfo): WatchDropRule | undefined {
+  takeWatchDrop(r: RequestLogEntry): WatchDropRule | undefined {
     const rule = this.watchDrops.find((x) => x.remaining > 0 && matches(x.match, r));
     if (!rule) return undefined;
     rule.remaining -= 1;

@@ -7,7 +7,8 @@
  *   ... server.snapshot(), server.requests({ resource: 'deployments' }), server.faults.throttleNext(2, 1) ...
  *   await server.close();
  */
-import { crdsNamed, establishedCrd } from './crds.js';
+import type { ControllerOptions } from './controllers.js';
+import { CRD_SETS, crdsNamed, establishedCrd } from './crds.js';
 import { BUILTIN_TYPES } from './resources.js';
 import { KubeServer, type KubeServerOptions } from './server.js';
 import type { Obj } from './types.js';
@@ -28,14 +29,33 @@ export interface StartOptions extends KubeServerOptions {
   crdObjects?: Obj[];
   /** Namespaces to create besides default, kube-system and kube-public. */
   namespaces?: string[];
+  /**
+   * Start as an OpenShift cluster does: OLM's CRDs, the `openshift-operators` namespace with its
+   * `global-operators` OperatorGroup, `openshift-marketplace` and `openshift-config`.
+   */
+  openshift?: boolean;
 }
+
+/**
+ * Per-step controller delays (ms) of the order a real cluster shows, for benchmarks: a
+ * Deployment takes two steps (observed, then available), OLM about three (InstallPlan, CSV,
+ * Succeeded), an Application one per wave.
+ */
+export const REALISTIC_DELAYS: NonNullable<ControllerOptions['delays']> = {
+  crds: 500, deployments: 4000, olm: 8000, argocd: 3000, applications: 5000, clusterDeployments: 30_000, managedClusters: 10_000,
+};
 
 export async function startKubeServer(opts: StartOptions = {}): Promise<KubeServer> {
   const server = await KubeServer.start(opts);
-  preloadCrds(server, [...crdsNamed(opts.crds ?? []), ...(opts.crdObjects ?? [])]);
+  const crdNames = [...new Set([...(opts.openshift ? CRD_SETS.olm : []), ...(opts.crds ?? [])])];
+  preloadCrds(server, [...crdsNamed(crdNames), ...(opts.crdObjects ?? [])]);
   const nsType = BUILTIN_TYPES.find((t) => t.kind === 'Namespace')!;
-  for (const ns of opts.namespaces ?? []) {
+  const namespaces = [...(opts.openshift ? ['openshift-config', 'openshift-marketplace', 'openshift-operators'] : []), ...(opts.namespaces ?? [])];
+  for (const ns of new Set(namespaces)) {
     server.store.create(nsType, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, { fieldManager: 'test-setup' });
+  }
+  if (opts.openshift) {
+    server.seed([{ apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: 'global-operators', namespace: 'openshift-operators' }, spec: {} }], 'olm');
   }
   return server;
 }

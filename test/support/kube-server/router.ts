@@ -20,6 +20,17 @@ export interface RequestInfo {
   subresource: string | undefined;
 }
 
+/** A request as the server logged it. */
+export interface RequestLogEntry extends RequestInfo {
+  seq: number;
+  /** HTTP status of the answer; undefined while the request is open (frozen or hung requests). */
+  status: number | undefined;
+  /** Set when an injected fault answered (`409`, `429`, `500`, `reset`, `hang`). */
+  fault?: string;
+  /** Events written, for watches. */
+  events?: number;
+}
+
 /** Splits a resource path; `isNamespaced(group, version, plural)` disambiguates `/namespaces/<x>/...`. */
 export function parseRequest(
   method: string,

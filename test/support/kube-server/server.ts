@@ -12,10 +12,12 @@ import yaml from 'js-yaml';
 import { Controllers, type ControllerOptions } from './controllers.js';
 import { Faults, type RequestMatch, matches } from './faults.js';
 import { discoveryEntries } from './resources.js';
-import { parseRequest, type RequestInfo } from './router.js';
+import { parseRequest, type RequestInfo, type RequestLogEntry } from './router.js';
+
+export type { RequestLogEntry } from './router.js';
 import { parseFieldSelector, parseLabelSelector, type Matcher } from './selectors.js';
 import {
-  badRequest, expired, internalError, methodNotAllowed, notFound, pageNotFound, StatusError, tooManyRequests,
+  badRequest, expired, internalError, methodNotAllowed, notFound, pageNotFound, serviceUnavailable, StatusError, tooManyRequests,
 } from './status.js';
 import { ObjectStore, patchTypeOf } from './store.js';
 import { apiVersionOf, systemClock, typeKey, type Clock, type Obj, type ResourceType, type StoreEvent, type WriteOptions } from './types.js';
@@ -29,16 +31,6 @@ export interface KubeServerOptions {
   controllers?: ControllerOptions;
   /** Largest request body accepted (default 16 MiB). */
   maxBodyBytes?: number;
-}
-
-export interface RequestLogEntry extends RequestInfo {
-  seq: number;
-  /** HTTP status of the answer; undefined while the request is open (watches, frozen requests). */
-  status: number | undefined;
-  /** Set when an injected fault answered. */
-  fault?: string;
-  /** Events written, for watches. */
-  events?: number;
 }
 
 interface OpenWatch {
@@ -60,7 +52,6 @@ export class KubeServer {
   private readonly hooks = new Set<(r: RequestLogEntry) => void>();
   private frozen: Array<() => void> | undefined;
   private hangers: Array<() => void> = [];
-  private readonly hung: ServerResponse[] = [];
   private closing = false;
   private seq = 0;
   private port = 0;
@@ -204,6 +195,19 @@ export class KubeServer {
     return this.log.filter((r) => matches(match, r));
   }
 
+  /**
+   * Requests per object, keyed `resource/namespace/name` (`resource/namespace/*` for lists and
+   * watches, `discovery` for discovery), for asserting that a client does not poll.
+   */
+  requestCounts(match: RequestMatch = {}): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const r of this.requests(match)) {
+      const key = r.verb === 'discovery' ? 'discovery' : `${r.group ? `${r.resource}.${r.group}` : r.resource}/${r.namespace ?? ''}/${r.name ?? '*'}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+  }
+
   /** The resource type serving `apiVersion`/`kind`, or undefined when not (yet) servable. */
   typeFor(apiVersion: string, kind: string): ResourceType | undefined {
     return this.store.typeForKind(apiVersion, kind);
@@ -240,17 +244,21 @@ export class KubeServer {
       await new Promise<void>((resolve) => this.frozen?.push(resolve));
       if (res.destroyed) return;
     }
-    const body = await readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+    let body: string;
+    try {
+      body = await readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+    } catch (err) {
+      if (err instanceof StatusError) return this.sendStatus(res, err);
+      throw err;
+    }
     if (this.opts.token !== undefined && req.headers.authorization !== `Bearer ${this.opts.token}`) {
       entry.status = 401;
       return this.sendStatus(res, new StatusError(401, 'Unauthorized', 'Unauthorized'));
     }
-    let fault = this.faults.take(info);
+    let fault = this.faults.take(entry);
     if (fault?.type === 'hang') {
       entry.fault = 'hang';
-      this.hung.push(res);
       await new Promise<void>((resolve) => this.hangers.push(resolve));
-      this.hung.splice(this.hung.indexOf(res), 1);
       if (this.closing) return;
       fault = undefined;
     }
@@ -269,7 +277,7 @@ export class KubeServer {
       if (info.subresource !== undefined && !(info.subresource === 'status' && rt.statusSubresource)) throw pageNotFound();
       if (!rt.namespaced && info.namespace !== undefined) throw pageNotFound();
       const q = url.searchParams;
-      if (info.verb === 'watch') return this.watch(req, res, info, rt, q, entry);
+      if (info.verb === 'watch') return this.watch(res, info, rt, q, entry);
       const result = this.serve(info, rt, q, body);
       this.send(res, result.status, result.body);
     } catch (err) {
@@ -339,13 +347,13 @@ export class KubeServer {
     return (o) => labels(o) && fields(o);
   }
 
-  private watch(req: IncomingMessage, res: ServerResponse, info: RequestInfo, rt: ResourceType, q: URLSearchParams, entry: RequestLogEntry): void {
+  private watch(res: ServerResponse, info: RequestInfo, rt: ResourceType, q: URLSearchParams, entry: RequestLogEntry): void {
     const match = this.matcher(q);
     const ns = info.namespace;
     const inScope = (o: Obj) => !rt.namespaced || ns === undefined || o.metadata?.namespace === ns;
     const sel = (o: Obj | undefined) => o !== undefined && inScope(o) && match(o);
     const rvParam = q.get('resourceVersion');
-    const drop = this.faults.takeWatchDrop(info);
+    const drop = this.faults.takeWatchDrop(entry);
     const timeout = Number(q.get('timeoutSeconds') ?? '0');
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
     res.flushHeaders();
@@ -469,6 +477,7 @@ function faultStatus(status: number, info: RequestInfo, retryAfterSeconds: numbe
     case 409: return new StatusError(409, 'Conflict', message ?? `Operation cannot be fulfilled on ${info.group ? `${info.resource}.${info.group}` : info.resource} "${info.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`, { name: info.name ?? '', group: info.group, kind: info.resource });
     case 429: return tooManyRequests(retryAfterSeconds ?? 1);
     case 500: return internalError(message);
+    case 503: return serviceUnavailable(retryAfterSeconds ?? 1);
     case 404: return notFound(res, info.name ?? '');
     default: {
       const headers: Record<string, string> = retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {};

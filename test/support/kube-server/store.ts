@@ -10,7 +10,7 @@ import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { BUILTIN_TYPES, isEstablished, typeFromCrd } from './resources.js';
 import type { Matcher } from './selectors.js';
 import {
-  alreadyExists, badRequest, conflict, expired, invalid, MODIFIED, notFound, StatusError, unsupportedMediaType, type FieldCause,
+  alreadyExists, badRequest, conflict, invalid, MODIFIED, notFound, StatusError, unsupportedMediaType, type FieldCause,
 } from './status.js';
 import {
   apiVersionOf, clone, deepEqual, isPlainObject, splitApiVersion, timestamp, typeKey, type Clock, type Obj, type ResourceType,
@@ -484,4 +484,3 @@ export class ObjectStore {
   }
 }
 
-export { expired };
