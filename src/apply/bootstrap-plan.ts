@@ -86,8 +86,10 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
   let mergedIntoManifests: K8sObject[] = [];
 
   if (cluster.role === 'spoke' && cluster.hub !== undefined && cluster.hub !== cluster.name) {
+    // Hive and the agent installer make a ClusterDeployment; Cluster API (EKS) does not.
+    const hive = cluster.provision?.installer !== 'capi-eks';
     const p = options.provisioning ?? {
-      clusterDeployment: { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterDeployment', namespace: cluster.name, name: cluster.name },
+      ...(hive ? { clusterDeployment: { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterDeployment', namespace: cluster.name, name: cluster.name } } : {}),
       managedCluster: { apiVersion: 'cluster.open-cluster-management.io/v1', kind: 'ManagedCluster', name: cluster.name },
     };
     stages.push(stage({
@@ -99,7 +101,9 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
         ...(p.clusterDeployment ? [wait(p.clusterDeployment, 'cluster-installed', `ClusterDeployment ${p.clusterDeployment.namespace ?? ''}/${p.clusterDeployment.name} installed`)] : []),
         wait(p.managedCluster, 'cluster-available', `ManagedCluster ${p.managedCluster.name} available`),
       ],
-      notes: [`then the spoke's admin kubeconfig comes from the Hive Secret named by the ClusterDeployment (or --spoke-kubeconfig)`],
+      notes: [p.clusterDeployment
+        ? `then the spoke's admin kubeconfig comes from the Hive Secret named by the ClusterDeployment (or --spoke-kubeconfig)`
+        : 'then the spoke is reached with --spoke-kubeconfig'],
     }));
   }
 

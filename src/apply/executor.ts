@@ -45,6 +45,8 @@ export interface ExecuteOptions {
 
 export const DEFAULT_TIMEOUT_MS = 30 * 60_000;
 const CONFLICT_RETRIES = 5;
+/** Field managers of ACM's policy controllers: what they create on a spoke is theirs to keep. */
+export const POLICY_MANAGERS = ['config-policy-controller', 'governance-policy-framework', 'operator-policy-controller'];
 
 /** Readiness that did not come before the deadline; names every object still waiting. */
 export class BootstrapTimeoutError extends OperationError {
@@ -185,8 +187,9 @@ async function applyStage(ctx: Ctx, client: KubeClient, stage: BootstrapStage): 
       continue;
     }
     const current = await client.get(keyOf(obj));
-    if (stage.kind === 'gitops-operator' && obj.kind === 'Subscription' && current && !managedBy(current, FIELD_MANAGER)) {
-      // Installed by someone else (an ACM policy on a spoke, or by hand): confirm it, do not fight over it.
+    const byOthers = current !== undefined && !managedBy(current, FIELD_MANAGER);
+    if (byOthers && ((stage.kind === 'gitops-operator' && obj.kind === 'Subscription') || managers(current).some((m) => POLICY_MANAGERS.includes(m)))) {
+      // Installed by someone else (an ACM policy on a spoke, or a person): confirm it, do not fight over it.
       planned.push({ obj, ref, action: 'skipped', reason: `present, installed by ${managers(current).join(', ') || 'another client'}; left as is` });
       continue;
     }

@@ -4,6 +4,9 @@ import { resolve } from 'node:path';
 import { UsageError, InputError } from '../errors/index.js';
 import { loadFleet } from '../index.js';
 import type { LoadResult } from '../spec/load.js';
+import type { ClosableClusterBuilder } from '../adapters/cluster-build.js';
+import { createClusterBuilder } from '../adapters/cluster-build.js';
+import { completeFallbacks } from '../layouts/gitops-standards/fallback.js';
 import type { CommandContext } from './command.js';
 import type { Finding } from '../model/finding.js';
 import { findingLine, summaryLine } from '../render/plan-format.js';
@@ -16,8 +19,22 @@ export function repoRoot(ctx: CommandContext): string {
   return repo;
 }
 
-export function load(ctx: CommandContext): LoadResult {
-  return loadFleet(repoRoot(ctx));
+/**
+ * Loads the fleet in --repo. Clusters a layout reader could not read exactly are built with the
+ * real kustomize and Helm (found through PATH, FLEETPLAN_KUSTOMIZE, FLEETPLAN_HELM).
+ */
+export async function load(ctx: CommandContext): Promise<LoadResult> {
+  const root = repoRoot(ctx);
+  const result = loadFleet(root);
+  if (result.fallbacks?.length) {
+    let builder: ClosableClusterBuilder | undefined;
+    try {
+      await completeFallbacks(result, async () => (builder = await createClusterBuilder(root, { env: ctx.io.env, cwd: ctx.io.cwd })));
+    } finally {
+      builder?.close();
+    }
+  }
+  return result;
 }
 
 export function clusterNames(ctx: CommandContext): string[] {

@@ -42,6 +42,7 @@ return hs
 `;
 
 export function applicationFor(cluster: ResolvedCluster, app: ResolvedApp, plugin?: { name: string }): K8sObject {
+  if (app.manifest) return app.manifest as K8sObject;
   const source: Record<string, unknown> = { repoURL: app.source.repoURL, targetRevision: app.source.targetRevision };
   if (app.source.path !== undefined) source.path = app.source.path;
   // Kustomize directories go through the plugin, which substitutes the cluster's variables.
@@ -56,6 +57,7 @@ export function applicationFor(cluster: ResolvedCluster, app: ResolvedApp, plugi
     if (app.source.helm.values) helm.valuesObject = app.source.helm.values;
     source.helm = helm;
   }
+  if (app.extraSource) Object.assign(source, app.extraSource);
   const spec: Record<string, unknown> = {
     project: app.project,
     source,
@@ -65,17 +67,20 @@ export function applicationFor(cluster: ResolvedCluster, app: ResolvedApp, plugi
   if (app.syncOptions.length > 0) syncPolicy.syncOptions = app.syncOptions;
   if (Object.keys(syncPolicy).length > 0) spec.syncPolicy = syncPolicy;
   if (app.ignoreDifferences) spec.ignoreDifferences = app.ignoreDifferences;
-  const metadata: K8sObject['metadata'] = {
-    name: app.name,
-    namespace: cluster.gitopsNamespace,
-    annotations: app.annotations,
-  };
+  if (app.extraSpec) Object.assign(spec, app.extraSpec);
+  const metadata: K8sObject['metadata'] = { name: app.name };
+  if (cluster.objectNamespace !== false) metadata.namespace = cluster.gitopsNamespace;
+  if (Object.keys(app.annotations).length > 0) metadata.annotations = app.annotations;
   if (Object.keys(app.labels).length > 0) metadata.labels = app.labels;
   if (app.finalizers.length > 0) metadata.finalizers = app.finalizers;
   return { apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata, spec };
 }
 
 export function appProjectFor(fleet: Fleet, cluster: ResolvedCluster, name: string, p: ProjectSpec, wave: number): K8sObject {
+  if (p.manifest) {
+    const m = p.manifest as K8sObject;
+    return cluster.objectNamespace === false ? m : { ...m, metadata: { ...m.metadata, namespace: cluster.gitopsNamespace } };
+  }
   const metadata: K8sObject['metadata'] = {
     name,
     namespace: cluster.gitopsNamespace,

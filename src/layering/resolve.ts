@@ -11,12 +11,13 @@
  */
 import type { Finding } from '../model/finding.js';
 import type { Fleet, Origin } from '../model/fleet.js';
-import { locateOrigin } from '../model/fleet.js';
+import { displayPath, locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
-import type { AppSpec, Platform, ProjectSpec } from '../model/spec.js';
+import type { AppSpec, Platform, ProjectSpec, ProvisionSpec } from '../model/spec.js';
 import { computeWaves, formatCycle } from '../order/waves.js';
 import { formatPath } from '../spec/yaml-source.js';
 import { deepMerge, getPath, isPlainObject } from './merge.js';
+import { provisioningLayers } from './provision-apps.js';
 import { mayContainVariable, substitute } from './substitute.js';
 import { resolveVariables } from './variables.js';
 
@@ -45,7 +46,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
   const spec = def.spec;
   const place = (origin: Origin, f: Omit<Finding, 'file' | 'line' | 'column' | 'path' | 'cluster'>): Finding => {
     const loc = locateOrigin(fleet, origin);
-    const p = formatPath(origin.path);
+    const p = formatPath(displayPath(fleet, origin));
     return { ...f, ...loc, ...(p ? { path: p } : {}), cluster: name };
   };
 
@@ -64,6 +65,8 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
       revision = sector.revision;
     }
   }
+
+  if (def.revisionPin) revision = def.revisionPin.revision;
 
   // Hub reference.
   if (spec.hub !== undefined && !fleet.clusters.some((c) => c.name === spec.hub)) {
@@ -119,6 +122,18 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
   const vars = varResult.vars;
   const lookup = (n: string) => vars[n];
 
+  // The provision section, with variables substituted like app fields.
+  const provision = spec.provision
+    ? (substituteDeep(spec.provision, [], lookup, (path, missing) => {
+        findings.push(place({ file: def.file, path: ['spec', 'provision', ...path] }, {
+          severity: 'error',
+          code: 'undefined-variable',
+          message: `\${${missing}} has no value on cluster ${name}`,
+          hint: `define ${missing} in clusters/${name}/cluster.yaml or fleet.yaml vars, or write \${${missing}:-default}`,
+        }));
+      }) as ProvisionSpec)
+    : undefined;
+
   // Layers per app.
   const groupNames = spec.groups ?? [];
   const layersByApp = new Map<string, Layer[]>();
@@ -127,6 +142,8 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     if (!l) layersByApp.set(appName, (l = []));
     l.push(layer);
   };
+  // Provisioning apps (a hub's spokes with `provision:`) are the lowest layer of their apps.
+  for (const l of provisioningLayers(fleet, name)) addLayer(l.app, { spec: l.spec, origin: l.origin });
   groupNames.forEach((g, i) => {
     const group = fleet.groups.get(g);
     if (!group) {
@@ -152,6 +169,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     let merged: AppSpec = fleet.defaults;
     for (const l of layers) merged = deepMerge(merged, l.spec);
     if (merged.enabled === false) continue;
+    if (def.revisionPin) merged = { ...merged, targetRevision: def.revisionPin.revision };
     const allLayers: Layer[] = [{ spec: fleet.defaults, origin: defaultsOrigin }, ...layers];
     const last = layers[layers.length - 1]!;
     // The layer that set a field last: where a problem with that field is reported.
@@ -236,15 +254,36 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
       }));
     }
   }
+  const computedWaveAnnotation = fleet.conventions?.syncWaveAnnotation !== 'as-given';
   for (const app of apps) {
     app.wave = waves.get(app.name)!;
-    app.annotations = { ...app.annotations, [SYNC_WAVE_ANNOTATION]: String(app.wave) };
+    if (computedWaveAnnotation) app.annotations = { ...app.annotations, [SYNC_WAVE_ANNOTATION]: String(app.wave) };
   }
   apps.sort((a, b) => a.wave - b.wave || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
   const projects: Record<string, ProjectSpec> = {};
-  for (const p of [...new Set(apps.map((a) => a.project))].sort()) {
-    if (p !== 'default') projects[p] = fleet.projects[p] ?? {};
+  if (fleet.conventions?.projects === 'from-layers') {
+    // Exactly the AppProjects the cluster's layers define, variables substituted like the apps.
+    const defined: [string, ProjectSpec, Origin][] = [];
+    for (const g of groupNames) {
+      const group = fleet.groups.get(g);
+      for (const [p, spec] of Object.entries(group?.projects ?? {})) defined.push([p, spec, { file: group!.file, path: ['spec', 'projects', p] }]);
+    }
+    for (const [p, spec] of Object.entries(def.projects ?? {})) defined.push([p, spec, { file: def.file, path: ['spec', 'projects', p] }]);
+    for (const [p, spec, origin] of defined.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      projects[p] = substituteDeep(spec, [], lookup, (path, missing) => {
+        findings.push(place({ file: origin.file, path: [...origin.path, ...path] }, {
+          severity: 'error',
+          code: 'undefined-variable',
+          message: `\${${missing}} has no value on cluster ${name}`,
+          hint: `define ${missing} where the cluster's variables are defined, or write \${${missing}:-default}`,
+        }));
+      }) as ProjectSpec;
+    }
+  } else {
+    for (const p of [...new Set(apps.map((a) => a.project))].sort()) {
+      if (p !== 'default') projects[p] = fleet.projects[p] ?? {};
+    }
   }
 
   const cluster: ResolvedCluster = {
@@ -264,6 +303,8 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     apps,
     projects,
   };
+  if (fleet.conventions && !fleet.conventions.objectNamespace) cluster.objectNamespace = false;
+  if (provision) cluster.provision = provision;
   return { cluster, findings };
 }
 
@@ -285,7 +326,7 @@ function toResolvedApp(
   if (a.helm !== undefined) source.helm = a.helm;
   const destination: ResolvedApp['destination'] = { server: a.server ?? IN_CLUSTER };
   if (a.namespace !== undefined) destination.namespace = a.namespace;
-  return {
+  const app: ResolvedApp = {
     name,
     wave: a.wave ?? 0,
     explicitWave: a.wave,
@@ -304,6 +345,10 @@ function toResolvedApp(
     layers,
     origin,
   };
+  if (a.extraSource !== undefined) app.extraSource = a.extraSource;
+  if (a.extraSpec !== undefined) app.extraSpec = a.extraSpec;
+  if (a.manifest !== undefined) app.manifest = a.manifest;
+  return app;
 }
 
 /**

@@ -7,6 +7,8 @@ import type { Layout } from '../model/fleet.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import type { LoadResult } from '../spec/load.js';
 import { FLEET_FILE, loadNativeFleet } from '../spec/load.js';
+import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards.js';
+import { detectRegionSpecs, loadRegionSpecs } from './region-specs.js';
 
 export interface LayoutReader {
   layout: Layout;
@@ -21,8 +23,20 @@ export const nativeReader: LayoutReader = {
   load: loadNativeFleet,
 };
 
+export const gitopsStandardsReader: LayoutReader = {
+  layout: 'gitops-standards',
+  detect: detectGitopsStandards,
+  load: loadGitopsStandards,
+};
+
+export const regionSpecsReader: LayoutReader = {
+  layout: 'region-specs',
+  detect: detectRegionSpecs,
+  load: loadRegionSpecs,
+};
+
 /** Readers in detection order: the native layout wins when fleet.yaml exists. */
-export const readers: LayoutReader[] = [nativeReader];
+export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader];
 
 export function detectLayout(fs: RepoFileSystem): LayoutReader {
   const r = readers.find((x) => x.detect(fs));

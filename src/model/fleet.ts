@@ -14,6 +14,20 @@ export interface Origin {
   path: YamlPath;
 }
 
+/**
+ * Conventions of a layout that generation follows instead of fleetplan's own, so that the objects
+ * equal what that layout's own tooling produces (gitops-standards: the argocd-app-of-app chart).
+ * Absent on native fleets.
+ */
+export interface FleetConventions {
+  /** `as-given`: keep the sync-wave annotations the layout wrote and add none (the chart adds none). */
+  syncWaveAnnotation: 'computed' | 'as-given';
+  /** false: Applications and AppProjects carry no metadata.namespace (they land in the root Application's). */
+  objectNamespace: boolean;
+  /** `from-layers`: a cluster gets exactly the AppProjects its groups and its own layer define. */
+  projects: 'used' | 'from-layers';
+}
+
 export interface Fleet {
   /** Absolute path of the repository root. */
   root: string;
@@ -42,6 +56,8 @@ export interface Fleet {
   sources: Map<string, SourceFile>;
   /** Problems found while loading (syntax, schema, names). */
   loadFindings: Finding[];
+  /** Set by layout readers whose output must equal another tool's; absent means fleetplan's own. */
+  conventions?: FleetConventions;
 }
 
 export interface ClusterDef {
@@ -49,6 +65,15 @@ export interface ClusterDef {
   file: string;
   metadata: Metadata;
   spec: ClusterSpec;
+  /**
+   * Every app of the cluster tracks this revision, whatever its own targetRevision (the
+   * gitops-standards `cluster-versions` replacement). Absent on native fleets.
+   */
+  revisionPin?: { revision: string; origin: Origin };
+  /** AppProjects this cluster's own layer defines (with `conventions.projects: from-layers`). */
+  projects?: Record<string, ProjectSpec>;
+  /** Notes for the plan reader (e.g. that the Applications were read from a real kustomize build). */
+  notes?: string[];
 }
 
 export interface GroupDef {
@@ -56,9 +81,17 @@ export interface GroupDef {
   file: string;
   metadata: Metadata;
   spec: GroupSpec;
+  /** AppProjects this group defines (with `conventions.projects: from-layers`). */
+  projects?: Record<string, ProjectSpec>;
 }
 
 export type { FleetSpec };
+
+/** The YAML path of an origin as it is written in its file (layouts may store values under other paths). */
+export function displayPath(fleet: Fleet, origin: Origin): YamlPath {
+  const src = fleet.sources.get(origin.file);
+  return src?.displayPath ? src.displayPath(origin.path) : origin.path;
+}
 
 /** Resolves an origin to a line and column; `undefined` when the file was not parsed. */
 export function locateOrigin(fleet: Fleet, origin: Origin): { file: string; line?: number; column?: number } {

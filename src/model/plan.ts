@@ -43,6 +43,36 @@ export interface PlanWave {
   apps: string[];
 }
 
+/**
+ * A condition the cluster's bootstrap waits for before it starts, checked on another cluster.
+ * For a provisioned spoke: its ManagedCluster reports Available on the hub, i.e.
+ * `status.conditions[type=ManagedClusterConditionAvailable].status == "True"` of
+ * `cluster.open-cluster-management.io/v1 ManagedCluster <spoke>` (cluster-scoped) on `cluster`.
+ */
+export interface PlanWait {
+  /** The cluster to watch (the hub). */
+  cluster: string;
+  apiVersion: string;
+  kind: string;
+  name: string;
+  /** Absent for cluster-scoped objects. */
+  namespace?: string;
+  condition: { type: string; status: 'True' | 'False' };
+  /** The app on `cluster` that creates the object (the spoke's provisioning app). */
+  createdBy: string | null;
+  /** For people: `ManagedCluster etl4 Available on hub`. */
+  description: string;
+}
+
+/** How the hub creates this cluster (from its `provision:` section). */
+export interface PlanProvisioning {
+  installer: string;
+  hub: string;
+  /** The hub app that holds the provisioning objects. */
+  app: string;
+  path: string;
+}
+
 export interface ClusterPlan {
   name: string;
   role: ClusterRole;
@@ -58,6 +88,12 @@ export interface ClusterPlan {
   apps: PlanApp[];
   /** Notes for the reader (e.g. a fallback that was used for this cluster). */
   notes: string[];
+  /** Conditions on other clusters the bootstrap waits for first ([] when none). */
+  waitsFor?: PlanWait[];
+  /** On a hub: the clusters it provisions; each has an app of the same name ([] when none). */
+  provisions?: string[];
+  /** Set when the cluster's hub provisions it. */
+  provisioning?: PlanProvisioning;
 }
 
 export interface Plan {

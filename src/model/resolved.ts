@@ -3,7 +3,7 @@
  * exactly what it gets, and in what order.
  */
 import type { Origin } from './fleet.js';
-import type { ClusterRole, Platform, ProjectSpec } from './spec.js';
+import type { ClusterRole, Platform, ProjectSpec, ProvisionSpec } from './spec.js';
 
 export interface AppSource {
   repoURL: string;
@@ -30,6 +30,11 @@ export interface ResolvedApp {
   annotations: Record<string, string>;
   labels: Record<string, string>;
   finalizers: string[];
+  /** Merged into the Application's spec.source / spec as they are (see AppSpec). */
+  extraSource?: Record<string, unknown>;
+  extraSpec?: Record<string, unknown>;
+  /** The exact Application to emit (see AppSpec.manifest). */
+  manifest?: Record<string, unknown>;
   /** The file that first defined the app. */
   from: string;
   /** Every layer that contributed, in merge order (defaults, groups, cluster). */
@@ -57,4 +62,8 @@ export interface ResolvedCluster {
   /** Apps sorted by wave, then name. */
   apps: ResolvedApp[];
   projects: Record<string, ProjectSpec>;
+  /** false when generated objects carry no metadata.namespace (FleetConventions.objectNamespace). */
+  objectNamespace?: boolean;
+  /** How its hub creates the cluster, variables substituted (absent without `provision:`). */
+  provision?: ProvisionSpec;
 }

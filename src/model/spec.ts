@@ -27,6 +27,15 @@ export interface AppSpec {
   annotations?: Record<string, string>;
   labels?: Record<string, string>;
   finalizers?: string[];
+  /** Fields merged into the Application's `spec.source` as they are (e.g. a chart's `extraSourceFields`, `plugin`). */
+  extraSource?: Record<string, unknown>;
+  /** Fields merged into the Application's `spec` as they are (e.g. a chart's `extraFields`). */
+  extraSpec?: Record<string, unknown>;
+  /**
+   * The exact Application, for layouts whose Applications the model cannot express field by field
+   * (read from a real `kustomize build`); generation emits it as it is.
+   */
+  manifest?: Record<string, unknown>;
 }
 
 export interface Metadata {
@@ -49,6 +58,8 @@ export interface ProjectSpec {
   namespaceResourceWhitelist?: Record<string, unknown>[];
   annotations?: Record<string, string>;
   labels?: Record<string, string>;
+  /** The exact AppProject (layouts that write AppProjects themselves); generation emits it as it is. */
+  manifest?: Record<string, unknown>;
 }
 
 export interface FleetSpec {
@@ -81,7 +92,7 @@ export interface ClusterSpec {
   labels?: Record<string, string>;
   vars?: Record<string, string | number | boolean>;
   apps?: Record<string, AppSpec>;
-  provision?: Record<string, unknown>;
+  provision?: ProvisionSpec;
 }
 
 export interface GroupSpec {
@@ -94,4 +105,102 @@ export interface Document<K extends string, S> {
   kind: K;
   metadata: Metadata;
   spec: S;
+}
+
+/** How a hub creates a cluster (src/generate/provision). Credentials are references, never values. */
+export type Installer = 'hive-aws' | 'capi-eks' | 'agent';
+
+export interface SecretStoreRef {
+  name: string;
+  kind?: 'ClusterSecretStore' | 'SecretStore';
+}
+
+/**
+ * Where a credential lives: a key (and property) in a secret store, read by an ExternalSecret, or
+ * the name of a Secret that already exists in the cluster's namespace on the hub.
+ */
+export interface CredentialRef {
+  key?: string;
+  property?: string;
+  store?: SecretStoreRef;
+  secretName?: string;
+}
+
+export interface RootVolumeSpec {
+  size?: number;
+  type?: string;
+  iops?: number;
+}
+
+export interface PoolSpec {
+  replicas?: number;
+  instanceType?: string;
+  rootVolume?: RootVolumeSpec;
+  /** capi-eks: node group scaling and disk. */
+  minSize?: number;
+  maxSize?: number;
+  diskSize?: number;
+  amiType?: string;
+}
+
+export interface NetworksSpec {
+  /** Machine network CIDR (the hosts' network). */
+  machine?: string;
+  /** Pod (cluster) network CIDR and the per-node prefix. */
+  pod?: string;
+  hostPrefix?: number;
+  service?: string;
+  apiVIPs?: string[];
+  ingressVIPs?: string[];
+  type?: string;
+}
+
+export interface HostNetworkSpec {
+  interface: string;
+  /** `address/prefix`, e.g. 192.168.135.160/24. */
+  address: string;
+  gateway?: string;
+  dns?: string[];
+  /** MAC of the interface; default the host's bootMACAddress. */
+  macAddress?: string;
+}
+
+export interface HostSpec {
+  name: string;
+  role: 'master' | 'worker';
+  bootMACAddress: string;
+  bmc: { address: string; disableCertificateVerification?: boolean; credentials?: CredentialRef };
+  rootDeviceHints?: Record<string, string | number | boolean>;
+  network?: HostNetworkSpec;
+}
+
+export interface ProvisionSpec {
+  installer: Installer;
+  /** OpenShift version (hive-aws, agent) or Kubernetes version (capi-eks), e.g. "4.20" or "1.28". */
+  version?: string;
+  channel?: string;
+  /** ClusterImageSet name; default derived from version. */
+  imageSet?: string;
+  baseDomain?: string;
+  /** Cloud region; default the cluster's region. */
+  region?: string;
+  /** Sync wave of the provisioning app on the hub (default 20). */
+  wave?: number;
+  /** ManagedClusterSet the cluster joins (default: the fleet's name). */
+  clusterSet?: string;
+  /** Extra labels on the ManagedCluster (and klusterlet clusterLabels). */
+  labels?: Record<string, string>;
+  controlPlane?: PoolSpec;
+  workers?: PoolSpec;
+  networks?: NetworksSpec;
+  sshPublicKey?: string;
+  credentials?: {
+    store?: SecretStoreRef;
+    refreshInterval?: string;
+    pullSecret?: CredentialRef;
+    cloud?: CredentialRef;
+    bmc?: CredentialRef;
+    installConfig?: CredentialRef;
+  };
+  hosts?: HostSpec[];
 }

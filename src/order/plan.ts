@@ -7,7 +7,9 @@ import { bootstrapFor } from '../generate/argocd.js';
 import { planBootstrap } from '../apply/bootstrap-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import type { BootstrapPlan } from '../model/bootstrap.js';
-import type { ClusterPlan, Plan, PlanBootstrapStep, PlanStage, PlanWave } from '../model/plan.js';
+import type { ClusterPlan, Plan, PlanBootstrapStep, PlanStage, PlanWait, PlanWave } from '../model/plan.js';
+import { provisionPath } from '../generate/provision/common.js';
+import { provisionedSpokes } from '../layering/provision-apps.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { resolveFleet } from '../layering/resolve-fleet.js';
@@ -55,7 +57,29 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
         from: a.from,
       };
     }),
-    notes: boot.notes,
+    notes: [...(fleet.clusters.find((d) => d.name === c.name)?.notes ?? []), ...boot.notes],
+    ...provisioningPlan(fleet, c),
+  };
+}
+
+/** What a provisioned spoke waits for: its ManagedCluster reporting Available on the hub. */
+export function provisioningPlan(fleet: Fleet, c: ResolvedCluster): Pick<ClusterPlan, 'waitsFor' | 'provisioning' | 'provisions'> {
+  const provision = c.provision;
+  const provisions = provisionedSpokes(fleet, c.name).map((d) => d.name);
+  if (!provision || !c.hub || c.hub === c.name) return { waitsFor: [], provisions };
+  const wait: PlanWait = {
+    cluster: c.hub,
+    apiVersion: 'cluster.open-cluster-management.io/v1',
+    kind: 'ManagedCluster',
+    name: c.name,
+    condition: { type: 'ManagedClusterConditionAvailable', status: 'True' },
+    createdBy: c.name,
+    description: `ManagedCluster ${c.name} Available on ${c.hub}`,
+  };
+  return {
+    waitsFor: [wait],
+    provisions,
+    provisioning: { installer: provision.installer, hub: c.hub, app: c.name, path: provisionPath(fleet.renderedPath, c.hub, c.name) },
   };
 }
 

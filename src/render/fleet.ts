@@ -14,6 +14,7 @@ import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { resolveFleet } from '../layering/resolve-fleet.js';
+import { renderProvision } from './provision.js';
 import { header, toYaml } from './yaml.js';
 
 export interface RenderedFile {
@@ -50,7 +51,9 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
   for (const app of c.apps) {
     files.push(file(`${c.name}/apps/${app.name}.yaml`, [...new Set(app.layers.map((l) => l.file))], [applicationFor(c, app, fleet.plugin)]));
   }
-  // Apply order: bootstrap steps, then projects, then apps by wave.
+  // The kustomize directories of the hub's provisioning apps (src/render/provision.ts).
+  files.push(...renderProvision(fleet, c.name));
+  // Apply order: bootstrap steps, then projects, then apps by wave, then provisioning objects.
   return files;
 }
 

@@ -59,6 +59,8 @@ export function planText(plan: Plan): string {
     facts.push(`revision ${c.revision}`, c.platform);
     lines.push(`${c.name}  (${facts.join(', ')})`);
     for (const note of c.notes) lines.push(`  note: ${note}`);
+    if (c.provisioning) lines.push(`  provisioned by ${c.provisioning.hub} (${c.provisioning.installer}, app ${c.provisioning.app})`);
+    for (const w of c.waitsFor ?? []) lines.push(`  wait: ${w.description}${w.createdBy ? ` (created by app ${w.createdBy} on ${w.cluster})` : ''}`);
     const stages = (c.stages ?? []).filter((s) => s.wave === undefined);
     if (stages.length) {
       lines.push('  bootstrap');
@@ -89,7 +91,10 @@ export function planText(plan: Plan): string {
 
 function withNeeds(c: ClusterPlan, name: string): string {
   const app = c.apps.find((a) => a.name === name);
-  return app && app.needs.length ? `${name} (needs ${app.needs.join(', ')})` : name;
+  const notes: string[] = [];
+  if (app && app.needs.length) notes.push(`needs ${app.needs.join(', ')}`);
+  if (app && c.provisions?.includes(name)) notes.push(`provisions ${name}`);
+  return notes.length ? `${name} (${notes.join('; ')})` : name;
 }
 
 function id(...parts: string[]): string {

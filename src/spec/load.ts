@@ -10,6 +10,7 @@ import { InputError } from '../errors/index.js';
 import type { Finding } from '../model/finding.js';
 import type { ClusterDef, Fleet, GroupDef } from '../model/fleet.js';
 import type { ClusterSpec, Document, FleetSpec, GroupSpec } from '../model/spec.js';
+import type { FallbackRequest } from '../ports/cluster-build.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { validateSchema } from './json-schema.js';
 import type { Kind } from './schemas.js';
@@ -22,6 +23,8 @@ export const FLEET_FILE = 'fleet.yaml';
 export interface LoadResult {
   fleet: Fleet;
   findings: Finding[];
+  /** Clusters the layout reader could not read exactly: build them with the real tools (completeFallbacks). */
+  fallbacks?: FallbackRequest[];
 }
 
 export function loadNativeFleet(fs: RepoFileSystem): LoadResult {

@@ -11,6 +11,8 @@ export type Kind = (typeof KINDS)[number];
 const dnsLabel = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 const dnsSubdomain = '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$';
 const varName = '^[A-Za-z_][A-Za-z0-9_]*$';
+/** A pattern that also accepts a value with `${VAR}` (checked after substitution, where it matters). */
+const orVariable = (pattern: string) => `${pattern}|\\$\\{`;
 
 const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
 const scalar: JsonSchema = { type: ['string', 'integer', 'number', 'boolean'] };
@@ -59,6 +61,126 @@ const defs: Record<string, JsonSchema> = {
     type: 'object',
     patternProperties: { [dnsSubdomain]: { $ref: '#/$defs/app' } },
     additionalProperties: false,
+  },
+  secretStoreRef: {
+    type: 'object',
+    required: ['name'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', minLength: 1 },
+      kind: { enum: ['ClusterSecretStore', 'SecretStore'], description: 'Default ClusterSecretStore.' },
+    },
+  },
+  credentialRef: {
+    type: 'object',
+    description: 'Where a credential lives: `key` (and `property`) in a secret store, read by an ExternalSecret, or `secretName` of a Secret that already exists on the hub. Never the credential itself.',
+    additionalProperties: false,
+    properties: {
+      key: { type: 'string', minLength: 1, description: 'Key in the secret store.' },
+      property: { type: 'string', minLength: 1, description: 'Property of that key.' },
+      store: { $ref: '#/$defs/secretStoreRef' },
+      secretName: { type: 'string', pattern: orVariable(dnsSubdomain), description: 'An existing Secret in the cluster namespace on the hub.' },
+    },
+  },
+  pool: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      replicas: { type: 'integer', minimum: 0 },
+      instanceType: { type: 'string', minLength: 1 },
+      rootVolume: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { size: { type: 'integer', minimum: 1 }, type: { type: 'string', minLength: 1 }, iops: { type: 'integer', minimum: 0 } },
+      },
+      minSize: { type: 'integer', minimum: 0 },
+      maxSize: { type: 'integer', minimum: 0 },
+      diskSize: { type: 'integer', minimum: 1 },
+      amiType: { type: 'string', minLength: 1 },
+    },
+  },
+  provision: {
+    type: 'object',
+    description: 'How the hub provisions this cluster (Hive on AWS, Cluster API for EKS, or ACM agent-based install on bare metal). fleetplan generates the hub-side objects as one app on the hub named after the cluster.',
+    required: ['installer'],
+    additionalProperties: false,
+    properties: {
+      installer: { enum: ['hive-aws', 'capi-eks', 'agent'] },
+      version: { type: 'string', pattern: orVariable('^v?[0-9]+\\.[0-9]+(\\.[0-9]+)?$'), description: 'OpenShift version (hive-aws, agent) or Kubernetes version (capi-eks), e.g. "4.20" or "1.28". Quote it.' },
+      channel: { type: 'string', minLength: 1, description: 'Update channel, e.g. stable-4.20.' },
+      imageSet: { type: 'string', pattern: orVariable(dnsSubdomain), description: 'ClusterImageSet name; default img<version>-multi-appsub.' },
+      baseDomain: { type: 'string', pattern: orVariable(dnsSubdomain) },
+      region: { type: 'string', minLength: 1, description: 'Cloud region; default the cluster\'s region.' },
+      wave: { type: 'integer', description: 'Sync wave of the provisioning app on the hub. Default 20.' },
+      clusterSet: { type: 'string', pattern: orVariable(dnsLabel), description: 'ManagedClusterSet the cluster joins. Default: the fleet name.' },
+      labels: stringMap,
+      controlPlane: { $ref: '#/$defs/pool' },
+      workers: { $ref: '#/$defs/pool' },
+      networks: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          machine: { type: 'string', minLength: 1, description: 'Machine network CIDR.' },
+          pod: { type: 'string', minLength: 1, description: 'Pod (cluster) network CIDR.' },
+          hostPrefix: { type: 'integer', minimum: 1, maximum: 128 },
+          service: { type: 'string', minLength: 1, description: 'Service network CIDR.' },
+          apiVIPs: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 2 },
+          ingressVIPs: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 2 },
+          type: { enum: ['OVNKubernetes', 'OpenShiftSDN', 'Cilium', 'Calico'] },
+        },
+      },
+      sshPublicKey: { type: 'string', minLength: 1, description: 'Public SSH key for the nodes (not a secret).' },
+      credentials: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          store: { $ref: '#/$defs/secretStoreRef' },
+          refreshInterval: { type: 'string', pattern: '^[0-9]+(s|m|h)$' },
+          pullSecret: { $ref: '#/$defs/credentialRef' },
+          cloud: { $ref: '#/$defs/credentialRef' },
+          bmc: { $ref: '#/$defs/credentialRef' },
+          installConfig: { $ref: '#/$defs/credentialRef' },
+        },
+      },
+      hosts: {
+        type: 'array',
+        description: 'agent: the bare-metal hosts, booted through their BMC.',
+        items: {
+          type: 'object',
+          required: ['name', 'role', 'bootMACAddress', 'bmc'],
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', pattern: dnsLabel },
+            role: { enum: ['master', 'worker'] },
+            bootMACAddress: { type: 'string', pattern: orVariable('^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$') },
+            bmc: {
+              type: 'object',
+              required: ['address'],
+              additionalProperties: false,
+              properties: {
+                address: { type: 'string', minLength: 1, description: 'e.g. redfish-virtualmedia://10.0.0.1:8000/redfish/v1/Systems/<id>' },
+                disableCertificateVerification: { type: 'boolean' },
+                credentials: { $ref: '#/$defs/credentialRef' },
+              },
+            },
+            rootDeviceHints: { type: 'object', additionalProperties: { type: ['string', 'integer', 'boolean'] } },
+            network: {
+              type: 'object',
+              required: ['interface', 'address'],
+              additionalProperties: false,
+              description: 'Static networking (an NMStateConfig).',
+              properties: {
+                interface: { type: 'string', minLength: 1 },
+                address: { type: 'string', minLength: 1, description: 'address/prefix' },
+                gateway: { type: 'string', minLength: 1 },
+                dns: { type: 'array', items: { type: 'string', minLength: 1 } },
+                macAddress: { type: 'string', pattern: '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$' },
+              },
+            },
+          },
+        },
+      },
+    },
   },
   metadata: {
     type: 'object',
@@ -183,7 +305,7 @@ export const clusterSchema = kindSchema(
       labels: stringMap,
       vars: { $ref: '#/$defs/vars' },
       apps: { $ref: '#/$defs/apps' },
-      provision: { type: 'object', description: 'How the hub provisions this cluster (Hive, Cluster API or agent-based install).' },
+      provision: { $ref: '#/$defs/provision' },
     },
   },
   'One cluster: identity, role, hub, region, sector, groups, variables and its own apps (clusters/<name>/cluster.yaml).',

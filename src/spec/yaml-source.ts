@@ -21,6 +21,11 @@ export interface SourceFile {
   value: unknown;
   /** Line/column of the value at `path`, or of its deepest existing ancestor. */
   locate(path: YamlPath): { line: number; column: number };
+  /**
+   * For sources whose `value` is a model-shaped view of a file in another format (layout readers):
+   * the path in the file that a model path stands for, used when printing findings.
+   */
+  displayPath?(path: YamlPath): YamlPath;
 }
 
 /** Aliases allowed per file; real fleet files use a handful at most. */

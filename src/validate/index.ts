@@ -6,13 +6,15 @@
 import type { Finding } from '../model/finding.js';
 import { compareFindings } from '../model/finding.js';
 import type { Fleet, Origin } from '../model/fleet.js';
-import { locateOrigin } from '../model/fleet.js';
+import { displayPath, locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { mergeFindings, resolveFleet } from '../layering/resolve-fleet.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { ROOT_APPLICATION } from '../generate/argocd.js';
 import { formatPath } from '../spec/yaml-source.js';
+import { kustomizeReferencesRule } from './kustomize-refs.js';
+import { provisionRules } from './provision.js';
 
 export interface RuleContext {
   fleet: Fleet;
@@ -36,7 +38,7 @@ export function validateFleet(fleet: Fleet, options: ValidateOptions): Finding[]
 
 function place(fleet: Fleet, origin: Origin, f: Omit<Finding, 'file' | 'line' | 'column' | 'path'>): Finding {
   const loc = locateOrigin(fleet, origin);
-  const p = formatPath(origin.path);
+  const p = formatPath(displayPath(fleet, origin));
   return { ...f, ...loc, ...(p ? { path: p } : {}) };
 }
 
@@ -60,6 +62,8 @@ export const pathRule: Rule = ({ fleet, clusters, fs }) => {
       const path = app.source.path;
       if (path === undefined || app.source.repoURL !== fleet.repoURL || app.source.chart !== undefined) continue;
       const normalized = normalizeRepoPath(path);
+      // `fleetplan render --out` writes these (provisioning apps); they need not exist yet.
+      if (normalized !== undefined && normalized.startsWith(`${fleet.renderedPath}/`)) continue;
       const origin = fieldOrigin(fleet, app, ['path']);
       if (normalized === undefined) {
         out.push(place(fleet, origin, {
@@ -75,7 +79,7 @@ export const pathRule: Rule = ({ fleet, clusters, fs }) => {
           severity: 'error',
           code: 'missing-path',
           message: `app "${app.name}" path "${path}" does not exist in the repository${fs.exists(normalized) ? ' as a directory' : ''}`,
-          hint: 'create the directory or fix the path',
+          hint: nearbyPath(fs, normalized) ?? 'create the directory or fix the path',
           cluster: c.name,
           app: app.name,
         }));
@@ -104,7 +108,18 @@ export const duplicateNameRule: Rule = ({ fleet, clusters }) => {
   return out;
 };
 
-export const rules: Rule[] = [pathRule, duplicateNameRule];
+export const rules: Rule[] = [pathRule, duplicateNameRule, kustomizeReferencesRule, ...provisionRules];
+
+/** A directory that exists where a dangling path was probably meant (one `overlays/` more or less). */
+function nearbyPath(fs: RepoFileSystem, path: string): string | undefined {
+  const parts = path.split('/');
+  const candidates: string[] = [];
+  const i = parts.indexOf('overlays');
+  if (i >= 0) candidates.push([...parts.slice(0, i), ...parts.slice(i + 1)].join('/'));
+  if (parts.length >= 2) candidates.push([...parts.slice(0, -1), 'overlays', parts[parts.length - 1]!].join('/'));
+  const found = candidates.find((c) => c !== path && fs.isDirectory(c));
+  return found ? `there is a directory ${found}: fix the path to it, or create ${path}` : undefined;
+}
 
 /** `a/./b/../c` → `a/c`; undefined when the path leaves the root or is absolute. */
 export function normalizeRepoPath(path: string): string | undefined {

@@ -63,7 +63,7 @@ the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy insta
       throw new UsageError('--spoke-kubeconfig names one spoke: use it with --cluster, not --all', { hint: 'with --all, each spoke is reached through its Hive admin kubeconfig Secret' });
     }
     const timeoutMs = ctx.values.timeout !== undefined ? parseDuration(String(ctx.values.timeout)) : DEFAULT_TIMEOUT_MS;
-    const { fleet } = load(ctx);
+    const { fleet } = await load(ctx);
     const { clusters, findings } = resolveFleet(fleet, all ? {} : { clusters: names });
     reportFindings(ctx, findings);
     if (hasErrors(findings)) {

@@ -1,6 +1,8 @@
 // The command registry. One file per command; add a line here to register it.
 import type { Command } from '../command.js';
+import { appsetCommand } from './appset.js';
 import { cmpCommand } from './cmp.js';
+import { gotemplateCommand } from './gotemplate.js';
 import { initCommand } from './init.js';
 import { planCommand } from './plan.js';
 import { renderCommand } from './render.js';
@@ -13,6 +15,8 @@ export const commands: Command[] = [
   planCommand,
   renderCommand,
   validateCommand,
+  appsetCommand,
+  gotemplateCommand,
   schemaCommand,
   cmpCommand,
   bootstrapCommand,

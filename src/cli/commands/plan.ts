@@ -16,7 +16,7 @@ Exits 1 when the fleet has errors (they are printed to stderr, and included in -
   options: { cluster: { type: 'string', multiple: true, short: 'c' }, output: { type: 'string', short: 'o' } },
   async run(ctx) {
     const format = choice(ctx, 'output', ['text', 'json', 'mermaid', 'dot'] as const, 'text');
-    const { fleet } = load(ctx);
+    const { fleet } = await load(ctx);
     const plan = planFleet(fleet, { clusters: clusterNames(ctx) });
     if (format === 'json') for (const chunk of planJsonChunks(plan)) ctx.io.stdout.write(chunk);
     else ctx.io.stdout.write(formatPlan(plan, format));

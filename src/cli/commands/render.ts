@@ -19,7 +19,8 @@ export const renderCommand: Command = {
 Without --out, prints every object as one multi-document YAML stream (or a JSON List with -o json),
 so that \`fleetplan render --cluster hub | kubectl apply -f -\` works.
 With --out DIR, writes DIR/<cluster>/apps/<app>.yaml, DIR/<cluster>/projects/<project>.yaml and
-DIR/<cluster>/bootstrap/NN-*.yaml, and removes files an earlier render wrote that are no longer produced.
+DIR/<cluster>/bootstrap/NN-*.yaml (and, for a hub that provisions clusters, DIR/<hub>/provision/<app>/
+kustomize directories), and removes files an earlier render wrote that are no longer produced.
 Nothing is written when the fleet has errors (exit 1).
 
 --leaves (with --out) also builds every Application's source with the real kustomize (or
@@ -41,7 +42,7 @@ A failing build is reported with cluster, app and path; the others still render 
     const format = choice(ctx, 'output', ['yaml', 'json'] as const, 'yaml');
     const leaves = ctx.values.leaves === true;
     if (leaves && !ctx.values.out) throw new UsageError('--leaves needs --out DIR', { hint: 'leaf manifests are written as files under DIR/<cluster>/manifests/' });
-    const { fleet } = load(ctx);
+    const { fleet } = await load(ctx);
     const { clusters, findings } = resolveFleet(fleet, { clusters: clusterNames(ctx) });
     reportFindings(ctx, findings);
     if (hasErrors(findings)) {
@@ -54,7 +55,10 @@ A failing build is reported with cluster, app and path; the others still render 
       const dir = resolve(ctx.io.cwd, out);
       const total = { written: 0, unchanged: 0, removed: 0 };
       for (const c of clusters) {
-        const stats = writeTree(dir, renderCluster(fleet, c), ['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`));
+        const files = renderCluster(fleet, c);
+        // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
+        const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
+        const stats = writeTree(dir, files, [...managed]);
         total.written += stats.written;
         total.unchanged += stats.unchanged;
         total.removed += stats.removed;

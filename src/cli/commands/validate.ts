@@ -20,7 +20,7 @@ Exit 1 on errors, 0 when there are only warnings or nothing.`,
   options: { cluster: { type: 'string', multiple: true, short: 'c' }, output: { type: 'string', short: 'o' } },
   async run(ctx) {
     const format = choice(ctx, 'output', ['text', 'json', 'sarif'] as const, 'text');
-    const { fleet } = load(ctx);
+    const { fleet } = await load(ctx);
     const findings = validateFleet(fleet, { clusters: clusterNames(ctx) });
     if (format === 'json') ctx.io.stdout.write(findingsJson(findings));
     else if (format === 'sarif') ctx.io.stdout.write(findingsSarif(findings, VERSION));

@@ -40,6 +40,11 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         continue;
       }
       if (src.path === undefined) continue;
+      if (src.repoURL === fleet.repoURL && src.path.startsWith(`${fleet.renderedPath}/`)) {
+        // A hub's provisioning app: render --out writes its objects itself (DIR/<hub>/provision/<app>).
+        skipped.push({ cluster: c.name, app: app.name, reason: `its objects are fleetplan's own output at ${src.path}` });
+        continue;
+      }
       if (src.repoURL !== fleet.repoURL) {
         skipped.push({ cluster: c.name, app: app.name, reason: `source ${src.repoURL} is another repository` });
         continue;

@@ -1,0 +1,49 @@
+/**
+ * ClusterBuilder on the local disk: `kustomize build --enable-helm --load-restrictor
+ * LoadRestrictionsNone DIR` (or `kubectl kustomize`) with Helm 3 as `--helm-command`. kustomize's
+ * Helm inflation may write a `charts/` cache into the chart home, so builds run in a private copy
+ * of the repository (made on the first build, without .git), never in the repository itself.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { ClusterBuilder } from '../ports/cluster-build.js';
+import { locateHelm } from './helm.js';
+import { locateKustomize } from './kustomize.js';
+
+export const ARGOCD_KUSTOMIZE_FLAGS = ['--enable-helm', '--load-restrictor', 'LoadRestrictionsNone'] as const;
+
+export interface ClusterBuilderOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  /** `--kustomize` / `--helm` values, if given. */
+  kustomize?: string;
+  helm?: string;
+  cwd?: string;
+}
+
+export interface ClosableClusterBuilder extends ClusterBuilder {
+  /** Removes the private copy. */
+  close(): void;
+}
+
+export async function createClusterBuilder(root: string, options: ClusterBuilderOptions): Promise<ClosableClusterBuilder> {
+  const kustomize = await locateKustomize({ env: options.env, ...(options.kustomize ? { explicit: options.kustomize } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
+  const helm = await locateHelm({ env: options.env, ...(options.helm ? { explicit: options.helm } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
+  let copy: string | undefined;
+  const absRoot = resolve(root);
+  return {
+    description: `${kustomize.flavor === 'kubectl' ? 'kubectl kustomize' : 'kustomize build'} ${kustomize.version}, helm ${helm.version}`,
+    build(dir) {
+      if (!copy) {
+        const tmp = mkdtempSync(join(tmpdir(), 'fleetplan-build-'));
+        copy = join(tmp, basename(absRoot));
+        cpSync(absRoot, copy, { recursive: true, filter: (src) => basename(src) !== '.git' });
+      }
+      return kustomize.build(join(copy, dir), [...ARGOCD_KUSTOMIZE_FLAGS, '--helm-command', helm.binary]);
+    },
+    close() {
+      if (copy) rmSync(join(copy, '..'), { recursive: true, force: true });
+      copy = undefined;
+    },
+  };
+}

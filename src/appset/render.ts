@@ -1,0 +1,272 @@
+/**
+ * Rendering strings and objects with generator params, in Argo CD's two modes:
+ *
+ * - flat (fasttemplate): `{{ key }}` is replaced when the param exists and is a string; any
+ *   other tag is kept as written. Strings without `{{…}}` on one line are returned as they are.
+ * - goTemplate: Go `text/template` named `base` with Argo CD's function set and
+ *   `goTemplateOptions`.
+ *
+ * Every distinct string is compiled once (a cache per renderer), and an object template is
+ * compiled once into a tree of constant and templated nodes, so rendering N param sets costs N
+ * walks and no parsing.
+ */
+import type { ParamSet } from './types.js';
+import { ApplicationSetError, atPath } from './types.js';
+import { isPlainObject } from './go-value.js';
+
+export type MissingKey = 'default' | 'zero' | 'error';
+
+/** The Go template engine's compile function (`compileGoTemplate` of src/gotemplate). */
+export type GoTemplateCompiler = (
+  text: string,
+  options: { name?: string; missingkey?: MissingKey; funcs?: 'argocd' | 'sprig' | 'go' },
+) => { execute(data: unknown): string };
+
+export interface RenderOptions {
+  goTemplate: boolean;
+  goTemplateOptions?: readonly string[];
+  /** Required when `goTemplate` is true. */
+  compileGoTemplate?: GoTemplateCompiler;
+  /**
+   * Turns a param set into the template engine's data (JSON numbers become Go float64). Called
+   * once per param set, not per field.
+   */
+  toGoData?: (params: ParamSet) => unknown;
+}
+
+/** Prepared data for one param set: the flat map, or the Go template data. */
+export type RenderData = { readonly params: ParamSet; readonly go: unknown };
+
+export type CompiledString = (data: RenderData) => string;
+
+const TEMPLATED_RE = /\{\{.*\}\}/;
+
+/** Splits a fasttemplate: even indexes are text, odd indexes are tags. Throws on an unclosed `{{`. */
+export function parseFastTemplate(text: string): string[] {
+  const parts: string[] = [];
+  let s = text;
+  for (;;) {
+    const start = s.indexOf('{{');
+    if (start < 0) {
+      parts.push(s);
+      return parts;
+    }
+    parts.push(s.slice(0, start));
+    s = s.slice(start + 2);
+    const end = s.indexOf('}}');
+    if (end < 0) {
+      throw new ApplicationSetError(
+        `invalid template: Cannot find end tag=${JSON.stringify('}}')} in the template=${JSON.stringify(text)} starting from ${JSON.stringify(s)}`,
+      );
+    }
+    parts.push(s.slice(0, end));
+    s = s.slice(end + 2);
+  }
+}
+
+function missingKeyOf(options: readonly string[] | undefined): MissingKey {
+  let mk: MissingKey = 'default';
+  for (const opt of options ?? []) {
+    const m = /^missingkey=(.*)$/.exec(opt);
+    if (!m) throw new ApplicationSetError(`unrecognized goTemplateOptions option: ${JSON.stringify(opt)}`, { hint: 'the only option is missingkey=default|zero|error' });
+    const v = m[1];
+    if (v === 'invalid' || v === 'default') mk = 'default';
+    else if (v === 'zero' || v === 'error') mk = v;
+    else throw new ApplicationSetError(`unrecognized goTemplateOptions option: ${JSON.stringify(opt)}`, { hint: 'use missingkey=default|zero|error' });
+  }
+  return mk;
+}
+
+/** Whether a template error is a missing key (the values pre-resolution keeps such values verbatim). */
+export function isMissingKeyError(e: unknown): boolean {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.includes('map has no entry for key') || msg.includes("can't evaluate field");
+}
+
+export class Renderer {
+  readonly goTemplate: boolean;
+  readonly missingkey: MissingKey;
+  private readonly compileGo: GoTemplateCompiler | undefined;
+  private readonly toGoData: (params: ParamSet) => unknown;
+  private readonly cache = new Map<string, CompiledString>();
+  private readonly strictCache = new Map<string, CompiledString>();
+
+  constructor(options: RenderOptions) {
+    this.goTemplate = options.goTemplate;
+    this.missingkey = missingKeyOf(options.goTemplateOptions);
+    this.compileGo = options.compileGoTemplate;
+    this.toGoData = options.toGoData ?? ((p) => p);
+    if (this.goTemplate && !this.compileGo) {
+      throw new ApplicationSetError('spec.goTemplate is true but no Go template engine is available');
+    }
+  }
+
+  prepare(params: ParamSet): RenderData {
+    return { params, go: this.goTemplate ? this.toGoData(params) : undefined };
+  }
+
+  /** Compiles one string (cached). `strict` forces missingkey=error (values pre-resolution). */
+  compile(text: string, strict = false): CompiledString {
+    const cache = strict ? this.strictCache : this.cache;
+    let c = cache.get(text);
+    if (!c) {
+      c = this.goTemplate ? this.compileGoString(text, strict ? 'error' : this.missingkey) : compileFlatString(text);
+      cache.set(text, c);
+    }
+    return c;
+  }
+
+  /** Renders one string with one param set. */
+  render(text: string, params: ParamSet): string {
+    return this.compile(text)(this.prepare(params));
+  }
+
+  private compileGoString(text: string, missingkey: MissingKey): CompiledString {
+    let tmpl: { execute(data: unknown): string };
+    try {
+      tmpl = this.compileGo!(text, { name: 'base', missingkey, funcs: 'argocd' });
+    } catch (e) {
+      const err = new ApplicationSetError(`failed to parse template ${text}: ${(e as Error).message}`, { cause: e });
+      return () => {
+        throw err;
+      };
+    }
+    return (data) => {
+      try {
+        return tmpl.execute(data.go);
+      } catch (e) {
+        throw new ApplicationSetError(`failed to execute go template ${text}: ${(e as Error).message}`, { cause: e });
+      }
+    };
+  }
+}
+
+function compileFlatString(text: string): CompiledString {
+  if (!TEMPLATED_RE.test(text)) return () => text;
+  let parts: string[];
+  try {
+    parts = parseFastTemplate(text);
+  } catch (e) {
+    return () => {
+      throw e;
+    };
+  }
+  const n = parts.length;
+  const keys = parts.map((p, i) => (i % 2 === 1 ? p.trim() : ''));
+  const verbatim = parts.map((p, i) => (i % 2 === 1 ? `{{${p}}}` : p));
+  return (data) => {
+    const params = data.params;
+    let out = parts[0]!;
+    for (let i = 1; i < n; i += 2) {
+      const key = keys[i]!;
+      // Only own string params are substituted; inherited members (toString…) are never strings.
+      const v = key.length > 0 ? params[key] : undefined;
+      out += typeof v === 'string' ? v : verbatim[i]!;
+      out += parts[i + 1]!;
+    }
+    return out;
+  };
+}
+
+/** The literal text of a string that has no template action in either mode, else undefined. */
+function constantText(text: string, goTemplate: boolean): string | undefined {
+  if (goTemplate) return text.includes('{{') ? undefined : text;
+  return TEMPLATED_RE.test(text) ? undefined : text;
+}
+
+/** A compiled object template: call it with prepared data to get a fresh rendered copy. */
+export type CompiledObject = (data: RenderData) => unknown;
+
+/**
+ * Compiles every string of a JSON value, map keys included. Numbers, booleans and null are
+ * never templated.
+ */
+export interface CompileObjectOptions {
+  /** Literal subtrees at this depth or deeper are shared by every rendered copy. */
+  shareConstantsBelowDepth?: number;
+  /** Spec path of the value: render errors then name the field (`spec.template.metadata.name`). */
+  path?: string;
+}
+
+export function compileObject(value: unknown, renderer: Renderer, options: CompileObjectOptions = {}): CompiledObject {
+  return compileNode(value, renderer, 0, options.shareConstantsBelowDepth ?? Infinity, options.path);
+}
+
+function withPath(f: CompiledString, path: string): CompiledString {
+  return (data) => {
+    try {
+      return f(data);
+    } catch (e) {
+      if (e instanceof ApplicationSetError && !e.location) throw new ApplicationSetError(e.message, { ...atPath(path), cause: e.cause ?? e });
+      throw e;
+    }
+  };
+}
+
+/** Whether a JSON value contains no template action (every string and key is literal). */
+function isConstantTree(value: unknown, goTemplate: boolean): boolean {
+  if (typeof value === 'string') return constantText(value, goTemplate) !== undefined;
+  if (Array.isArray(value)) return value.every((v) => isConstantTree(v, goTemplate));
+  if (isPlainObject(value)) return Object.keys(value).every((k) => constantText(k, goTemplate) !== undefined && isConstantTree(value[k], goTemplate));
+  return true;
+}
+
+function compileNode(value: unknown, renderer: Renderer, depth: number, shareDepth: number, path: string | undefined): CompiledObject {
+  if (depth >= shareDepth && (Array.isArray(value) || isPlainObject(value)) && isConstantTree(value, renderer.goTemplate)) {
+    // A literal subtree is shared by every rendered copy (callers treat results as immutable).
+    return () => value;
+  }
+  if (typeof value === 'string') {
+    const c = constantText(value, renderer.goTemplate);
+    if (c !== undefined) return () => c;
+    return path === undefined ? renderer.compile(value) : withPath(renderer.compile(value), path);
+  }
+  if (Array.isArray(value)) {
+    const items = value.map((v, i) => compileNode(v, renderer, depth + 1, shareDepth, path === undefined ? undefined : `${path}[${i}]`));
+    const n = items.length;
+    return (data) => {
+      const out = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) out[i] = items[i]!(data);
+      return out;
+    };
+  }
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value);
+    const constKeys = keys.map((k) => constantText(k, renderer.goTemplate));
+    const keyFns = keys.map((k, i) => (constKeys[i] === undefined ? (path === undefined ? renderer.compile(k) : withPath(renderer.compile(k), `${path}.${k}`)) : undefined));
+    const valFns = keys.map((k) => compileNode(value[k], renderer, depth + 1, shareDepth, path === undefined ? undefined : path === '' ? k : `${path}.${k}`));
+    const n = keys.length;
+    return (data) => {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < n; i++) out[constKeys[i] ?? keyFns[i]!(data)] = valFns[i]!(data);
+      return out;
+    };
+  }
+  return () => value;
+}
+
+/** Renders every string of a JSON value (map keys included) with one param set. */
+export function renderObject(value: unknown, params: ParamSet, renderer: Renderer): unknown {
+  return compileObject(value, renderer)(renderer.prepare(params));
+}
+
+/** Go's zero-value test as mergo sees JSON values. */
+function isZero(v: unknown): boolean {
+  if (v === undefined || v === null || v === '' || v === 0 || v === false) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return false;
+}
+
+/**
+ * `mergo.Merge(dst, src)` without override: zero fields of `dst` are filled from `src`, maps are
+ * merged key by key (`dst` wins), non-empty lists of `dst` are kept. Returns a new value.
+ */
+export function fillMissing(dst: unknown, src: unknown): unknown {
+  if (isZero(dst) && !isPlainObject(dst)) return src === undefined ? dst : structuredClone(src);
+  if (isPlainObject(dst) && isPlainObject(src)) {
+    const out: Record<string, unknown> = { ...dst };
+    for (const [k, v] of Object.entries(src)) out[k] = fillMissing(out[k], v);
+    return out;
+  }
+  return dst;
+}

@@ -1,0 +1,368 @@
+/**
+ * The gitops-standards layout (DESIGN §3, seed 001): `clusters/<c>/kustomization.yaml` +
+ * `values.yaml` for the argocd-app-of-app chart (under `.helm-charts/` or `.helm/charts/`),
+ * `groups/*` pulled in as kustomize resources or Components, `components/*`, `.bootstrap/*`.
+ *
+ * Read into the same Fleet as the native layout, so plan, render and validate work unchanged:
+ *   - each group's and each cluster's values file is evaluated with the chart's exact semantics
+ *     (./gitops-standards/chart.ts) into fully merged apps: the chart renders every values file on
+ *     its own, so layers never merge (an app name in two layers fails the real build, and is an error)
+ *   - the `cluster-versions` replacement pins every app's targetRevision (ClusterDef.revisionPin)
+ *   - the `environment-variables` ConfigMap of `.bootstrap/argocd.yaml` gives the variables the
+ *     config-management plugin substitutes; its own `${...}` are filled in when the bootstrap files
+ *     are applied: `${cluster_name}` is the cluster's name, the others are kept literally
+ *   - generation follows the chart: no computed sync-wave annotations, no metadata.namespace,
+ *     exactly the AppProjects the layers define (FleetConventions)
+ * A cluster whose kustomization or values use what this reader cannot reproduce exactly is listed
+ * in `fallbacks`; ./gitops-standards/fallback.ts builds it with the real kustomize through a port.
+ * Pure: reads through the RepoFileSystem port only.
+ */
+import { basename } from 'node:path';
+import { InputError } from '../errors/index.js';
+import type { Finding } from '../model/finding.js';
+import type { ClusterDef, Fleet, GroupDef } from '../model/fleet.js';
+import type { AppSpec, ClusterRole, ProjectSpec } from '../model/spec.js';
+import type { FallbackRequest } from '../ports/cluster-build.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
+import type { LoadResult } from '../spec/load.js';
+import { at } from '../spec/load.js';
+import type { SourceFile, YamlPath } from '../spec/yaml-source.js';
+import { parseYamlSource } from '../spec/yaml-source.js';
+import { substitute } from '../layering/substitute.js';
+import { isPlainObject } from '../layering/merge.js';
+import type { ChartOutput, ChartVariant } from './gitops-standards/chart.js';
+import { CHART_NAME, SYNC_WAVE, chartVariant, evaluateChart, templateFingerprint } from './gitops-standards/chart.js';
+import { Unsupported, coalesceValues } from './gitops-standards/helm-values.js';
+import type { ChartUse } from './gitops-standards/kustomization.js';
+import { kustomizationFile, readClusterKustomization } from './gitops-standards/kustomization.js';
+import { located } from './gitops-standards/yaml-docs.js';
+
+export const CHART_HOMES = ['.helm-charts', '.helm/charts'];
+export const BOOTSTRAP_ARGOCD = '.bootstrap/argocd.yaml';
+export const ENVIRONMENT_CONFIGMAP = 'environment-variables';
+
+
+export function clusterDirs(fs: RepoFileSystem): string[] {
+  return fs.list('clusters').filter((d) => fs.isDirectory(`clusters/${d}`) && kustomizationFile(fs, `clusters/${d}`) !== undefined);
+}
+
+export function detectGitopsStandards(fs: RepoFileSystem): boolean {
+  if (fs.exists('fleet.yaml')) return false;
+  return CHART_HOMES.some((h) => fs.isDirectory(`${h}/${CHART_NAME}`)) && clusterDirs(fs).length > 0;
+}
+
+/** Model path (spec.apps.<app>.<field>) → where the chart's values keep it. */
+const FIELD_PATHS: Record<string, YamlPath> = {
+  path: ['source', 'path'],
+  repoURL: ['source', 'repoURL'],
+  targetRevision: ['source', 'targetRevision'],
+  namespace: ['destination', 'namespace'],
+  server: ['destination', 'server'],
+  wave: ['annotations', SYNC_WAVE],
+  syncPolicy: ['enableAutoSync'],
+  extraSource: ['source', 'extraSourceFields'],
+  extraSpec: ['extraFields'],
+};
+
+export function valuesPath(path: YamlPath): YamlPath {
+  if (path[0] !== 'spec') return path;
+  if (path[1] === 'apps' && path.length >= 3) {
+    const [field, ...rest] = path.slice(3);
+    const mapped = typeof field === 'string' && FIELD_PATHS[field] ? [...FIELD_PATHS[field], ...rest] : field === undefined ? [] : [field, ...rest];
+    return ['applications', path[2]!, ...mapped];
+  }
+  if (path[1] === 'projects') return ['projects', ...path.slice(2)];
+  return path;
+}
+
+/** A values file seen as the model's layer: `value` is `{spec: {apps, projects}}`, positions are the file's. */
+export function valuesView(real: SourceFile, apps: Record<string, AppSpec>, projects: Record<string, ProjectSpec>): SourceFile {
+  return {
+    file: real.file,
+    value: { spec: { apps, projects } },
+    locate: (path) => real.locate(valuesPath(path)),
+    displayPath: valuesPath,
+  };
+}
+
+interface Layered {
+  apps: Record<string, AppSpec>;
+  projects: Record<string, ProjectSpec>;
+  file: string;
+}
+
+export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
+  if (!detectGitopsStandards(fs)) {
+    throw new InputError(`${fs.root} is not a gitops-standards repository`, {
+      code: 'no-fleet',
+      hint: `expected clusters/<name>/kustomization.yaml and the ${CHART_NAME} chart under ${CHART_HOMES.join(' or ')}`,
+    });
+  }
+  const findings: Finding[] = [];
+  const real = new Map<string, SourceFile | undefined>();
+  const parse = (file: string): SourceFile | undefined => {
+    if (real.has(file)) return real.get(file);
+    let src: SourceFile | undefined;
+    if (fs.exists(file) && !fs.isDirectory(file)) {
+      try {
+        const r = parseYamlSource(file, fs.readText(file));
+        findings.push(...r.findings);
+        src = r.source;
+      } catch (e) {
+        const err = e as InputError;
+        findings.push({ severity: 'error', code: err.code ?? 'unreadable-file', message: err.message, file });
+      }
+    }
+    real.set(file, src);
+    return src;
+  };
+
+  // Chart variants, by chart directory.
+  const variants = new Map<string, ChartVariant | string>();
+  const variantOf = (chartDir: string): ChartVariant | string => {
+    let v = variants.get(chartDir);
+    if (v === undefined) {
+      const templates = fs.list(`${chartDir}/templates`);
+      if (!fs.isDirectory(chartDir)) v = `chart ${chartDir} does not exist`;
+      else if (templates.join(',') !== 'applications.yaml,projects.yaml') v = `chart ${chartDir} has templates ${templates.join(', ') || '(none)'}, not the known ${CHART_NAME} ones`;
+      else {
+        const known = chartVariant(templateFingerprint(fs.readText(`${chartDir}/templates/applications.yaml`), fs.readText(`${chartDir}/templates/projects.yaml`)));
+        v = known ?? `chart ${chartDir} has templates that differ from the ${CHART_NAME} versions fleetplan knows`;
+      }
+      variants.set(chartDir, v);
+    }
+    return v;
+  };
+
+  // One evaluation per (values file, chart).
+  const evaluations = new Map<string, ChartOutput | string>();
+  const evaluate = (use: ChartUse): ChartOutput | string => {
+    const key = `${use.valuesFile ?? ''}\0${use.chartDir}`;
+    let r = evaluations.get(key);
+    if (r !== undefined) return r;
+    const variant = variantOf(use.chartDir);
+    if (typeof variant === 'string') r = variant;
+    else if (use.valuesFile !== undefined && !fs.exists(use.valuesFile)) r = `values file ${use.valuesFile} does not exist`;
+    else {
+      const chartValues = parse(`${use.chartDir}/values.yaml`)?.value;
+      const userSrc = use.valuesFile !== undefined ? parse(use.valuesFile) : undefined;
+      if (use.valuesFile !== undefined && !userSrc) r = `${use.valuesFile} does not parse`;
+      else {
+        try {
+          const out = evaluateChart(coalesceValues(userSrc?.value, chartValues), variant);
+          for (const p of out.problems) {
+            findings.push(at(userSrc ?? parse(`${use.chartDir}/values.yaml`)!, p.path, { severity: 'error', code: p.code, message: p.message, hint: p.hint }));
+          }
+          r = out;
+        } catch (e) {
+          if (!(e instanceof Unsupported)) throw e;
+          r = `${use.valuesFile ?? use.chartDir}: ${e.message}`;
+        }
+      }
+    }
+    evaluations.set(key, r);
+    return r;
+  };
+
+  const layered = (uses: ChartUse[], fallbackFile: string, reasons: string[]): Layered => {
+    const l: Layered = { apps: {}, projects: {}, file: uses.find((u) => u.valuesFile)?.valuesFile ?? fallbackFile };
+    for (const use of uses) {
+      const out = evaluate(use);
+      if (typeof out === 'string') {
+        reasons.push(out);
+        continue;
+      }
+      for (const a of out.apps) l.apps[a.name] = a.spec;
+      Object.assign(l.projects, out.projects);
+    }
+    return l;
+  };
+
+  const vars = bootstrapVariables(fs);
+  if (vars.source) real.set(BOOTSTRAP_ARGOCD, vars.source);
+  const groups = new Map<string, GroupDef>();
+  const groupLayers = new Map<string, { layer: Layered; reasons: string[] }>();
+  const clusters: ClusterDef[] = [];
+  const fallbacks: FallbackRequest[] = [];
+  let chartDir: string | undefined;
+  for (const c of clusterDirs(fs)) {
+    const dir = `clusters/${c}`;
+    const ck = readClusterKustomization(fs, c, dir, parse);
+    const reasons = [...ck.unsupported];
+    const groupNames: string[] = [];
+    const seen = new Map<string, string>();
+    const seenProjects = new Map<string, string>();
+    const checkDuplicates = (l: Layered) => {
+      for (const [kind, names, map] of [['app', Object.keys(l.apps), seen], ['project', Object.keys(l.projects), seenProjects]] as const) {
+        for (const n of names) {
+          const first = map.get(n);
+          if (first !== undefined && real.get(l.file)) {
+            findings.push({
+              ...at(real.get(l.file)!, [kind === 'app' ? 'applications' : 'projects', n], {
+                severity: 'error',
+                code: kind === 'app' ? 'duplicate-app' : 'duplicate-project',
+                message: `${kind} "${n}" is also defined in ${first}; kustomize build of ${dir} fails: ${kind === 'app' ? 'Application' : 'AppProject'} ${n} exists twice`,
+                hint: 'the chart renders each values file on its own, so layers do not merge: rename or remove one of them',
+              }),
+              cluster: c,
+            });
+          } else map.set(n, l.file);
+        }
+      }
+    };
+    let own: Layered = { apps: {}, projects: {}, file: ck.file };
+    for (const layer of ck.layers) {
+      chartDir ??= layer.charts[0]?.chartDir;
+      if (layer.kind === 'group') {
+        let g = groupLayers.get(layer.name);
+        if (!g) {
+          const gr: string[] = [];
+          g = { layer: layered(layer.charts, kustomizationFile(fs, layer.dir) ?? layer.dir, gr), reasons: gr };
+          groupLayers.set(layer.name, g);
+          groups.set(layer.name, { name: layer.name, file: g.layer.file, metadata: { name: layer.name }, spec: { apps: g.layer.apps }, projects: g.layer.projects });
+        }
+        reasons.push(...g.reasons);
+        groupNames.push(layer.name);
+        checkDuplicates(g.layer);
+      } else {
+        own = layered(layer.charts, ck.file, reasons);
+        checkDuplicates(own);
+      }
+    }
+    const def: ClusterDef = {
+      name: c,
+      file: own.file,
+      metadata: { name: c },
+      spec: { role: 'standalone', groups: groupNames, apps: own.apps },
+      projects: own.projects,
+      notes: [],
+    };
+    const variant = chartDir ? variantOf(chartDir) : undefined;
+    if (reasons.length === 0) {
+      const files = [...groupNames.map((g) => groups.get(g)!.file), own.file];
+      def.notes!.push(`Applications evaluated from the ${CHART_NAME} chart (${typeof variant === 'object' ? variant.id : '?'} templates) with ${files.join(', ')}`);
+      const projectNames = [
+        ...groupNames.flatMap((g) => Object.keys(groups.get(g)!.projects ?? {}).map((p) => `${p} (${groups.get(g)!.file})`)),
+        ...Object.keys(own.projects).map((p) => `${p} (${own.file})`),
+      ];
+      def.notes!.push(projectNames.length ? `AppProjects: ${projectNames.join(', ')}` : 'no AppProjects');
+      if (ck.pin) {
+        def.revisionPin = { revision: ck.pin.revision, origin: { file: ck.file, path: ck.pin.path } };
+        def.notes!.push(`targetRevision of every Application set to "${ck.pin.revision}" by the replacements in ${ck.file}`);
+      }
+    } else {
+      def.spec.groups = [];
+      def.spec.apps = {};
+      def.projects = {};
+      fallbacks.push({ cluster: c, dir, reasons: [...new Set(reasons)] });
+    }
+    if (vars.bootstrapOnly.length) def.notes!.push(`set when ${BOOTSTRAP_ARGOCD} is applied, shown literally: ${vars.bootstrapOnly.join(', ')}`);
+    clusters.push(def);
+  }
+
+  // Roles: a cluster named hub (or running ACM) is the hub; the others are its spokes.
+  const isHub = (d: ClusterDef) => d.name === 'hub' || Object.keys(d.spec.apps ?? {}).some((a) => a === 'acm-operator' || a === 'advanced-cluster-management');
+  const hubs = clusters.filter(isHub);
+  for (const d of clusters) {
+    const role: ClusterRole = isHub(d) ? 'hub' : hubs.length === 1 ? 'spoke' : 'standalone';
+    d.spec.role = role;
+    if (role === 'spoke') d.spec.hub = hubs[0]!.name;
+  }
+
+  // Sources: values files as model views, kustomizations as they are, the ConfigMap as fleet vars.
+  const sources = new Map<string, SourceFile>();
+  for (const [file, src] of real) if (src) sources.set(file, src);
+  for (const g of groups.values()) {
+    const src = real.get(g.file);
+    if (src) sources.set(g.file, valuesView(src, g.spec.apps ?? {}, g.projects ?? {}));
+  }
+  for (const d of clusters) {
+    const src = real.get(d.file);
+    if (src) sources.set(d.file, valuesView(src, d.spec.apps ?? {}, d.projects ?? {}));
+  }
+  if (vars.view) sources.set(BOOTSTRAP_ARGOCD, vars.view);
+
+  const chartValues = chartDir ? real.get(`${chartDir}/values.yaml`)?.value : undefined;
+  const defaultRepo = isPlainObject(chartValues) ? (chartValues as { default?: { app?: { source?: { repoURL?: unknown } } } }).default?.app?.source?.repoURL : undefined;
+  const repoURL = typeof defaultRepo === 'string' ? substitute(defaultRepo, (n) => vars.literal[n]).text : '';
+  const fleet: Fleet = {
+    root: fs.root,
+    layout: 'gitops-standards',
+    name: basename(fs.root),
+    file: vars.view ? BOOTSTRAP_ARGOCD : chartDir ? `${chartDir}/values.yaml` : 'clusters',
+    repoURL,
+    revision: 'HEAD',
+    platform: 'openshift',
+    engine: 'argocd',
+    delivery: 'app-of-apps',
+    gitopsNamespace: vars.namespace ?? 'openshift-gitops',
+    renderedPath: 'rendered',
+    operator: {},
+    plugin: undefined,
+    sectors: [],
+    vars: vars.vars,
+    defaults: {},
+    projects: {},
+    validation: {},
+    clusters,
+    groups,
+    sources,
+    loadFindings: findings,
+    conventions: { syncWaveAnnotation: 'as-given', objectNamespace: false, projects: 'from-layers' },
+  };
+  return { fleet, findings, fallbacks };
+}
+
+interface BootstrapVariables {
+  /** Fleet variables: the ConfigMap's data, bootstrap-time `${x}` mapped (see below). */
+  vars: Record<string, string>;
+  /** The ConfigMap's data as written. */
+  literal: Record<string, string>;
+  /** `NAME=${x}` for variables whose value is only known at bootstrap. */
+  bootstrapOnly: string[];
+  namespace: string | undefined;
+  source: SourceFile | undefined;
+  view: SourceFile | undefined;
+}
+
+/**
+ * The `environment-variables` ConfigMap of `.bootstrap/argocd.yaml`. Its values are themselves
+ * filled in by envsubst when the bootstrap files are applied: `${cluster_name}` is the cluster
+ * (the root Application reads `clusters/${cluster_name}`), so it becomes `${CLUSTER_NAME}`; any
+ * other `${x}` is unknown offline and is kept literally (`$${x}`).
+ */
+function bootstrapVariables(fs: RepoFileSystem): BootstrapVariables {
+  const none: BootstrapVariables = { vars: {}, literal: {}, bootstrapOnly: [], namespace: undefined, source: undefined, view: undefined };
+  if (!fs.exists(BOOTSTRAP_ARGOCD)) return none;
+  let docs;
+  try {
+    docs = located(fs.readText(BOOTSTRAP_ARGOCD));
+  } catch {
+    return none;
+  }
+  const cm = docs.find((d) => {
+    const v = d.value as { kind?: unknown; metadata?: { name?: unknown } } | null;
+    return v?.kind === 'ConfigMap' && v.metadata?.name === ENVIRONMENT_CONFIGMAP;
+  });
+  if (!cm) return none;
+  const value = cm.value as { metadata?: { namespace?: unknown }; data?: unknown };
+  const data = isPlainObject(value.data) ? value.data : {};
+  const vars: Record<string, string> = {};
+  const literal: Record<string, string> = {};
+  const bootstrapOnly: string[] = [];
+  for (const [k, raw] of Object.entries(data)) {
+    const v = typeof raw === 'string' ? raw : String(raw);
+    literal[k] = v;
+    if (k === 'CLUSTER_NAME' && v === '${cluster_name}') continue; // the built-in, same meaning
+    vars[k] = v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, n: string) => {
+      if (n === 'cluster_name') return '${CLUSTER_NAME}';
+      bootstrapOnly.push(`${k}=\${${n}}`);
+      return `$\${${n}}`;
+    });
+  }
+  const source: SourceFile = { file: BOOTSTRAP_ARGOCD, value: undefined, locate: (p) => cm.locate(p) };
+  const toDoc = (p: YamlPath): YamlPath => (p[0] === 'spec' && p[1] === 'vars' ? ['data', ...p.slice(2)] : p);
+  const view: SourceFile = { file: BOOTSTRAP_ARGOCD, value: { spec: { vars } }, locate: (p) => cm.locate(toDoc(p)), displayPath: toDoc };
+  const ns = value.metadata?.namespace;
+  return { vars, literal, bootstrapOnly: bootstrapOnly.sort(), namespace: typeof ns === 'string' ? ns : undefined, source, view };
+}

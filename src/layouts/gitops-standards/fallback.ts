@@ -1,0 +1,116 @@
+/**
+ * The fallback for clusters a layout reader could not read exactly: build the cluster directory
+ * with the real kustomize (through the ClusterBuilder port) and take its Applications and
+ * AppProjects as they are. Each becomes an app of the cluster's own layer carrying the exact
+ * object (AppSpec.manifest), with path, destination, project and wave read from it for plans and
+ * rules. The plan says so in the cluster's notes; a failing build is an error finding.
+ */
+import { isPlainObject } from '../../layering/merge.js';
+import type { Finding } from '../../model/finding.js';
+import type { ClusterDef } from '../../model/fleet.js';
+import type { AppSpec, ProjectSpec } from '../../model/spec.js';
+import type { ClusterBuilder, FallbackRequest } from '../../ports/cluster-build.js';
+import type { LoadResult } from '../../spec/load.js';
+import { SYNC_WAVE } from './chart.js';
+import { parseAll } from './yaml-docs.js';
+import { valuesView } from '../gitops-standards.js';
+
+/**
+ * Completes every fallback of a load result in place. `builder` is created on first use (so that
+ * a repository without fallbacks never looks for the tools); when it cannot be created (tools
+ * missing), each cluster gets an error finding that says why.
+ */
+export async function completeFallbacks(result: LoadResult, builder: () => Promise<ClusterBuilder>): Promise<void> {
+  const requests = result.fallbacks ?? [];
+  if (requests.length === 0) return;
+  let tool: ClusterBuilder | undefined;
+  let toolError: string | undefined;
+  try {
+    tool = await builder();
+  } catch (e) {
+    toolError = (e as Error).message + ((e as { hint?: string }).hint ? ` (${(e as { hint?: string }).hint})` : '');
+  }
+  for (const req of requests) {
+    const def = result.fleet.clusters.find((c) => c.name === req.cluster);
+    if (!def) continue;
+    const why = req.reasons.join('; ');
+    if (!tool) {
+      addFinding(result, def, req, `cannot build ${req.dir} with kustomize: ${toolError ?? 'no builder'}`, 'install kustomize 5 and Helm 3, or pass --kustomize / --helm');
+      def.notes = [...(def.notes ?? []), `not read: the values alone do not give the Applications (${why}), and kustomize is not available`];
+      continue;
+    }
+    let text: string;
+    try {
+      text = await tool.build(req.dir);
+    } catch (e) {
+      addFinding(result, def, req, `kustomize build of ${req.dir} failed: ${(e as Error).message}`, 'fix the kustomization; Argo CD cannot build it either');
+      def.notes = [...(def.notes ?? []), `not read: kustomize build of ${req.dir} failed`];
+      continue;
+    }
+    applyBuild(def, text);
+    const projects = Object.keys(def.projects ?? {});
+    def.notes = [
+      ...(def.notes ?? []),
+      `Applications read from ${tool.description} of ${req.dir} (fallback: ${why})`,
+      projects.length ? `AppProjects: ${projects.join(', ')}` : 'no AppProjects',
+    ];
+    const real = result.fleet.sources.get(def.file);
+    if (real) result.fleet.sources.set(def.file, valuesView({ file: real.file, value: real.value, locate: real.locate }, def.spec.apps ?? {}, def.projects ?? {}));
+  }
+  result.fallbacks = [];
+}
+
+function addFinding(result: LoadResult, def: ClusterDef, req: FallbackRequest, message: string, hint: string): void {
+  const f: Finding = { severity: 'error', code: 'cluster-build-failed', message, file: def.file, cluster: def.name, hint };
+  result.findings.push(f);
+  if (result.fleet.loadFindings !== result.findings) result.fleet.loadFindings.push(f);
+  void req;
+}
+
+/** The Applications and AppProjects of a kustomize build → the cluster's own layer. */
+export function applyBuild(def: ClusterDef, text: string): void {
+  const apps: Record<string, AppSpec> = {};
+  const projects: Record<string, ProjectSpec> = {};
+  for (const doc of parseAll(text)) {
+    if (!isPlainObject(doc) || !isPlainObject(doc.metadata) || typeof doc.metadata.name !== 'string') continue;
+    if (doc.apiVersion !== 'argoproj.io/v1alpha1') continue;
+    if (doc.kind === 'Application') apps[doc.metadata.name] = appFromManifest(doc);
+    else if (doc.kind === 'AppProject') projects[doc.metadata.name] = { manifest: doc };
+  }
+  def.spec.groups = [];
+  def.spec.apps = apps;
+  def.projects = projects;
+  delete def.revisionPin;
+}
+
+function strings(v: unknown): Record<string, string> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = String(x);
+  return out;
+}
+
+export function appFromManifest(doc: Record<string, unknown>): AppSpec {
+  const md = doc.metadata as Record<string, unknown>;
+  const spec = isPlainObject(doc.spec) ? doc.spec : {};
+  const sources = Array.isArray(spec.sources) ? spec.sources : [];
+  const source = isPlainObject(spec.source) ? spec.source : isPlainObject(sources[0]) ? sources[0] : {};
+  const dest = isPlainObject(spec.destination) ? spec.destination : {};
+  const app: AppSpec = { manifest: doc };
+  if (typeof source.path === 'string') app.path = source.path;
+  if (typeof source.chart === 'string') app.chart = source.chart;
+  if (typeof source.repoURL === 'string') app.repoURL = source.repoURL;
+  if (typeof source.targetRevision === 'string') app.targetRevision = source.targetRevision;
+  if (typeof dest.namespace === 'string') app.namespace = dest.namespace;
+  if (typeof dest.server === 'string') app.server = dest.server;
+  else if (typeof dest.name === 'string') app.server = dest.name;
+  if (typeof spec.project === 'string') app.project = spec.project;
+  const annotations = strings(md.annotations);
+  if (annotations) app.annotations = annotations;
+  const labels = strings(md.labels);
+  if (labels) app.labels = labels;
+  app.finalizers = Array.isArray(md.finalizers) ? md.finalizers.map(String) : [];
+  const wave = annotations?.[SYNC_WAVE];
+  if (wave !== undefined && /^[-+]?\d+$/.test(wave)) app.wave = Number.parseInt(wave, 10);
+  return app;
+}

@@ -1,0 +1,20 @@
+/**
+ * Building a cluster directory with the real kustomize (helm enabled, no load restrictor), the way
+ * Argo CD's repo-server does. Layout readers use it when the model cannot express what a cluster's
+ * kustomization does; the adapter (src/adapters/cluster-build.ts) runs the binaries.
+ */
+export interface ClusterBuilder {
+  /** Builds the repository-relative directory; resolves to the YAML stream, rejects with kustomize's message. */
+  build(dir: string): Promise<string>;
+  /** The tools used, for notes (e.g. `kubectl kustomize 5.6.0, helm 3.18.0`). */
+  readonly description: string;
+}
+
+/** A cluster a layout reader could not read exactly, to be built with a ClusterBuilder. */
+export interface FallbackRequest {
+  cluster: string;
+  /** Repository-relative cluster directory. */
+  dir: string;
+  /** Why the values alone do not give its Applications. */
+  reasons: string[];
+}

@@ -1,0 +1,102 @@
+/**
+ * Rule: the kustomizations an app builds must only refer to paths that exist inside the
+ * repository. Argo CD builds an app from a checkout of the repository, so `resources`,
+ * `components` and `bases` entries that climb above its root (`../../../../components/x` from a
+ * folder three levels deep) or name a folder that is not there fail the sync, even though
+ * `kustomize build --load-restrictor LoadRestrictionsNone` on a laptop may find something there.
+ *
+ * Checked: the kustomization at every app's path (apps sourced from the fleet repository), the
+ * local directories it pulls in, transitively, and every kustomization under a cluster's own
+ * folder (overlays that no app points at yet are where such mistakes hide). Remote entries
+ * (URLs, git) are not checked. Each kustomization is reported once, whichever cluster reaches it.
+ */
+import type { Finding } from '../model/finding.js';
+import { at } from '../spec/load.js';
+import { parseYamlSource } from '../spec/yaml-source.js';
+import { isPlainObject } from '../layering/merge.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
+import { KUSTOMIZATION_FILES } from '../layouts/gitops-standards/kustomization.js';
+import type { Rule } from './index.js';
+import { normalizeRepoPath } from './index.js';
+
+const REFERENCE_FIELDS = ['resources', 'components', 'bases'] as const;
+const REMOTE = /^[a-z][a-z0-9+.-]*:\/\/|^git@|^github\.com\/|^gitlab\.com\/|^bitbucket\.org\//;
+
+function kustomizationIn(fs: RepoFileSystem, dir: string): string | undefined {
+  return KUSTOMIZATION_FILES.map((f) => (dir === '.' ? f : `${dir}/${f}`)).find((f) => fs.exists(f));
+}
+
+/** Directories under `dir` (itself excluded) that hold a kustomization, depth-first, sorted. */
+function nestedKustomizations(fs: RepoFileSystem, dir: string, depth = 0): string[] {
+  if (depth > 8) return [];
+  const out: string[] = [];
+  for (const name of fs.list(dir)) {
+    const sub = `${dir}/${name}`;
+    if (name.startsWith('.') || !fs.isDirectory(sub)) continue;
+    if (kustomizationIn(fs, sub)) out.push(sub);
+    out.push(...nestedKustomizations(fs, sub, depth + 1));
+  }
+  return out;
+}
+
+export const kustomizeReferencesRule: Rule = ({ fleet, clusters, fs }) => {
+  const out: Finding[] = [];
+  const queue: string[] = [];
+  for (const c of clusters) {
+    for (const app of c.apps) {
+      const path = app.source.path;
+      if (path === undefined || app.source.chart !== undefined || app.source.repoURL !== fleet.repoURL) continue;
+      const dir = normalizeRepoPath(path);
+      if (dir !== undefined && fs.isDirectory(dir)) queue.push(dir);
+    }
+    const clusterDir = c.file.includes('/') ? c.file.slice(0, c.file.lastIndexOf('/')) : '.';
+    if (clusterDir !== '.') queue.push(...nestedKustomizations(fs, clusterDir));
+  }
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const dir = queue.shift()!;
+    if (seen.has(dir)) continue;
+    seen.add(dir);
+    const file = kustomizationIn(fs, dir);
+    if (!file) continue;
+    let text: string;
+    try {
+      text = fs.readText(file);
+    } catch {
+      continue;
+    }
+    const { source } = parseYamlSource(file, text);
+    if (!source || !isPlainObject(source.value)) continue;
+    const doc = source.value;
+    for (const field of REFERENCE_FIELDS) {
+      const entries = doc[field];
+      if (!Array.isArray(entries)) continue;
+      entries.forEach((entry, i) => {
+        if (typeof entry !== 'string' || REMOTE.test(entry)) return;
+        const target = normalizeRepoPath(dir === '.' ? entry : `${dir}/${entry}`);
+        if (target === undefined) {
+          const depth = dir === '.' ? 0 : dir.split('/').length;
+          const rest = entry.replace(/^(\.\.\/)+/, '');
+          const suggestion = `${'../'.repeat(depth)}${rest}`;
+          const exists = normalizeRepoPath(rest) !== undefined && fs.exists(normalizeRepoPath(rest)!);
+          out.push(at(source, [field, i], {
+            severity: 'error',
+            code: 'kustomize-path-escapes-repo',
+            message: `${field} entry "${entry}" of ${dir} leaves the repository (${dir} is ${depth} folder${depth === 1 ? '' : 's'} deep)`,
+            hint: exists ? `did you mean "${suggestion}"? it names ${normalizeRepoPath(rest)!}` : `from ${dir} the repository root is "${'../'.repeat(depth) || './'}"`,
+          }));
+        } else if (!fs.exists(target)) {
+          out.push(at(source, [field, i], {
+            severity: 'error',
+            code: 'kustomize-missing-path',
+            message: `${field} entry "${entry}" of ${dir} names ${target}, which does not exist in the repository`,
+            hint: 'create it or fix the entry; kustomize build fails here',
+          }));
+        } else if (fs.isDirectory(target)) {
+          queue.push(target);
+        }
+      });
+    }
+  }
+  return out;
+};

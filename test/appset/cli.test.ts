@@ -1,0 +1,207 @@
+// `fleetplan appset` end to end: golden outputs under test/golden/appset/<case>/ (appset.yaml,
+// clusters.yaml, repo/ committed into a throwaway git repository, expected.*).
+// UPDATE_GOLDEN=1 rewrites the expected files.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../src/cli/run.js';
+
+const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
+const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { env, encoding: 'utf8' }).trim();
+const tmp = mkdtempSync(join(tmpdir(), 'fleetplan-appset-cli-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const GOLDEN = 'test/golden/appset';
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: {},
+    cwd: process.cwd(),
+  });
+  return { code, stdout, stderr };
+}
+
+/** Commits the case's repo/ into a fresh repository; `after` may add later commits. */
+function makeRepo(name: string, then?: (dir: string) => void, target = name): string {
+  const dir = join(tmp, target);
+  cpSync(join(GOLDEN, name, 'repo'), dir, { recursive: true });
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'first');
+  git(dir, 'tag', 'v1');
+  then?.(dir);
+  return dir;
+}
+
+function golden(name: string, file: string, actual: string): void {
+  const path = join(GOLDEN, name, file);
+  if (process.env['UPDATE_GOLDEN'] === '1' || !existsSync(path)) writeFileSync(path, actual);
+  assert.equal(actual, readFileSync(path, 'utf8'));
+}
+
+test('matrix of cluster Secrets × git directories (flat mode)', async () => {
+  const repo = makeRepo('matrix-flat');
+  const r = await cli(['appset', join(GOLDEN, 'matrix-flat/appset.yaml'), '--clusters', join(GOLDEN, 'matrix-flat/clusters.yaml'), '--repo', repo]);
+  assert.equal(r.stderr, '');
+  assert.equal(r.code, 0);
+  golden('matrix-flat', 'expected.yaml', r.stdout);
+});
+
+test('--explain shows the generator and params of each Application', async () => {
+  const repo = makeRepo('matrix-flat', undefined, 'explain');
+  const r = await cli(['appset', join(GOLDEN, 'matrix-flat/appset.yaml'), '--clusters', join(GOLDEN, 'matrix-flat/clusters.yaml'), '--repo', repo, '--explain']);
+  assert.equal(r.code, 0);
+  golden('matrix-flat', 'expected-explain.yaml', r.stdout);
+});
+
+test('-o json prints an array with sorted keys', async () => {
+  const repo = makeRepo('matrix-flat', undefined, 'json');
+  const r = await cli(['appset', join(GOLDEN, 'matrix-flat/appset.yaml'), '--clusters', join(GOLDEN, 'matrix-flat/clusters.yaml'), '--repo', repo, '-o', 'json']);
+  assert.equal(r.code, 0);
+  golden('matrix-flat', 'expected.json', r.stdout);
+  assert.equal((JSON.parse(r.stdout) as unknown[]).length, 4);
+});
+
+test('git files are read at the generator revision, not at HEAD or the working tree', async () => {
+  const repo = makeRepo('git-files-pinned', (dir) => {
+    writeFileSync(join(dir, 'clusters/eu/config.yaml'), 'cluster:\n  name: eu-CHANGED\n');
+    git(dir, 'commit', '-q', '-am', 'second');
+    writeFileSync(join(dir, 'clusters/us/east/config.yaml'), '[]\n');
+  });
+  const r = await cli(['appset', join(GOLDEN, 'git-files-pinned/appset.yaml'), '--repo', repo]);
+  assert.equal(r.stderr, '');
+  assert.equal(r.code, 0);
+  golden('git-files-pinned', 'expected.yaml', r.stdout);
+  assert.ok(!r.stdout.includes('CHANGED'));
+});
+
+test('reports duplicate Application names on stderr and exits 1', async () => {
+  const file = join(tmp, 'dup.yaml');
+  writeFileSync(
+    file,
+    `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: {name: dup}
+spec:
+  generators:
+    - list:
+        elements: [{env: a}, {env: b}]
+  template:
+    metadata: {name: same}
+    spec: {project: default}
+`,
+  );
+  const r = await cli(['appset', file]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /ApplicationSet dup contains applications with duplicate name: same \(from spec\.generators\[0\]\.list\)/);
+  assert.equal((r.stdout.match(/^kind: Application$/gm) ?? []).length, 1);
+});
+
+const invalid: { name: string; yaml: string; message: RegExp }[] = [
+  {
+    name: 'names file, line and field of a wrongly typed goTemplate',
+    yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  goTemplate: "yes"\n  generators: [{list: {elements: []}}]\n',
+    message: /bad\.yaml:4:15 spec\.goTemplate: spec\.goTemplate: expected true or false, got "yes"/,
+  },
+  {
+    name: 'names the generator of a matrix with three children',
+    yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  generators:\n    - matrix:\n        generators:\n          - list: {elements: []}\n          - list: {elements: []}\n          - list: {elements: []}\n',
+    message: /bad\.yaml:7:11 spec\.generators\[0\]\.matrix\.generators: ApplicationSet x: found more than two generators, Matrix support only two/,
+  },
+  {
+    name: 'names an unknown generator',
+    yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  generators:\n    - lists: {elements: []}\n',
+    message: /bad\.yaml:5:14 spec\.generators\[0\]\.lists: ApplicationSet x: unknown generator "lists" \(known generators:/,
+  },
+  {
+    name: 'names a flat-mode list value that is not a string',
+    yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  generators:\n    - list:\n        elements:\n          - replicas: 3\n',
+    message: /bad\.yaml:7:23 spec\.generators\[0\]\.list\.elements\[0\]\.replicas: ApplicationSet x: error parsing value as string/,
+  },
+  {
+    name: 'names a git directories entry without a path',
+    yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  generators:\n    - git:\n        repoURL: r\n        directories:\n          - pth: apps/*\n',
+    message: /bad\.yaml:8:13 spec\.generators\[0\]\.git\.directories\[0\]: ApplicationSet x: directories\[0\]: expected \{path: string, exclude\?: boolean\}/,
+  },
+  {
+    name: 'names a values entry that is not a string',
+    yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  generators:\n    - clusters:\n        values:\n          replicas: 3\n',
+    message: /bad\.yaml:7:21 spec\.generators\[0\]\.clusters\.values\.replicas: ApplicationSet x: values\.replicas: expected a string, got 3 \(quote the value\)/,
+  },
+  {
+    name: 'names the template field whose Go template fails',
+    yaml: 'kind: ApplicationSet\nmetadata: {name: x}\nspec:\n  goTemplate: true\n  goTemplateOptions: [missingkey=error]\n  generators: [{list: {elements: [{env: dev}]}}]\n  template:\n    metadata:\n      name: \'{{ .env }}-{{ .cluster }}\'\n',
+    message: /bad\.yaml:9:13 spec\.template\.metadata\.name: ApplicationSet x: failed to execute go template \{\{ \.env \}\}-\{\{ \.cluster \}\}: template: base:1:14: executing "base" at <\.cluster>: map has no entry for key "cluster"/,
+  },
+];
+
+for (const c of invalid) {
+  test(`invalid ApplicationSet: ${c.name}`, async () => {
+    const file = join(tmp, 'bad.yaml');
+    writeFileSync(file, c.yaml);
+    const r = await cli(['appset', file]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, c.message);
+  });
+}
+
+test('rejects an unknown output format', async () => {
+  const r = await cli(['appset', join(GOLDEN, 'matrix-flat/appset.yaml'), '-o', 'xml']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /-o xml: expected yaml or json/);
+});
+
+test('seed 004: cluster identity Secrets × git directories, pinned revisions read at their commit (goTemplate)', async () => {
+  const repo = makeRepo('seed004', (dir) => {
+    // A component added after the pinned commit: only the cluster following main sees it.
+    cpSync(join(dir, 'argocd/config/shared/monitoring'), join(dir, 'argocd/config/shared/logging'), { recursive: true });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'add logging');
+  });
+  assert.equal(git(repo, 'rev-parse', 'v1'), 'b23b8a8c46d507e5dfe164a400d5b37d130a0af8', 'fixture commit is reproducible');
+  const r = await cli(['appset', join(GOLDEN, 'seed004/appset.yaml'), '--clusters', join(GOLDEN, 'seed004/clusters.yaml'), '--repo', repo]);
+  assert.equal(r.stderr, '');
+  assert.equal(r.code, 0);
+  golden('seed004', 'expected.yaml', r.stdout);
+  const names = [...r.stdout.matchAll(/^ {2}name: (.*)$/gm)].map((m) => m[1]);
+  assert.deepEqual(names, [
+    'integration-us-east-1-mc01-argocd',
+    'integration-us-east-1-mc01-hypershift',
+    'integration-us-east-1-mc01-logging',
+    'integration-us-east-1-mc01-maestro-agent',
+    'integration-us-east-1-mc01-monitoring',
+    'staging-eu-west-1-rc-argocd',
+    'staging-eu-west-1-rc-frontend-api',
+    'staging-eu-west-1-rc-maestro',
+    'staging-eu-west-1-rc-monitoring',
+  ]);
+});
+
+test('--revision replaces a HEAD generator revision; without it HEAD is the last commit', async () => {
+  const repo = makeRepo(
+    'matrix-flat',
+    (dir) => {
+      cpSync(join(dir, 'apps/guestbook'), join(dir, 'apps/added-later'), { recursive: true });
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', 'add an app');
+      // Not committed: never seen with a revision.
+      cpSync(join(dir, 'apps/guestbook'), join(dir, 'apps/uncommitted'), { recursive: true });
+    },
+    'revision',
+  );
+  const args = ['appset', join(GOLDEN, 'matrix-flat/appset.yaml'), '--clusters', join(GOLDEN, 'matrix-flat/clusters.yaml'), '--repo', repo];
+  const head = await cli(args);
+  assert.match(head.stdout, /name: stage-1-added-later/);
+  assert.doesNotMatch(head.stdout, /uncommitted/);
+  const pinned = await cli([...args, '--revision', 'v1']);
+  assert.equal(pinned.code, 0);
+  assert.doesNotMatch(pinned.stdout, /added-later/);
+  assert.equal(pinned.stdout, readFileSync(join(GOLDEN, 'matrix-flat/expected.yaml'), 'utf8'));
+});

@@ -1,0 +1,104 @@
+/**
+ * Conformance: every vector of test/vectors/gotemplate-vectors.json (Go's text/template tests) and
+ * sprig-vectors.json (sprig v3.3.0 tests, Argo CD's functions) runs here.
+ *
+ * Conventions (APPSET-SPEC.md §11): integral JSON numbers in `data` are Go ints unless
+ * `numbersAreFloat64`; `expectedArgoCD` is the outcome with Argo CD's func map;
+ * `expectedIfNumbersFloat64` the outcome when the data is decoded as Argo CD decodes it (every
+ * number float64); error vectors compare only ok/failure.
+ *
+ * Each vector runs with the `argocd` function set against `expectedArgoCD ?? expected`. Vectors
+ * from Go's own tests also run with the `go` set (builtins only) against `expected`, and sprig
+ * vectors with the `sprig` set against `expected`.
+ *
+ * Exclusions (documented, not silent):
+ * - sprig set, vectors calling `env`, `expandenv` or `getHostByName`: fleetplan never reads the
+ *   environment or the network, so these functions are absent from every set (as in Argo CD);
+ *   the vectors still run in the argocd set against their `expectedArgoCD` (a parse error).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { FuncSet } from '../../src/gotemplate/index.js';
+import { GoTemplateError, compileGoTemplate, goValueFromJsonArgoCD, goValueFromJsonIntegralAsInt } from '../../src/gotemplate/index.js';
+
+interface Outcome {
+  ok: boolean;
+  output?: string;
+  errorExample?: string;
+}
+interface Vector {
+  source: string;
+  name?: string;
+  template: string;
+  data: unknown;
+  options?: string[];
+  numbersAreFloat64?: boolean;
+  expected: Outcome;
+  expectedArgoCD?: Outcome;
+  expectedIfNumbersFloat64?: Outcome;
+  argoCDFunction?: boolean;
+}
+
+function load(file: string): Vector[] {
+  return JSON.parse(readFileSync(`test/vectors/${file}`, 'utf8')) as Vector[];
+}
+
+const REMOVED = /\b(env|expandenv|getHostByName)\b/;
+
+function run(v: Vector, funcs: FuncSet, float64: boolean): Outcome {
+  const missingkey = (v.options ?? []).map((o) => /^missingkey=(\w+)$/.exec(o)?.[1]).find((x) => x !== undefined) as
+    | 'default'
+    | 'zero'
+    | 'error'
+    | undefined;
+  const data = float64 ? goValueFromJsonArgoCD(v.data) : goValueFromJsonIntegralAsInt(v.data);
+  try {
+    const t = compileGoTemplate(v.template, { name: v.name ?? 'base', funcs, ...(missingkey ? { missingkey } : {}) });
+    return { ok: true, output: t.execute(data) };
+  } catch (e) {
+    if (!(e instanceof GoTemplateError)) throw e;
+    return { ok: false, errorExample: e.message };
+  }
+}
+
+function check(actual: Outcome, expected: Outcome): void {
+  if (expected.ok) {
+    assert.equal(actual.ok, true, `expected success, got error: ${actual.errorExample}`);
+    assert.equal(actual.output, expected.output);
+  } else {
+    assert.equal(actual.ok, false, `expected an error (${expected.errorExample}), got output ${JSON.stringify(actual.output)}`);
+  }
+}
+
+const counts = { run: 0 };
+
+for (const [file, kind] of [
+  ['gotemplate-vectors.json', 'go'],
+  ['sprig-vectors.json', 'sprig'],
+] as const) {
+  load(file).forEach((v, i) => {
+    const label = `${file} #${i} ${v.name ?? v.source.replace(/^.*?:/, '')}: ${v.template.slice(0, 60)}`;
+    const float64 = v.numbersAreFloat64 === true;
+    test(`${label} [argocd]`, () => {
+      counts.run++;
+      check(run(v, 'argocd', float64), v.expectedArgoCD ?? v.expected);
+    });
+    if (kind === 'go' && v.source.startsWith('golang/go')) {
+      test(`${label} [go]`, () => {
+        check(run(v, 'go', float64), v.expected);
+      });
+    }
+    if (kind === 'sprig' && !v.argoCDFunction && !REMOVED.test(v.template)) {
+      test(`${label} [sprig]`, () => {
+        check(run(v, 'sprig', float64), v.expected);
+      });
+    }
+    if (v.expectedIfNumbersFloat64) {
+      const expected = v.expectedIfNumbersFloat64;
+      test(`${label} [argocd, numbers float64]`, () => {
+        check(run(v, 'argocd', true), expected);
+      });
+    }
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * The real gitops-standards repositories as a user meets them: `plan` and `validate` through the
+ * CLI. Validation must report exactly the known defects of each repository's SOURCE.md (dangling
+ * paths, paths that escape the repository), the paths the partial copy leaves out, and nothing else.
+ */
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { test } from 'node:test';
+import { cli } from '../support/fleet-fixture.js';
+
+const SVITNIN = resolve('..', 'shared', 'realrepos', 'svitnin-redhat__openshift-virtualization-gitops');
+const REDHAT_COP = resolve('..', 'shared', 'realrepos', 'redhat-cop__gitops-standards-repo-template');
+
+interface PlanJson {
+  layout: string;
+  clusters: { name: string; role: string; hub: string | null; revision: string; notes: string[]; apps: { name: string; wave: number; from: string; source: { targetRevision: string; repoURL: string } }[] }[];
+}
+
+test('plan on svitnin-redhat: hub gets 12 Applications, etl4 13, tracking the cluster-versions revision', async () => {
+  const r = await cli(['plan', '--repo', SVITNIN, '-o', 'json']);
+  const plan = JSON.parse(r.stdout) as PlanJson;
+  assert.equal(plan.layout, 'gitops-standards');
+  const by = new Map(plan.clusters.map((c) => [c.name, c]));
+  assert.deepEqual([...by.keys()], ['hub', 'etl4']);
+  assert.equal(by.get('hub')!.apps.length, 12);
+  assert.equal(by.get('etl4')!.apps.length, 13);
+  for (const c of ['hub', 'etl4']) assert.ok(by.get(c)!.notes.includes('AppProjects: cluster-config (groups/all/values.yaml)'));
+  assert.deepEqual([by.get('etl4')!.role, by.get('etl4')!.hub], ['spoke', 'hub']);
+  for (const c of plan.clusters) {
+    assert.equal(c.revision, 'main');
+    assert.ok(c.apps.every((a) => a.source.targetRevision === 'main' && a.source.repoURL === '${gitops_repo}'));
+    assert.match(c.notes.join('\n'), /targetRevision of every Application set to "main" by the replacements in clusters\/.*\/kustomization\.yaml/);
+  }
+  const etl4 = by.get('etl4')!.apps;
+  assert.deepEqual(
+    [...new Set(etl4.map((a) => a.from))].sort(),
+    ['clusters/etl4/values.yaml', 'groups/all/values.yaml', 'groups/prod/values.yaml'],
+  );
+  assert.equal(etl4.find((a) => a.name === 'openshift-config')!.wave, 16);
+});
+
+test('plan on redhat-cop: five clusters, groups as kustomize Components', async () => {
+  const r = await cli(['plan', '--repo', REDHAT_COP, '-o', 'json']);
+  const plan = JSON.parse(r.stdout) as PlanJson;
+  const counts = Object.fromEntries(plan.clusters.map((c) => [c.name, c.apps.length]));
+  assert.deepEqual(counts, { hub: 3, 'non-prod-east': 4, 'non-prod-west': 3, 'prod-east': 3, 'prod-west': 3 });
+  const prodEast = plan.clusters.find((c) => c.name === 'prod-east')!;
+  assert.deepEqual(prodEast.apps.map((a) => `${a.name} ${a.from}`).sort(), [
+    'aws-efs-csi-driver-operator groups/geo-east/values.yaml',
+    'cert-manager-operator groups/all/values.yaml',
+    'vault-config-operator groups/prod/values.yaml',
+  ]);
+});
+
+interface FindingJson {
+  findings: { severity: string; code: string; file: string; line: number; path?: string; message: string }[];
+}
+
+async function findings(repo: string): Promise<string[]> {
+  const r = await cli(['validate', '--repo', repo, '-o', 'json']);
+  assert.equal(r.code, 1);
+  return (JSON.parse(r.stdout) as FindingJson).findings.map((f) => `${f.severity} ${f.code} ${f.file}:${f.line} ${f.path ?? ''}`);
+}
+
+test('validate on redhat-cop reports the dangling hub paths, the escaping overlay references, and the group overlays that name missing folders', async () => {
+  assert.deepEqual(await findings(REDHAT_COP), [
+    // SOURCE.md: the folders clusters/hub/acm-* reference ../../../../components/..., which escapes from their depth.
+    'error kustomize-path-escapes-repo clusters/hub/acm-configuration/kustomization.yaml:6 resources[0]',
+    'error kustomize-path-escapes-repo clusters/hub/acm-operator/kustomization.yaml:5 resources[0]',
+    // SOURCE.md: clusters/hub/values.yaml points at clusters/hub/overlays/acm-* (dangling).
+    'error missing-path clusters/hub/values.yaml:10 applications.acm-operator.source.path',
+    'error missing-path clusters/hub/values.yaml:19 applications.acm-configuration.source.path',
+    // Not in SOURCE.md, confirmed with kustomize: ../../components/... from groups/<g>/overlays/<x> is
+    // groups/<g>/components/..., which does not exist (and "aes-" is a typo of "aws-").
+    'error kustomize-missing-path groups/geo-east/overlays/aws-efs-csi-driver-operator/kustomization.yaml:4 resources[0]',
+    'error kustomize-missing-path groups/geo-west/overlays/aws-efs-csi-driver-operator/kustomization.yaml:4 resources[0]',
+    'error kustomize-missing-path groups/non-prod/overlays/vault-config-operator/kustomization.yaml:4 resources[0]',
+    'error kustomize-missing-path groups/prod/overlays/vault-config-operator/kustomization.yaml:4 resources[0]',
+  ]);
+});
+
+test('validate on svitnin-redhat reports exactly the paths its partial copy leaves out, at the values line', async () => {
+  assert.deepEqual(await findings(SVITNIN), [
+    'error kustomize-missing-path clusters/etl4/overlays/metallb-configuration/kustomization.yaml:5 resources[0]',
+    'error missing-path clusters/hub/values.yaml:20 applications.reflector-operator.source.path',
+    'error missing-path clusters/hub/values.yaml:30 applications.metallb-configuration.source.path',
+    'error missing-path clusters/hub/values.yaml:38 applications.nmstate-configuration.source.path',
+    'error missing-path clusters/hub/values.yaml:56 applications.acm-instance.source.path',
+    'error missing-path clusters/hub/values.yaml:63 applications.acm-configuration.source.path',
+    'error missing-path clusters/hub/values.yaml:77 applications.gitops-boostrap-policy.source.path',
+    'error missing-path clusters/hub/values.yaml:154 applications.ocp3m0w-ic4s18.source.path',
+    'error missing-path groups/all/values.yaml:42 applications.kube-ops-view.source.path',
+    'error missing-path groups/all/values.yaml:84 applications.nmstate-operator.source.path',
+    'error missing-path groups/all/values.yaml:92 applications.nmstate-instance.source.path',
+    'error missing-path groups/prod/values.yaml:20 applications.hyperconverged-instance.source.path',
+    'error missing-path groups/prod/values.yaml:26 applications.descheduler-operator.source.path',
+    'error missing-path groups/prod/values.yaml:34 applications.descheduler-configuration.source.path',
+    'error missing-path groups/prod/values.yaml:42 applications.node-health-check-operator.source.path',
+    'error missing-path groups/prod/values.yaml:50 applications.node-health-check-configuration.source.path',
+  ]);
+});
+
+test('the hint for a dangling hub path names the folder that does exist', async () => {
+  const r = await cli(['validate', '--repo', REDHAT_COP]);
+  assert.match(r.stdout, /there is a directory clusters\/hub\/acm-operator: fix the path to it/);
+  assert.match(r.stdout, /did you mean "\.\.\/\.\.\/\.\.\/components\/acm-operator\/"\?/);
+});

@@ -1,0 +1,283 @@
+/**
+ * The region-spec layout of seed 000 (openshift-online/bootstrap-hyperfleet): detection, the
+ * mapping of each region.yaml to a provisioned spoke, and the generated objects compared object
+ * by object with what `kustomize build clusters/<name>` gives from the repository's committed
+ * output. Every difference is listed below with the reason it is kept; anything else fails.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { loadFleet } from '../../src/index.js';
+import { writeTree as writeOut } from '../../src/adapters/output.js';
+import { planFleet } from '../../src/order/plan.js';
+import { renderFleet } from '../../src/render/fleet.js';
+import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { tempDir } from '../helpers/tools.js';
+import type { Difference } from '../support/provision.js';
+import { decodeYamlSecret, diffObjectSets, kustomizeBuild } from '../support/provision.js';
+
+const REPO = resolve('../shared/realrepos/openshift-online__bootstrap-hyperfleet');
+const OCP = 'ocp-01-mturansk-jul29';
+const EKS = 'eks-01-mturansk-jul30';
+
+interface Justified extends Difference {
+  why: string;
+}
+
+const DEFECT = 'defect of the committed output (SOURCE.md):';
+
+/** Every difference between fleetplan's objects and the repository's, with its justification. */
+const expectedDifferences: Record<string, Justified[]> = {
+  [OCP]: [
+    {
+      object: `cluster.open-cluster-management.io/ManagedCluster/${OCP}`,
+      path: '/metadata/namespace',
+      ours: undefined,
+      theirs: OCP,
+      why: `${DEFECT} the patch adds a namespace to ManagedCluster, which is cluster-scoped; fleetplan writes none`,
+    },
+    {
+      object: `cluster.open-cluster-management.io/Placement/${OCP}`,
+      path: '/',
+      ours: 'present',
+      theirs: 'absent',
+      why: 'ACM–GitOps hand-off: fleetplan places the spoke\'s root-application policy on it; the repository points ApplicationSets at the spoke API URL instead',
+    },
+    {
+      object: `hive.openshift.io/ClusterDeployment/${OCP}`,
+      path: '/spec/provisioning/imageSetRef/name',
+      ours: 'img4.15.0-multi-appsub',
+      theirs: 'img4.19.0-multi-appsub',
+      why: `${DEFECT} the base's image set (4.19) is never patched, so the cluster would not get the 4.15 the region spec asks for`,
+    },
+    {
+      object: `hive.openshift.io/MachinePool/${OCP}-worker`,
+      path: '/spec/platform/aws/type',
+      ours: 'm5.2xlarge',
+      theirs: 't3a.xlarge',
+      why: `${DEFECT} the base MachinePool's instance type is never patched; the region spec (and the install-config) say m5.2xlarge`,
+    },
+    {
+      object: `policy.open-cluster-management.io/PlacementBinding/${OCP}-gitops-root`,
+      path: '/',
+      ours: 'present',
+      theirs: 'absent',
+      why: 'ACM–GitOps hand-off (binds the root-application policy to the spoke\'s Placement)',
+    },
+    {
+      object: `policy.open-cluster-management.io/Policy/${OCP}-gitops-root`,
+      path: '/',
+      ours: 'present',
+      theirs: 'absent',
+      why: 'ACM–GitOps hand-off: creates the spoke\'s Argo CD and root Application once the GitOps operator policy is compliant',
+    },
+  ],
+  [EKS]: [
+    {
+      object: `agent.open-cluster-management.io/KlusterletAddonConfig/${EKS}`,
+      path: '/spec/clusterLabels/region',
+      ours: 'us-west-2',
+      theirs: undefined,
+      why: 'consistency: every provisioned cluster carries its region label (the ocp output has it; the eks output leaves it out)',
+    },
+    {
+      object: `cluster.open-cluster-management.io/ManagedCluster/${EKS}`,
+      path: '/metadata/labels/cluster.open-cluster-management.io/clusterset',
+      ours: 'default',
+      theirs: undefined,
+      why: 'consistency: without the cluster-set label the EKS cluster is in no ManagedClusterSet, so no Placement can select it (the ocp output has it)',
+    },
+    {
+      object: `cluster.open-cluster-management.io/ManagedCluster/${EKS}`,
+      path: '/metadata/namespace',
+      ours: undefined,
+      theirs: EKS,
+      why: `${DEFECT} ManagedCluster is cluster-scoped`,
+    },
+    {
+      object: `cluster.x-k8s.io/MachinePool/${EKS}`,
+      path: '/spec/template/spec/version',
+      ours: 'v1.28',
+      theirs: 1.28,
+      why: `${DEFECT} an unquoted YAML number where the CRD wants a string (and Cluster API a leading v)`,
+    },
+    {
+      object: `controlplane.cluster.x-k8s.io/AWSManagedControlPlane/${EKS}`,
+      path: '/spec/baseDomain',
+      ours: undefined,
+      theirs: 'rosa.mturansk-test.csu2.i3.devshift.org',
+      why: `${DEFECT} not a field of AWSManagedControlPlane v1beta2; the API server prunes it`,
+    },
+    {
+      object: `controlplane.cluster.x-k8s.io/AWSManagedControlPlane/${EKS}`,
+      path: '/spec/logging',
+      ours: undefined,
+      theirs: { enable: false },
+      why: `${DEFECT} logging has no "enable" (it takes five required booleans); the object is rejected as written. Omitted: logging stays off`,
+    },
+    {
+      object: `controlplane.cluster.x-k8s.io/AWSManagedControlPlane/${EKS}`,
+      path: '/spec/vpc',
+      ours: undefined,
+      theirs: { availabilityZoneSelection: 'Ordered', availabilityZoneUsageLimit: 2 },
+      why: `${DEFECT} v1beta2 has these under spec.network.vpc; at spec.vpc they are pruned and CAPA's defaults apply, as they do for fleetplan's object`,
+    },
+    {
+      object: `core/ServiceAccount/cluster-provisioner`,
+      path: '/',
+      ours: 'absent',
+      theirs: 'present',
+      why: 'part of the Tekton ACM-import workaround (sleep loops, tools fetched at run time); fleetplan\'s plan waits on the ManagedCluster condition instead (waitsFor)',
+    },
+    {
+      object: 'external-secrets.io/ExternalSecret/pull-secret',
+      path: '/spec/target/template',
+      ours: { type: 'kubernetes.io/dockerconfigjson' },
+      theirs: undefined,
+      why: 'the Secret type belongs under target.template (as in the ocp output)',
+    },
+    {
+      object: 'external-secrets.io/ExternalSecret/pull-secret',
+      path: '/spec/target/type',
+      ours: undefined,
+      theirs: 'kubernetes.io/dockerconfigjson',
+      why: `${DEFECT} ExternalSecretTarget has no "type"; the Secret would be Opaque`,
+    },
+    {
+      object: `infrastructure.cluster.x-k8s.io/AWSManagedMachinePool/${EKS}`,
+      path: '/spec/scaling/desiredSize',
+      ours: undefined,
+      theirs: 2,
+      why: `${DEFECT} scaling has only minSize and maxSize; the size is the MachinePool's replicas (2 in both)`,
+    },
+    {
+      object: `rbac.authorization.k8s.io/ClusterRole/cluster-provisioner-${EKS}`,
+      path: '/',
+      ours: 'absent',
+      theirs: 'present',
+      why: 'Tekton ACM-import workaround (see ServiceAccount)',
+    },
+    {
+      object: `rbac.authorization.k8s.io/ClusterRoleBinding/cluster-provisioner-${EKS}`,
+      path: '/',
+      ours: 'absent',
+      theirs: 'present',
+      why: 'Tekton ACM-import workaround (see ServiceAccount)',
+    },
+    {
+      object: `tekton.dev/PipelineRun/${EKS}-acm-integration`,
+      path: '/',
+      ours: 'absent',
+      theirs: 'present',
+      why: 'Tekton ACM-import workaround (see ServiceAccount)',
+    },
+    {
+      object: `tekton.dev/Task/eks-acm-integration-${EKS}`,
+      path: '/',
+      ours: 'absent',
+      theirs: 'present',
+      why: 'Tekton ACM-import workaround (see ServiceAccount)',
+    },
+  ],
+};
+
+function renderHub(): string {
+  const { fleet } = loadFleet(REPO);
+  const out = tempDir('hyperfleet');
+  writeOut(out, renderFleet(fleet, { clusters: ['hub'] }).files, []);
+  return out;
+}
+
+test('the region-spec layout is detected and each region spec becomes a provisioned spoke of the hub', () => {
+  const { fleet, findings } = loadFleet(REPO);
+  assert.equal(fleet.layout, 'region-specs');
+  assert.deepEqual(findings, []);
+  assert.deepEqual(fleet.clusters.map((c) => [c.name, c.spec.role, c.spec.hub ?? null, c.spec.provision?.installer ?? null]), [
+    ['hub', 'hub', null, null],
+    [EKS, 'spoke', 'hub', 'capi-eks'],
+    [OCP, 'spoke', 'hub', 'hive-aws'],
+  ]);
+  const ocp = fleet.clusters.find((c) => c.name === OCP)!.spec.provision!;
+  assert.equal(ocp.version, '4.15');
+  assert.equal(ocp.channel, 'stable');
+  assert.equal(ocp.baseDomain, 'rosa.mturansk-test.csu2.i3.devshift.org');
+  assert.equal(ocp.wave, 1, 'the ApplicationSet puts the cluster element at sync wave 1');
+  const plan = planFleet(fleet);
+  const hub = plan.clusters.find((c) => c.name === 'hub')!;
+  assert.deepEqual(hub.provisions, [EKS, OCP]);
+  for (const name of [EKS, OCP]) {
+    const app = hub.apps.find((a) => a.name === name)!;
+    assert.equal(app.source.path, `rendered/hub/provision/${name}`);
+    assert.equal(app.wave, 1);
+    assert.equal(plan.clusters.find((c) => c.name === name)!.waitsFor?.[0]?.description, `ManagedCluster ${name} Available on hub`);
+  }
+  assert.equal(fleet.repoURL, 'https://github.com/openshift-online/bootstrap');
+});
+
+for (const name of [OCP, EKS]) {
+  test(`${name}: the generated objects equal kustomize build of the committed output, but for the listed differences`, () => {
+    const out = renderHub();
+    try {
+      const ours = kustomizeBuild(`${out}/hub/provision/${name}`).map(decodeYamlSecret);
+      const theirs = kustomizeBuild(`${REPO}/clusters/${name}`).map(decodeYamlSecret);
+      const expected = expectedDifferences[name]!;
+      for (const d of expected) assert.ok(d.why.length > 20, `difference ${d.object} ${d.path} is justified`);
+      const strip = (d: Difference) => JSON.parse(JSON.stringify({ object: d.object, path: d.path, ours: d.ours, theirs: d.theirs })) as unknown;
+      assert.deepEqual(diffObjectSets(ours, theirs).map(strip), expected.map(strip));
+      // Objects on both sides: everything else is equal, field by field.
+      assert.ok(ours.length >= 8 && theirs.length >= 8);
+    } finally {
+      removeTree(out);
+    }
+  });
+}
+
+test('the install-config Secret comes from a secret generator over a file without credentials', () => {
+  const out = renderHub();
+  try {
+    const ours = kustomizeBuild(`${out}/hub/provision/${OCP}`);
+    const secret = ours.find((o) => o.kind === 'Secret')!;
+    assert.equal(secret.metadata.name, 'install-config');
+    const config = decodeYamlSecret(secret).data as Record<string, Record<string, unknown>>;
+    assert.equal(config['install-config.yaml']!.pullSecret, '');
+    assert.equal(ours.filter((o) => o.kind === 'ExternalSecret').length, 2);
+  } finally {
+    removeTree(out);
+  }
+});
+
+test('a region spec in the wrong folder or of an unsupported type is reported, the rest still loads', async () => {
+  const region = (name: string, type: string, region = 'eu-west-1') => `apiVersion: regional.openshift.io/v1
+kind: RegionalCluster
+metadata:
+  name: ${name}
+spec:
+  type: ${type}
+  region: ${region}
+  domain: example.com
+  compute:
+    instanceType: m5.xlarge
+    replicas: 2
+  openshift:
+    version: "4.18"
+`;
+  const dir = writeTree({
+    'regions/eu-west-1/a/region.yaml': region('a', 'ocp'),
+    'regions/eu-west-1/b/region.yaml': region('other', 'ocp'),
+    'regions/eu-west-1/c/region.yaml': region('c', 'hcp'),
+    'regions/eu-west-1/d/region.yaml': region('d', 'gke'),
+  });
+  try {
+    const { fleet, findings } = loadFleet(dir);
+    assert.deepEqual(fleet.clusters.map((c) => c.name), ['hub', 'a', 'c']);
+    assert.deepEqual(findings.map((f) => [f.file, f.code, f.severity]).sort(), [
+      ['regions/eu-west-1/b/region.yaml', 'cluster-name-mismatch', 'error'],
+      ['regions/eu-west-1/c/region.yaml', 'unsupported-cluster-type', 'warning'],
+      ['regions/eu-west-1/d/region.yaml', 'schema', 'error'],
+    ]);
+    const r = await cli(['plan', '--repo', dir]);
+    assert.match(r.stdout, /region-specs layout/);
+  } finally {
+    removeTree(dir);
+  }
+});
