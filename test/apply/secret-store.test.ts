@@ -62,7 +62,7 @@ describe('secret-store bootstrap', () => {
     const r = await cli(['bootstrap', '--repo', LAB, '--cluster', 'hub', '--timeout', '60s', '--secret-store', file, '--secret-store-credentials', 'secret/external-secrets/vault-token'],
       process.cwd(), { KUBECONFIG: c!.kubeconfig, HOME: c!.dir });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^ {2}created {2}ClusterSecretStore\/vault$/m);
+    assert.match(r.stdout, /^ {2}created +ClusterSecretStore\/vault$/m);
     assert.match(r.stderr, /ready {6}ClusterSecretStore\/vault: Ready/);
     assert.match(r.stderr, /ready {6}Secret\/external-secrets\/vault-token: exists/);
     // The credentials were only referenced: fleetplan never wrote the Secret nor printed it.

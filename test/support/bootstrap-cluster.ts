@@ -54,7 +54,8 @@ export async function simulatedCluster(opts: { repo?: string; cluster?: string; 
 export function setGitContent(server: KubeServer, repo: string, cluster: string, namespace = 'openshift-gitops'): Obj[] {
   const { fleet } = loadFleet(repo);
   const rendered = renderFleet(fleet, { clusters: [cluster] });
-  const objects = rendered.files.filter((f) => !f.path.includes('/bootstrap/')).flatMap((f) => f.objects) as Obj[];
+  // What the root Application reads: <cluster>/apps/*.yaml and <cluster>/projects/*.yaml.
+  const objects = rendered.files.filter((f) => /^[^/]+\/(apps|projects)\/[^/]+\.yaml$/.test(f.path)).flatMap((f) => f.objects) as Obj[];
   server.controllers.setManifests(namespace, ROOT_APPLICATION, objects);
   return objects;
 }
