@@ -7,7 +7,7 @@ import { planBootstrap, parseSecretRef, refOf, type BootstrapPlanOptions } from 
 import { UsageError } from '../../src/errors/index.js';
 import type { BootstrapPlan } from '../../src/model/bootstrap.js';
 import type { K8sObject } from '../../src/generate/argocd.js';
-import { baseFleet, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { baseFleet, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 function labPlan(cluster: string, options: BootstrapPlanOptions = {}, files?: Record<string, string>): BootstrapPlan {
   const dir = files ? writeTree(files) : 'examples/lab';
@@ -138,3 +138,17 @@ for (const c of refCases) {
     else assert.throws(() => parseSecretRef(c.text), UsageError);
   });
 }
+
+test('fleetplan plan --cluster etl4 prints the bootstrap stages with what each waits for', async () => {
+  const r = await cli(['plan', '--repo', 'examples/lab', '--cluster', 'etl4']);
+  assert.equal(r.code, 0, r.stderr);
+  const stagesBlock = r.stdout.slice(r.stdout.indexOf('  bootstrap\n'), r.stdout.indexOf('  wave '));
+  assert.deepEqual([...stagesBlock.matchAll(/^ {4}(\S+) /gm)].map((m) => m[1]), ['spoke-provisioning', 'namespaces', 'gitops-operator', 'cluster-config', 'argocd', 'root-application']);
+  assert.match(stagesBlock, /wait: ClusterDeployment etl4\/etl4 installed/);
+  assert.match(stagesBlock, /wait: StatefulSet openshift-gitops\/openshift-gitops-application-controller ready/);
+  assert.match(r.stdout, /each wave waits: every Application Synced and Healthy/);
+  const json = JSON.parse((await cli(['plan', '--repo', 'examples/lab', '--cluster', 'etl4', '-o', 'json'])).stdout) as { clusters: Array<{ stages: Array<{ name: string; wait: string[]; wave?: number }> }> };
+  const stages = json.clusters[0]!.stages;
+  assert.deepEqual(stages.filter((s) => s.wave !== undefined).map((s) => s.wave), [5, 15, 16, 20, 21, 25, 30]);
+  assert.ok(stages.every((s) => Array.isArray(s.wait)));
+});
