@@ -74,13 +74,15 @@ interface RunState {
   deadline: number;
   /** Aborted when the run ends, so that waits still open (gated stages) end too. */
   abort: AbortController;
+  /** Every wait still open (a gated stage runs beside the others): a timeout names them all. */
+  open: Set<() => NotReady[]>;
 }
 
 export async function executeBootstrap(client: KubeClient, plan: BootstrapPlan, options: ExecuteOptions): Promise<BootstrapResult> {
   const { clock, reporter } = options;
   const start = clock.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const state: RunState = { cluster: plan.cluster, changes: [], timings: [], deadline: start + timeoutMs, abort: new AbortController() };
+  const state: RunState = { cluster: plan.cluster, changes: [], timings: [], deadline: start + timeoutMs, abort: new AbortController(), open: new Set() };
   const onRetry = (what: string, err: Error, attempt: number, delayMs: number) =>
     reporter.event({ type: 'retry', cluster: plan.cluster, what, attempt, delayMs, error: err.message });
   let target = client;
@@ -277,12 +279,15 @@ function waitFor(ctx: Ctx, live: LiveObjects, stage: BootstrapStage, waits: Wait
     let lastReady = -1;
     let settled = false;
     const results = (): Array<{ w: WaitSpec; r: Readiness }> => waits.map((w) => ({ w, r: evaluate(w, (k) => live.get(k)) }));
+    const pending = (): NotReady[] => results().filter((x) => !x.r.ready).map(({ w, r }) => ({ ref: refOf(w.object), condition: w.condition, message: r.message, conditions: r.conditions }));
+    ctx.state.open.add(pending);
     const finish = (err?: Error) => {
       if (settled) return;
       settled = true;
       off();
       offFailure();
       cancelTimer();
+      ctx.state.open.delete(pending);
       signal.removeEventListener('abort', onAbort);
       if (err) reject(err);
       else resolve();
@@ -317,7 +322,8 @@ function waitFor(ctx: Ctx, live: LiveObjects, stage: BootstrapStage, waits: Wait
     offFailure = live.onFailure((err) => finish(err));
     const remaining = Math.max(0, ctx.state.deadline - clock.now());
     cancelTimer = clock.timer(remaining, () => {
-      const notReady = results().filter((x) => !x.r.ready).map(({ w, r }) => ({ ref: refOf(w.object), condition: w.condition, message: r.message, conditions: r.conditions }));
+      const seen = new Set<string>();
+      const notReady = [pending, ...ctx.state.open].flatMap((f) => f()).filter((n) => !seen.has(n.ref) && seen.add(n.ref));
       ctx.reporter.event({ type: 'failed', cluster, message: `timed out in stage ${stage.name}`, notReady });
       finish(new BootstrapTimeoutError(stage.name, ctx.timeoutMs, notReady));
     });

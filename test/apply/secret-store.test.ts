@@ -75,12 +75,15 @@ describe('secret-store bootstrap', () => {
     assert.ok(applyAt > crdAt, 'applied after the waves began');
   });
 
-  test('missing credentials: the run fails at the timeout naming the Secret the store needs', async () => {
+  test('missing credentials: the run fails at the timeout naming the Secret the store needs, and every other object not ready', async () => {
     const file = await setup();
+    c!.server.controllers.hold({ kind: 'Application', namespace: 'openshift-gitops', name: 'acm-instance' });
     const r = await cli(['bootstrap', '--repo', LAB, '--cluster', 'hub', '--timeout', '5s', '--secret-store', file, '--secret-store-credentials', 'secret/external-secrets/vault-token'],
       process.cwd(), { KUBECONFIG: c!.kubeconfig, HOME: c!.dir });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /in stage "secret-store": 1 object not ready:\n {2}Secret\/external-secrets\/vault-token: Secret does not exist yet/);
+    assert.match(r.stderr, /in stage "(secret-store|wave 15)": 2 objects not ready:/);
+    assert.match(r.stderr, /^ {2}Secret\/external-secrets\/vault-token: Secret does not exist yet$/m);
+    assert.match(r.stderr, /^ {2}Application\/openshift-gitops\/acm-instance: /m);
     // No store was written pointing at credentials that are not there.
     assert.equal(c!.server.requests({ verb: 'apply', resource: 'clustersecretstores' }).length, 0);
   });
