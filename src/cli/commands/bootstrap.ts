@@ -78,8 +78,11 @@ the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy insta
         hint: 'bootstrap each with --cluster C --context CTX',
       });
     }
-    const runs: ClusterRun[] = selected
-      .filter((c) => !all || roots.includes(c) || c.hub === roots[0]!.name)
+    const included = selected.filter((c) => !all || roots.includes(c) || c.hub === roots[0]!.name);
+    for (const c of selected.filter((x) => !included.includes(x))) {
+      ctx.io.stderr.write(`fleetplan bootstrap: ${c.name} is not bootstrapped by --all (its hub ${c.hub ?? '-'} is not ${roots[0]!.name}): run --cluster ${c.name} with its hub's context\n`);
+    }
+    const runs: ClusterRun[] = included
       .map((c) => {
         const plan = planBootstrap(fleet, c, planOptions);
         const spoke = plan.stages[0]?.kind === 'spoke-provisioning';
