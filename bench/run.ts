@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { benchFleet } from './fleet.js';
 import { runGotemplateBench } from './gotemplate.js';
 import { benchBootstrap } from './bootstrap.js';
+import { benchValidate } from './validate.js';
 
 const appsetBench = fileURLToPath(new URL('./appset.js', import.meta.url));
 
@@ -17,6 +18,9 @@ const suites: Record<string, () => Promise<void>> = {
   // The ApplicationSet matrix runs in its own process so that each peak-memory figure is its own.
   appset: async () => {
     for (const mode of ['go', 'flat']) process.stdout.write(execFileSync(process.execPath, [appsetBench, mode], { encoding: 'utf8' }));
+  },
+  validate: async () => {
+    await benchValidate();
   },
   gotemplate: async () => {
     for (const line of runGotemplateBench()) console.log(line);

@@ -10,6 +10,7 @@ import type { RepoFileSystem } from './ports/filesystem.js';
 import type { LoadResult } from './spec/load.js';
 import type { SelectOptions } from './layering/resolve-fleet.js';
 import { validateFleet as validateWith } from './validate/index.js';
+import type { LeafObjects } from './validate/index.js';
 
 export interface LoadOptions {
   /** Read through this file system instead of the local disk. */
@@ -23,14 +24,22 @@ export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
 }
 
 /** Every finding about the fleet (loading, resolution, repository rules), sorted by file and line. */
-export function validateFleet(fleet: Fleet, options: SelectOptions & LoadOptions = {}): Finding[] {
+export function validateFleet(fleet: Fleet, options: SelectOptions & LoadOptions & { leaves?: LeafObjects } = {}): Finding[] {
   return validateWith(fleet, { ...options, fs: options.fs ?? nodeFileSystem(fleet.root) });
 }
 
 export { resolveCluster } from './layering/resolve.js';
+export { rules, ruleCatalog } from './validate/index.js';
+export type { RuleDefinition, RuleContext, LeafObjects, CodeInfo } from './validate/index.js';
+export type { FleetGraphs, HelmfileRelease, FluxKustomization } from './model/graphs.js';
 export { resolveFleet } from './layering/resolve-fleet.js';
 export { planFleet } from './order/plan.js';
-export { renderFleet, renderedStream } from './render/fleet.js';
+export { planApplicationSetFleet, applicationSetApps, fleetClusterSecrets } from './order/applicationset-apps.js';
+export type { ClusterApplications } from './order/applicationset-apps.js';
+export type { FleetRepoSource, RevisionStatus } from './ports/fleet-repo.js';
+export { clusterSecretFor, identityLabels } from './generate/cluster-identity.js';
+export { rootApplicationSet, applicationSetBootstrap, valuesFor, valuesFilePath, appSetFilePath } from './generate/applicationset-delivery.js';
+export { renderFleet, renderedStream, deliveryFiles } from './render/fleet.js';
 export { formatPlan } from './render/plan-format.js';
 export { computeWaves, formatCycle } from './order/waves.js';
 export { substitute } from './layering/substitute.js';

@@ -257,3 +257,9 @@ export function createLocalGitTree(dir: string): LocalGitTree {
     },
   };
 }
+
+/** The top-level directory of the work tree `dir` is in (real path), or undefined outside one. */
+export async function gitTopLevel(dir: string): Promise<string | undefined> {
+  const r = await runGit(dir, ['rev-parse', '--show-toplevel']);
+  return r.code === 0 ? r.stdout.toString('utf8').trim() : undefined;
+}

@@ -9,6 +9,7 @@ import type { ProjectSpec } from '../model/spec.js';
 import { IN_CLUSTER, RESOURCES_FINALIZER, SYNC_WAVE_ANNOTATION } from '../layering/resolve.js';
 import { cmpPluginObjects } from './cmp-plugin.js';
 import { deepMerge } from '../layering/merge.js';
+import { applicationSetBootstrap } from './applicationset-delivery.js';
 
 /** The ConfigMap the plugin sidecar reads the cluster's variables from. */
 export const VARIABLES_CONFIGMAP = 'environment-variables';
@@ -230,6 +231,10 @@ export function bootstrapFor(fleet: Fleet, cluster: ResolvedCluster): BootstrapF
         },
       ],
     });
+  }
+  if (fleet.delivery === 'applicationset') {
+    files.push(...applicationSetBootstrap(fleet, cluster));
+    return files;
   }
   files.push({
     name: '90-root-application.yaml',

@@ -691,7 +691,7 @@ export class TemplateSet {
       case 'nil':
         if (k === undefined) return () => undefined;
         if (k === 'value') return () => undefined;
-        if (k === 'any' || k === 'map') return () => null;
+        if (k === 'any' || k === 'map' || k === 'list') return () => null;
         return (s) => fail(s, n, `cannot assign nil to ${goTypeOfKind(k)}`);
       case 'field':
       case 'variable':
@@ -706,6 +706,12 @@ export class TemplateSet {
               : this.command({ type: 'command', pos: n.pos, tree: n.tree, args: [n] }, scope, false);
         if (k === undefined) return (s, dot) => c(s, dot, MISSING);
         const at = lastAtArg(n);
+        if (n.type === 'pipe' && endsInShortCircuit(n)) {
+          return (s, dot) => {
+            const v = c(s, dot, MISSING);
+            return validate(s, s.scAt ?? at, v, k);
+          };
+        }
         return (s, dot) => validate(s, at, c(s, dot, MISSING), k);
       }
     }
@@ -795,6 +801,13 @@ function validate(s: State, node: { pos: number; tree: Tree; type: string }, v: 
       break;
     case 'semver':
       if (v instanceof GoObject && v.goType === '*semver.Version') return v;
+      break;
+    case 'list':
+      if (v === undefined) return null;
+      if (Array.isArray(v) && sliceType(v) === '[]interface {}') return v;
+      break;
+    case 'certificate':
+      if (v instanceof GoObject && v.goType === 'sprig.certificate') return v;
       break;
   }
   if (v === undefined) fail(s, node, `invalid value; expected ${goTypeOfKind(k)}`);

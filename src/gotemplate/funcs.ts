@@ -4,9 +4,10 @@
  */
 import { FuncError } from './errors.js';
 import { formatValue, sprint, sprintf, sprintln } from './fmt.js';
+import { isPrint } from './strconv.js';
 import type { GoValue } from './values.js';
 import {
-  GoBox,
+  GO_TYPE,
   GoComplex,
   GoFuncValue,
   TypedInt,
@@ -25,7 +26,20 @@ import {
  * Go parameter types a function can declare:
  * `value` reflect.Value (builtins: raw, nil-preserving), `any` interface{}, and concrete types.
  */
-export type ParamKind = 'value' | 'any' | 'string' | 'int' | 'int64' | 'uint32' | 'float64' | 'bool' | 'map' | 'time' | 'semver';
+export type ParamKind =
+  | 'value'
+  | 'any'
+  | 'string'
+  | 'int'
+  | 'int64'
+  | 'uint32'
+  | 'float64'
+  | 'bool'
+  | 'map'
+  | 'list'
+  | 'time'
+  | 'semver'
+  | 'certificate';
 
 export interface FuncDef {
   params: readonly ParamKind[];
@@ -51,6 +65,10 @@ export function goTypeOfKind(k: ParamKind): string {
       return 'time.Time';
     case 'semver':
       return '*semver.Version';
+    case 'list':
+      return '[]interface {}';
+    case 'certificate':
+      return 'sprig.certificate';
     default:
       return k;
   }
@@ -243,12 +261,10 @@ function slice(item: GoValue, ...indexes: GoValue[]): GoValue {
   if (indexes.length === 3 && idx[1]! > idx[2]!) throw new FuncError(`invalid slice index: ${idx[1]} > ${idx[2]}`);
   if (typeof item === 'string') return byteSlice(item, idx[0]!, idx[1]!);
   const out = item.slice(idx[0], idx[1]);
-  const t = (item as unknown as Record<symbol, unknown>)[GO_TYPE_KEY];
-  if (t !== undefined) (out as unknown as Record<symbol, unknown>)[GO_TYPE_KEY] = t;
+  const t = (item as unknown as Record<symbol, unknown>)[GO_TYPE];
+  if (t !== undefined) (out as unknown as Record<symbol, unknown>)[GO_TYPE] = t;
   return out;
 }
-
-import { GO_TYPE as GO_TYPE_KEY } from './values.js';
 
 function length(item: GoValue): GoValue {
   if (item === null) throw new FuncError('len of nil pointer');
@@ -305,8 +321,6 @@ export function htmlEscape(s: string): string {
   }
   return last === 0 ? s : out + s.slice(last);
 }
-
-import { isPrint } from './strconv.js';
 
 export function jsEscape(s: string): string {
   let out = '';
@@ -376,4 +390,3 @@ export const builtins: FuncMap = new Map<string, FuncDef>([
   ['ge', def(['value', 'value'], ((a: GoValue, b: GoValue) => !lt(a, b)) as never)],
 ]);
 
-export { GoBox };

@@ -12,8 +12,11 @@
  *   `env`, `expandenv` and `getHostByName` (the engine never reads the environment or the
  *   network); `argocd` (default) = `sprig` + `normalize`, `slugify`, `toYaml`, `fromYaml`,
  *   `fromYamlArray`, exactly Argo CD's ApplicationSet func map.
- * - Options: `missingkey` as Go's `Option("missingkey=…")`; `name` is the template name in
- *   messages (default `base`).
+ * - Options: `missingkey` as Go's `Option("missingkey=…")` (`parseGoTemplateOptions` reads an
+ *   ApplicationSet's `goTemplateOptions`); `name` is the template name in messages (default
+ *   `base`; Argo CD uses "").
+ * - Compiled templates are cached by text and options and are safe to execute concurrently
+ *   (each execution has its own state).
  */
 import { TemplateSet } from './exec.js';
 import type { MissingKey } from './exec.js';
@@ -22,15 +25,22 @@ import { builtins } from './funcs.js';
 import { parseTemplates } from './parse.js';
 import { argocdFuncs, sprigFuncs } from './sprig/index.js';
 import type { GoValue } from './values.js';
+import { GoTemplateError } from './errors.js';
 
-export { GoTemplateError } from './errors.js';
+export { GoTemplateError };
 export type { GoValue, GoMap, JsonToGoOptions } from './values.js';
 export { goValueFromJson, goValueFromJsonArgoCD, goValueFromJsonIntegralAsInt, TypedInt, GoComplex } from './values.js';
+/** Argo CD's SanitizeName (the `normalize` function; the cluster generator's `nameNormalized`) and SlugifyName. */
+export { sanitizeName, slugifyName } from './sprig/argocd.js';
 
 export type FuncSet = 'argocd' | 'sprig' | 'go';
+export type { MissingKey };
 
 export interface GoTemplateOptions {
-  /** Template name used in error messages (default `base`). */
+  /**
+   * Template name used in error messages (default `base`). Argo CD's ApplicationSet controller
+   * names its templates "" (`template: :1:3: executing "" at <…>`).
+   */
   name?: string;
   /** What a missing map key gives: `default` (no value), `zero`, or `error`. Default `default`. */
   missingkey?: MissingKey;
@@ -57,6 +67,25 @@ export function funcMap(set: FuncSet): FuncMap {
     case 'argocd':
       return (argoMap ??= new Map([...builtins, ...sprigFuncs(), ...argocdFuncs()]));
   }
+}
+
+/**
+ * Go's Template.Option for an ApplicationSet's `goTemplateOptions` (e.g. `["missingkey=error"]`).
+ * Later options win, as in Go. An option Go does not know is Go's panic text, thrown as a
+ * GoTemplateError.
+ */
+export function parseGoTemplateOptions(options: readonly string[]): { missingkey: MissingKey } {
+  let missingkey: MissingKey = 'default';
+  for (const opt of options) {
+    if (opt === '') throw new GoTemplateError('empty option string', 'parse');
+    const eq = opt.indexOf('=');
+    const key = eq < 0 ? '' : opt.slice(0, eq);
+    const value = eq < 0 ? '' : opt.slice(eq + 1);
+    if (key === 'missingkey' && (value === 'invalid' || value === 'default')) missingkey = 'default';
+    else if (key === 'missingkey' && (value === 'zero' || value === 'error')) missingkey = value;
+    else throw new GoTemplateError(`unrecognized option: ${opt}`, 'parse');
+  }
+  return { missingkey };
 }
 
 /** Compiled templates are immutable: the same text and options give the same template. */

@@ -5,7 +5,7 @@
  */
 import { GoTemplateError } from './errors.js';
 import type { Token } from './lex.js';
-import { Tok, isKeyword, lex, tokenString } from './lex.js';
+import { Tok, lex, tokenString } from './lex.js';
 import { parseGoFloat, parseGoInt, unquote } from './strconv.js';
 
 export interface Tree {
@@ -745,4 +745,3 @@ export function isEmptyTree(n: Node | ListNode): boolean {
   }
 }
 
-export { isKeyword };

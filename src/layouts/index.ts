@@ -8,6 +8,7 @@ import type { RepoFileSystem } from '../ports/filesystem.js';
 import type { LoadResult } from '../spec/load.js';
 import { FLEET_FILE, loadNativeFleet } from '../spec/load.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards.js';
+import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux.js';
 import { detectRegionSpecs, loadRegionSpecs } from './region-specs.js';
 
 export interface LayoutReader {
@@ -29,6 +30,13 @@ export const gitopsStandardsReader: LayoutReader = {
   load: loadGitopsStandards,
 };
 
+/** helmfile bootstrap + Flux ks.yaml (seed 003). */
+export const helmfileFluxReader: LayoutReader = {
+  layout: 'helmfile-flux',
+  detect: detectHelmfileFlux,
+  load: loadHelmfileFlux,
+};
+
 export const regionSpecsReader: LayoutReader = {
   layout: 'region-specs',
   detect: detectRegionSpecs,
@@ -36,7 +44,7 @@ export const regionSpecsReader: LayoutReader = {
 };
 
 /** Readers in detection order: the native layout wins when fleet.yaml exists. */
-export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader];
+export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader];
 
 export function detectLayout(fs: RepoFileSystem): LayoutReader {
   const r = readers.find((x) => x.detect(fs));

@@ -273,7 +273,12 @@ export function loadRegionSpecs(fs: RepoFileSystem): LoadResult {
       ...(provision ? { provision } : {}),
     };
     if (spec.server === undefined) delete spec.server;
-    clusters.push({ name: dir, file, metadata: { name: dir }, spec });
+    const notes = Object.values(spec.apps ?? {}).some((a) => a.wave !== undefined)
+      ? [
+          `waves come from the sync-wave annotations of ${APPS_DIR}/${dir}.yaml's ApplicationSet, which Argo CD does not enforce between the Applications an ApplicationSet generates (argo-cd #12444; validate warns); rendered as app-of-apps by fleetplan, they are enforced`,
+        ]
+      : [];
+    clusters.push({ name: dir, file, metadata: { name: dir }, spec, notes });
   }
   if (clusters.some((c) => c.name === REGION_HUB)) {
     findings.push({ severity: 'error', code: 'hub-name-taken', message: `a region cluster is named "${REGION_HUB}", the name of the hub this layout implies`, hint: 'rename that cluster' });

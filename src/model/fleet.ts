@@ -4,7 +4,8 @@
  */
 import type { SourceFile, YamlPath } from '../spec/yaml-source.js';
 import type { Finding } from './finding.js';
-import type { AppSpec, ClusterSpec, Delivery, Engine, FleetSpec, GroupSpec, Metadata, Platform, ProjectSpec, SectorSpec } from './spec.js';
+import type { AppSpec, ClusterSpec, Delivery, Engine, FleetSpec, GroupSpec, Metadata, Platform, ProjectSpec, SectorSpec, ValidationSpec } from './spec.js';
+import type { FleetGraphs } from './graphs.js';
 
 export type Layout = 'native' | 'gitops-standards' | 'region-specs' | 'helmfile-flux';
 
@@ -39,6 +40,8 @@ export interface Fleet {
   platform: Platform;
   engine: Engine;
   delivery: Delivery;
+  /** Settings of `delivery: applicationset`, defaults filled in (absent: seed 004's defaults). */
+  applicationSet?: { directories: string[] };
   /** Argo CD namespace per platform is decided at resolution; this is the explicit setting, if any. */
   gitopsNamespace: string | undefined;
   renderedPath: string;
@@ -49,13 +52,15 @@ export interface Fleet {
   vars: Record<string, string>;
   defaults: AppSpec;
   projects: Record<string, ProjectSpec>;
-  validation: Record<string, unknown>;
+  validation: ValidationSpec;
   clusters: ClusterDef[];
   groups: Map<string, GroupDef>;
   /** Every file read, by repository-relative path. */
   sources: Map<string, SourceFile>;
   /** Problems found while loading (syntax, schema, names). */
   loadFindings: Finding[];
+  /** Dependency graphs read from layouts that have their own (helmfile `needs`, Flux `dependsOn`). */
+  graphs?: FleetGraphs;
   /** Set by layout readers whose output must equal another tool's; absent means fleetplan's own. */
   conventions?: FleetConventions;
 }

@@ -62,6 +62,11 @@ export interface ProjectSpec {
   manifest?: Record<string, unknown>;
 }
 
+export interface ApplicationSetDeliverySpec {
+  /** Git directory generator paths (Go templates over the cluster identity Secret). */
+  directories?: string[];
+}
+
 export interface FleetSpec {
   repoURL: string;
   revision?: string;
@@ -72,13 +77,57 @@ export interface FleetSpec {
     namespace?: string;
     renderedPath?: string;
     plugin?: { image: string; name?: string };
+    /** Settings of `delivery: applicationset` (seed 004's root ApplicationSet). */
+    applicationset?: ApplicationSetDeliverySpec;
     operator?: { channel?: string; source?: string; sourceNamespace?: string; installPlanApproval?: 'Automatic' | 'Manual' };
   };
   sectors?: SectorSpec[];
   vars?: Record<string, string | number | boolean>;
   defaults?: AppSpec;
   projects?: Record<string, ProjectSpec>;
-  validation?: Record<string, unknown>;
+  validation?: ValidationSpec;
+}
+
+/** A rule's level in `spec.validation.rules`: `off` drops its findings, the others set their severity. */
+export type RuleLevel = 'off' | 'error' | 'warning' | 'info';
+
+/** Which clusters a placement policy talks about; every given field must match. */
+export interface ClusterSelector {
+  roles?: ClusterRole[];
+  names?: string[];
+  groups?: string[];
+  labels?: Record<string, string>;
+}
+
+/**
+ * A placement policy: apps whose names match `apps` (globs with `*`) may run only on clusters
+ * matching `allowedOn`, and every cluster matching `requiredOn` must get one of them (on the
+ * cluster itself, or on its hub with `from: hub`).
+ */
+export interface PlacementPolicy {
+  name: string;
+  apps: string[];
+  allowedOn?: ClusterSelector;
+  requiredOn?: ClusterSelector;
+  from?: 'cluster' | 'hub';
+  severity?: 'error' | 'warning' | 'info';
+}
+
+export interface ValidationSpec {
+  rules?: Record<string, RuleLevel>;
+  placement?: PlacementPolicy[];
+}
+
+/** The networks of a cluster, for fleet-wide overlap checks. CIDRs may be IPv4 or IPv6. */
+export interface ClusterNetwork {
+  /** Clusters that share a mesh or routed network must not overlap; name it here. */
+  mesh?: string;
+  clusterID?: string;
+  podCIDR?: string | string[];
+  serviceCIDR?: string | string[];
+  machineCIDR?: string | string[];
+  apiVIP?: string | string[];
+  ingressVIP?: string | string[];
 }
 
 export interface ClusterSpec {
@@ -93,6 +142,7 @@ export interface ClusterSpec {
   vars?: Record<string, string | number | boolean>;
   apps?: Record<string, AppSpec>;
   provision?: ProvisionSpec;
+  network?: ClusterNetwork;
 }
 
 export interface GroupSpec {

@@ -40,8 +40,9 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     sector: c.sector ?? null,
     platform: c.platform,
     revision: c.revision,
-    bootstrap: bootstrapSteps(fleet, c, boot),
-    stages: planStages(boot),
+    // Layouts that bootstrap themselves (helmfile + Flux) get no fleetplan bootstrap steps.
+    bootstrap: fleet.layout === 'helmfile-flux' ? [] : bootstrapSteps(fleet, c, boot),
+    stages: fleet.layout === 'helmfile-flux' ? [] : planStages(boot),
     waves,
     apps: c.apps.map((a) => {
       const source: ClusterPlan['apps'][number]['source'] = { repoURL: a.source.repoURL, targetRevision: a.source.targetRevision };

@@ -5,6 +5,10 @@
  *   <cluster>/projects/<project>.yaml  the AppProjects those apps use
  *   <cluster>/bootstrap/NN-*.yaml      the day-0 manifests, in apply order
  *
+ * Under `delivery: applicationset`, no apps/ or projects/ (the root ApplicationSet in bootstrap/
+ * generates the Applications), and `deliveryFiles` gives the files shared by the clusters of a
+ * sector, region and cluster type: deploy/<sector>/<region>/argocd/... (values, ApplicationSet).
+ *
  * Returns `{ path, content }` pairs; writing them is the caller's (src/adapters/output.ts).
  */
 import type { K8sObject } from '../generate/argocd.js';
@@ -15,6 +19,7 @@ import type { ResolvedCluster } from '../model/resolved.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { resolveFleet } from '../layering/resolve-fleet.js';
 import { renderProvision } from './provision.js';
+import { appSetFilePath, deliveryKey, rootApplicationSet, valuesFilePath, valuesFor } from '../generate/applicationset-delivery.js';
 import { header, toYaml } from './yaml.js';
 
 export interface RenderedFile {
@@ -47,9 +52,12 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
     return { path, content: header(from) + documents.join('---\n'), cluster: c.name, objects, documents };
   };
   for (const b of bootstrapFor(fleet, c)) files.push(file(`${c.name}/bootstrap/${b.name}`, [fleet.file, c.file], b.objects));
-  for (const p of projectsFor(fleet, c)) files.push(file(`${c.name}/projects/${p.metadata.name}.yaml`, [fleet.file], [p]));
-  for (const app of c.apps) {
-    files.push(file(`${c.name}/apps/${app.name}.yaml`, [...new Set(app.layers.map((l) => l.file))], [applicationFor(c, app, fleet.plugin)]));
+  // Under `delivery: applicationset` the ApplicationSet controller makes the Applications.
+  if (fleet.delivery !== 'applicationset') {
+    for (const p of projectsFor(fleet, c)) files.push(file(`${c.name}/projects/${p.metadata.name}.yaml`, [fleet.file], [p]));
+    for (const app of c.apps) {
+      files.push(file(`${c.name}/apps/${app.name}.yaml`, [...new Set(app.layers.map((l) => l.file))], [applicationFor(c, app, fleet.plugin)]));
+    }
   }
   // The kustomize directories of the hub's provisioning apps (src/render/provision.ts).
   files.push(...renderProvision(fleet, c.name));
@@ -62,4 +70,30 @@ export function renderedStream(files: readonly RenderedFile[]): string {
   let s = '';
   for (const f of files) for (const d of f.documents) s += `---\n# Source: ${f.path}\n${d}`;
   return s;
+}
+
+/**
+ * The files of `delivery: applicationset` shared by the clusters of one sector, region and
+ * cluster type, each once: the rendered values file and a copy of the root ApplicationSet.
+ * Their content depends on the fleet and that key only, never on which clusters are selected.
+ */
+export function deliveryFiles(fleet: Fleet, clusters: readonly ResolvedCluster[]): RenderedFile[] {
+  if (fleet.delivery !== 'applicationset') return [];
+  const byPath = new Map<string, RenderedFile>();
+  for (const c of clusters) {
+    const key = deliveryKey(c);
+    const values = valuesFor(fleet, c);
+    const valuesPath = valuesFilePath(key);
+    if (!byPath.has(valuesPath)) {
+      const doc = toYaml(values);
+      byPath.set(valuesPath, { path: valuesPath, content: header([fleet.file]) + doc, cluster: c.name, objects: [], documents: [doc] });
+    }
+    const appSetPath = appSetFilePath(key);
+    if (!byPath.has(appSetPath)) {
+      const obj = rootApplicationSet(fleet, c);
+      const doc = toYaml(obj);
+      byPath.set(appSetPath, { path: appSetPath, content: header([fleet.file]) + doc, cluster: c.name, objects: [obj], documents: [doc] });
+    }
+  }
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -89,6 +89,7 @@ export function loadNativeFleet(fs: RepoFileSystem): LoadResult {
     platform: spec.platform ?? 'openshift',
     engine: spec.gitops?.engine ?? 'argocd',
     delivery: spec.gitops?.delivery ?? 'app-of-apps',
+    ...(spec.gitops?.applicationset?.directories ? { applicationSet: { directories: spec.gitops.applicationset.directories } } : {}),
     gitopsNamespace: spec.gitops?.namespace,
     renderedPath: (spec.gitops?.renderedPath ?? 'rendered').replace(/\/+$/, ''),
     plugin: spec.gitops?.plugin ? { image: spec.gitops.plugin.image, name: spec.gitops.plugin.name ?? 'fleetplan' } : undefined,

@@ -182,6 +182,62 @@ const defs: Record<string, JsonSchema> = {
       },
     },
   },
+  selector: {
+    type: 'object',
+    description: 'Clusters matching every given field.',
+    additionalProperties: false,
+    properties: {
+      roles: { type: 'array', items: { enum: ['hub', 'spoke', 'regional', 'management', 'standalone', 'infra'] } },
+      names: { type: 'array', items: { type: 'string', minLength: 1 } },
+      groups: { type: 'array', items: { type: 'string', minLength: 1 } },
+      labels: stringMap,
+    },
+  },
+  validation: {
+    type: 'object',
+    description: 'Validation settings: rule levels and placement policies.',
+    additionalProperties: false,
+    properties: {
+      rules: {
+        type: 'object',
+        description: 'Finding code → off | error | warning | info (`fleetplan validate -o sarif` lists the codes).',
+        additionalProperties: { enum: ['off', 'error', 'warning', 'info'] },
+      },
+      placement: {
+        type: 'array',
+        description: 'Where apps may, and must, run.',
+        items: {
+          type: 'object',
+          required: ['name', 'apps'],
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', minLength: 1 },
+            apps: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'App name globs (`*` matches any characters).' },
+            allowedOn: { $ref: '#/$defs/selector', description: 'Matching apps may run only on these clusters.' },
+            requiredOn: { $ref: '#/$defs/selector', description: 'Every one of these clusters must get a matching app.' },
+            from: { enum: ['cluster', 'hub'], description: 'With requiredOn: the app runs on the cluster itself (default) or on its hub.' },
+            severity: { enum: ['error', 'warning', 'info'] },
+          },
+        },
+      },
+    },
+  },
+  network: {
+    type: 'object',
+    description: 'Fleet-wide network identity: the mesh or routed network the cluster shares, its mesh cluster ID, and the networks of clusters fleetplan does not provision (provisioned clusters declare theirs in provision.networks).',
+    additionalProperties: false,
+    properties: {
+      mesh: { type: 'string', minLength: 1, description: 'Clusters naming the same mesh (or routed network) must not overlap.' },
+      clusterID: { type: 'string', minLength: 1, description: 'Mesh/CNI cluster ID (e.g. Cilium ClusterMesh, Submariner); unique per mesh.' },
+      podCIDR: { $ref: '#/$defs/cidrs' },
+      serviceCIDR: { $ref: '#/$defs/cidrs' },
+      machineCIDR: { $ref: '#/$defs/cidrs' },
+      apiVIP: { $ref: '#/$defs/addresses' },
+      ingressVIP: { $ref: '#/$defs/addresses' },
+    },
+  },
+  cidrs: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+  addresses: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
   metadata: {
     type: 'object',
     required: ['name'],
@@ -266,6 +322,20 @@ export const fleetSchema = kindSchema(
               name: { type: 'string', pattern: dnsLabel, description: 'Plugin name; default fleetplan.' },
             },
           },
+          applicationset: {
+            type: 'object',
+            description: 'Settings of `delivery: applicationset` (the root ApplicationSet of seed 004).',
+            additionalProperties: false,
+            properties: {
+              directories: {
+                type: 'array',
+                minItems: 1,
+                items: { type: 'string', minLength: 1 },
+                description:
+                  'Git directory generator paths: each directory found is one chart, i.e. one Application per cluster. Go templates over the cluster identity Secret. Default argocd/config/{{ .metadata.labels.cluster_type }}/* and argocd/config/shared/*.',
+              },
+            },
+          },
           operator: {
             type: 'object',
             additionalProperties: false,
@@ -282,7 +352,7 @@ export const fleetSchema = kindSchema(
       vars: { $ref: '#/$defs/vars' },
       defaults: { $ref: '#/$defs/app' },
       projects: { type: 'object', additionalProperties: project },
-      validation: { type: 'object', description: 'Rule settings: rule code → off | error | warning | info, and placement policies.' },
+      validation: { $ref: '#/$defs/validation' },
     },
   },
   'The fleet: its repository, revision, GitOps engine, sectors, variables and app defaults (fleet.yaml).',
@@ -306,6 +376,7 @@ export const clusterSchema = kindSchema(
       vars: { $ref: '#/$defs/vars' },
       apps: { $ref: '#/$defs/apps' },
       provision: { $ref: '#/$defs/provision' },
+      network: { $ref: '#/$defs/network' },
     },
   },
   'One cluster: identity, role, hub, region, sector, groups, variables and its own apps (clusters/<name>/cluster.yaml).',

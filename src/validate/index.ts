@@ -1,136 +1,201 @@
 /**
  * Stage 6, validate: every finding about a fleet — loading (syntax, schema), resolution (needs,
- * waves, variables, groups, sectors) and the repository rules below. Rules are small functions
- * `(context) → Finding[]`; all run, nothing stops at the first problem.
+ * waves, variables, groups, sectors) and the repository rules in ./rules. Each rule is a small
+ * function `(context) → Finding[]` with metadata per code (engine.ts); all run, nothing stops at
+ * the first problem. fleet.yaml `spec.validation.rules` (code → off | error | warning | info) is
+ * applied here, centrally, to every finding.
+ *
+ * Inputs: a loaded Fleet, the repository (RepoFileSystem), optionally the leaf objects of a leaf
+ * rendering. Output: findings sorted by file, line, severity, code. Pure apart from reading the
+ * repository through the port; every directory is read once (ManifestIndex), so the cost grows
+ * with the repository and the number of apps, never with clusters × directories re-parsed.
  */
 import type { Finding } from '../model/finding.js';
 import { compareFindings } from '../model/finding.js';
-import type { Fleet, Origin } from '../model/fleet.js';
-import { displayPath, locateOrigin } from '../model/fleet.js';
+import type { Fleet } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { mergeFindings, resolveFleet } from '../layering/resolve-fleet.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
-import { ROOT_APPLICATION } from '../generate/argocd.js';
-import { formatPath } from '../spec/yaml-source.js';
+import type { LeafObjects, RuleContext } from './context.js';
+import { normalizeRepoPath, place } from './context.js';
+import type { CodeInfo, RuleDefinition } from './engine.js';
+import { applyLevels } from './engine.js';
+import type { ManifestObject } from './manifests.js';
+import { ManifestIndex } from './manifests.js';
+import { releaseApp } from '../layouts/helmfile-flux.js';
+import { repositoryHygieneRule } from './rules/repository-hygiene.js';
+import { crdOrderRule } from './rules/crd-order.js';
+import { wavesWaitRule } from './rules/waves-wait.js';
+import { graphsRule } from './rules/graphs.js';
+import { networkRule } from './rules/network.js';
+import { secretsRule } from './rules/secrets.js';
+import { placementRule } from './rules/placement.js';
+import { productionSafetyRule } from './rules/production-safety.js';
+import { applicationSetIdentityRule } from './rules/applicationset-identity.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
+import { defineRule } from './engine.js';
 import { provisionRules } from './provision.js';
 
-export interface RuleContext {
-  fleet: Fleet;
-  clusters: ResolvedCluster[];
-  fs: RepoFileSystem;
-}
+export type { RuleContext, LeafObjects } from './context.js';
+export type { RuleDefinition, CodeInfo, Rule } from './engine.js';
+export { defineRule } from './engine.js';
+export { fieldOrigin, normalizeRepoPath } from './context.js';
 
-export type Rule = (ctx: RuleContext) => Finding[];
+const code = (severity: CodeInfo['severity'], summary: string, help: string): CodeInfo => ({ severity, summary, help });
+
+/** Codes of the provisioning checks (./provision.ts). */
+const provisionCodes: Record<string, CodeInfo> = {
+  'provision-missing-field': code('error', 'provision section lacks a field its installer needs', 'Each installer (hive-aws, capi-eks, agent) needs certain fields; the message names the field and why.'),
+  'provision-without-hub': code('error', 'a provisioned cluster has no hub', 'The hub creates the cluster: set spec.hub.'),
+  'provision-control-plane-size': code('error', 'unsupported control-plane size', 'OpenShift control planes have 1 or 3 nodes.'),
+  'provision-ambiguous-credential': code('error', 'credential reference with both key and secretName', 'Keep one: key reads the store through an ExternalSecret, secretName uses an existing Secret.'),
+  'vip-conflict': code('error', 'API and ingress VIP are the same address', 'Give the API and the ingress VIP different addresses.'),
+  'host-outside-machine-network': code('error', 'host address outside the machine network', 'Static host addresses must be in the machine network.'),
+  'cidr-overlap': code('error', 'a cluster\'s own networks overlap', 'The machine, pod and service networks of one cluster must be disjoint.'),
+  'duplicate-mac': code('error', 'two hosts with one boot MAC', 'Each host has its own NIC; copy the MAC from the host.'),
+  'duplicate-bmc-address': code('error', 'two hosts with one BMC address', 'Two hosts would be powered by the same BMC; fix the system path or host.'),
+  'bmc-address-scheme': code('error', 'unknown BMC address scheme', 'Use a scheme Metal3 knows (redfish-virtualmedia://, idrac-virtualmedia://, ...).'),
+  'bmc-no-virtual-media': code('warning', 'BMC scheme without virtual media', 'Agent-based installs boot the discovery ISO through virtual media.'),
+  'unknown-platform-version': code('warning', 'platform version fleetplan does not know', 'Check the version; fleetplan knows the supported OpenShift and EKS versions.'),
+};
+
+/** The rules, in the order of the issue that asked for them. */
+export const rules: RuleDefinition[] = [
+  crdOrderRule,
+  wavesWaitRule,
+  graphsRule,
+  networkRule,
+  secretsRule,
+  placementRule,
+  productionSafetyRule,
+  repositoryHygieneRule,
+  applicationSetIdentityRule,
+  defineRule(
+    'kustomize-references',
+    {
+      'kustomize-path-escapes-repo': {
+        severity: 'error',
+        summary: 'kustomization references a path outside the repository',
+        help: 'Argo CD builds from a checkout of the repository: resources, components and bases that climb above its root fail the sync. Reference paths inside the repository.',
+      },
+      'kustomize-missing-path': {
+        severity: 'error',
+        summary: 'kustomization references a path that does not exist',
+        help: 'kustomize build fails on a missing resource, component or base. Fix the entry or add the file.',
+      },
+    },
+    kustomizeReferencesRule,
+  ),
+  defineRule('provision', provisionCodes, (ctx) => provisionRules.flatMap((r) => r(ctx))),
+];
+
+/** Codes found while loading and resolving, for settings and SARIF metadata. */
+export const resolutionCodes: Record<string, CodeInfo> = {
+  schema: { severity: 'error', summary: 'file does not match its schema', help: '`fleetplan schema KIND` prints the schema of each file kind.' },
+  'yaml-syntax': { severity: 'error', summary: 'YAML syntax error', help: 'Fix the YAML syntax at the given line and column.' },
+  'duplicate-key': { severity: 'error', summary: 'a key appears twice in one map', help: 'Each key may appear once in a map; merge the two entries.' },
+  'unknown-need': { severity: 'error', summary: 'needs names no app on the cluster', help: 'needs entries must name enabled apps of the same cluster.' },
+  'needs-cycle': { severity: 'error', summary: 'needs form a cycle', help: 'Apps that need each other cannot be ordered; remove one of the needs.' },
+  'wave-conflict': { severity: 'error', summary: 'explicit wave not above a need', help: 'An app must sync after what it needs: give it a higher wave, or drop the explicit wave.' },
+  'undefined-variable': { severity: 'error', summary: 'variable without a value', help: 'Define the variable in the cluster or fleet vars, or give a default with ${NAME:-default}.' },
+  'variable-cycle': { severity: 'error', summary: 'variables refer to each other in a cycle', help: 'Give one of them a literal value.' },
+  'shadowed-variable': { severity: 'warning', summary: 'a variable shadows a built-in', help: 'Built-in variables cannot be redefined; rename the variable.' },
+  'unknown-sector': { severity: 'error', summary: 'cluster names an undeclared sector', help: 'Declare the sector in fleet.yaml spec.sectors.' },
+  'unknown-hub': { severity: 'error', summary: 'hub is not a cluster of the fleet', help: 'Add the hub cluster or fix the name.' },
+  'unknown-group': { severity: 'error', summary: 'cluster lists a group that does not exist', help: 'Create groups/<name>/group.yaml or remove it from the list.' },
+  'no-source': { severity: 'error', summary: 'app has neither path nor chart', help: 'Give the app a path or a chart.' },
+  'unknown-rule-code': { severity: 'warning', summary: 'validation setting for an unknown code', help: '`fleetplan validate -o sarif` lists every code with its help.' },
+};
+
+/** Every code fleetplan validate can report, with its default severity and help. */
+export function ruleCatalog(): Record<string, CodeInfo> {
+  const out: Record<string, CodeInfo> = { ...resolutionCodes };
+  for (const r of rules) Object.assign(out, r.codes);
+  return out;
+}
 
 export interface ValidateOptions extends SelectOptions {
   fs: RepoFileSystem;
+  /** Objects from a leaf rendering; without it the rules read app directories statically. */
+  leaves?: LeafObjects;
+  /** Rules to run (default: all). */
+  rules?: readonly RuleDefinition[];
+}
+
+export function createRuleContext(fleet: Fleet, clusters: ResolvedCluster[], options: ValidateOptions): RuleContext {
+  const manifests = new ManifestIndex(options.fs);
+  const leafCache = new Map<string, ManifestObject[] | undefined>();
+  const releases = new Map((fleet.graphs?.helmfile ?? []).map((r) => [releaseApp(r), r]));
+  const releaseObjects = new Map<string, ManifestObject[]>();
+  const localPath = (app: ResolvedApp): string | undefined => {
+    if (app.source.repoURL !== fleet.repoURL || app.source.chart !== undefined || app.source.path === undefined) return undefined;
+    return normalizeRepoPath(app.source.path);
+  };
+  return {
+    fleet,
+    clusters,
+    fs: options.fs,
+    manifests,
+    settings: fleet.validation,
+    localPath,
+    objectsOf(cluster, app) {
+      if (options.leaves) {
+        const key = `${cluster.name}\0${app.name}`;
+        if (!leafCache.has(key)) {
+          const objs = options.leaves.objects(cluster.name, app.name);
+          const file = app.source.path ?? cluster.file;
+          leafCache.set(key, objs ? objs.map((o) => leafObject(o, file)) : undefined);
+        }
+        const hit = leafCache.get(key);
+        if (hit) return hit;
+      }
+      const release = releases.get(app.name);
+      if (release) {
+        let objs = releaseObjects.get(app.name);
+        if (!objs) releaseObjects.set(app.name, (objs = release.applies.flatMap((f) => manifests.file(f))));
+        return objs;
+      }
+      const path = localPath(app);
+      if (path === undefined) return undefined;
+      const dir = manifests.directory(path);
+      return dir.kind === 'missing' || dir.kind === 'chart' ? undefined : dir.objects;
+    },
+  };
+}
+
+function leafObject(o: Record<string, unknown>, file: string): ManifestObject {
+  const meta = (typeof o.metadata === 'object' && o.metadata !== null ? o.metadata : {}) as Record<string, unknown>;
+  const apiVersion = String(o.apiVersion ?? '');
+  const i = apiVersion.lastIndexOf('/');
+  return {
+    apiVersion,
+    kind: String(o.kind ?? ''),
+    group: i < 0 ? '' : apiVersion.slice(0, i),
+    name: typeof meta.name === 'string' ? meta.name : undefined,
+    namespace: typeof meta.namespace === 'string' ? meta.namespace : undefined,
+    file,
+    line: 0,
+    body: o,
+    keyLines: {},
+  };
 }
 
 export function validateFleet(fleet: Fleet, options: ValidateOptions): Finding[] {
   const { clusters, findings } = resolveFleet(fleet, options);
-  const ctx: RuleContext = { fleet, clusters, fs: options.fs };
+  const ctx = createRuleContext(fleet, clusters, options);
   const all = [...findings];
-  for (const rule of rules) all.push(...rule(ctx));
-  return mergeFindings(all).sort(compareFindings);
-}
-
-function place(fleet: Fleet, origin: Origin, f: Omit<Finding, 'file' | 'line' | 'column' | 'path'>): Finding {
-  const loc = locateOrigin(fleet, origin);
-  const p = formatPath(displayPath(fleet, origin));
-  return { ...f, ...loc, ...(p ? { path: p } : {}) };
-}
-
-/** The layer that set `field` last: where a finding about that field belongs. */
-export function fieldOrigin(fleet: Fleet, app: ResolvedApp, field: readonly string[]): Origin {
-  for (let i = app.layers.length - 1; i >= 0; i--) {
-    const o = app.layers[i]!;
-    const src = fleet.sources.get(o.file);
-    let v: unknown = src?.value;
-    for (const seg of [...o.path, ...field]) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[seg] : undefined;
-    if (v !== undefined) return { file: o.file, path: [...o.path, ...field] };
+  for (const rule of options.rules ?? rules) all.push(...rule.run(ctx));
+  const levels = fleet.validation.rules ?? {};
+  const known = ruleCatalog();
+  for (const code of Object.keys(levels).sort()) {
+    if (known[code]) continue;
+    all.push(place(fleet, { file: fleet.file, path: ['spec', 'validation', 'rules', code] }, {
+      severity: 'warning',
+      code: 'unknown-rule-code',
+      message: `validation setting for "${code}", which is not a code fleetplan reports`,
+      hint: `codes: ${Object.keys(known).sort().join(', ')}`,
+    }));
   }
-  return app.origin;
-}
-
-/** App paths must exist and stay inside the repository (only for apps sourced from the fleet repo). */
-export const pathRule: Rule = ({ fleet, clusters, fs }) => {
-  const out: Finding[] = [];
-  for (const c of clusters) {
-    for (const app of c.apps) {
-      const path = app.source.path;
-      if (path === undefined || app.source.repoURL !== fleet.repoURL || app.source.chart !== undefined) continue;
-      const normalized = normalizeRepoPath(path);
-      // `fleetplan render --out` writes these (provisioning apps); they need not exist yet.
-      if (normalized !== undefined && normalized.startsWith(`${fleet.renderedPath}/`)) continue;
-      const origin = fieldOrigin(fleet, app, ['path']);
-      if (normalized === undefined) {
-        out.push(place(fleet, origin, {
-          severity: 'error',
-          code: 'path-escapes-repo',
-          message: `app "${app.name}" path "${path}" leaves the repository`,
-          hint: 'use a path relative to the repository root, without leading ../',
-          cluster: c.name,
-          app: app.name,
-        }));
-      } else if (!fs.isDirectory(normalized)) {
-        out.push(place(fleet, origin, {
-          severity: 'error',
-          code: 'missing-path',
-          message: `app "${app.name}" path "${path}" does not exist in the repository${fs.exists(normalized) ? ' as a directory' : ''}`,
-          hint: nearbyPath(fs, normalized) ?? 'create the directory or fix the path',
-          cluster: c.name,
-          app: app.name,
-        }));
-      }
-    }
-  }
-  return out;
-};
-
-/** Application names must be unique in a cluster's Argo CD namespace, the root Application included. */
-export const duplicateNameRule: Rule = ({ fleet, clusters }) => {
-  const out: Finding[] = [];
-  for (const c of clusters) {
-    const root = c.apps.find((a) => a.name === ROOT_APPLICATION);
-    if (root) {
-      out.push(place(fleet, root.origin, {
-        severity: 'error',
-        code: 'duplicate-app',
-        message: `app "${ROOT_APPLICATION}" has the name of the root Application that fleetplan generates on ${c.name}`,
-        hint: 'rename the app',
-        cluster: c.name,
-        app: root.name,
-      }));
-    }
-  }
-  return out;
-};
-
-export const rules: Rule[] = [pathRule, duplicateNameRule, kustomizeReferencesRule, ...provisionRules];
-
-/** A directory that exists where a dangling path was probably meant (one `overlays/` more or less). */
-function nearbyPath(fs: RepoFileSystem, path: string): string | undefined {
-  const parts = path.split('/');
-  const candidates: string[] = [];
-  const i = parts.indexOf('overlays');
-  if (i >= 0) candidates.push([...parts.slice(0, i), ...parts.slice(i + 1)].join('/'));
-  if (parts.length >= 2) candidates.push([...parts.slice(0, -1), 'overlays', parts[parts.length - 1]!].join('/'));
-  const found = candidates.find((c) => c !== path && fs.isDirectory(c));
-  return found ? `there is a directory ${found}: fix the path to it, or create ${path}` : undefined;
-}
-
-/** `a/./b/../c` → `a/c`; undefined when the path leaves the root or is absolute. */
-export function normalizeRepoPath(path: string): string | undefined {
-  if (path.startsWith('/')) return undefined;
-  const parts: string[] = [];
-  for (const seg of path.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(seg);
-  }
-  return parts.length ? parts.join('/') : '.';
+  return mergeFindings(applyLevels(all, levels)).sort(compareFindings);
 }

@@ -41,22 +41,34 @@ function nestedKustomizations(fs: RepoFileSystem, dir: string, depth = 0): strin
 
 export const kustomizeReferencesRule: Rule = ({ fleet, clusters, fs }) => {
   const out: Finding[] = [];
+  // Each directory is looked at once, however many clusters and apps name it (the queue never
+  // holds a directory twice, so the walk stays linear in apps + directories).
   const queue: string[] = [];
+  const queued = new Set<string>();
+  const enqueue = (dir: string) => {
+    if (!queued.has(dir)) {
+      queued.add(dir);
+      queue.push(dir);
+    }
+  };
+  const paths = new Set<string>();
   for (const c of clusters) {
     for (const app of c.apps) {
       const path = app.source.path;
       if (path === undefined || app.source.chart !== undefined || app.source.repoURL !== fleet.repoURL) continue;
-      const dir = normalizeRepoPath(path);
-      if (dir !== undefined && fs.isDirectory(dir)) queue.push(dir);
+      paths.add(path);
     }
-    const clusterDir = c.file.includes('/') ? c.file.slice(0, c.file.lastIndexOf('/')) : '.';
-    if (clusterDir !== '.') queue.push(...nestedKustomizations(fs, clusterDir));
   }
-  const seen = new Set<string>();
-  while (queue.length > 0) {
-    const dir = queue.shift()!;
-    if (seen.has(dir)) continue;
-    seen.add(dir);
+  for (const path of paths) {
+    const dir = normalizeRepoPath(path);
+    if (dir !== undefined && fs.isDirectory(dir)) enqueue(dir);
+  }
+  for (const c of clusters) {
+    const clusterDir = c.file.includes('/') ? c.file.slice(0, c.file.lastIndexOf('/')) : '.';
+    if (clusterDir !== '.') for (const d of nestedKustomizations(fs, clusterDir)) enqueue(d);
+  }
+  for (let next = 0; next < queue.length; next++) {
+    const dir = queue[next]!;
     const file = kustomizationIn(fs, dir);
     if (!file) continue;
     let text: string;
@@ -93,7 +105,7 @@ export const kustomizeReferencesRule: Rule = ({ fleet, clusters, fs }) => {
             hint: 'create it or fix the entry; kustomize build fails here',
           }));
         } else if (fs.isDirectory(target)) {
-          queue.push(target);
+          enqueue(target);
         }
       });
     }

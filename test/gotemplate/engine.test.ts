@@ -7,6 +7,7 @@ import {
   compileGoTemplate,
   goValueFromJsonArgoCD,
   goValueFromJsonIntegralAsInt,
+  parseGoTemplateOptions,
 } from '../../src/gotemplate/index.js';
 import { formatFloat } from '../../src/gotemplate/strconv.js';
 import { sprintf } from '../../src/gotemplate/fmt.js';
@@ -165,3 +166,25 @@ for (const [format, args, want] of printfs) {
     assert.equal(sprintf(format, args as never), want);
   });
 }
+
+test("reads ApplicationSet goTemplateOptions as Go's Template.Option does", () => {
+  assert.deepEqual(parseGoTemplateOptions([]), { missingkey: 'default' });
+  assert.deepEqual(parseGoTemplateOptions(['missingkey=error']), { missingkey: 'error' });
+  assert.deepEqual(parseGoTemplateOptions(['missingkey=zero', 'missingkey=invalid']), { missingkey: 'default' });
+  assert.throws(() => parseGoTemplateOptions(['missingkey=maybe']), /^GoTemplateError: unrecognized option: missingkey=maybe$/);
+});
+
+test('names templates "" as Argo CD does when asked', () => {
+  assert.throws(
+    () => compileGoTemplate('{{ .a.b }}', { name: '', missingkey: 'error' }).execute({}),
+    (e: unknown) => e instanceof GoTemplateError && e.message === 'template: :1:5: executing "" at <.a.b>: map has no entry for key "a"',
+  );
+});
+
+test('reads YAML as go-yaml v2 does (YAML 1.1 scalars, merge keys, last duplicate wins)', () => {
+  const y = 'a: 0777\nb: 1_000\nc: 0b101\nd: 2001-12-14\ne: on\nbase: &b {x: 1}\nm:\n  <<: *b\n  z: 2\nf: 1\nf: 2\n';
+  assert.equal(
+    compileGoTemplate('{{ fromYaml .y | toJson }}').execute({ y }),
+    '{"a":511,"b":1000,"base":{"x":1},"c":5,"d":"2001-12-14","e":true,"f":2,"m":{"x":1,"z":2}}',
+  );
+});

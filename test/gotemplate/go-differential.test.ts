@@ -1,8 +1,9 @@
 /**
- * Recorded differential test: random templates and data (bench/gotemplate-fuzz.ts, seed 7) with
+ * Recorded differential tests: random templates and data (bench/gotemplate-fuzz.ts, seed 7) with
  * the results Go 1.19's text/template + sprig 3.2.3 + go-yaml v2 gave for them
  * (bench/go-gotemplate-oracle). Runs without Go. Regenerate with
- * `node dist/bench/gotemplate-fuzz.js --cases 500 --seed 7 --record test/fixtures/gotemplate/go-differential.json`.
+ * `node dist/bench/gotemplate-fuzz.js --cases 500 --seed 7 --record test/fixtures/gotemplate/go-differential.json`
+ * and `… --yaml --cases 200 --seed 7 --record test/fixtures/gotemplate/go-differential-toyaml.json`.
  *
  * Success, output and error texts must match exactly.
  */
@@ -18,9 +19,17 @@ interface Row {
   go: { ok: boolean; output: string; error: string };
 }
 
-const rows = JSON.parse(readFileSync('test/fixtures/gotemplate/go-differential.json', 'utf8')) as Row[];
+const suites: [string, string][] = [
+  ['go-differential.json', 'random templates'],
+  ['go-differential-toyaml.json', 'toYaml of random structures (sigs.k8s.io/yaml)'],
+];
 
-test(`matches Go's text/template and sprig on ${rows.length} recorded random templates`, () => {
+for (const [file, what] of suites) {
+  const rows = JSON.parse(readFileSync(`test/fixtures/gotemplate/${file}`, 'utf8')) as Row[];
+  test(`matches Go on ${rows.length} recorded cases: ${what}`, () => check(rows));
+}
+
+function check(rows: Row[]): void {
   const failures: string[] = [];
   rows.forEach((row, i) => {
     let ok: boolean;
@@ -40,4 +49,4 @@ test(`matches Go's text/template and sprig on ${rows.length} recorded random tem
     }
   });
   assert.deepEqual(failures, []);
-});
+}

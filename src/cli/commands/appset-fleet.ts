@@ -1,14 +1,25 @@
 /**
  * `fleetplan appset --clusters fleet`: the cluster identity Secrets of every cluster of the
- * fleet in the repository. This is the hook the fleet model fills in.
+ * fleet in the repository (`clusterSecretFor` over the resolved clusters).
  */
-import { UsageError } from '../../errors/index.js';
+import { InputError } from '../../errors/index.js';
 import type { ClusterSecret } from '../../appset/types.js';
+import { fleetClusterSecrets } from '../../order/applicationset-apps.js';
+import { resolveFleet } from '../../layering/resolve-fleet.js';
+import { hasErrors } from '../../model/finding.js';
+import { findingLine } from '../../render/plan-format.js';
+import type { CommandContext } from '../command.js';
+import { load } from '../common.js';
 
-export function clusterSecretsFromFleet(_repoDir: string): Promise<ClusterSecret[]> {
-  return Promise.reject(
-    new UsageError('--clusters fleet is not available yet: the fleet model does not produce cluster identity Secrets', {
-      hint: 'give the cluster Secrets with --clusters FILE',
-    }),
-  );
+export async function clusterSecretsFromFleet(ctx: CommandContext): Promise<ClusterSecret[]> {
+  const { fleet } = await load(ctx);
+  const { clusters, findings } = resolveFleet(fleet);
+  if (hasErrors(findings)) {
+    const errors = findings.filter((f) => f.severity === 'error');
+    throw new InputError(`--clusters fleet: the fleet has ${errors.length} error(s):\n${errors.map((f) => findingLine(f)).join('\n')}`, {
+      code: 'fleet-errors',
+      hint: 'fix them (fleetplan validate) or give the cluster Secrets with --clusters FILE',
+    });
+  }
+  return fleetClusterSecrets(fleet, clusters);
 }

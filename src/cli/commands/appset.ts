@@ -27,8 +27,10 @@ ApplicationSet controller would, without a cluster or an Argo CD server.
 
   --clusters FILE   cluster Secrets for the cluster generator: a YAML stream of Secrets labelled
                     argocd.argoproj.io/secret-type: cluster (data is base64, stringData plain),
-                    e.g. Argo CD declarative cluster Secrets. "fleet": each fleet cluster's
-                    identity Secret. Without it the cluster generator sees only in-cluster.
+                    e.g. Argo CD declarative cluster Secrets. "fleet": the identity Secret of
+                    each cluster of the fleet at --repo (labels cluster_type, environment,
+                    region_alias, role, sector, region; annotations git_repo, git_revision).
+                    Without it the cluster generator sees only in-cluster.
   --repo DIR        the Git repository the git generators read (default: current directory).
                     Offline, every generator repoURL maps to this local repository.
   --revision REV    revision for git generators whose revision is empty or HEAD (commit, tag or
@@ -68,7 +70,7 @@ export const appsetCommand: Command = {
     const loaded = loadApplicationSet(readTextFile(resolve(io.cwd, file), file), file);
     const clusters = values['clusters'] as string | undefined;
     let secrets: ClusterSecret[] = [];
-    if (clusters === 'fleet') secrets = await clusterSecretsFromFleet(repoDir);
+    if (clusters === 'fleet') secrets = await clusterSecretsFromFleet(ctx);
     else if (clusters !== undefined) {
       secrets = parseClusterSecrets(readTextFile(resolve(io.cwd, clusters), clusters), clusters);
       const unlabelled = secrets.filter((s) => s.labels[CLUSTER_SECRET_TYPE_LABEL] !== 'cluster').map((s) => s.name);

@@ -14,7 +14,9 @@ spec:
   repoURL: https://git.example.com/platform/fleet.git
   revision: main
   sectors:
-    - name: production
+    # A production sector is protected: it must pin a commit (revision: <40-hex sha>),
+    # which \`fleetplan promote --to production\` sets.
+    - name: staging
   defaults:
     project: cluster-config
     syncPolicy:
@@ -30,7 +32,7 @@ metadata:
   name: hub
 spec:
   role: hub
-  sector: production
+  sector: staging
   groups:
     - all
   vars:

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { choice, clusterNames, load, reportFindings } from '../common.js';
-import { renderCluster, renderedStream } from '../../render/fleet.js';
+import { deliveryFiles, renderCluster, renderedStream } from '../../render/fleet.js';
 import { hasErrors } from '../../model/finding.js';
 import { writeTree } from '../../adapters/output.js';
 import { jsonOf } from '../../render/yaml.js';
@@ -21,6 +21,9 @@ so that \`fleetplan render --cluster hub | kubectl apply -f -\` works.
 With --out DIR, writes DIR/<cluster>/apps/<app>.yaml, DIR/<cluster>/projects/<project>.yaml and
 DIR/<cluster>/bootstrap/NN-*.yaml (and, for a hub that provisions clusters, DIR/<hub>/provision/<app>/
 kustomize directories), and removes files an earlier render wrote that are no longer produced.
+Under gitops.delivery: applicationset, no apps/ or projects/: bootstrap/ holds the cluster identity
+Secret and the root ApplicationSet, and DIR/deploy/<sector>/<region>/argocd/ the rendered
+<cluster-type>-values.yaml files and <cluster-type>-manifests/applicationset.yaml.
 Nothing is written when the fleet has errors (exit 1).
 
 --leaves (with --out) also builds every Application's source with the real kustomize (or
@@ -63,10 +66,25 @@ A failing build is reported with cluster, app and path; the others still render 
         total.unchanged += stats.unchanged;
         total.removed += stats.removed;
       }
+      // delivery: applicationset — values files and ApplicationSet copies shared by clusters of one
+      // sector, region and cluster type; stale ones are removed only when the whole fleet is rendered.
+      const shared = deliveryFiles(fleet, clusters);
+      if (shared.length > 0) {
+        const managedShared = clusterNames(ctx).length === 0 ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
+        const stats = writeTree(dir, shared, managedShared);
+        total.written += stats.written;
+        total.unchanged += stats.unchanged;
+        total.removed += stats.removed;
+      }
       ctx.io.stderr.write(
         `rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`,
       );
       if (!leaves) return 0;
+      if (fleet.delivery === 'applicationset') {
+        // The Applications are made by the ApplicationSet controller from chart directories.
+        ctx.io.stderr.write('note: --leaves builds nothing under gitops.delivery: applicationset (no apps are rendered)\n');
+        return 0;
+      }
       const { jobs, skipped } = leafJobsFor(fleet, clusters, nodeFileSystem(fleet.root));
       for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
       const cacheDir = ctx.values['cache-dir'] as string | undefined;

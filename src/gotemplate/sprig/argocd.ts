@@ -9,6 +9,7 @@ import type { FuncDef } from '../funcs.js';
 import { def } from '../funcs.js';
 import type { GoValue } from '../values.js';
 import { goToLower, isMap, newMap, typeName } from '../values.js';
+import { parseGoInt } from '../strconv.js';
 import { marshalYamlV2 } from './yaml-v2.js';
 
 /** SanitizeName: lower case, anything but [-a-z0-9.] becomes '-', at most 253 bytes, '-' and '.' trimmed at both ends. */
@@ -69,14 +70,34 @@ const bool11 = new yaml.Type('tag:yaml.org,2002:bool', {
   represent: { lowercase: (v: unknown) => (v ? 'true' : 'false') },
   defaultStyle: 'lowercase',
 });
-// The core schema with its boolean type replaced (same tag and kind replace the earlier type).
-const yaml11Schema = yaml.CORE_SCHEMA.extend({ implicit: [bool11] });
+/** go-yaml v2's integers: Go literal syntax with underscores (0x…, 0o…, 0b…, 0777 octal). */
+const int11 = new yaml.Type('tag:yaml.org,2002:int', {
+  kind: 'scalar',
+  resolve: (s: string) => /^[-+]?[0-9]/.test(s) && goInt(s) !== undefined,
+  construct: (s: string) => Number(goInt(s)!),
+  predicate: (v: unknown) => typeof v === 'number' && Number.isInteger(v),
+  represent: { decimal: (v: unknown) => String(v) },
+  defaultStyle: 'decimal',
+});
+
+function goInt(s: string): bigint | undefined {
+  const v = parseGoInt(s.replace(/_/g, ''));
+  return v !== undefined && v >= -(1n << 63n) && v < 1n << 64n ? v : undefined;
+}
+
+/** Timestamps stay strings: go-yaml v2 gives a string for a timestamp decoded into interface{}. */
+const noTimestamp = new yaml.Type('tag:yaml.org,2002:timestamp', { kind: 'scalar', resolve: () => false });
+
+// The default schema (with merge keys) with booleans, integers and timestamps as go-yaml v2 reads
+// them (a type with the same tag and kind replaces the earlier one).
+const yaml11Schema = yaml.DEFAULT_SCHEMA.extend({ implicit: [bool11, int11, noTimestamp] });
 
 /** YAML → JSON → Go values: keys become strings, numbers float64. */
 function yamlToGo(text: string): GoValue {
   let doc: unknown;
   try {
-    doc = yaml.load(text, { schema: yaml11Schema });
+    // json: duplicate keys override earlier ones, as go-yaml v2 decoding into a map does.
+    doc = yaml.load(text, { schema: yaml11Schema, json: true });
   } catch (e) {
     throw new FuncError(`error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
   }
@@ -90,6 +111,9 @@ function toGo(v: unknown): GoValue {
     const m = newMap();
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) m[k] = toGo(x);
     return m;
+  }
+  if (typeof v === 'number' && !Number.isFinite(v)) {
+    throw new FuncError(`error converting YAML to JSON: json: unsupported value: ${v > 0 ? '+Inf' : v < 0 ? '-Inf' : 'NaN'}`);
   }
   if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
   return String(v);

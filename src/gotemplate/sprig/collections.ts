@@ -10,14 +10,12 @@ import {
   GoComplex,
   GoObject,
   TypedInt,
-  compareStrings,
   hasOwn,
   int64,
   isMap,
   isTrue,
   kindOf,
   newMap,
-  sliceType,
   sortedKeys,
   typeName,
   typedSlice,
@@ -74,10 +72,6 @@ function listArg(v: GoValue, what: string): GoValue[] {
   if (Array.isArray(v)) return v;
   if (v === null || v === undefined) throw new FuncError(NIL_DEREF);
   throw new FuncError(`Cannot ${what} on type ${kindName(v)}`);
-}
-
-function mustOrPanic<A extends unknown[]>(f: (...a: A) => GoValue): (...a: A) => GoValue {
-  return f;
 }
 
 function chunk(size: bigint, list: GoValue): GoValue {
@@ -682,9 +676,6 @@ export function collectionFuncs(): [string, FuncDef][] {
     }) as never)],
     ['hello', def([], (() => 'Hello!') as never)],
   ];
-  void mustOrPanic;
-  void sliceType;
-  void compareStrings;
   return f;
 }
 
@@ -721,4 +712,3 @@ function toDecimal(v: GoValue): GoValue {
   return n >= -(1n << 63n) && n < 1n << 63n ? int64(n) : int64(0n);
 }
 
-export { toInt64, toFloat64, kindOfName, TypedInt };

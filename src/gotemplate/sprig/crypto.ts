@@ -7,6 +7,8 @@ import { FuncError } from '../errors.js';
 import type { FuncDef } from '../funcs.js';
 import { def } from '../funcs.js';
 import type { TypedInt } from '../values.js';
+import { bcrypt } from './bcrypt.js';
+import { certFuncs, dsaPrivateKeyPem } from './certs.js';
 
 function adler32(s: string): number {
   let a = 1;
@@ -103,20 +105,22 @@ function genPrivateKey(typ: string): string {
       return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'sec1', format: 'pem' }).toString();
     case 'ed25519':
       return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    case 'dsa':
+      return dsaPrivateKeyPem();
     default:
       return 'Unknown type ' + typ;
   }
 }
 
-function unsupported(name: string): FuncDef {
-  return def(
-    [],
-    (() => {
-      throw new FuncError(`${name} is not supported by fleetplan's template engine`);
-    }) as never,
-    'any',
-  );
+/** sprig returns bcrypt's error as the text. */
+function sprigBcrypt(input: string): string {
+  try {
+    return bcrypt(input);
+  } catch (e) {
+    return `failed to encrypt string with bcrypt: ${(e as Error).message}`;
+  }
 }
+
 
 export function cryptoFuncs(): [string, FuncDef][] {
   const hash = (alg: string) => def(['string'], ((s: string) => createHash(alg).update(s, 'utf8').digest('hex')) as never);
@@ -137,14 +141,12 @@ export function cryptoFuncs(): [string, FuncDef][] {
     }) as never)],
     ['derivePassword', def(['uint32', 'string', 'string', 'string', 'string'], derivePassword as never)],
     ['genPrivateKey', def(['string'], genPrivateKey as never)],
-    ['bcrypt', unsupported('bcrypt')],
-    ['htpasswd', unsupported('htpasswd')],
-    ['buildCustomCert', unsupported('buildCustomCert')],
-    ['genCA', unsupported('genCA')],
-    ['genCAWithKey', unsupported('genCAWithKey')],
-    ['genSelfSignedCert', unsupported('genSelfSignedCert')],
-    ['genSelfSignedCertWithKey', unsupported('genSelfSignedCertWithKey')],
-    ['genSignedCert', unsupported('genSignedCert')],
-    ['genSignedCertWithKey', unsupported('genSignedCertWithKey')],
+    ...certFuncs(),
+    ['bcrypt', def(['string'], sprigBcrypt as never)],
+    [
+      'htpasswd',
+      def(['string', 'string'], ((user: string, password: string) =>
+        user.includes(':') ? `invalid username: ${user}` : `${user}:${sprigBcrypt(password)}`) as never),
+    ],
   ];
 }

@@ -98,8 +98,7 @@ function zoneInfo(zone: string, ms: number): { offset: number; abbr: string } {
   const name = parts.find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name);
   const offset = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60) : 0;
-  const shortParts = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'short' }).formatToParts(new Date(ms));
-  let abbr = shortParts.find((p) => p.type === 'timeZoneName')?.value ?? 'UTC';
+  let abbr = zoneAbbreviation(tz, ms);
   if (/^GMT|^UTC/.test(abbr)) {
     const sign = offset < 0 ? '-' : '+';
     const a = Math.abs(offset);
@@ -108,6 +107,24 @@ function zoneInfo(zone: string, ms: number): { offset: number; abbr: string } {
     abbr = offset === 0 ? 'UTC' : sign + hh + (mm ? String(mm).padStart(2, '0') : '');
   }
   return { offset, abbr };
+}
+
+/**
+ * The zone's abbreviation as ICU knows it: the first alphabetic one among a few English locales
+ * (ICU names CET only in en-GB, IST only in en-IN, …); tzdata, which Go reads, agrees for the
+ * common zones. Where ICU has none, the caller writes a numeric one ("+04"), as tzdata often does.
+ */
+const ABBR_LOCALES = ['en-US', 'en-GB', 'en-IN', 'en-AU', 'en-NZ', 'en-ZA', 'ja-JP'];
+function zoneAbbreviation(tz: string, ms: number): string {
+  let first = 'UTC';
+  for (const locale of ABBR_LOCALES) {
+    const parts = new Intl.DateTimeFormat(locale, { timeZone: tz, timeZoneName: 'short' }).formatToParts(new Date(ms));
+    const name = parts.find((p) => p.type === 'timeZoneName')?.value ?? 'UTC';
+    if (locale === 'en-US') first = name;
+    if (/^[A-Z]{2,5}$/.test(name) && name !== 'GMT' && name !== 'UTC') return name;
+    if (name === 'GMT' && tz.startsWith('Europe/')) return 'GMT';
+  }
+  return first;
 }
 
 interface Fields {
@@ -348,10 +365,15 @@ export function parseTime(layout: string, value: string, zone: string): GoTime {
     if (r === undefined) throw new FuncError(`parsing time ${JSON.stringify(value)}: unsupported layout element ${JSON.stringify(tok)}`);
     re += r;
     groups.push(tok);
+    // Go accepts a fractional second right after the seconds even when the layout has none.
+    if ((tok === '05' || tok === '5') && !/^[.,][09]/.test(layout.slice(i))) {
+      re += '(?:[.,](\\d+))?';
+      groups.push('frac');
+    }
   }
   const m = new RegExp('^' + re + '$').exec(value);
   if (!m) throw new FuncError(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse`);
-  let year = 1;
+  let year = 0; // Go: elements missing from the layout are zero (year) or one (month, day)
   let month = 1;
   let day = 1;
   let hour = 0;
@@ -417,7 +439,10 @@ export function parseTime(layout: string, value: string, zone: string): GoTime {
     if (pm && hour < 12) hour += 12;
     if (!pm && hour === 12) hour = 0;
   }
-  const local = Date.UTC(year, month - 1, day, hour, minute, second);
+  // Date.UTC reads years 0-99 as 1900-1999; set the year separately.
+  const d0 = new Date(Date.UTC(2000, month - 1, day, hour, minute, second));
+  d0.setUTCFullYear(year);
+  const local = d0.getTime();
   let utcMs: number;
   if (offset !== undefined) utcMs = local - offset * 1000;
   else {
@@ -443,7 +468,6 @@ export function parseDuration(s: string): bigint {
   }
   if (s === '0') return 0n;
   if (s === '') throw new FuncError(`time: invalid duration ${JSON.stringify(orig)}`);
-  let total = 0;
   let totalNs = 0n;
   const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
   while (s !== '') {
@@ -456,9 +480,7 @@ export function parseDuration(s: string): bigint {
       totalNs += (BigInt(frac) * unit) / 10n ** BigInt(frac.length);
     }
     s = s.slice(m[0].length);
-    total++;
   }
-  void total;
   return neg ? -totalNs : totalNs;
 }
 
@@ -578,8 +600,11 @@ export function dateFuncs(): [string, FuncDef][] {
       'ago',
       def(['any'], ((d: GoValue) => {
         const t = toTime(d);
+        // time.Since(t).Round(time.Second): halfway values round away from zero.
         const diff = BigInt(Date.now()) * 1_000_000n - t.ns;
-        return durationString((diff / NS) * NS);
+        const abs = diff < 0n ? -diff : diff;
+        const rounded = ((abs + NS / 2n) / NS) * NS;
+        return durationString(diff < 0n ? -rounded : rounded);
       }) as never),
     ],
     [

@@ -67,7 +67,10 @@ export function goRegExp(src: string, global = false): RegExp {
           out += '\\' + n + '{' + s[i + 1] + '}';
           i++;
         }
-      } else if (/[a-zA-Z0-9]/.test(n) && !'dDwWsSbBntrfvx0123456789'.includes(n)) {
+      } else if (/[1-9]/.test(n)) {
+        // RE2 has no backreferences.
+        throw new FuncError(`error parsing regexp: invalid escape sequence: \`\\${n}\``);
+      } else if (/[a-zA-Z0-9]/.test(n) && !'dDwWsSbBntrfvx0'.includes(n)) {
         throw new FuncError(`error parsing regexp: invalid escape sequence: \`\\${n}\``);
       } else if (/[^a-zA-Z0-9]/.test(n)) {
         out += /[\^$\\.*+?()[\]{}|/-]/.test(n) ? '\\' + n : n;
@@ -111,6 +114,8 @@ export function goRegExp(src: string, global = false): RegExp {
       continue;
     }
     if (c === '(' && s[i + 1] === '?') {
+      const look = /^\(\?(=|!|<=|<!)/.exec(s.slice(i));
+      if (look) throw new FuncError(`error parsing regexp: invalid or unsupported Perl syntax: \`${look[0]}\``);
       if (s[i + 2] === 'P' && s[i + 3] === '<') {
         out += '(?<';
         i += 3;
@@ -271,27 +276,46 @@ function quoteMeta(s: string): string {
   return s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
 }
 
+/** regexp.MustCompile's panic text around a compile error (the non-must sprig functions). */
+function mustCompile<A extends unknown[], R>(f: (r: string, ...a: A) => R): (r: string, ...a: A) => R {
+  return (r, ...a) => {
+    try {
+      return f(r, ...a);
+    } catch (e) {
+      if (e instanceof FuncError && e.message.startsWith('error parsing regexp:')) throw new FuncError(`regexp: Compile(\`${r}\`): ${e.message}`);
+      throw e;
+    }
+  };
+}
+
 export function regexFuncs(): [string, FuncDef][] {
-  const match = (r: string, s: string): boolean => goRegExp(r).test(s);
+  const mustMatch = (r: string, s: string): boolean => goRegExp(r).test(s);
+  // regexMatch ignores a bad expression (false); mustRegexMatch reports it.
+  const match = (r: string, s: string): boolean => {
+    try {
+      return mustMatch(r, s);
+    } catch {
+      return false;
+    }
+  };
   const findAllFn = (r: string, s: string, n: bigint): string[] => typedSlice(findAll(r, s, Number(n)), '[]string');
   const find = (r: string, s: string): string => goRegExp(r).exec(s)?.[0] ?? '';
   const splitFn = (r: string, s: string, n: bigint): string[] => typedSlice(split(r, s, Number(n)), '[]string');
-  const panicky = <A extends unknown[], R>(f: (...a: A) => R) => f;
   return [
-    ['regexMatch', def(['string', 'string'], panicky(match) as never)],
-    ['mustRegexMatch', def(['string', 'string'], match as never)],
-    ['regexFindAll', def(['string', 'string', 'int'], findAllFn as never)],
+    ['regexMatch', def(['string', 'string'], match as never)],
+    ['mustRegexMatch', def(['string', 'string'], mustMatch as never)],
+    ['regexFindAll', def(['string', 'string', 'int'], mustCompile(findAllFn) as never)],
     ['mustRegexFindAll', def(['string', 'string', 'int'], findAllFn as never)],
-    ['regexFind', def(['string', 'string'], find as never)],
+    ['regexFind', def(['string', 'string'], mustCompile(find) as never)],
     ['mustRegexFind', def(['string', 'string'], find as never)],
-    ['regexReplaceAll', def(['string', 'string', 'string'], ((r: string, s: string, repl: string) => replaceAll(r, s, repl, false)) as never)],
+    ['regexReplaceAll', def(['string', 'string', 'string'], mustCompile((r: string, s: string, repl: string) => replaceAll(r, s, repl, false)) as never)],
     ['mustRegexReplaceAll', def(['string', 'string', 'string'], ((r: string, s: string, repl: string) => replaceAll(r, s, repl, false)) as never)],
-    ['regexReplaceAllLiteral', def(['string', 'string', 'string'], ((r: string, s: string, repl: string) => replaceAll(r, s, repl, true)) as never)],
+    ['regexReplaceAllLiteral', def(['string', 'string', 'string'], mustCompile((r: string, s: string, repl: string) => replaceAll(r, s, repl, true)) as never)],
     [
       'mustRegexReplaceAllLiteral',
       def(['string', 'string', 'string'], ((r: string, s: string, repl: string) => replaceAll(r, s, repl, true)) as never),
     ],
-    ['regexSplit', def(['string', 'string', 'int'], splitFn as never)],
+    ['regexSplit', def(['string', 'string', 'int'], mustCompile(splitFn) as never)],
     ['mustRegexSplit', def(['string', 'string', 'int'], splitFn as never)],
     ['regexQuoteMeta', def(['string'], quoteMeta as never)],
   ];

@@ -3,7 +3,7 @@ import { FuncError } from '../errors.js';
 import type { FuncDef } from '../funcs.js';
 import { def } from '../funcs.js';
 import type { GoValue } from '../values.js';
-import { GoObject, NOT_FOUND, int64 } from '../values.js';
+import { GoObject, NOT_FOUND, TypedInt } from '../values.js';
 
 const versionRe =
   /^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$/;
@@ -94,7 +94,6 @@ export class SemverVersion extends GoObject {
   }
 }
 
-import { TypedInt } from '../values.js';
 class TypedIntU64 extends TypedInt {
   constructor(v: bigint) {
     super('uint64', v);
@@ -254,4 +253,3 @@ export function semverFuncs(): [string, FuncDef][] {
   ];
 }
 
-export { int64 };

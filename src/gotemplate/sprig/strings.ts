@@ -11,7 +11,6 @@ import { camelCaseToLowerCase, toCamelCase } from './xstrings.js';
 
 const isUpper = (c: string): boolean => /^\p{Lu}$/u.test(c);
 const isLower = (c: string): boolean => /^\p{Ll}$/u.test(c);
-const isLetter = (c: string): boolean => /^\p{L}$/u.test(c);
 const isSpaceRune = (c: string): boolean => /^[\s\u0085\u00a0]$/u.test(c);
 
 /** strings.Fields */
@@ -233,7 +232,6 @@ function trimSet(s: string, cutset: string, left: boolean, right: boolean): stri
   return runes.slice(a, b).join('');
 }
 
-export { trimSet };
 
 function plural(one: string, many: string, count: bigint): string {
   return count === 1n ? one : many;
@@ -330,4 +328,3 @@ export function stringFuncs(): [string, FuncDef][] {
   ];
 }
 
-export { isLetter, isLower };

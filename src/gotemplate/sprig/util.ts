@@ -1,11 +1,10 @@
 /**
  * Conversions sprig relies on: strval, and spf13/cast's ToInt64/ToInt/ToFloat64 semantics.
  */
-import { FuncError } from '../errors.js';
 import { formatValue } from '../fmt.js';
 import { parseGoFloat, parseGoInt } from '../strconv.js';
 import type { GoValue } from '../values.js';
-import { GoComplex, GoObject, TypedInt, int64, isMap, kindOf, typeName } from '../values.js';
+import { GoComplex, GoObject, TypedInt, kindOf } from '../values.js';
 
 /** sprig's strval: strings as they are, Stringers through String(), the rest with %v. */
 export function strval(v: GoValue): string {
@@ -72,20 +71,6 @@ export function toFloat64(v: GoValue): number {
   return 0;
 }
 
-export function toInt(v: GoValue): bigint {
-  return toInt64(v);
-}
-
-export function i64(v: bigint): TypedInt {
-  return int64(v);
-}
-
-/** A Go slice or array argument, or an error naming the kind (sprig's "Cannot find X on type Y"). */
-export function asList(v: GoValue, what: string): GoValue[] {
-  if (Array.isArray(v)) return v;
-  throw new FuncError(`Cannot ${what} on type ${kindName(v)}`);
-}
-
 /** reflect.Kind String(), as sprig's messages and kindOf print it. */
 export function kindName(v: GoValue): string {
   if (v === undefined || v === null) return 'invalid';
@@ -102,12 +87,3 @@ export function kindName(v: GoValue): string {
   }
 }
 
-export function isSliceOrArray(v: GoValue): v is GoValue[] {
-  return Array.isArray(v);
-}
-
-export function typeOfValue(v: GoValue): string {
-  return typeName(v);
-}
-
-export { isMap };

@@ -5,7 +5,7 @@
  * quoted lines folded at column 80, multi-line strings as literal blocks.
  */
 import type { GoValue } from '../values.js';
-import { GoObject, TypedInt, isMap } from '../values.js';
+import { formatFloat } from '../strconv.js';
 import { marshalJson } from './collections.js';
 
 const BEST_WIDTH = 80;
@@ -28,7 +28,8 @@ function resolvesToString(s: string): boolean {
   const isD = c >= '0' && c <= '9';
   const isS = c === '+' || c === '-';
   const isM = 'yYnNtTfFoO~'.includes(c);
-  if (!(isD || isS || isM || c === '.' || c === '<')) return true;
+  // Only these first characters can start a non-string (yaml.v2's resolve table; "<<" is not one).
+  if (!(isD || isS || isM || c === '.')) return true;
   if (resolveMap.has(s)) return false;
   if (c === '.') return !/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(s) && !/^\.(inf|nan)$/i.test(s);
   if (isD || isS) {
@@ -50,15 +51,10 @@ interface Analysis {
   blockAllowed: boolean;
 }
 
+/** go-yaml v2's is_printable: it checks UTF-8 bytes of at most three bytes, so NEL and characters
+ * beyond the BMP are not printable (they are written as escapes in double quotes). */
 function isPrintable(cp: number): boolean {
-  return (
-    cp === 0x0a ||
-    (cp >= 0x20 && cp <= 0x7e) ||
-    cp === 0x85 ||
-    (cp >= 0xa0 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff) ||
-    (cp >= 0x10000 && cp <= 0x10ffff)
-  );
+  return cp === 0x0a || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff);
 }
 const isBreakCp = (cp: number): boolean => cp === 0x0a || cp === 0x0d || cp === 0x85 || cp === 0x2028 || cp === 0x2029;
 
@@ -172,14 +168,14 @@ function writeSingleQuoted(o: Out, value: string, indent: number, allowBreaks: b
       if (allowBreaks && !spaces && o.column > BEST_WIDTH && i !== 0 && i !== chars.length - 1 && chars[i + 1] !== ' ') o.newline(indent);
       else o.write(c);
       spaces = true;
-    } else if (c === '\n') {
-      if (!breaks) o.text += '\n';
-      o.newline(indent);
+    } else if (isBreakCp(c.codePointAt(0)!)) {
+      // A line break is written as it is (a LF doubled); the next line starts at the indentation.
+      if (!breaks && c === '\n') o.text += '\n';
+      o.text += c;
+      o.column = 0;
       breaks = true;
     } else {
-      if (breaks) {
-        // indentation already written
-      }
+      if (breaks) o.write(' '.repeat(indent));
       o.write(c === "'" ? "''" : c);
       spaces = false;
       breaks = false;
@@ -270,16 +266,22 @@ function writeLiteral(o: Out, value: string, indent: number): void {
   if (!value.endsWith('\n')) hints += '-';
   else if (value.length === 1 || value.endsWith('\n\n')) hints += '+';
   o.write('|' + hints);
-  const body = value.endsWith('\n') ? value.slice(0, -1) : value;
-  for (const line of body.split('\n')) {
-    if (line === '') {
-      o.text += '\n';
-      o.column = 0;
+  // As go-yaml's literal writer: breaks are written as they are, text starts at the indentation.
+  let out = '\n';
+  let breaks = true;
+  for (const c of value) {
+    if (isBreakCp(c.codePointAt(0)!)) {
+      out += c;
+      breaks = true;
     } else {
-      o.newline(indent);
-      o.write(line);
+      if (breaks) out += ' '.repeat(indent);
+      out += c;
+      breaks = false;
     }
   }
+  // The line break after the scalar is written by whatever comes next.
+  if (out.endsWith('\n')) out = out.slice(0, -1);
+  o.write(out);
 }
 
 /** Writes a string scalar; `simpleKey`: it is a mapping key. `indent` is the scalar's indentation. */
@@ -354,9 +356,19 @@ export function yamlKeyLess(a: string, b: string): boolean {
 
 // --- values
 
-/** JSON round trip: what json.Marshal + yaml.Unmarshal leave of a Go value. */
+/**
+ * JSON round trip: what json.Marshal + yaml.Unmarshal leave of a Go value. JSON leaves NEL
+ * (U+0085) unescaped, and YAML folds that line break in a double-quoted scalar into a space.
+ */
 function jsonNormalize(v: GoValue): unknown {
-  return JSON.parse(marshalJson(v, false, ''), (_k, x: unknown) => x);
+  return JSON.parse(marshalJson(v, false, ''), (_k, x: unknown) =>
+    typeof x === 'string' && x.includes('\u0085')
+      ? x.replace(/[ \t]*((?:\u0085[ \t]*)+)/g, (_m, run: string) => {
+          const n = (run.match(/\u0085/g) ?? []).length;
+          return n === 1 ? ' ' : '\n'.repeat(n - 1);
+        })
+      : x,
+  );
 }
 
 function scalarText(v: unknown): string | undefined {
@@ -370,7 +382,6 @@ function scalarText(v: unknown): string | undefined {
   return undefined;
 }
 
-import { formatFloat } from '../strconv.js';
 function formatG(f: number): string {
   if (f === Infinity) return '.inf';
   if (f === -Infinity) return '-.inf';
@@ -458,4 +469,3 @@ export function marshalYamlV2(v: GoValue): string {
   return o.text + '\n';
 }
 
-export { isMap, TypedInt, GoObject };

@@ -6,6 +6,7 @@
  * (other patches, namespace, labels, nested kustomizations, unknown fields) is reported as a
  * reason to build the cluster with the real kustomize instead.
  */
+import { joinRepoPath } from '../../model/repo-path.js';
 import { isPlainObject } from '../../layering/merge.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { SourceFile, YamlPath } from '../../spec/yaml-source.js';
@@ -47,19 +48,7 @@ const CLUSTER_KEYS = new Set(['apiVersion', 'kind', 'resources', 'components', '
 const LAYER_KEYS = new Set(['apiVersion', 'kind', 'helmGlobals', 'helmCharts']);
 const CHART_KEYS = new Set(['name', 'valuesFile', 'namespace', 'releaseName']);
 
-/** `dir/rel` normalized; undefined when it leaves the repository. */
-function join(dir: string, rel: string): string | undefined {
-  if (rel.startsWith('/')) return undefined;
-  const parts: string[] = [];
-  for (const seg of `${dir}/${rel}`.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(seg);
-  }
-  return parts.length ? parts.join('/') : '.';
-}
+const join = joinRepoPath;
 
 function list(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];

@@ -1,0 +1,430 @@
+/**
+ * The helmfile + Flux layout (seed 003): a helmfile bootstrap (`bootstrap/helmfile.yaml`,
+ * `bootstrap/helmfile.d/*.yaml` or `bootstrap/helmfile/*.yaml`, a CRD phase rendered with
+ * `--include-crds` and an apps phase chained with `needs`) that installs Flux, then Flux
+ * Kustomizations (`**\/ks.yaml`) ordered by `dependsOn`.
+ *
+ * Becomes a Fleet with one cluster whose apps are the releases (`helmfile:<ns>/<name>`) and the
+ * Kustomizations (`flux:<ns>/<name>`), placed in waves by topological depth: the CRD phase, then
+ * the apps phase by `needs`, then Flux by `dependsOn`. The graphs themselves, with file and line
+ * for every edge, are kept in `fleet.graphs` for the graph rules. Go templates are not executed:
+ * a templated chart is read from the app's Flux OCIRepository, as the layout's own template does.
+ * Decisions: docs/adr/0102-helmfile-flux-layout.md.
+ */
+import { parseAllDocuments, LineCounter, isMap, isPair, isScalar, isSeq } from 'yaml';
+import type { Node as YamlNode, Document } from 'yaml';
+import type { Finding } from '../model/finding.js';
+import type { ClusterDef, Fleet, GroupDef } from '../model/fleet.js';
+import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileRelease } from '../model/graphs.js';
+import { releaseId } from '../model/graphs.js';
+import type { AppSpec } from '../model/spec.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
+import type { LoadResult } from '../spec/load.js';
+import type { SourceFile, YamlPath } from '../spec/yaml-source.js';
+import { FLEET_FILE } from '../spec/load.js';
+import { helmCharts, chartName } from '../validate/catalog/operators.js';
+import { joinRelative, parseManifests, isObj } from '../validate/manifests.js';
+
+export const CLUSTER_NAME = 'cluster';
+export const PHASE_LABEL = 'fleetplan.io/phase';
+
+/** What `plan` says about the waves of this layout. */
+export const HELMFILE_FLUX_PLAN_NOTE =
+  'waves are the topological depth of the dependency graphs, not Argo CD sync waves: the helmfile CRD phase (0), then helmfile releases by needs, then Flux Kustomizations by dependsOn (a Kustomization also waits for the one whose path creates it); apps in one wave run in parallel';
+
+function helmfileFiles(fs: RepoFileSystem): string[] {
+  const out: string[] = [];
+  for (const f of ['bootstrap/helmfile.yaml', 'bootstrap/helmfile.yaml.gotmpl', 'helmfile.yaml']) if (fs.exists(f) && !fs.isDirectory(f)) out.push(f);
+  for (const d of ['bootstrap/helmfile.d', 'bootstrap/helmfile']) {
+    if (!fs.isDirectory(d)) continue;
+    for (const f of fs.list(d)) if (/\.ya?ml(\.gotmpl)?$/.test(f) && !fs.isDirectory(`${d}/${f}`)) out.push(`${d}/${f}`);
+  }
+  return out;
+}
+
+function ksFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[]): string[] {
+  if (depth > 8) return out;
+  for (const e of fs.list(dir)) {
+    const p = dir === '.' ? e : `${dir}/${e}`;
+    if (e.startsWith('.')) continue;
+    if (fs.isDirectory(p)) ksFiles(fs, p, depth + 1, out);
+    else if (e === 'ks.yaml' || e === 'ks.yml' || (dir.endsWith('flux/cluster') && /\.ya?ml$/.test(e))) out.push(p);
+  }
+  return out;
+}
+
+export function detectHelmfileFlux(fs: RepoFileSystem): boolean {
+  if (fs.exists(FLEET_FILE)) return false;
+  if (helmfileFiles(fs).length > 0) return true;
+  return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).length > 0;
+}
+
+/** A YAML file with positions for any path, all documents kept. */
+interface Located {
+  docs: { value: unknown; locate(path: YamlPath): { line: number; column: number } }[];
+  errors: Finding[];
+}
+
+function parseLocated(file: string, text: string): Located {
+  const lc = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter: lc });
+  const errors: Finding[] = [];
+  const list = Array.isArray(docs) ? docs : [];
+  const out: Located['docs'] = [];
+  for (const doc of list as Document[]) {
+    for (const err of doc.errors) {
+      const pos = lc.linePos(err.pos[0]);
+      errors.push({ severity: 'warning', code: 'unreadable-file', message: err.message.replace(/ at line \d+, column \d+[\s\S]*$/, ''), file, line: pos.line, column: pos.col, hint: 'fix the YAML syntax' });
+    }
+    if (doc.errors.length) continue;
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 100 });
+    } catch {
+      continue;
+    }
+    out.push({
+      value,
+      locate(path) {
+        let node = doc.contents as YamlNode | null;
+        let offset = node?.range?.[0] ?? 0;
+        for (const seg of path) {
+          if (isMap(node)) {
+            const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+            if (!pair) break;
+            const v = pair.value as YamlNode | null;
+            offset = (pair.key as YamlNode).range?.[0] ?? offset;
+            node = v;
+          } else if (isSeq(node) && typeof seg === 'number') {
+            const item = node.items[seg] as YamlNode | undefined;
+            if (!item) break;
+            offset = item.range?.[0] ?? offset;
+            node = item;
+          } else break;
+        }
+        const p = lc.linePos(offset);
+        return { line: p.line, column: p.col };
+      },
+    });
+  }
+  return { docs: out, errors };
+}
+
+function dirOf(file: string): string {
+  const i = file.lastIndexOf('/');
+  return i < 0 ? '.' : file.slice(0, i);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Chart and version of a templated release, read from the app's Flux OCIRepository. */
+function chartFromFlux(fs: RepoFileSystem, ns: string, name: string): string | undefined {
+  const file = `kubernetes/apps/${ns}/${name}/app/ocirepository.yaml`;
+  if (!fs.exists(file)) return undefined;
+  try {
+    const o = parseManifests(file, fs.readText(file)).find((x) => x.kind === 'OCIRepository');
+    const spec = o && isObj(o.body.spec) ? o.body.spec : undefined;
+    return spec ? str(spec.url) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where each release is written in its file (`releases[i]`), and where each Kustomization's spec.path is. */
+const releasePaths = new WeakMap<HelmfileRelease, YamlPath>();
+const ksPathPositions = new WeakMap<FluxKustomization, { line: number; column: number }>();
+
+function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[]): void {
+  let text: string;
+  try {
+    text = fs.readText(file);
+  } catch {
+    return;
+  }
+  const parsed = parseLocated(file, text);
+  findings.push(...parsed.errors);
+  for (const doc of parsed.docs) {
+    const v = doc.value;
+    if (!isObj(v) || !Array.isArray(v.releases)) continue;
+    const defaults = isObj(v.helmDefaults) ? v.helmDefaults : {};
+    const args = Array.isArray(defaults.args) ? defaults.args.map(String) : [];
+    const phase: HelmfileRelease['phase'] = args.includes('--include-crds') && args.includes('--no-hooks') ? 'crds' : /(^|\/)(\d+-)?crds\.ya?ml/.test(file) ? 'crds' : 'apps';
+    v.releases.forEach((r: unknown, i: number) => {
+      if (!isObj(r) || typeof r.name !== 'string') return;
+      const ns = str(r.namespace) ?? 'default';
+      const pos = doc.locate(['releases', i]);
+      let chart = str(r.chart);
+      if (chart === undefined || chart.includes('{{')) chart = chartFromFlux(fs, ns, r.name) ?? chart;
+      const needs: GraphRef[] = [];
+      (Array.isArray(r.needs) ? r.needs : []).forEach((n: unknown, j: number) => {
+        if (typeof n !== 'string') return;
+        const p = doc.locate(['releases', i, 'needs', j]);
+        const parts = n.split('/');
+        const name = parts[parts.length - 1]!;
+        const namespace = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+        needs.push({ name, ...(namespace !== undefined ? { namespace } : {}), file, line: p.line, column: p.column });
+      });
+      const waits: string[] = [];
+      const applies: string[] = [];
+      for (const h of Array.isArray(r.hooks) ? r.hooks : []) {
+        if (!isObj(h) || h.command !== 'kubectl' || !Array.isArray(h.args)) continue;
+        const hargs = h.args.map((a) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name)));
+        if (hargs[0] === 'wait') {
+          for (const a of hargs) {
+            const m = /^crds?\/[^.]+\.(.+)$/.exec(a) ?? /^customresourcedefinitions?\/[^.]+\.(.+)$/.exec(a);
+            if (m) waits.push(m[1]!);
+          }
+        } else if (hargs[0] === 'apply') {
+          for (const a of hargs) {
+            const m = /^(?:--filename|-f)=(.+)$/.exec(a);
+            const target = m ? joinRelative(dirOf(file), m[1]!) : undefined;
+            if (target) applies.push(target);
+          }
+        }
+      }
+      const release: HelmfileRelease = {
+        name: r.name,
+        namespace: ns,
+        phase,
+        ...(chart !== undefined ? { chart } : {}),
+        ...(str(r.version) !== undefined ? { version: str(r.version)! } : {}),
+        file,
+        line: pos.line,
+        column: pos.column,
+        needs,
+        waitsForGroups: [...new Set(waits)].sort(),
+        applies,
+      };
+      releasePaths.set(release, ['releases', i]);
+      releases.push(release);
+    });
+  }
+}
+
+function readKsFile(fs: RepoFileSystem, file: string, findings: Finding[], out: FluxKustomization[]): void {
+  let text: string;
+  try {
+    text = fs.readText(file);
+  } catch {
+    return;
+  }
+  const parsed = parseLocated(file, text);
+  findings.push(...parsed.errors);
+  const inferredNs = /^kubernetes\/apps\/([^/]+)\//.exec(file)?.[1];
+  for (const doc of parsed.docs) {
+    const v = doc.value;
+    if (!isObj(v) || v.kind !== 'Kustomization' || typeof v.apiVersion !== 'string' || !v.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/')) continue;
+    const meta = isObj(v.metadata) ? v.metadata : {};
+    const spec = isObj(v.spec) ? v.spec : {};
+    if (typeof meta.name !== 'string') continue;
+    const pos = doc.locate(['metadata', 'name']);
+    const dependsOn: GraphRef[] = [];
+    (Array.isArray(spec.dependsOn) ? spec.dependsOn : []).forEach((d: unknown, j: number) => {
+      if (!isObj(d) || typeof d.name !== 'string') return;
+      const p = doc.locate(['spec', 'dependsOn', j]);
+      dependsOn.push({ name: d.name, ...(typeof d.namespace === 'string' ? { namespace: d.namespace } : {}), file, line: p.line, column: p.column });
+    });
+    const path = str(spec.path)?.replace(/^\.\//, '').replace(/\/+$/, '');
+    const k: FluxKustomization = {
+      name: meta.name,
+      namespace: str(meta.namespace) ?? inferredNs ?? 'flux-system',
+      ...(path !== undefined ? { path: path === '' ? '.' : path } : {}),
+      ...(str(spec.targetNamespace) !== undefined ? { targetNamespace: str(spec.targetNamespace)! } : {}),
+      file,
+      line: pos.line,
+      column: pos.column,
+      dependsOn,
+      components: (Array.isArray(spec.components) ? spec.components : []).flatMap((c: unknown, j: number) => {
+        if (typeof c !== 'string') return [];
+        const p = doc.locate(['spec', 'components', j]);
+        return [{ name: c, file, line: p.line, column: p.column }];
+      }),
+    };
+    if (path !== undefined) ksPathPositions.set(k, doc.locate(['spec', 'path']));
+    out.push(k);
+  }
+}
+
+export function releaseApp(r: { namespace: string; name: string }): string {
+  return `helmfile:${releaseId(r)}`;
+}
+
+export function kustomizationApp(k: { namespace: string; name: string }): string {
+  return `flux:${k.namespace}/${k.name}`;
+}
+
+/** Resolves a helmfile `needs` entry against the releases of one helmfile. */
+export function findRelease(releases: readonly HelmfileRelease[], from: HelmfileRelease, ref: GraphRef): HelmfileRelease | undefined {
+  const same = releases.filter((r) => r.file === from.file && r.name === ref.name);
+  if (ref.namespace !== undefined) return same.find((r) => r.namespace === ref.namespace);
+  return same.find((r) => r.namespace === from.namespace) ?? (same.length === 1 ? same[0] : undefined);
+}
+
+export function findKustomization(all: readonly FluxKustomization[], from: FluxKustomization, ref: GraphRef): FluxKustomization | undefined {
+  const ns = ref.namespace ?? from.namespace;
+  return all.find((k) => k.name === ref.name && k.namespace === ns);
+}
+
+/** Depth of each node in a graph; edges that close a cycle or name nothing are left out. */
+function depths<T>(nodes: readonly T[], edges: (n: T) => T[]): { depth: Map<T, number>; kept: Map<T, T[]> } {
+  const depth = new Map<T, number>();
+  const kept = new Map<T, T[]>();
+  const state = new Map<T, 1 | 2>();
+  const visit = (n: T): number => {
+    const s = state.get(n);
+    if (s === 2) return depth.get(n)!;
+    state.set(n, 1);
+    let d = 0;
+    const k: T[] = [];
+    for (const m of edges(n)) {
+      if (state.get(m) === 1) continue; // closes a cycle
+      d = Math.max(d, visit(m) + 1);
+      k.push(m);
+    }
+    state.set(n, 2);
+    depth.set(n, d);
+    kept.set(n, k);
+    return d;
+  };
+  for (const n of nodes) visit(n);
+  return { depth, kept };
+}
+
+/** Where an app of this layout is written: its entry, and fields that have a place of their own. */
+interface AppPlace {
+  line: number;
+  column: number;
+  /** YAML path of the entry in its file (`releases[2]`, `metadata.name`). */
+  path: YamlPath;
+  fields: Record<string, { line: number; column: number; path: YamlPath }>;
+}
+
+/**
+ * A SourceFile over a helmfile or ks.yaml seen as a group (`spec.apps.<app>.<field>`): positions
+ * and printed paths are those of the real file.
+ */
+function groupSource(file: string, apps: Record<string, AppSpec>, at: Map<string, AppPlace>): SourceFile {
+  const lookup = (path: YamlPath) => {
+    const p = typeof path[2] === 'string' ? at.get(path[2]) : undefined;
+    const f = p && typeof path[3] === 'string' ? p.fields[path[3]] : undefined;
+    return { p, f };
+  };
+  return {
+    file,
+    value: { spec: { apps } },
+    locate(path) {
+      const { p, f } = lookup(path);
+      return f ?? p ?? { line: 1, column: 1 };
+    },
+    displayPath(path) {
+      const { p, f } = lookup(path);
+      return f?.path ?? p?.path ?? [];
+    },
+  };
+}
+
+export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
+  const findings: Finding[] = [];
+  const releases: HelmfileRelease[] = [];
+  for (const f of helmfileFiles(fs)) readHelmfile(fs, f, findings, releases);
+  const flux: FluxKustomization[] = [];
+  for (const f of fs.isDirectory('kubernetes') ? ksFiles(fs, 'kubernetes', 0, []) : []) readKsFile(fs, f, findings, flux);
+  const graphs: FleetGraphs = { helmfile: releases, flux };
+
+  // Waves: CRD phase 0; apps phase 1 + depth of needs; Flux after the bootstrap by dependsOn depth.
+  const crds = releases.filter((r) => r.phase === 'crds');
+  const apps = releases.filter((r) => r.phase === 'apps');
+  const rel = depths(apps, (r) => r.needs.map((n) => findRelease(apps, r, n)).filter((x): x is HelmfileRelease => x !== undefined && x.phase === 'apps'));
+  // A Kustomization whose path holds another's ks.yaml creates it: the child waits for its parent.
+  const parentOf = (k: FluxKustomization) => flux.filter((p) => p !== k && p.path !== undefined && (p.path === '.' || k.file.startsWith(p.path + '/'))).sort((a, b) => b.path!.length - a.path!.length)[0];
+  const ks = depths(flux, (k) => {
+    const deps = k.dependsOn.map((d) => findKustomization(flux, k, d)).filter((x): x is FluxKustomization => x !== undefined);
+    const parent = parentOf(k);
+    return parent ? [...deps, parent] : deps;
+  });
+  const fluxBase = (apps.length ? Math.max(...apps.map((r) => rel.depth.get(r)!)) + 2 : crds.length ? 1 : 0);
+
+  const groups = new Map<string, GroupDef>();
+  const sources = new Map<string, SourceFile>();
+  const byFile = new Map<string, { apps: Record<string, AppSpec>; at: Map<string, AppPlace> }>();
+  const addApp = (file: string, name: string, spec: AppSpec, pos: AppPlace) => {
+    let g = byFile.get(file);
+    if (!g) byFile.set(file, (g = { apps: {}, at: new Map() }));
+    g.apps[name] = spec;
+    g.at.set(name, pos);
+  };
+  for (const r of releases) {
+    const chart = r.chart ?? `${r.namespace}/${r.name}`;
+    const spec: AppSpec = {
+      chart,
+      repoURL: 'helmfile',
+      ...(r.version !== undefined ? { targetRevision: r.version } : {}),
+      namespace: r.namespace,
+      wave: r.phase === 'crds' ? 0 : 1 + rel.depth.get(r)!,
+      labels: { [PHASE_LABEL]: r.phase === 'crds' ? 'crds' : 'bootstrap' },
+      provides: [...(helmCharts[chartName(chart)] ?? [])],
+    };
+    const needs = r.phase === 'apps' ? (rel.kept.get(r) ?? []).map(releaseApp) : [];
+    if (needs.length) spec.needs = needs;
+    const entry = { line: r.line, column: r.column, path: releasePaths.get(r) ?? [] };
+    addApp(r.file, releaseApp(r), spec, { ...entry, fields: r.needs[0] ? { needs: { line: r.needs[0].line, column: r.needs[0].column, path: [...entry.path, 'needs'] } } : {} });
+  }
+  for (const k of flux) {
+    const spec: AppSpec = {
+      path: k.path ?? dirOf(k.file),
+      namespace: k.targetNamespace ?? k.namespace,
+      wave: fluxBase + ks.depth.get(k)!,
+    };
+    const parent = parentOf(k);
+    const needs = (ks.kept.get(k) ?? []).filter((x) => x !== parent || k.dependsOn.some((d) => findKustomization(flux, k, d) === x)).map(kustomizationApp);
+    if (needs.length) spec.needs = needs;
+    const entry = { line: k.line, column: k.column, path: ['metadata', 'name'] };
+    const fields: AppPlace['fields'] = {};
+    const pathAt = ksPathPositions.get(k);
+    if (pathAt) fields.path = { ...pathAt, path: ['spec', 'path'] };
+    if (k.dependsOn[0]) fields.needs = { line: k.dependsOn[0].line, column: k.dependsOn[0].column, path: ['spec', 'dependsOn'] };
+    addApp(k.file, kustomizationApp(k), spec, { ...entry, fields });
+  }
+  const groupNames: string[] = [];
+  [...byFile.entries()].forEach(([file, g], i) => {
+    const name = `layout-${i}`;
+    groupNames.push(name);
+    groups.set(name, { name, file, metadata: { name }, spec: { apps: g.apps } });
+    sources.set(file, groupSource(file, g.apps, g.at));
+  });
+  const cluster: ClusterDef = {
+    name: CLUSTER_NAME,
+    file: helmfileFiles(fs)[0] ?? flux[0]?.file ?? '.',
+    metadata: { name: CLUSTER_NAME },
+    spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
+    notes: [HELMFILE_FLUX_PLAN_NOTE],
+  };
+  const fleet: Fleet = {
+    root: fs.root,
+    layout: 'helmfile-flux',
+    name: fs.root.split('/').filter(Boolean).pop() ?? 'fleet',
+    file: cluster.file,
+    repoURL: 'local',
+    revision: 'HEAD',
+    platform: 'kubernetes',
+    engine: 'flux',
+    delivery: 'app-of-apps',
+    gitopsNamespace: 'flux-system',
+    renderedPath: 'rendered',
+    operator: {},
+    plugin: undefined,
+    sectors: [],
+    vars: {},
+    defaults: {},
+    projects: {},
+    validation: {},
+    clusters: [cluster],
+    groups,
+    sources,
+    loadFindings: findings,
+    graphs,
+  };
+  return { fleet, findings };
+}

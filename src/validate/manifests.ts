@@ -1,0 +1,229 @@
+/**
+ * What an app applies, read statically: the YAML objects of a kustomize directory (following
+ * `resources`, `bases` and `components` to files and directories inside the repository), or the
+ * plain YAML files of a directory without a kustomization. No kustomize binary: patches,
+ * generators and Helm inflation are not applied, so this is the set of objects the directory
+ * names, with the namespace a kustomization sets.
+ *
+ * Cost: every file is parsed once and every directory read once per validation (cached by
+ * repository path), however many clusters and apps share it.
+ */
+import jsYaml from 'js-yaml';
+import type { RepoFileSystem } from '../ports/filesystem.js';
+import { apiGroup } from './catalog/operators.js';
+
+export interface ManifestObject {
+  apiVersion: string;
+  kind: string;
+  group: string;
+  name: string | undefined;
+  /** metadata.namespace, or the namespace a kustomization sets. */
+  namespace: string | undefined;
+  /** Repository-relative file and the line where the document starts. */
+  file: string;
+  line: number;
+  /** The parsed document. */
+  body: Record<string, unknown>;
+  /** Lines of top-level keys in the document (for pointing at `data:` and friends). */
+  keyLines: Record<string, number>;
+  /** A kustomization on the way renames it (namePrefix/nameSuffix): `name` is not the applied name. */
+  renamed?: boolean;
+}
+
+export type DirectoryKind = 'kustomize' | 'chart' | 'plain' | 'empty' | 'missing';
+
+export interface DirectoryManifests {
+  path: string;
+  kind: DirectoryKind;
+  objects: ManifestObject[];
+}
+
+export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+/** One repository's manifests, parsed lazily and cached. */
+export class ManifestIndex {
+  private readonly files = new Map<string, ManifestObject[]>();
+  private readonly dirs = new Map<string, DirectoryManifests>();
+  private readonly building = new Set<string>();
+
+  constructor(readonly fs: RepoFileSystem) {}
+
+  /** The objects of one YAML file (empty when it cannot be read or parsed). */
+  file(path: string): ManifestObject[] {
+    let objs = this.files.get(path);
+    if (!objs) {
+      let text = '';
+      try {
+        text = this.fs.readText(path);
+      } catch {
+        text = '';
+      }
+      objs = parseManifests(path, text);
+      this.files.set(path, objs);
+    }
+    return objs;
+  }
+
+  directory(path: string): DirectoryManifests {
+    const cached = this.dirs.get(path);
+    if (cached) return cached;
+    if (this.building.has(path)) return { path, kind: 'empty', objects: [] };
+    this.building.add(path);
+    const result = this.readDirectory(path);
+    this.building.delete(path);
+    this.dirs.set(path, result);
+    return result;
+  }
+
+  private readDirectory(path: string): DirectoryManifests {
+    if (!this.fs.isDirectory(path)) return { path, kind: 'missing', objects: [] };
+    const entries = this.fs.list(path);
+    const kfile = KUSTOMIZATION_FILES.find((f) => entries.includes(f));
+    if (kfile) return this.readKustomization(path, `${join(path, kfile)}`);
+    if (entries.includes('Chart.yaml')) return { path, kind: 'chart', objects: [] };
+    const yamls = entries.filter((e) => /\.(ya?ml|json)$/.test(e)).map((e) => join(path, e));
+    const objects = yamls.flatMap((f) => this.file(f));
+    return { path, kind: objects.length || yamls.length ? 'plain' : 'empty', objects};
+  }
+
+  private readKustomization(dir: string, kfile: string): DirectoryManifests {
+    const out: DirectoryManifests = { path: dir, kind: 'kustomize', objects: [] };
+    let k: Record<string, unknown> = {};
+    try {
+      const v = jsYaml.load(this.fs.readText(kfile));
+      if (v && typeof v === 'object' && !Array.isArray(v)) k = v as Record<string, unknown>;
+    } catch {
+      return out;
+    }
+    const refs = [...strings(k.resources), ...strings(k.bases), ...strings(k.components)];
+    for (const ref of refs) {
+      if (/^[a-z]+:\/\//i.test(ref) || /^(github\.com|gitlab\.com|bitbucket\.org)\//.test(ref) || ref.startsWith('git@')) continue;
+      const target = joinRelative(dir, ref);
+      // References that leave the repository or name nothing are the kustomize-references rule's.
+      if (target === undefined) continue;
+      if (this.fs.isDirectory(target)) {
+        const sub = this.directory(target);
+        out.objects.push(...sub.objects);
+      } else if (this.fs.exists(target)) {
+        out.objects.push(...this.file(target));
+      }
+    }
+    const ns = typeof k.namespace === 'string' ? k.namespace : undefined;
+    if (ns) out.objects = out.objects.map((o) => (CLUSTER_SCOPED.has(o.kind) ? o : { ...o, namespace: ns }));
+    if (typeof k.namePrefix === 'string' || typeof k.nameSuffix === 'string') out.objects = out.objects.map((o) => ({ ...o, renamed: true }));
+    return out;
+  }
+}
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+function join(dir: string, name: string): string {
+  return dir === '.' || dir === '' ? name : `${dir}/${name}`;
+}
+
+import { joinRepoPath as joinRelative } from '../model/repo-path.js';
+export { joinRelative };
+
+/** Kinds that have no namespace (a kustomization `namespace:` leaves them alone). */
+export const CLUSTER_SCOPED = new Set([
+  'Namespace',
+  'CustomResourceDefinition',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'StorageClass',
+  'PersistentVolume',
+  'PriorityClass',
+  'MutatingWebhookConfiguration',
+  'ValidatingWebhookConfiguration',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'APIService',
+  'IngressClass',
+  'RuntimeClass',
+  'CSIDriver',
+  'VolumeSnapshotClass',
+  'ClusterIssuer',
+  'ClusterSecretStore',
+  'ClusterExternalSecret',
+  'SecurityContextConstraints',
+  'ClusterVersion',
+  'OAuth',
+  'Console',
+  'Proxy',
+  'APIServer',
+  'Ingress.config.openshift.io',
+  'ManagedCluster',
+  'ManagedClusterSet',
+  'MultiClusterObservability',
+  'AgentServiceConfig',
+  'Provisioning',
+  'NodeNetworkConfigurationPolicy',
+  'NMState',
+  'NodeHealthCheck',
+  'ExternalDNS',
+  'MachineConfig',
+  'MachineConfigPool',
+  'KubeletConfig',
+  'ClusterPolicy',
+]);
+
+/**
+ * YAML text → objects with their start lines. Documents that are not Kubernetes objects
+ * (no apiVersion/kind) are skipped; a document that does not parse is skipped too — the
+ * tools that apply it will say why, and it is not what these rules are about.
+ */
+export function parseManifests(file: string, text: string): ManifestObject[] {
+  const out: ManifestObject[] = [];
+  const lines = text.split('\n');
+  let start = 0;
+  const flush = (end: number) => {
+    const chunk = lines.slice(start, end);
+    const firstContent = chunk.findIndex((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+    if (firstContent >= 0) {
+      let doc: unknown;
+      try {
+        doc = jsYaml.load(chunk.join('\n'));
+      } catch {
+        doc = undefined;
+      }
+      const items = isObj(doc) && doc.kind === 'List' && Array.isArray(doc.items) ? (doc.items as unknown[]) : [doc];
+      for (const item of items) {
+        if (!isObj(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') continue;
+        const meta = isObj(item.metadata) ? item.metadata : {};
+        const keyLines: Record<string, number> = {};
+        chunk.forEach((l, i) => {
+          const m = /^([A-Za-z][\w-]*):/.exec(l);
+          if (m && keyLines[m[1]!] === undefined) keyLines[m[1]!] = start + i + 1;
+        });
+        out.push({
+          apiVersion: item.apiVersion,
+          kind: item.kind,
+          group: apiGroup(item.apiVersion),
+          name: typeof meta.name === 'string' ? meta.name : undefined,
+          namespace: typeof meta.namespace === 'string' ? meta.namespace : undefined,
+          file,
+          line: start + firstContent + 1,
+          body: item,
+          keyLines,
+        });
+      }
+    }
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (/^---(\s|$)/.test(lines[i]!)) {
+      flush(i);
+      start = i + 1;
+    } else if (/^\.\.\.\s*$/.test(lines[i]!)) {
+      flush(i);
+      start = i + 1;
+    }
+  }
+  flush(lines.length);
+  return out;
+}
+
+export function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,168 @@
+/**
+ * CRD before use: a custom resource must be applied after the app that installs its CRD.
+ *
+ * Providers of an API on a cluster: apps whose manifests hold its CustomResourceDefinition, apps
+ * that subscribe to an OLM package (Subscription, or a top-level ACM OperatorPolicy) serving it
+ * (catalog/operators.ts), apps whose Helm chart ships it (catalog), and apps that declare it in
+ * `provides:`. APIs the platform serves are never findings; APIs no app on the cluster provides
+ * are installed outside the fleet and are not judged here.
+ *
+ * "After" depends on the engine: with Argo CD waves, a lower wave (the app-of-apps waits for each
+ * wave to be healthy); with Flux and helmfile, a transitive `dependsOn`/`needs`, or an earlier
+ * bootstrap phase.
+ */
+import type { Finding } from '../../model/finding.js';
+import type { ResolvedApp, ResolvedCluster } from '../../model/resolved.js';
+import type { RuleDefinition } from '../engine.js';
+import type { RuleContext } from '../context.js';
+import { fieldOrigin, place } from '../context.js';
+import type { ManifestObject } from '../manifests.js';
+import { isObj } from '../manifests.js';
+import { apiKey, chartName, helmCharts, isPlatformApi, operatorPackages } from '../catalog/operators.js';
+
+import { PHASE_LABEL } from '../../layouts/helmfile-flux.js';
+
+export { PHASE_LABEL };
+const phaseRank: Record<string, number> = { crds: 0, bootstrap: 1 };
+
+interface ObjectSummary {
+  provides: Set<string>;
+  /** API key → the first object using it and every kind used under it. */
+  uses: Map<string, { first: ManifestObject; kinds: Set<string> }>;
+}
+
+const summaries = new WeakMap<readonly ManifestObject[], ObjectSummary>();
+
+export function summarize(objects: readonly ManifestObject[]): ObjectSummary {
+  let s = summaries.get(objects);
+  if (s) return s;
+  s = { provides: new Set(), uses: new Map() };
+  for (const o of objects) {
+    const spec = isObj(o.body.spec) ? o.body.spec : {};
+    if (o.kind === 'CustomResourceDefinition' && o.group === 'apiextensions.k8s.io') {
+      const g = typeof spec.group === 'string' ? spec.group : undefined;
+      const names = isObj(spec.names) ? spec.names : {};
+      if (g) {
+        s.provides.add(g);
+        if (typeof names.kind === 'string') s.provides.add(`${g}/${names.kind}`);
+      }
+    } else if (o.kind === 'Subscription' && o.group === 'operators.coreos.com') {
+      for (const a of operatorPackages[String(spec.name)] ?? []) s.provides.add(a);
+    } else if (o.kind === 'OperatorPolicy' && o.group === 'policy.open-cluster-management.io') {
+      const sub = isObj(spec.subscription) ? spec.subscription : {};
+      for (const a of operatorPackages[String(sub.name)] ?? []) s.provides.add(a);
+    } else if (o.kind === 'HelmRelease' && o.group === 'helm.toolkit.fluxcd.io') {
+      const chart = isObj(spec.chart) && isObj(spec.chart.spec) ? spec.chart.spec.chart : undefined;
+      if (typeof chart === 'string') for (const a of helmCharts[chartName(chart)] ?? []) s.provides.add(a);
+    } else if (o.kind === 'OCIRepository' && o.group === 'source.toolkit.fluxcd.io') {
+      if (typeof spec.url === 'string') for (const a of helmCharts[chartName(spec.url)] ?? []) s.provides.add(a);
+    }
+    const key = apiKey(o.group, o.kind);
+    if (o.group === '') continue;
+    const u = s.uses.get(key);
+    if (u) u.kinds.add(o.kind);
+    else s.uses.set(key, { first: o, kinds: new Set([o.kind]) });
+  }
+  summaries.set(objects, s);
+  return s;
+}
+
+interface Provider {
+  app: ResolvedApp;
+}
+
+function providersOn(ctx: RuleContext, c: ResolvedCluster): Map<string, Provider[]> {
+  const map = new Map<string, Provider[]>();
+  const add = (key: string, app: ResolvedApp) => {
+    let l = map.get(key);
+    if (!l) map.set(key, (l = []));
+    if (!l.some((p) => p.app === app)) l.push({ app });
+  };
+  for (const app of c.apps) {
+    for (const p of app.provides) add(p, app);
+    if (app.source.chart !== undefined) for (const p of helmCharts[chartName(app.source.chart)] ?? []) add(p, app);
+    const objs = ctx.objectsOf(c, app);
+    if (objs) for (const p of summarize(objs).provides) add(p, app);
+  }
+  return map;
+}
+
+/** True when `provider` is applied, and healthy, before `app` starts. */
+export function orderedBefore(ctx: RuleContext, c: ResolvedCluster, provider: ResolvedApp, app: ResolvedApp, closure: (a: ResolvedApp) => Set<string>): boolean {
+  const pp = phaseRank[provider.labels[PHASE_LABEL] ?? ''] ?? 2;
+  const ap = phaseRank[app.labels[PHASE_LABEL] ?? ''] ?? 2;
+  if (pp !== ap) return pp < ap;
+  if (ctx.fleet.engine === 'flux' || pp < 2) return closure(app).has(provider.name);
+  return provider.wave < app.wave;
+}
+
+export function needsClosure(c: ResolvedCluster): (a: ResolvedApp) => Set<string> {
+  const byName = new Map(c.apps.map((a) => [a.name, a]));
+  const memo = new Map<string, Set<string>>();
+  const visit = (a: ResolvedApp, stack: Set<string>): Set<string> => {
+    const m = memo.get(a.name);
+    if (m) return m;
+    const out = new Set<string>();
+    stack.add(a.name);
+    for (const n of a.needs) {
+      out.add(n);
+      const na = byName.get(n);
+      if (na && !stack.has(n)) for (const x of visit(na, stack)) out.add(x);
+    }
+    stack.delete(a.name);
+    memo.set(a.name, out);
+    return out;
+  };
+  return (a) => visit(a, new Set());
+}
+
+export const crdOrderRule: RuleDefinition = {
+  name: 'crd-order',
+  codes: {
+    'crd-order': {
+      severity: 'error',
+      summary: 'custom resource applied before the app that installs its CRD',
+      help: 'A custom resource synced in a wave earlier than (or equal to) the app that installs its CRD fails with "no matches for kind" until retries outlast the operator install. Put the app in a later wave, or add the provider to its needs.',
+    },
+  },
+  run(ctx) {
+    const out: Finding[] = [];
+    for (const c of ctx.clusters) {
+      const providers = providersOn(ctx, c);
+      if (providers.size === 0) continue;
+      const closure = needsClosure(c);
+      for (const app of c.apps) {
+        const objs = ctx.objectsOf(c, app);
+        if (!objs) continue;
+        const s = summarize(objs);
+        const byGroup = new Map<string, { key: string; kinds: string[]; late: ResolvedApp[] }>();
+        for (const [key, { first: obj, kinds }] of s.uses) {
+          if (isPlatformApi(c.platform, key)) continue;
+          const ps = providers.get(key);
+          if (!ps || ps.some((p) => p.app === app)) continue;
+          if (ps.some((p) => orderedBefore(ctx, c, p.app, app, closure))) continue;
+          const entry = byGroup.get(obj.group) ?? { key, kinds: [], late: [] };
+          entry.kinds.push(...kinds);
+          for (const p of ps) if (!entry.late.includes(p.app)) entry.late.push(p.app);
+          byGroup.set(obj.group, entry);
+        }
+        for (const [group, e] of [...byGroup].sort(([a], [b]) => (a < b ? -1 : 1))) {
+          const provs = e.late.map((p) => (ctx.fleet.engine === 'flux' ? `"${p.name}"` : `"${p.name}" (wave ${p.wave})`)).join(', ');
+          const kinds = [...new Set(e.kinds)].sort().join(', ');
+          const where = ctx.fleet.engine === 'flux' ? '' : ` at wave ${app.wave}`;
+          out.push(place(ctx.fleet, app.explicitWave !== undefined ? fieldOrigin(ctx.fleet, app, ['wave']) : app.origin, {
+            severity: 'error',
+            code: 'crd-order',
+            message: `app "${app.name}"${where} applies ${group} (${kinds}) before ${provs}, which installs that API on cluster ${c.name}`,
+            hint: ctx.fleet.engine === 'flux'
+              ? `add ${e.late.map((p) => p.name).join(' or ')} to the dependencies of "${app.name}"`
+              : `give "${app.name}" a wave above ${Math.max(...e.late.map((p) => p.wave))}, or add needs: [${e.late[0]!.name}]`,
+            cluster: c.name,
+            app: app.name,
+          }));
+        }
+      }
+    }
+    return out;
+  },
+};

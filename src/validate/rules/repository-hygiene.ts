@@ -1,0 +1,140 @@
+/**
+ * Repository hygiene: app paths must exist and stay inside the repository, must hold something
+ * to apply (a kustomization, a chart or plain YAML), and Application names must be unique per
+ * Argo CD namespace. (References inside kustomizations are the kustomize-references rule's.)
+ */
+import type { Finding } from '../../model/finding.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
+import { ROOT_APPLICATION } from '../../generate/argocd.js';
+import type { RuleDefinition } from '../engine.js';
+import { at, fieldOrigin, normalizeRepoPath, place } from '../context.js';
+
+export const repositoryHygieneRule: RuleDefinition = {
+  name: 'repository-hygiene',
+  codes: {
+    'path-escapes-repo': {
+      severity: 'error',
+      summary: 'app path leaves the repository',
+      help: 'Argo CD refuses source paths outside the repository. Use a path relative to the repository root.',
+    },
+    'missing-path': {
+      severity: 'error',
+      summary: 'app path does not exist',
+      help: 'The Application would fail with "app path does not exist". Create the directory or fix the path.',
+    },
+    'empty-source': {
+      severity: 'error',
+      summary: 'app directory has nothing to apply',
+      help: 'The directory has no kustomization, no Chart.yaml and no YAML files; the Application would sync nothing.',
+    },
+    'duplicate-app': {
+      severity: 'error',
+      summary: 'two Applications with one name in one Argo CD namespace',
+      help: 'Application names are unique per namespace: the second one overwrites the first. Rename one.',
+    },
+  },
+  run(ctx) {
+    const { fleet, clusters, fs, manifests } = ctx;
+    const out: Finding[] = [];
+    for (const c of clusters) {
+      const names = new Map<string, string>([[ROOT_APPLICATION, 'the root Application fleetplan generates']]);
+      for (const app of c.apps) {
+        if (app.name === ROOT_APPLICATION) {
+          out.push(place(fleet, app.origin, {
+            severity: 'error',
+            code: 'duplicate-app',
+            message: `app "${ROOT_APPLICATION}" has the name of the root Application that fleetplan generates on ${c.name}`,
+            hint: 'rename the app',
+            cluster: c.name,
+            app: app.name,
+          }));
+        }
+        names.set(app.name, `app "${app.name}"`);
+      }
+      for (const app of c.apps) {
+        const path = app.source.path;
+        if (path === undefined || app.source.repoURL !== fleet.repoURL || app.source.chart !== undefined) continue;
+        const normalized = normalizeRepoPath(path);
+        // `fleetplan render --out` writes these (provisioning apps); they need not exist yet.
+        if (normalized !== undefined && normalized.startsWith(`${fleet.renderedPath}/`)) continue;
+        const origin = () => fieldOrigin(fleet, app, ['path']);
+        if (normalized === undefined) {
+          out.push(place(fleet, origin(), {
+            severity: 'error',
+            code: 'path-escapes-repo',
+            message: `app "${app.name}" path "${path}" leaves the repository`,
+            hint: 'use a path relative to the repository root, without leading ../',
+            cluster: c.name,
+            app: app.name,
+          }));
+          continue;
+        }
+        // One read per directory (cached by the index), however many clusters use it.
+        const dir = manifests.directory(normalized);
+        if (dir.kind === 'missing') {
+          out.push(place(fleet, origin(), {
+            severity: 'error',
+            code: 'missing-path',
+            message: `app "${app.name}" path "${path}" does not exist in the repository${fs.exists(normalized) ? ' as a directory' : ''}`,
+            hint: nearbyPath(fs, normalized) ?? 'create the directory or fix the path',
+            cluster: c.name,
+            app: app.name,
+          }));
+          continue;
+        }
+        // Flux generates a kustomization from every YAML file below a directory that has none.
+        if (dir.kind === 'empty' && !(fleet.engine === 'flux' && hasYamlBelow(fs, normalized, 0))) {
+          out.push(place(fleet, origin(), {
+            severity: 'error',
+            code: 'empty-source',
+            message: `app "${app.name}" path "${path}" has no kustomization, chart or YAML files`,
+            hint: 'add a kustomization.yaml listing the resources, or point the app at the right directory',
+            cluster: c.name,
+            app: app.name,
+          }));
+        }
+        // Applications written as manifests (app-of-apps by hand) share the namespace with generated ones.
+        for (const o of ctx.objectsOf(c, app) ?? []) {
+          if (o.kind !== 'Application' || o.group !== 'argoproj.io' || !o.name) continue;
+          const ns = o.namespace ?? app.destination.namespace;
+          if (ns !== c.gitopsNamespace) continue;
+          const prev = names.get(o.name);
+          const self = `Application ${o.name} in ${o.file}`;
+          if (prev === self) continue; // the same manifest through two apps: shared-object says so
+          if (prev) {
+            out.push(at(o.file, o.line, {
+              severity: 'error',
+              code: 'duplicate-app',
+              message: `Application "${o.name}" in ${ns} on cluster ${c.name} has the name of ${prev}`,
+              hint: 'rename one of them',
+              cluster: c.name,
+              app: app.name,
+            }));
+          } else names.set(o.name, self);
+        }
+      }
+    }
+    return out;
+  },
+};
+
+function hasYamlBelow(fs: RepoFileSystem, dir: string, depth: number): boolean {
+  if (depth > 8) return false;
+  for (const e of fs.list(dir)) {
+    const p = `${dir}/${e}`;
+    if (/\.ya?ml$/.test(e) && !fs.isDirectory(p)) return true;
+    if (fs.isDirectory(p) && hasYamlBelow(fs, p, depth + 1)) return true;
+  }
+  return false;
+}
+
+/** A directory that exists where a dangling path was probably meant (one `overlays/` more or less). */
+function nearbyPath(fs: RepoFileSystem, path: string): string | undefined {
+  const parts = path.split('/');
+  const candidates: string[] = [];
+  const i = parts.indexOf('overlays');
+  if (i >= 0) candidates.push([...parts.slice(0, i), ...parts.slice(i + 1)].join('/'));
+  if (parts.length >= 2) candidates.push([...parts.slice(0, -1), 'overlays', parts[parts.length - 1]!].join('/'));
+  const found = candidates.find((c) => c !== path && fs.isDirectory(c));
+  return found ? `there is a directory ${found}: fix the path to it, or create ${path}` : undefined;
+}
