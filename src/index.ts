@@ -50,7 +50,6 @@ export { FleetplanError, InputError, UsageError, ToolError, OperationError } fro
 export { planBootstrap } from './apply/bootstrap-plan.js';
 export { executeBootstrap, BootstrapTimeoutError } from './apply/executor.js';
 export { bootstrapFleet } from './apply/fleet.js';
-export { clusterSecretFor } from './generate/cluster-identity.js';
 export { completeFallbacks } from './layouts/gitops-standards/fallback.js';
 
 export type { LoadResult } from './spec/load.js';

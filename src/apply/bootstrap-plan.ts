@@ -110,6 +110,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
   if (!fleet.plugin) notes.push('no config-management plugin: leaf manifests get no variables (set gitops.plugin.image in fleet.yaml to add it)');
   // OpenShift: bootstrapFor's 15-plugin.yaml and the sidecar merged into the ArgoCD instance.
   const pluginFile = file('15-plugin.yaml');
+  const identityFile = file('30-cluster-identity.yaml');
   const upstream = cluster.platform === 'openshift' ? undefined : upstreamPluginObjects(fleet, cluster);
 
   if (cluster.platform === 'openshift') {
@@ -182,8 +183,9 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
     name: 'cluster-config',
     kind: 'cluster-config',
     description: `the cluster's variables${fleet.plugin ? `, the ${fleet.plugin.name} plugin definition` : ''} and its identity Secret`,
-    objects: [...pluginConfig, clusterSecretFor(fleet, cluster)],
-    files: pluginFile ? [pluginFile.name] : [],
+    // Under applicationset delivery bootstrapFor already has the identity Secret (30-cluster-identity.yaml).
+    objects: [...pluginConfig, ...(identityFile?.objects ?? [clusterSecretFor(fleet, cluster)])],
+    files: [...(pluginFile ? [pluginFile.name] : []), ...(identityFile ? [identityFile.name] : [])],
     waits: [],
   }));
 
@@ -223,7 +225,8 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
   const store = secretStoreStage(options);
   if (store) stages.push(store);
 
-  const rootFile = file('90-root-application.yaml')!;
+  const rootFile = file('90-root-application.yaml') ?? file('90-root-applicationset.yaml');
+  if (!rootFile) throw new UsageError(`cluster ${cluster.name} has no root Application to bootstrap (delivery ${fleet.delivery})`);
   const root = rootFile.objects[0]!;
   stages.push(stage({
     name: 'root-application',
@@ -233,6 +236,11 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
     files: [rootFile.name],
     waits: [],
   }));
+  if (root.kind !== 'Application') {
+    // The root ApplicationSet names its Applications through its generators, not the fleet's apps.
+    notes.push('the Applications of the root ApplicationSet are not awaited: watch them in Argo CD');
+    return { cluster: cluster.name, platform: cluster.platform, gitopsNamespace: ns, stages, notes };
+  }
 
   const waves = [...new Set(cluster.apps.map((a) => a.wave))].sort((a, b) => a - b);
   for (const [i, w] of waves.entries()) {

@@ -113,6 +113,19 @@ const cases: Array<{ name: string; check: () => void }> = [
     },
   },
   {
+    name: 'applicationset delivery: the identity Secret and root ApplicationSet come from bootstrapFor; its Applications are not awaited',
+    check: () => {
+      const files = baseFleet();
+      files['fleet.yaml'] = files['fleet.yaml']!.replace('  revision: main\n', '  revision: main\n  gitops:\n    delivery: applicationset\n');
+      files['clusters/one/cluster.yaml'] = files['clusters/one/cluster.yaml']!.replace('  sector: canary\n', '  sector: canary\n  region: eu-west-1\n');
+      const p = labPlan('one', {}, files);
+      assert.deepEqual(stage(p, 'cluster-config').files, ['30-cluster-identity.yaml']);
+      assert.deepEqual(stage(p, 'root-application').objects.map((o) => o.kind), ['ApplicationSet']);
+      assert.ok(!p.stages.some((s) => s.kind === 'wave'));
+      assert.match(p.notes.join('\n'), /Applications of the root ApplicationSet are not awaited/);
+    },
+  },
+  {
     name: 'credentials without a store are a usage error',
     check: () => assert.throws(() => labPlan('hub', { secretStoreCredentials: { namespace: 'a', name: 'b' } }), UsageError),
   },

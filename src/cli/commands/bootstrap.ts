@@ -64,6 +64,9 @@ the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy insta
     }
     const timeoutMs = ctx.values.timeout !== undefined ? parseDuration(String(ctx.values.timeout)) : DEFAULT_TIMEOUT_MS;
     const { fleet } = await load(ctx);
+    if (fleet.layout === 'helmfile-flux') {
+      throw new UsageError('a helmfile + Flux repository bootstraps itself (helmfile sync, then Flux): fleetplan bootstrap applies Argo CD fleets only');
+    }
     const { clusters, findings } = resolveFleet(fleet, all ? {} : { clusters: names });
     reportFindings(ctx, findings);
     if (hasErrors(findings)) {
