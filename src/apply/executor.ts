@@ -75,14 +75,14 @@ interface RunState {
   /** Aborted when the run ends, so that waits still open (gated stages) end too. */
   abort: AbortController;
   /** Every wait still open (a gated stage runs beside the others): a timeout names them all. */
-  open: Set<() => NotReady[]>;
+  open: Map<() => NotReady[], (err: Error) => void>;
 }
 
 export async function executeBootstrap(client: KubeClient, plan: BootstrapPlan, options: ExecuteOptions): Promise<BootstrapResult> {
   const { clock, reporter } = options;
   const start = clock.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const state: RunState = { cluster: plan.cluster, changes: [], timings: [], deadline: start + timeoutMs, abort: new AbortController(), open: new Set() };
+  const state: RunState = { cluster: plan.cluster, changes: [], timings: [], deadline: start + timeoutMs, abort: new AbortController(), open: new Map() };
   const onRetry = (what: string, err: Error, attempt: number, delayMs: number) =>
     reporter.event({ type: 'retry', cluster: plan.cluster, what, attempt, delayMs, error: err.message });
   let target = client;
@@ -280,7 +280,7 @@ function waitFor(ctx: Ctx, live: LiveObjects, stage: BootstrapStage, waits: Wait
     let settled = false;
     const results = (): Array<{ w: WaitSpec; r: Readiness }> => waits.map((w) => ({ w, r: evaluate(w, (k) => live.get(k)) }));
     const pending = (): NotReady[] => results().filter((x) => !x.r.ready).map(({ w, r }) => ({ ref: refOf(w.object), condition: w.condition, message: r.message, conditions: r.conditions }));
-    ctx.state.open.add(pending);
+    ctx.state.open.set(pending, (err) => finish(err));
     const finish = (err?: Error) => {
       if (settled) return;
       settled = true;
@@ -322,10 +322,12 @@ function waitFor(ctx: Ctx, live: LiveObjects, stage: BootstrapStage, waits: Wait
     offFailure = live.onFailure((err) => finish(err));
     const remaining = Math.max(0, ctx.state.deadline - clock.now());
     cancelTimer = clock.timer(remaining, () => {
+      // The first wait to reach the deadline fails every wait still open with one error naming them all.
       const seen = new Set<string>();
-      const notReady = [pending, ...ctx.state.open].flatMap((f) => f()).filter((n) => !seen.has(n.ref) && seen.add(n.ref));
+      const notReady = [...ctx.state.open.keys()].flatMap((f) => f()).filter((n) => !seen.has(n.ref) && seen.add(n.ref));
       ctx.reporter.event({ type: 'failed', cluster, message: `timed out in stage ${stage.name}`, notReady });
-      finish(new BootstrapTimeoutError(stage.name, ctx.timeoutMs, notReady));
+      const err = new BootstrapTimeoutError(stage.name, ctx.timeoutMs, notReady);
+      for (const fail of [...ctx.state.open.values()]) fail(err);
     });
     check();
   });

@@ -84,6 +84,8 @@ export interface ClusterPlan {
   bootstrap: PlanBootstrapStep[];
   /** The stages `fleetplan bootstrap` runs, with their readiness conditions. */
   stages?: PlanStage[];
+  /** What the bootstrap plan could not include, and how to supply it. */
+  bootstrapNotes?: string[];
   waves: PlanWave[];
   apps: PlanApp[];
   /** Notes for the reader (e.g. a fallback that was used for this cluster). */

@@ -43,6 +43,7 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     // Layouts that bootstrap themselves (helmfile + Flux) get no fleetplan bootstrap steps.
     bootstrap: fleet.layout === 'helmfile-flux' ? [] : bootstrapSteps(fleet, c, boot),
     stages: fleet.layout === 'helmfile-flux' ? [] : planStages(boot),
+    bootstrapNotes: fleet.layout === 'helmfile-flux' ? [] : boot.notes,
     waves,
     apps: c.apps.map((a) => {
       const source: ClusterPlan['apps'][number]['source'] = { repoURL: a.source.repoURL, targetRevision: a.source.targetRevision };
@@ -58,7 +59,7 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
         from: a.from,
       };
     }),
-    notes: [...(fleet.clusters.find((d) => d.name === c.name)?.notes ?? []), ...boot.notes],
+    notes: [...(fleet.clusters.find((d) => d.name === c.name)?.notes ?? [])],
     ...provisioningPlan(fleet, c),
   };
 }

@@ -64,6 +64,7 @@ export function planText(plan: Plan): string {
     const stages = (c.stages ?? []).filter((s) => s.wave === undefined);
     if (stages.length) {
       lines.push('  bootstrap');
+      for (const note of c.bootstrapNotes ?? []) lines.push(`    note: ${note}`);
       const w = Math.max(...stages.map((s) => s.name.length));
       for (const s of stages) {
         const files = s.files.length ? `  [${s.files.join(', ')}]` : '';
