@@ -88,8 +88,8 @@ export function liveReporter(out: Sink, now: () => number, setTimer: (fn: () => 
   const draw = () => {
     const lines = [...clusters.entries()].map(([name, c]) => {
       if (c.final) return `${name}: ${c.final}`;
-      const wave = c.wave !== undefined ? ` · wave ${c.wave}` : '';
-      return `${name}: stage ${c.index + 1}/${c.total} ${c.stage}${wave} · ${c.ready}/${c.waits} ready · ${formatDuration(now() - c.start)}`;
+      const what = c.wave !== undefined ? `wave ${c.wave}` : c.stage;
+      return `${name}: stage ${c.index + 1}/${c.total} · ${what} · ${c.ready}/${c.waits} ready · ${formatDuration(now() - c.start)}`;
     });
     for (const l of lines) out.write(`\x1b[2K${l}\n`);
     drawn = lines.length;
