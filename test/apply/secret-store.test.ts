@@ -41,13 +41,15 @@ describe('secret-store bootstrap', () => {
     // The wave-5 app acm-operator stands in for the app that installs External Secrets.
     c.server.controllers.setManifests('openshift-gitops', 'acm-operator', crdsNamed(CRD_SETS.externalSecrets));
     // External Secrets' part: a store referencing an existing Secret becomes Ready.
-    c.server.store.subscribe((ev) => {
+    const server = c.server;
+    server.store.subscribe((ev) => {
       if (ev.object.kind !== 'ClusterSecretStore' || ev.type !== 'ADDED') return;
-      const rt = c!.server.typeFor('external-secrets.io/v1', 'ClusterSecretStore')!;
+      const rt = server.typeFor('external-secrets.io/v1', 'ClusterSecretStore')!;
       const name = String(ev.object.metadata.name);
       setTimeout(() => {
-        const cur = c!.server.store.find(rt, undefined, name)!;
-        c!.server.store.update(rt, undefined, name, { ...cur, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Valid', message: 'store validated' }] } }, { fieldManager: 'external-secrets', subresource: 'status' });
+        const cur = server.store.find(rt, undefined, name);
+        if (!cur || cur.status?.conditions) return;
+        server.store.update(rt, undefined, name, { ...cur, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Valid', message: 'store validated' }] } }, { fieldManager: 'external-secrets', subresource: 'status' });
       }, 20);
     });
     const file = join(c.dir, 'store.yaml');
