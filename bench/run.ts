@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { benchFleet } from './fleet.js';
 import { runGotemplateBench } from './gotemplate.js';
 import { benchLeaves } from './leaves.js';
+import { benchBootstrap } from './bootstrap.js';
 import { benchValidate } from './validate.js';
 
 const appsetBench = fileURLToPath(new URL('./appset.js', import.meta.url));
@@ -26,6 +27,7 @@ const suites: Record<string, () => Promise<void>> = {
   gotemplate: async () => {
     for (const line of runGotemplateBench()) console.log(line);
   },
+  bootstrap: async () => void (await benchBootstrap()),
 };
 
 const wanted = process.argv.slice(2);

@@ -17,6 +17,25 @@ export interface PlanBootstrapStep {
   description: string;
   /** `Kind/namespace/name` of each object. */
   objects: string[];
+  /** The bootstrap stage that applies this file and what it then waits for. */
+  stage?: string;
+  wait?: string[];
+}
+
+/** One stage of `fleetplan bootstrap` (src/apply/bootstrap-plan.ts), for plans. */
+export interface PlanStage {
+  name: string;
+  description: string;
+  wave?: number;
+  /** `Kind/namespace/name` of each object fleetplan applies. */
+  objects: string[];
+  /** Bootstrap files the objects come from. */
+  files: string[];
+  /** What the stage waits for, one line each. */
+  wait: string[];
+  /** Applied once this CRD is Established, alongside the later stages. */
+  gate?: string;
+  notes: string[];
 }
 
 export interface PlanWave {
@@ -63,6 +82,10 @@ export interface ClusterPlan {
   platform: Platform;
   revision: string;
   bootstrap: PlanBootstrapStep[];
+  /** The stages `fleetplan bootstrap` runs, with their readiness conditions. */
+  stages?: PlanStage[];
+  /** What the bootstrap plan could not include, and how to supply it. */
+  bootstrapNotes?: string[];
   waves: PlanWave[];
   apps: PlanApp[];
   /** Notes for the reader (e.g. a fallback that was used for this cluster). */

@@ -4,8 +4,10 @@
  */
 import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
+import { planBootstrap } from '../apply/bootstrap-plan.js';
 import type { Fleet } from '../model/fleet.js';
-import type { ClusterPlan, Plan, PlanWait, PlanWave } from '../model/plan.js';
+import type { BootstrapPlan } from '../model/bootstrap.js';
+import type { ClusterPlan, Plan, PlanBootstrapStep, PlanStage, PlanWait, PlanWave } from '../model/plan.js';
 import { provisionPath } from '../generate/provision/common.js';
 import { provisionedSpokes } from '../layering/provision-apps.js';
 import type { ResolvedCluster } from '../model/resolved.js';
@@ -23,6 +25,7 @@ export function planFleet(fleet: Fleet, options: SelectOptions = {}): Plan {
 }
 
 export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
+  const boot = planBootstrap(fleet, c);
   const waves: PlanWave[] = [];
   for (const app of c.apps) {
     const last = waves[waves.length - 1];
@@ -38,11 +41,9 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     platform: c.platform,
     revision: c.revision,
     // Layouts that bootstrap themselves (helmfile + Flux) get no fleetplan bootstrap steps.
-    bootstrap: (fleet.layout === 'helmfile-flux' ? [] : bootstrapFor(fleet, c)).map((f) => ({
-      file: f.name,
-      description: f.description,
-      objects: f.objects.map((o) => formatRef(o)),
-    })),
+    bootstrap: fleet.layout === 'helmfile-flux' ? [] : bootstrapSteps(fleet, c, boot),
+    stages: fleet.layout === 'helmfile-flux' ? [] : planStages(boot),
+    bootstrapNotes: fleet.layout === 'helmfile-flux' ? [] : boot.notes,
     waves,
     apps: c.apps.map((a) => {
       const source: ClusterPlan['apps'][number]['source'] = { repoURL: a.source.repoURL, targetRevision: a.source.targetRevision };
@@ -82,4 +83,33 @@ export function provisioningPlan(fleet: Fleet, c: ResolvedCluster): Pick<Cluster
     provisions,
     provisioning: { installer: provision.installer, hub: c.hub, app: c.name, path: provisionPath(fleet.renderedPath, c.hub, c.name) },
   };
+}
+
+/** The bootstrap files, each with the stage that applies it and what that stage waits for. */
+function bootstrapSteps(fleet: Fleet, c: ResolvedCluster, boot: BootstrapPlan): PlanBootstrapStep[] {
+  return bootstrapFor(fleet, c).map((f) => {
+    const step: PlanBootstrapStep = { file: f.name, description: f.description, objects: f.objects.map((o) => formatRef(o)) };
+    const stage = boot.stages.find((s) => s.files.includes(f.name));
+    if (stage) {
+      step.stage = stage.name;
+      step.wait = stage.waits.map((w) => w.text);
+    }
+    return step;
+  });
+}
+
+export function planStages(boot: BootstrapPlan): PlanStage[] {
+  return boot.stages.map((s) => {
+    const p: PlanStage = {
+      name: s.name,
+      description: s.description,
+      objects: s.objects.map((o) => formatRef(o)),
+      files: s.files,
+      wait: s.waits.map((w) => w.text),
+      notes: s.notes,
+    };
+    if (s.wave !== undefined) p.wave = s.wave;
+    if (s.gate) p.gate = s.gate.crd;
+    return p;
+  });
 }

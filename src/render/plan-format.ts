@@ -61,7 +61,19 @@ export function planText(plan: Plan): string {
     for (const note of c.notes) lines.push(`  note: ${note}`);
     if (c.provisioning) lines.push(`  provisioned by ${c.provisioning.hub} (${c.provisioning.installer}, app ${c.provisioning.app})`);
     for (const w of c.waitsFor ?? []) lines.push(`  wait: ${w.description}${w.createdBy ? ` (created by app ${w.createdBy} on ${w.cluster})` : ''}`);
-    if (c.bootstrap.length) {
+    const stages = (c.stages ?? []).filter((s) => s.wave === undefined);
+    if (stages.length) {
+      lines.push('  bootstrap');
+      for (const note of c.bootstrapNotes ?? []) lines.push(`    note: ${note}`);
+      const w = Math.max(...stages.map((s) => s.name.length));
+      for (const s of stages) {
+        const files = s.files.length ? `  [${s.files.join(', ')}]` : '';
+        lines.push(`    ${s.name.padEnd(w)}  ${s.description}${files}`);
+        const pad = ' '.repeat(w + 6);
+        if (s.gate) lines.push(`${pad}when: CRD ${s.gate} Established (alongside the waves)`);
+        for (const t of s.wait) lines.push(`${pad}wait: ${t}`);
+      }
+    } else if (c.bootstrap.length) {
       lines.push('  bootstrap');
       const w = Math.max(...c.bootstrap.map((b) => b.file.length));
       for (const b of c.bootstrap) lines.push(`    ${b.file.padEnd(w)}  ${b.description}`);
@@ -70,6 +82,8 @@ export function planText(plan: Plan): string {
     for (const w of c.waves) {
       lines.push(`  wave ${String(w.wave).padStart(width)}  ${w.apps.map((a) => withNeeds(c, a)).join(', ')}`);
     }
+    const last = (c.stages ?? []).filter((s) => s.wave !== undefined).pop();
+    if (last) lines.push(`  each wave waits: every Application Synced and Healthy; the last also: ${last.wait[last.wait.length - 1] ?? ''}`);
     const appCount = c.apps.length;
     lines.push(`  ${appCount} app${appCount === 1 ? '' : 's'} in ${c.waves.length} wave${c.waves.length === 1 ? '' : 's'}`);
   }

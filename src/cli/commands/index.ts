@@ -8,6 +8,7 @@ import { planCommand } from './plan.js';
 import { renderCommand } from './render.js';
 import { schemaCommand } from './schema.js';
 import { validateCommand } from './validate.js';
+import { bootstrapCommand } from './bootstrap.js';
 
 export const commands: Command[] = [
   initCommand,
@@ -18,4 +19,5 @@ export const commands: Command[] = [
   gotemplateCommand,
   schemaCommand,
   cmpCommand,
+  bootstrapCommand,
 ];

@@ -1,0 +1,200 @@
+import type { Command, CommandContext } from '../command.js';
+import { choice, clusterNames, load, reportFindings } from '../common.js';
+import { InputError, UsageError } from '../../errors/index.js';
+import { hasErrors } from '../../model/finding.js';
+import { resolveFleet } from '../../layering/resolve-fleet.js';
+import { planBootstrap, parseSecretRef, type BootstrapPlanOptions } from '../../apply/bootstrap-plan.js';
+import { DEFAULT_TIMEOUT_MS } from '../../apply/executor.js';
+import { bootstrapFleet, type ClusterOutcome, type ClusterRun, type FleetPorts } from '../../apply/fleet.js';
+import type { Reporter } from '../../apply/events.js';
+import { systemClock } from '../../adapters/clock.js';
+import { readManifests, withPrivateFile } from '../../adapters/manifests.js';
+import { jsonReporter, lineReporter, liveReporter, summaryLine } from '../bootstrap-progress.js';
+import { formatDuration } from '../../apply/executor.js';
+import type { BootstrapResult } from '../../model/bootstrap.js';
+import { resolve } from 'node:path';
+
+export const bootstrapCommand: Command = {
+  name: 'bootstrap',
+  summary: 'install Argo CD on a cluster, hand it the root Application and wait for every wave',
+  usage: `Usage: fleetplan bootstrap (--cluster C | --all) [--context CTX] [--kubeconfig F] [--dry-run]
+                           [--timeout D] [--no-wait] [--force-conflicts] [-o text|json] [--repo DIR]
+
+Runs the cluster's bootstrap stages (see \`fleetplan plan --cluster C\`): each stage is dry-run on
+the server, then server-side applied as field manager "fleetplan", then awaited through watches.
+Safe to interrupt and run again: a rerun picks up where the last one stopped.
+
+  --context CTX, --kubeconfig F   the cluster (default: KUBECONFIG, else ~/.kube/config; its current context)
+  --dry-run                      server-side dry-run only: print the change set, write nothing
+  --timeout D                    for the whole run, e.g. 90s, 20m, 1h (default 30m); names what is not ready
+  --no-wait                      stop after the root Application instead of waiting for the waves
+  --force-conflicts              take fields another field manager owns (otherwise: fail, naming it)
+  -o json                        one JSON event per line on stdout (the last one holds the result)
+  --argocd-manifests PATH        upstream Argo CD manifests (file or directory), for non-OpenShift clusters
+  --secret-store FILE            a ClusterSecretStore to apply (it references its credentials)
+  --secret-store-credentials secret/NS/NAME
+                                 the Secret with the store's credentials, which you create; never in Git
+Spokes: for a spoke, --context is its hub. fleetplan waits for the spoke's ClusterDeployment to be
+installed and its ManagedCluster available, then bootstraps the spoke with the admin kubeconfig from
+the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy installed is left as is.
+  --all                          the hub, then its spokes in parallel; each cluster's outcome is reported`,
+  options: {
+    cluster: { type: 'string', multiple: true, short: 'c' },
+    all: { type: 'boolean' },
+    context: { type: 'string' },
+    kubeconfig: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    timeout: { type: 'string' },
+    'no-wait': { type: 'boolean' },
+    'force-conflicts': { type: 'boolean' },
+    output: { type: 'string', short: 'o' },
+    'argocd-manifests': { type: 'string' },
+    'secret-store': { type: 'string' },
+    'secret-store-credentials': { type: 'string' },
+    'spoke-kubeconfig': { type: 'string' },
+  },
+  async run(ctx) {
+    const format = choice(ctx, 'output', ['text', 'json'] as const, 'text');
+    const names = clusterNames(ctx);
+    const all = ctx.values.all === true;
+    if (all === (names.length > 0)) throw new UsageError('give either --cluster C or --all');
+    if (names.length > 1) throw new UsageError('give one --cluster (or --all)');
+    if (all && ctx.values['spoke-kubeconfig'] !== undefined) {
+      throw new UsageError('--spoke-kubeconfig names one spoke: use it with --cluster, not --all', { hint: 'with --all, each spoke is reached through its Hive admin kubeconfig Secret' });
+    }
+    const timeoutMs = ctx.values.timeout !== undefined ? parseDuration(String(ctx.values.timeout)) : DEFAULT_TIMEOUT_MS;
+    const { fleet } = await load(ctx);
+    if (fleet.layout === 'helmfile-flux') {
+      throw new UsageError('a helmfile + Flux repository bootstraps itself (helmfile sync, then Flux): fleetplan bootstrap applies Argo CD fleets only');
+    }
+    const { clusters, findings } = resolveFleet(fleet, all ? {} : { clusters: names });
+    reportFindings(ctx, findings);
+    if (hasErrors(findings)) {
+      ctx.io.stderr.write('nothing applied: fix the errors above\n');
+      return 1;
+    }
+    const planOptions = planOptionsFrom(ctx);
+    const selected = all ? clusters.filter((c) => c.hub === undefined || c.hub === c.name || clusters.some((h) => h.name === c.hub)) : clusters;
+    const roots = selected.filter((c) => c.role !== 'spoke' || c.hub === undefined || c.hub === c.name);
+    if (all && roots.length !== 1) {
+      throw new UsageError(`--all needs exactly one hub to start from, found ${roots.length ? roots.map((r) => r.name).join(', ') : 'none'}`, {
+        hint: 'bootstrap each with --cluster C --context CTX',
+      });
+    }
+    const included = selected.filter((c) => !all || roots.includes(c) || c.hub === roots[0]!.name);
+    for (const c of selected.filter((x) => !included.includes(x))) {
+      ctx.io.stderr.write(`fleetplan bootstrap: ${c.name} is not bootstrapped by --all (its hub ${c.hub ?? '-'} is not ${roots[0]!.name}): run --cluster ${c.name} with its hub's context\n`);
+    }
+    const runs: ClusterRun[] = included
+      .map((c) => {
+        const plan = planBootstrap(fleet, c, planOptions);
+        const spoke = plan.stages[0]?.kind === 'spoke-provisioning';
+        return spoke ? { plan, hub: c.hub! } : { plan };
+      });
+
+    const { connectKube } = await import('../../adapters/kube.js');
+    const env = ctx.io.env;
+    const kubeconfigFlag = ctx.values.kubeconfig as string | undefined;
+    const client = await connectKube({
+      ...(kubeconfigFlag !== undefined ? { kubeconfig: resolve(ctx.io.cwd, kubeconfigFlag) } : {}),
+      ...(ctx.values.context !== undefined ? { context: String(ctx.values.context) } : {}),
+      env,
+    });
+    const spokeFlag = ctx.values['spoke-kubeconfig'] as string | undefined;
+    const ports: FleetPorts = {
+      client,
+      connectKubeconfig: (text) => withPrivateFile(text, (path) => connectKube({ kubeconfig: path, env })),
+      ...(spokeFlag !== undefined ? { spokeKubeconfig: () => connectKube({ kubeconfig: resolve(ctx.io.cwd, spokeFlag), env }) } : {}),
+    };
+    const reporter = reporterFor(ctx, format);
+    let outcomes: ClusterOutcome[];
+    try {
+      outcomes = await bootstrapFleet(runs, ports, {
+        clock: systemClock,
+        reporter,
+        timeoutMs,
+        dryRun: ctx.values['dry-run'] === true,
+        noWait: ctx.values['no-wait'] === true,
+        forceConflicts: ctx.values['force-conflicts'] === true,
+      });
+    } finally {
+      client.close();
+    }
+    if (format === 'text') ctx.io.stdout.write(formatOutcomes(outcomes));
+    for (const o of outcomes) {
+      if (o.error) ctx.io.stderr.write(`fleetplan bootstrap: ${o.cluster}: ${'format' in o.error && typeof o.error.format === 'function' ? (o.error.format as () => string)() : o.error.message}\n`);
+    }
+    return outcomes.every((o) => o.ok) ? 0 : 1;
+  },
+};
+
+function planOptionsFrom(ctx: CommandContext): BootstrapPlanOptions {
+  const opts: BootstrapPlanOptions = {};
+  const manifests = ctx.values['argocd-manifests'];
+  if (typeof manifests === 'string') opts.argocdManifests = readManifests(resolve(ctx.io.cwd, manifests), ctx.io.cwd);
+  const store = ctx.values['secret-store'];
+  if (typeof store === 'string') {
+    const objs = readManifests(resolve(ctx.io.cwd, store), ctx.io.cwd);
+    if (objs.length !== 1) throw new InputError(`--secret-store ${store} must hold exactly one object, found ${objs.length}`);
+    opts.secretStore = objs[0]!;
+  }
+  const creds = ctx.values['secret-store-credentials'];
+  if (typeof creds === 'string') opts.secretStoreCredentials = parseSecretRef(creds);
+  return opts;
+}
+
+function reporterFor(ctx: CommandContext, format: 'text' | 'json'): Reporter {
+  const now = () => systemClock.now();
+  if (format === 'json') return jsonReporter(ctx.io.stdout, now);
+  if (ctx.io.stderr.isTTY) {
+    return liveReporter(ctx.io.stderr, now, (fn) => {
+      const t = setInterval(fn, 500);
+      t.unref();
+      return () => clearInterval(t);
+    });
+  }
+  return lineReporter(ctx.io.stderr, now);
+}
+
+/** The change set and per-stage durations of each cluster, for stdout. */
+export function formatOutcomes(outcomes: ClusterOutcome[]): string {
+  const lines: string[] = [];
+  for (const o of outcomes) {
+    if (lines.length) lines.push('');
+    if (!o.result) {
+      lines.push(`${o.cluster}: failed`);
+      continue;
+    }
+    lines.push(...formatResult(o.result));
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function formatResult(r: BootstrapResult): string[] {
+  const lines = [`${r.cluster}: ${summaryLine(r)}`];
+  const w = Math.max(0, ...r.changes.map((c) => c.action.length));
+  for (const c of r.changes) lines.push(`  ${c.action.padEnd(w)}  ${c.ref}${c.reason ? `  (${c.reason})` : ''}`);
+  if (r.timings.length) {
+    lines.push('  durations');
+    const sw = Math.max(...r.timings.map((t) => t.stage.length));
+    for (const t of r.timings) lines.push(`    ${t.stage.padEnd(sw)}  ${formatDuration(t.durationMs)}`);
+  }
+  return lines;
+}
+
+/** `90s`, `20m`, `1h30m`, `500ms`; a bare number is seconds. */
+export function parseDuration(text: string): number {
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
+  let total = 0;
+  let consumed = 0;
+  for (const m of text.matchAll(re)) {
+    if (m.index !== consumed) break;
+    consumed += m[0].length;
+    total += Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[m[2] as 'ms' | 's' | 'm' | 'h'];
+  }
+  if (consumed !== text.length || consumed === 0 || total <= 0) {
+    throw new UsageError(`--timeout must be a duration such as 90s, 20m or 1h, got "${text}"`);
+  }
+  return total;
+}
