@@ -6,6 +6,7 @@
  * merges over them (to add `needs`, change the wave, or replace the path).
  */
 import type { ClusterDef, Fleet, Origin } from '../model/fleet.js';
+import { clusterDef } from '../model/fleet.js';
 import type { AppSpec } from '../model/spec.js';
 import { DEFAULT_PROVISION_WAVE, GITOPS_WIRING_APP, POLICY_NAMESPACE, provisionPath } from '../generate/provision/common.js';
 
@@ -42,7 +43,7 @@ export function provisioningLayers(fleet: Fleet, hub: string): ProvisioningLayer
     spec: { path: provisionPath(fleet.renderedPath, hub, c.name), namespace: c.name, wave: c.spec.provision!.wave ?? DEFAULT_PROVISION_WAVE },
     origin: { file: c.file, path: ['spec', 'provision'] },
   }));
-  const hubDef = fleet.clusters.find((c) => c.name === hub);
+  const hubDef = clusterDef(fleet, hub);
   layers.push({
     app: GITOPS_WIRING_APP,
     // With the earliest provisioning app: the spokes' placements need its cluster-set bindings.

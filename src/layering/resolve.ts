@@ -11,7 +11,7 @@
  */
 import type { Finding } from '../model/finding.js';
 import type { Fleet, Origin } from '../model/fleet.js';
-import { displayPath, locateOrigin } from '../model/fleet.js';
+import { clusterDef, displayPath, locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { AppSpec, Platform, ProjectSpec, ProvisionSpec } from '../model/spec.js';
 import { computeWaves, formatCycle } from '../order/waves.js';
@@ -40,7 +40,7 @@ interface Layer {
 }
 
 export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
-  const def = fleet.clusters.find((c) => c.name === name);
+  const def = clusterDef(fleet, name);
   if (!def) throw new Error(`unknown cluster ${name}`);
   const findings: Finding[] = [];
   const spec = def.spec;

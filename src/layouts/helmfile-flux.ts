@@ -136,16 +136,21 @@ function chartFromFlux(fs: RepoFileSystem, ns: string, name: string): string | u
 const releasePaths = new WeakMap<HelmfileRelease, YamlPath>();
 const ksPathPositions = new WeakMap<FluxKustomization, { line: number; column: number }>();
 
-function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[]): void {
+/** The documents of a YAML file, its parse errors added to `findings`; none when it cannot be read. */
+function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): ReturnType<typeof parseLocated>['docs'] {
   let text: string;
   try {
     text = fs.readText(file);
   } catch {
-    return;
+    return [];
   }
   const parsed = parseLocated(file, text);
   findings.push(...parsed.errors);
-  for (const doc of parsed.docs) {
+  return parsed.docs;
+}
+
+function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[]): void {
+  for (const doc of readDocs(fs, file, findings)) {
     const v = doc.value;
     if (!isObj(v) || !Array.isArray(v.releases)) continue;
     const defaults = isObj(v.helmDefaults) ? v.helmDefaults : {};
@@ -204,16 +209,8 @@ function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], rel
 }
 
 function readKsFile(fs: RepoFileSystem, file: string, findings: Finding[], out: FluxKustomization[]): void {
-  let text: string;
-  try {
-    text = fs.readText(file);
-  } catch {
-    return;
-  }
-  const parsed = parseLocated(file, text);
-  findings.push(...parsed.errors);
   const inferredNs = /^kubernetes\/apps\/([^/]+)\//.exec(file)?.[1];
-  for (const doc of parsed.docs) {
+  for (const doc of readDocs(fs, file, findings)) {
     const v = doc.value;
     if (!isObj(v) || v.kind !== 'Kustomization' || typeof v.apiVersion !== 'string' || !v.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/')) continue;
     const meta = isObj(v.metadata) ? v.metadata : {};

@@ -105,3 +105,12 @@ export function locateOrigin(fleet: Fleet, origin: Origin): { file: string; line
   const pos = src.locate(origin.path);
   return { file: origin.file, line: pos.line, column: pos.column };
 }
+
+const byName = new WeakMap<Fleet, Map<string, ClusterDef>>();
+
+/** The cluster definition named `name`, through an index built once per fleet (plan and render ask per cluster). */
+export function clusterDef(fleet: Fleet, name: string): ClusterDef | undefined {
+  let index = byName.get(fleet);
+  if (!index) byName.set(fleet, (index = new Map(fleet.clusters.map((c) => [c.name, c]))));
+  return index.get(name);
+}

@@ -6,6 +6,7 @@ import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
 import { planBootstrap } from '../apply/bootstrap-plan.js';
 import type { Fleet } from '../model/fleet.js';
+import { clusterDef } from '../model/fleet.js';
 import type { BootstrapPlan } from '../model/bootstrap.js';
 import type { ClusterPlan, Plan, PlanBootstrapStep, PlanStage, PlanWait, PlanWave } from '../model/plan.js';
 import { provisionPath } from '../generate/provision/common.js';
@@ -59,7 +60,7 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
         from: a.from,
       };
     }),
-    notes: [...(fleet.clusters.find((d) => d.name === c.name)?.notes ?? [])],
+    notes: [...(clusterDef(fleet, c.name)?.notes ?? [])],
     ...provisioningPlan(fleet, c),
   };
 }

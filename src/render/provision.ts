@@ -12,6 +12,7 @@ import type { K8sObject } from '../generate/argocd.js';
 import type { ProvisionBundle } from '../generate/provision/index.js';
 import { POLICY_NAMESPACE, provisionBundlesFor } from '../generate/provision/index.js';
 import type { Fleet } from '../model/fleet.js';
+import { clusterDef } from '../model/fleet.js';
 import type { RenderedFile } from './fleet.js';
 import { header, toYaml } from './yaml.js';
 
@@ -32,7 +33,7 @@ export function objectFileName(o: K8sObject, defaultNamespace: string): string {
 export function renderBundle(fleet: Fleet, b: ProvisionBundle): RenderedFile[] {
   const app = bundleApp(b);
   const dir = `${b.hub}/provision/${app}`;
-  const from = b.installer === 'acm-gitops' ? [fleet.file] : [fleet.clusters.find((c) => c.name === b.cluster)?.file ?? fleet.file];
+  const from = b.installer === 'acm-gitops' ? [fleet.file] : [clusterDef(fleet, b.cluster)?.file ?? fleet.file];
   const defaultNs = b.installer === 'acm-gitops' ? POLICY_NAMESPACE : b.cluster;
   const files: RenderedFile[] = [];
   const resources: string[] = [];
