@@ -62,7 +62,7 @@ async function findings(repo: string): Promise<string[]> {
   return (JSON.parse(r.stdout) as FindingJson).findings.map((f) => `${f.severity} ${f.code} ${f.file}:${f.line} ${f.path ?? ''}`);
 }
 
-test('validate on redhat-cop reports the dangling hub paths, the escaping overlay references, and the group overlays that name missing folders', async () => {
+test('validate on redhat-cop reports the dangling hub paths, the escaping overlay references, the group overlays that name missing folders, and the copied cert-manager destinations', async () => {
   assert.deepEqual(await findings(REDHAT_COP), [
     // SOURCE.md: the folders clusters/hub/acm-* reference ../../../../components/..., which escapes from their depth.
     'error kustomize-path-escapes-repo clusters/hub/acm-configuration/kustomization.yaml:6 resources[0]',
@@ -73,9 +73,16 @@ test('validate on redhat-cop reports the dangling hub paths, the escaping overla
     // Not in SOURCE.md, confirmed with kustomize: ../../components/... from groups/<g>/overlays/<x> is
     // groups/<g>/components/..., which does not exist (and "aes-" is a typo of "aws-").
     'error kustomize-missing-path groups/geo-east/overlays/aws-efs-csi-driver-operator/kustomization.yaml:4 resources[0]',
+    // SOURCE.md: groups/geo-*/values.yaml and groups/prod/values.yaml send operators to cert-manager
+    // (copy/paste), the namespace groups/all's cert-manager-operator creates; groups/non-prod has the
+    // same copied line (not in SOURCE.md, same defect).
+    'warning foreign-destination-namespace groups/geo-east/values.yaml:8 applications.aws-efs-csi-driver-operator.destination.namespace',
     'error kustomize-missing-path groups/geo-west/overlays/aws-efs-csi-driver-operator/kustomization.yaml:4 resources[0]',
+    'warning foreign-destination-namespace groups/geo-west/values.yaml:8 applications.aws-efs-csi-driver-operator.destination.namespace',
     'error kustomize-missing-path groups/non-prod/overlays/vault-config-operator/kustomization.yaml:4 resources[0]',
+    'warning foreign-destination-namespace groups/non-prod/values.yaml:8 applications.vault-config-operator.destination.namespace',
     'error kustomize-missing-path groups/prod/overlays/vault-config-operator/kustomization.yaml:4 resources[0]',
+    'warning foreign-destination-namespace groups/prod/values.yaml:8 applications.vault-config-operator.destination.namespace',
   ]);
 });
 
