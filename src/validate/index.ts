@@ -107,6 +107,7 @@ export const resolutionCodes: Record<string, CodeInfo> = {
   'unknown-hub': { severity: 'error', summary: 'hub is not a cluster of the fleet', help: 'Add the hub cluster or fix the name.' },
   'unknown-group': { severity: 'error', summary: 'cluster lists a group that does not exist', help: 'Create groups/<name>/group.yaml or remove it from the list.' },
   'no-source': { severity: 'error', summary: 'app has neither path nor chart', help: 'Give the app a path or a chart.' },
+  'empty-values-file': { severity: 'warning', summary: 'a chart is inflated with an empty values file', help: 'A gitops-standards kustomization inflates the argocd-app-of-app chart with a values file that holds nothing (whitespace only): the inflation renders only the chart\'s defaults, so the cluster gets only its groups\' applications. Remove the helmCharts entry and the file, or add the applications (`applications: {}` says there are deliberately none).' },
   'unknown-rule-code': { severity: 'warning', summary: 'validation setting for an unknown code', help: '`fleetplan validate -o sarif` lists every code with its help.' },
 };
 
