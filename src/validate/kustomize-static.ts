@@ -22,6 +22,7 @@ import { LineCounter, isScalar, parseAllDocuments, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import type { YamlPath } from '../spec/yaml-source.js';
+import { formatPath } from '../spec/yaml-source.js';
 import type { ManifestIndex } from './manifests.js';
 import { CLUSTER_SCOPED, KUSTOMIZATION_FILES, isObj, joinRelative } from './manifests.js';
 import { apiGroup } from './catalog/operators.js';
@@ -72,6 +73,8 @@ export interface Place {
   file: string;
   line?: number;
   column?: number;
+  /** The YAML path in the file, as findings print it (`patches[0].patch[1]` for an inline patch's second operation). */
+  path?: string;
 }
 
 export type OpOutcome =
@@ -86,7 +89,8 @@ export interface OpTrace extends Place {
   /** The kustomization that lists the patch. */
   kustomization: string;
   op: string;
-  path: string;
+  /** The operation's `path` (a JSON pointer). */
+  pointer: string;
   from?: string;
   outcome: OpOutcome;
   /** What is missing, e.g. `it has no /metadata/labels/region`. */
@@ -245,7 +249,7 @@ export class StaticKustomize {
       const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
       if (!node?.range) break;
       const pos = lc.linePos(node.range[0]);
-      return { file, line: pos.line, column: pos.col };
+      return { file, line: pos.line, column: pos.col, path: path.join('.') };
     }
     return { file, line: startLine };
   }
@@ -380,14 +384,15 @@ export class StaticKustomize {
     if (!isObj(entry)) return;
     const target = isObj(entry.target) ? (entry.target as Selector) : undefined;
     let text: string | undefined;
-    let placeOf: (line: number, column: number) => Place;
+    let placeOf: (line: number, column: number, op: number) => Place;
     if (typeof entry.patch === 'string') {
       text = entry.patch;
-      placeOf = this.inlinePlaces(kfile, k, [field, index, 'patch']);
+      const inline = this.inlinePlaces(kfile, k, [field, index, 'patch']);
+      placeOf = (line, column, op) => ({ ...inline(line, column), path: `${field}[${index}].patch[${op}]` });
     } else if (typeof entry.path === 'string') {
       const file = joinRelative(dir, entry.path);
       text = this.readRelative(dir, entry.path);
-      placeOf = (line, column) => ({ file: file ?? kfile, line, column });
+      placeOf = (line, column, op) => ({ file: file ?? kfile, line, column, path: `[${op}]` });
     } else {
       return;
     }
@@ -418,7 +423,7 @@ export class StaticKustomize {
       ops.forEach((raw, i) => {
         if (!isObj(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') return;
         const pos = items[i]?.range ? lc.linePos(items[i]!.range![0]) : { line: 1, col: 1 };
-        const place = placeOf(pos.line, pos.col);
+        const place = placeOf(pos.line, pos.col, i);
         const kind = String(o.body.kind ?? '');
         const object = `${kind} ${String(metadataOf(o).name ?? '?')}`;
         const result = applyOp(o.body, raw);
@@ -426,7 +431,7 @@ export class StaticKustomize {
         if (o.uncertain || seen.has(key)) return;
         if (result) {
           seen.add(key);
-          out.ops.push({ ...place, kustomization: kfile, op: raw.op, path: raw.path, ...(typeof raw.from === 'string' ? { from: raw.from } : {}), outcome: result.outcome, detail: result.detail, object, objectFile: o.file });
+          out.ops.push({ ...place, kustomization: kfile, op: raw.op, pointer: raw.path, ...(typeof raw.from === 'string' ? { from: raw.from } : {}), outcome: result.outcome, detail: result.detail, object, objectFile: o.file });
         }
         const setsNamespace = (raw.op === 'add' || raw.op === 'replace' || raw.op === 'copy' || raw.op === 'move') && raw.path === '/metadata/namespace';
         if (setsNamespace && isClusterScoped(kind, apiGroup(String(o.body.apiVersion ?? ''))) && result?.outcome !== 'fails') {
@@ -467,7 +472,7 @@ export class StaticKustomize {
       const node = parsed.doc.getIn(keys, true) as { range?: [number, number, number] } | undefined;
       if (node?.range) {
         const pos = parsed.lc.linePos(node.range[0]);
-        return { file: kfile, line: pos.line, column: pos.col };
+        return { file: kfile, line: pos.line, column: pos.col, path: formatPath(keys) };
       }
       keys = keys.slice(0, -1);
     }

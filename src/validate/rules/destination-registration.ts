@@ -20,6 +20,7 @@ import { at, fieldOrigin, normalizeRepoPath, place } from '../context.js';
 import type { ArgoApplication } from '../argo-objects.js';
 import { ArgoLocator, argoApplications } from '../argo-objects.js';
 import { staticKustomize } from './kustomize-patches.js';
+import { formatPath } from '../../spec/yaml-source.js';
 
 /** Kinds whose object, named after the cluster, creates or registers it. */
 const PROVISIONING_KINDS = new Set(['ClusterDeployment', 'Cluster', 'HostedCluster', 'ManagedCluster', 'ClusterInstance']);
@@ -89,13 +90,13 @@ export const destinationRegistrationRule: RuleDefinition = {
           ? `${generated} is created in the Argo CD of ${a.cluster} with destination ${a.server}, the API server of ${target.name}, which the fleet provisions (${by}): Argo CD knows that server only after ${target.name} is installed and registered, so until then the Application fails with an unknown destination and nothing syncs it again in wave order`
           : `${generated} is created in the Argo CD of ${a.cluster} with destination server "${a.server}", the name of ${target.name}, which the fleet provisions (${by}): destination.server takes the API URL, so Argo CD finds no such cluster, and none exists before ${target.name} is installed and registered`;
       const pos = locator.locate(a, a.serverAt);
-      out.push(at(a.file, pos.line, {
+      out.push({ ...at(a.file, pos.line, {
         severity: 'warning',
         code: 'destination-before-registration',
         message,
         hint: `target ${target.name} by name once it is registered (destination.name, e.g. through ACM GitOpsCluster registration, or a clusters generator that selects registered clusters so the Applications appear only after registration), or deliver these apps from ${target.name}'s own Argo CD`,
         cluster: a.cluster,
-      }, pos.column));
+      }, pos.column), path: formatPath(a.serverAt) });
     }
     // Apps fleetplan generates on one cluster with another, provisioned, cluster's server.
     for (const c of clusters) {

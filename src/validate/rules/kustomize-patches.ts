@@ -59,16 +59,16 @@ function hintFor(t: OpTrace): string {
   if (t.op === 'test') return 'fix the path, or drop the test';
   if (t.op === 'move') return 'fix `from`';
   const missing = /^it has no (\S+)$/.exec(t.detail)?.[1];
-  return missing && missing !== t.path ? `add ${missing} first (\`op: add\`, \`path: ${missing}\`, \`value: {}\`), or fix the path` : 'fix the path';
+  return missing && missing !== t.pointer ? `add ${missing} first (\`op: add\`, \`path: ${missing}\`, \`value: {}\`), or fix the path` : 'fix the path';
 }
 
 function messageFor(t: OpTrace): string {
   const on = `${t.object} (${t.objectFile})`;
-  const what = t.from !== undefined ? `${t.op} from ${t.from} to ${t.path}` : `${t.op} ${t.path}`;
+  const what = t.from !== undefined ? `${t.op} from ${t.from} to ${t.pointer}` : `${t.op} ${t.pointer}`;
   if (t.outcome === 'adds') {
     return `patch operation ${what} on ${on}: ${t.detail}. kustomize 5 adds the field (its JSON-patch library treats a replace of a missing key as an add); RFC 6902 requires the location to exist, so kubectl patch --type=json and other JSON-patch tools reject this patch`;
   }
-  if (t.outcome === 'copies-null') return `patch operation ${what} on ${on}: ${t.detail}, so kustomize 5 copies null to ${t.path} (RFC 6902 rejects the patch)`;
+  if (t.outcome === 'copies-null') return `patch operation ${what} on ${on}: ${t.detail}, so kustomize 5 copies null to ${t.pointer} (RFC 6902 rejects the patch)`;
   return `patch operation ${what} on ${on}: ${t.detail}, so kustomize build fails`;
 }
 
@@ -96,7 +96,8 @@ export const kustomizePatchesRule: RuleDefinition = {
     for (const dir of fleetKustomizeDirs(ctx)) reader.build(dir);
     const out: Finding[] = [];
     const seen = new Set<string>();
-    const push = (f: Finding) => {
+    const push = (f: Finding, path: string | undefined) => {
+      if (path) f.path = path;
       const key = `${f.code}\0${f.file}\0${f.line ?? 0}\0${f.message}`;
       if (seen.has(key)) return;
       seen.add(key);
@@ -109,7 +110,7 @@ export const kustomizePatchesRule: RuleDefinition = {
           code: 'patch-path-missing',
           message: messageFor(t),
           hint: hintFor(t),
-        }, t.column));
+        }, t.column), t.path);
       }
       for (const n of b.namespaces) {
         const message =
@@ -123,7 +124,7 @@ export const kustomizePatchesRule: RuleDefinition = {
           code: 'namespace-on-cluster-scoped',
           message,
           hint: n.how === 'patch' ? 'drop the operation on /metadata/namespace' : n.how === 'resource' ? 'remove metadata.namespace' : `move ${n.kind} to a kustomization without namespace:, or accept that the namespace is dropped`,
-        }, n.column));
+        }, n.column), n.path);
       }
       for (const u of b.unmatched) {
         push(at(u.file, u.line, {
@@ -131,7 +132,7 @@ export const kustomizePatchesRule: RuleDefinition = {
           code: 'patch-target-unmatched',
           message: `patch target (${u.target}) of ${u.kustomization} selects none of the objects its resources produce: kustomize 5 applies the patch to nothing`,
           hint: 'fix the target (its fields are anchored regular expressions), or remove the patch',
-        }, u.column));
+        }, u.column), u.path);
       }
     }
     return out;
