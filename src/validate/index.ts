@@ -34,6 +34,8 @@ import { placementRule } from './rules/placement.js';
 import { productionSafetyRule } from './rules/production-safety.js';
 import { applicationSetIdentityRule } from './rules/applicationset-identity.js';
 import { destinationNamespaceRule } from './rules/destination-namespace.js';
+import { kustomizePatchesRule } from './rules/kustomize-patches.js';
+import { destinationRegistrationRule } from './rules/destination-registration.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
 import { defineRule } from './engine.js';
 import { provisionRules } from './provision.js';
@@ -90,6 +92,8 @@ export const rules: RuleDefinition[] = [
     kustomizeReferencesRule,
   ),
   defineRule('provision', provisionCodes, (ctx) => provisionRules.flatMap((r) => r(ctx))),
+  kustomizePatchesRule,
+  destinationRegistrationRule,
 ];
 
 /** Codes found while loading and resolving, for settings and SARIF metadata. */

@@ -27,7 +27,7 @@ function kustomizationIn(fs: RepoFileSystem, dir: string): string | undefined {
 }
 
 /** Directories under `dir` (itself excluded) that hold a kustomization, depth-first, sorted. */
-function nestedKustomizations(fs: RepoFileSystem, dir: string, depth = 0): string[] {
+export function nestedKustomizations(fs: RepoFileSystem, dir: string, depth = 0): string[] {
   if (depth > 8) return [];
   const out: string[] = [];
   for (const name of fs.list(dir)) {

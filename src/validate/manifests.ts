@@ -191,6 +191,12 @@ export const CLUSTER_SCOPED = new Set([
   'MachineConfigPool',
   'KubeletConfig',
   'ClusterPolicy',
+  'ConsoleLink',
+  'ConsoleNotification',
+  'ConsoleCLIDownload',
+  'ConsoleYAMLSample',
+  'ConsoleQuickStart',
+  'ConsolePlugin',
 ]);
 
 /**

@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cli } from '../support/fleet-fixture.js';
+import { copyTree, removeDir, tempDir } from '../helpers/tools.js';
 
 const SVITNIN = resolve('..', 'shared', 'realrepos', 'svitnin-redhat__openshift-virtualization-gitops');
 const REDHAT_COP = resolve('..', 'shared', 'realrepos', 'redhat-cop__gitops-standards-repo-template');
@@ -62,7 +64,7 @@ async function findings(repo: string): Promise<string[]> {
   return (JSON.parse(r.stdout) as FindingJson).findings.map((f) => `${f.severity} ${f.code} ${f.file}:${f.line} ${f.path ?? ''}`);
 }
 
-test('validate on redhat-cop reports the dangling hub paths, the escaping overlay references, the group overlays that name missing folders, the empty cluster values, and the copied cert-manager destinations', async () => {
+test('validate on redhat-cop reports the dangling hub paths, the escaping overlay references, the group overlays that name missing folders, the empty cluster values, the copied cert-manager destinations, and the namespace kustomize puts on a ConsoleLink', async () => {
   assert.deepEqual(await findings(REDHAT_COP), [
     // SOURCE.md: the folders clusters/hub/acm-* reference ../../../../components/..., which escapes from their depth.
     'error kustomize-path-escapes-repo clusters/hub/acm-configuration/kustomization.yaml:6 resources[0]',
@@ -75,6 +77,9 @@ test('validate on redhat-cop reports the dangling hub paths, the escaping overla
     'warning empty-values-file clusters/non-prod-west/values.yaml:1 ',
     'warning empty-values-file clusters/prod-east/values.yaml:1 ',
     'warning empty-values-file clusters/prod-west/values.yaml:1 ',
+    // Not in SOURCE.md, confirmed with kustomize: the component's namespace: lands on its ConsoleLink,
+    // which kustomize takes for namespaced (a custom kind) and the API server stores without one.
+    'warning namespace-on-cluster-scoped components/kube-ops-view/kustomization.yaml:3 namespace',
     // Not in SOURCE.md, confirmed with kustomize: ../../components/... from groups/<g>/overlays/<x> is
     // groups/<g>/components/..., which does not exist (and "aes-" is a typo of "aws-").
     'error kustomize-missing-path groups/geo-east/overlays/aws-efs-csi-driver-operator/kustomization.yaml:4 resources[0]',
@@ -142,4 +147,26 @@ test('the copied cert-manager destinations name both apps, the namespaces the op
   assert.match(byFile.get('groups/geo-east/values.yaml')!.hint, /^set destination\.namespace to "openshift-cluster-csi-drivers"/);
   assert.match(byFile.get('groups/prod/values.yaml')!.message, /"vault-config-operator" .* live in vault-config-operator on clusters prod-east, prod-west$/);
   assert.match(byFile.get('groups/prod/values.yaml')!.hint, /^set destination\.namespace to "vault-config-operator"/);
+});
+
+test('redhat-cop with the group overlays pointed at the real components: their patch paths exist, the StorageClass patch selects nothing', async () => {
+  // Today the overlays name missing folders, so nothing can be matched; with ../../../../components/aws-*
+  // the Subscription patches (replace /spec/channel, /spec/config/env/0/value) find their paths — as
+  // kustomize 5 confirms — and the StorageClass patch finds no StorageClass: the component does not list
+  // storage-class.yaml, so kustomize applies that patch to nothing.
+  const dir = tempDir('redhat-cop-fixed');
+  try {
+    copyTree(REDHAT_COP, dir);
+    for (const o of ['geo-east/overlays/aws-efs-csi-driver-operator', 'geo-west/overlays/aws-efs-csi-driver-operator', 'non-prod/overlays/vault-config-operator', 'prod/overlays/vault-config-operator']) {
+      const file = `${dir}/groups/${o}/kustomization.yaml`;
+      writeFileSync(file, readFileSync(file, 'utf8').replace('../../components/aes-', '../../components/aws-').replace('../../components/', '../../../../components/'));
+    }
+    const patchFindings = (await findings(dir)).filter((f) => /patch/.test(f));
+    assert.deepEqual(patchFindings, [
+      'warning patch-target-unmatched groups/geo-east/overlays/aws-efs-csi-driver-operator/kustomization.yaml:12 patches[0].target',
+      'warning patch-target-unmatched groups/geo-west/overlays/aws-efs-csi-driver-operator/kustomization.yaml:12 patches[0].target',
+    ]);
+  } finally {
+    removeDir(dir);
+  }
 });
