@@ -144,6 +144,8 @@ interface AppsFound {
   /** Per cluster: its apps, and the wave of its `cluster` element. */
   clusters: Map<string, { apps: Record<string, AppSpec>; provisionWave?: number; file: string }>;
   hubApps: Record<string, AppSpec>;
+  /** The files the apps were read from. */
+  files: string[];
 }
 
 function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): Record<string, unknown>[] {
@@ -164,10 +166,11 @@ function get(o: unknown, ...path: string[]): unknown {
 const IN_CLUSTER = 'https://kubernetes.default.svc';
 
 function readApps(fs: RepoFileSystem, findings: Finding[]): AppsFound {
-  const found: AppsFound = { clusters: new Map(), hubApps: {} };
+  const found: AppsFound = { clusters: new Map(), hubApps: {}, files: [] };
   for (const name of fs.list(APPS_DIR)) {
     const file = `${APPS_DIR}/${name}`;
     if (!name.endsWith('.yaml') || name === 'kustomization.yaml' || fs.isDirectory(file)) continue;
+    found.files.push(file);
     for (const doc of readDocs(fs, file, findings)) {
       if (doc.kind !== 'ApplicationSet') continue;
       const source = get(doc, 'spec', 'template', 'spec', 'source');
@@ -199,6 +202,7 @@ function readApps(fs: RepoFileSystem, findings: Finding[]): AppsFound {
   for (const name of fs.list(globalDir)) {
     const file = `${globalDir}/${name}`;
     if (!name.endsWith('.yaml') || name === 'kustomization.yaml') continue;
+    found.files.push(file);
     for (const doc of readDocs(fs, file, findings)) {
       if (doc.kind !== 'Application') continue;
       const appName = get(doc, 'metadata', 'name');
@@ -309,6 +313,7 @@ export function loadRegionSpecs(fs: RepoFileSystem): LoadResult {
     groups: new Map(),
     sources,
     loadFindings: findings,
+    manifestFiles: [...apps.files].sort(),
   };
   return { fleet, findings };
 }

@@ -33,6 +33,8 @@ import { secretsRule } from './rules/secrets.js';
 import { placementRule } from './rules/placement.js';
 import { productionSafetyRule } from './rules/production-safety.js';
 import { applicationSetIdentityRule } from './rules/applicationset-identity.js';
+import { argoCdSchemaRule } from './rules/argocd-schema.js';
+import { kustomizationHeaderRule } from './rules/kustomization-header.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
 import { defineRule } from './engine.js';
 import { provisionRules } from './provision.js';
@@ -71,6 +73,8 @@ export const rules: RuleDefinition[] = [
   productionSafetyRule,
   repositoryHygieneRule,
   applicationSetIdentityRule,
+  argoCdSchemaRule,
+  kustomizationHeaderRule,
   defineRule(
     'kustomize-references',
     {
