@@ -4,9 +4,11 @@
  * paths, paths that escape the repository), the paths the partial copy leaves out, and nothing else.
  */
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { cli } from '../support/fleet-fixture.js';
+import { cli, removeTree } from '../support/fleet-fixture.js';
 
 const SVITNIN = resolve('..', 'shared', 'realrepos', 'svitnin-redhat__openshift-virtualization-gitops');
 const REDHAT_COP = resolve('..', 'shared', 'realrepos', 'redhat-cop__gitops-standards-repo-template');
@@ -107,4 +109,20 @@ test('the hint for a dangling hub path names the folder that does exist', async 
   const r = await cli(['validate', '--repo', REDHAT_COP]);
   assert.match(r.stdout, /there is a directory clusters\/hub\/acm-operator: fix the path to it/);
   assert.match(r.stdout, /did you mean "\.\.\/\.\.\/\.\.\/components\/acm-operator\/"\?/);
+});
+
+test('the bootstrap root Application of .bootstrap/ is checked against the Argo CD CRD schema', async () => {
+  // The committed root-application.yaml is valid (no finding above); misplace its prune in a copy.
+  const dir = mkdtempSync(join(tmpdir(), 'fleetplan-svitnin-'));
+  try {
+    cpSync(SVITNIN, dir, { recursive: true });
+    // The stored copy is read-only; make the temporary one writable (and removable).
+    for (const p of ['', ...readdirSync(dir, { recursive: true, encoding: 'utf8' })]) chmodSync(join(dir, p), statSync(join(dir, p)).isDirectory() ? 0o755 : 0o644);
+    const file = join(dir, '.bootstrap', 'root-application.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^ {4}automated:/m, '    prune: true\n    automated:'));
+    const found = (await findings(dir)).filter((f) => f.includes('argocd-'));
+    assert.deepEqual(found, ['error argocd-unknown-field .bootstrap/root-application.yaml:40 spec.syncPolicy.prune']);
+  } finally {
+    removeTree(dir);
+  }
 });

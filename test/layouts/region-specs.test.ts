@@ -232,6 +232,41 @@ for (const name of [OCP, EKS]) {
   });
 }
 
+test('validate reports the known defects of the committed gitops-applications: prune under syncPolicy, kustomizations without apiVersion', async () => {
+  const r = await cli(['validate', '--repo', REPO, '-o', 'json']);
+  assert.equal(r.code, 1);
+  const found = (JSON.parse(r.stdout) as { findings: { severity: string; code: string; file: string; line?: number; path?: string; hint?: string }[] }).findings;
+  assert.deepEqual(found.map((f) => `${f.severity} ${f.code} ${f.file}:${f.line ?? ''} ${f.path ?? ''}`.trimEnd()), [
+    // Argo CD does not order the Applications of one ApplicationSet by their sync-wave annotations (argo-cd #12444).
+    'warning applicationset-waves gitops-applications/eks-01-mturansk-jul30.yaml:6',
+    // SOURCE.md: the ApplicationSet template and global Applications put prune directly under syncPolicy.
+    'error argocd-unknown-field gitops-applications/eks-01-mturansk-jul30.yaml:48 spec.template.spec.syncPolicy.prune',
+    'error argocd-unknown-field gitops-applications/global/acm-gitops-integration.application.yaml:18 spec.syncPolicy.prune',
+    'error argocd-unknown-field gitops-applications/global/advanced-cluster-management.application.yaml:18 spec.syncPolicy.prune',
+    // SOURCE.md: gitops-applications/kustomization.yaml and global/kustomization.yaml have no apiVersion.
+    'warning kustomization-missing-header gitops-applications/global/kustomization.yaml:1',
+    'error argocd-unknown-field gitops-applications/global/openshift-pipelines-operator.application.yaml:19 spec.syncPolicy.prune',
+    // The global Applications' paths (the partial copy leaves those trees out).
+    'error missing-path gitops-applications/kustomization.yaml: spec.apps.acm-gitops-integration',
+    'error missing-path gitops-applications/kustomization.yaml: spec.apps.advanced-cluster-management',
+    'error missing-path gitops-applications/kustomization.yaml: spec.apps.gitea',
+    'error missing-path gitops-applications/kustomization.yaml: spec.apps.openshift-pipelines-operator',
+    'warning kustomization-missing-header gitops-applications/kustomization.yaml:1',
+    'warning applicationset-waves gitops-applications/ocp-01-mturansk-jul29.yaml:6',
+    'error argocd-unknown-field gitops-applications/ocp-01-mturansk-jul29.yaml:48 spec.template.spec.syncPolicy.prune',
+    // The per-cluster operators/, pipelines/, deployments/ trees are not copied (SOURCE.md).
+    'error missing-path regions/us-west-2/eks-01-mturansk-jul30/region.yaml:7 spec.apps.deployments-ocm',
+    'error missing-path regions/us-west-2/eks-01-mturansk-jul30/region.yaml:7 spec.apps.operators',
+    'error missing-path regions/us-west-2/eks-01-mturansk-jul30/region.yaml:7 spec.apps.pipelines-cloud-infrastructure-provisioning',
+    'error missing-path regions/us-west-2/eks-01-mturansk-jul30/region.yaml:7 spec.apps.pipelines-hello-world',
+    'error missing-path regions/us-west-2/ocp-01-mturansk-jul29/region.yaml:7 spec.apps.deployments-ocm',
+    'error missing-path regions/us-west-2/ocp-01-mturansk-jul29/region.yaml:7 spec.apps.operators',
+    'error missing-path regions/us-west-2/ocp-01-mturansk-jul29/region.yaml:7 spec.apps.pipelines-cloud-infra',
+    'error missing-path regions/us-west-2/ocp-01-mturansk-jul29/region.yaml:7 spec.apps.pipelines-hello-world',
+  ]);
+  for (const f of found.filter((x) => x.code === 'argocd-unknown-field')) assert.match(f.hint ?? '', /prune is a field of syncPolicy\.automated/);
+});
+
 test('the install-config Secret comes from a secret generator over a file without credentials', () => {
   const out = renderHub();
   try {
