@@ -82,10 +82,16 @@ function parseKustomization(fs: RepoFileSystem, file: string): SourceFile | unde
  * transitively, each visited once (the queue never holds a directory twice, so the walk stays
  * linear in roots + directories). `onReference` sees every local reference entry.
  */
-export function walkKustomizations(fs: RepoFileSystem, roots: Iterable<string>, onReference?: (ref: KustomizationReference) => void): KustomizationVisit[] {
+export function walkKustomizations(
+  fs: RepoFileSystem,
+  roots: Iterable<string>,
+  onReference?: (ref: KustomizationReference) => void,
+  /** Directories already walked (by an earlier walk): not visited again. */
+  done: ReadonlySet<string> = new Set(),
+): KustomizationVisit[] {
   const visits: KustomizationVisit[] = [];
   const queue: string[] = [];
-  const queued = new Set<string>();
+  const queued = new Set<string>(done);
   const enqueue = (dir: string) => {
     if (!queued.has(dir)) {
       queued.add(dir);
@@ -137,10 +143,33 @@ export function appKustomizationRoots({ fleet, clusters, fs }: Pick<RuleContext,
   return roots;
 }
 
+export interface KustomizationWalk {
+  visits: KustomizationVisit[];
+  references: KustomizationReference[];
+  /** Every directory the walk queued, with or without a kustomization. */
+  dirs: Set<string>;
+}
+
+const appWalks = new WeakMap<object, KustomizationWalk>();
+
+/** The walk from appKustomizationRoots, done once per validation (rules share the context's ManifestIndex). */
+export function appKustomizations(ctx: Pick<RuleContext, 'fleet' | 'clusters' | 'fs' | 'manifests'>): KustomizationWalk {
+  let walk = appWalks.get(ctx.manifests);
+  if (!walk) {
+    const references: KustomizationReference[] = [];
+    const roots = appKustomizationRoots(ctx);
+    const visits = walkKustomizations(ctx.fs, roots, (r) => references.push(r));
+    const dirs = new Set(roots);
+    for (const r of references) if (r.target !== undefined) dirs.add(r.target);
+    appWalks.set(ctx.manifests, (walk = { visits, references, dirs }));
+  }
+  return walk;
+}
+
 export const kustomizeReferencesRule: Rule = (ctx) => {
   const { fs } = ctx;
   const out: Finding[] = [];
-  walkKustomizations(fs, appKustomizationRoots(ctx), ({ from, field, index, entry, target }) => {
+  for (const { from, field, index, entry, target } of appKustomizations(ctx).references) {
     const { dir, source } = from;
     if (target === undefined) {
       const depth = dir === '.' ? 0 : dir.split('/').length;
@@ -161,6 +190,6 @@ export const kustomizeReferencesRule: Rule = (ctx) => {
         hint: 'create it or fix the entry; kustomize build fails here',
       }));
     }
-  });
+  }
   return out;
 };

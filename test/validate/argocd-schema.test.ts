@@ -12,6 +12,8 @@ import type { JsonSchema } from '../../src/spec/json-schema.js';
 import { argoCdIssues, argoCdSchema, nearbyField } from '../../src/validate/rules/argocd-schema.js';
 import generated from '../../src/validate/catalog/argocd-schemas.json' with { type: 'json' };
 import { baseFleet, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { renderFleet } from '../../src/render/fleet.js';
+import jsYaml from 'js-yaml';
 
 const HEADER = 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n';
 
@@ -159,3 +161,24 @@ test('structuralUnknownFields: an object schema with properties and no additiona
   assert.deepEqual(validateSchema(value, schema), []);
   assert.deepEqual(validateSchema(value, schema, schema, { structuralUnknownFields: true }).map((i) => [i.path.join('.'), i.unknownField]), [['b', true]]);
 });
+
+for (const repo of ['examples/lab', 'test/fixtures/seed-004']) {
+  test(`the Argo CD objects fleetplan renders for ${repo} match the Argo CD CRD schemas`, () => {
+    const { fleet } = loadFleet(repo);
+    let checked = 0;
+    const issues: string[] = [];
+    for (const file of renderFleet(fleet).files) {
+      if (!/\.ya?ml$/.test(file.path)) continue;
+      for (const doc of jsYaml.loadAll(file.content)) {
+        if (typeof doc !== 'object' || doc === null) continue;
+        const o = doc as Record<string, unknown>;
+        const schema = argoCdSchema(String(o.apiVersion), String(o.kind));
+        if (!schema) continue;
+        checked++;
+        for (const i of argoCdIssues(o, schema)) issues.push(`${file.path} ${i.path.join('.')}: ${i.message}`);
+      }
+    }
+    assert.ok(checked > 0);
+    assert.deepEqual(issues, []);
+  });
+}

@@ -15,7 +15,7 @@ import type { Finding } from '../../model/finding.js';
 import { at } from '../../spec/load.js';
 import type { RuleDefinition } from '../engine.js';
 import type { KustomizationReference, KustomizationVisit } from '../kustomize-refs.js';
-import { appKustomizationRoots, kustomizationIn, walkKustomizations } from '../kustomize-refs.js';
+import { appKustomizations, kustomizationIn, walkKustomizations } from '../kustomize-refs.js';
 import { KUSTOMIZATION_FILES } from '../manifests.js';
 
 export const KUSTOMIZATION_API_VERSION = 'kustomize.config.k8s.io/v1beta1';
@@ -51,17 +51,16 @@ export const kustomizationHeaderRule: RuleDefinition = {
   },
   run(ctx) {
     const { fleet, clusters, fs } = ctx;
-    const roots = appKustomizationRoots(ctx);
     const own = new Set<string>();
     for (const file of fleet.sources.keys()) if (isKustomizationFile(file)) own.add(dirOf(file));
     for (const c of clusters) if (isKustomizationFile(c.file)) own.add(dirOf(c.file));
     for (const file of fleet.manifestFiles ?? []) own.add(dirOf(file));
-    for (const dir of [...own].sort()) if (kustomizationIn(fs, dir)) roots.push(dir);
-
-    const references: KustomizationReference[] = [];
-    const visits = walkKustomizations(fs, roots, (ref) => {
-      if (ref.field !== 'bases' && ref.target !== undefined) references.push(ref);
-    });
+    const apps = appKustomizations(ctx);
+    const references: KustomizationReference[] = [...apps.references];
+    const visits = [
+      ...apps.visits,
+      ...walkKustomizations(fs, [...own].sort().filter((d) => !apps.dirs.has(d) && kustomizationIn(fs, d)), (ref) => references.push(ref), apps.dirs),
+    ];
     const byDir = new Map<string, KustomizationVisit>(visits.map((v) => [v.dir, v]));
     const out: Finding[] = [];
     const kindOf = (v: KustomizationVisit) => (typeof v.doc.kind === 'string' ? v.doc.kind : undefined);
@@ -69,7 +68,8 @@ export const kustomizationHeaderRule: RuleDefinition = {
     // References first: a components entry without kind: Component is the build error, not a missing header.
     const reported = new Set<string>();
     for (const ref of references) {
-      const target = byDir.get(ref.target!);
+      if (ref.field === 'bases' || ref.target === undefined) continue;
+      const target = byDir.get(ref.target);
       if (!target) continue;
       const kind = kindOf(target) ?? 'Kustomization';
       if (ref.field === 'components' && kind !== 'Component') {
