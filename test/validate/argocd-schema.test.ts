@@ -128,6 +128,15 @@ test('an object applied on two clusters is reported once', () => {
   assert.equal(argoFindings(files).length, 1);
 });
 
+test('a file two kustomizations pull in with different namespaces is reported once', () => {
+  const files = baseFleet({
+    'components/operator/kustomization.yaml': `${HEADER}namespace: a\nresources:\n  - ../shared/app.yaml\n`,
+    'components/config/kustomization.yaml': `${HEADER}namespace: b\nresources:\n  - ../shared/app.yaml\n`,
+    'components/shared/app.yaml': application('    prune: true\n'),
+  });
+  assert.deepEqual(argoFindings(files).map((f) => `${f.file}:${f.line}`), ['components/shared/app.yaml:16']);
+});
+
 test('objects of other groups and other versions are not checked', () => {
   const other = 'apiVersion: argoproj.io/v1beta1\nkind: ArgoCD\nmetadata:\n  name: a\nspec:\n  prune: false\n';
   assert.deepEqual(argoFindings(withChildren({ 'argocd.yaml': other })), []);

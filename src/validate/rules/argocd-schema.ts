@@ -167,7 +167,9 @@ function objectsToCheck(ctx: RuleContext): ManifestObject[] {
     lists.add(objs);
     for (const o of objs) {
       if (o.group !== 'argoproj.io' || !argoCdSchema(o.apiVersion, o.kind)) continue;
-      const key = `${o.file}\0${o.line}\0${o.kind}\0${o.namespace ?? ''}\0${o.name ?? ''}`;
+      // A document is one object wherever it is applied (a kustomization's namespace makes copies,
+      // so the namespace is left out); the items of a List share a line, leaf objects have none.
+      const key = `${o.file}\0${o.line}\0${o.kind}\0${o.name ?? ''}${o.line > 0 ? '' : `\0${o.namespace ?? ''}`}`;
       if (seen.has(key)) continue;
       seen.add(key);
       out.push(o);
