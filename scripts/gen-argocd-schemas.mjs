@@ -3,7 +3,7 @@
 // CustomResourceDefinitions (Application, ApplicationSet, AppProject), reduced to what the
 // argocd-schema rule checks (field names, types, required fields, enums) — ADR 0104.
 //
-//   node scripts/gen-argocd-schemas.mjs [--source "<where the CRDs come from>"] <crd files...>
+//   node scripts/gen-argocd-schemas.mjs [--source "<where the CRDs come from>"] [--out FILE] <crd files...>
 //
 // Reductions, so that the module stays small (the upstream files are about 1.8 MB):
 //   - documentation and formats are dropped (description, format, pattern, length limits, examples,
@@ -35,9 +35,11 @@ const MIN_SHARED = 120;
 
 const args = process.argv.slice(2);
 let source = 'argoproj/argo-cd manifests/crds';
+let out;
 const files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--source') source = args[++i] ?? source;
+  else if (args[i] === '--out') out = args[++i];
   else files.push(args[i]);
 }
 if (files.length === 0) {
@@ -139,7 +141,7 @@ const result = {
   kinds: outKinds,
   $defs: sortedDefs,
 };
-const target = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'validate', 'catalog', 'argocd-schemas.json');
+const target = out ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'validate', 'catalog', 'argocd-schemas.json');
 const text = JSON.stringify(result, null, 1) + '\n';
 writeFileSync(target, text);
 console.log(`wrote ${target} (${text.length} bytes, ${Object.keys(outKinds).length} kinds, ${Object.keys(sortedDefs).length} shared definitions)`);

@@ -9,6 +9,8 @@
  * local directories it pulls in, transitively, and every kustomization under a cluster's own
  * folder (overlays that no app points at yet are where such mistakes hide). Remote entries
  * (URLs, git) are not checked. Each kustomization is reported once, whichever cluster reaches it.
+ * The walk (appKustomizations) is done once per validation and shared with the
+ * kustomization-header rule, which adds the layout's own kustomizations to it.
  */
 import type { Finding } from '../model/finding.js';
 import { at } from '../spec/load.js';
