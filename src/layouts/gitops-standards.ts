@@ -42,6 +42,12 @@ export const BOOTSTRAP_ARGOCD = '.bootstrap/argocd.yaml';
 export const ENVIRONMENT_CONFIGMAP = 'environment-variables';
 
 
+/** The objects applied by hand to bootstrap a cluster (`.bootstrap/*.yaml`: root Application, ArgoCD, ...), sorted. */
+export function bootstrapFiles(fs: RepoFileSystem): string[] {
+  const dir = BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'));
+  return fs.isDirectory(dir) ? fs.list(dir).filter((f) => /\.ya?ml$/.test(f)).map((f) => `${dir}/${f}`).sort() : [];
+}
+
 export function clusterDirs(fs: RepoFileSystem): string[] {
   return fs.list('clusters').filter((d) => fs.isDirectory(`clusters/${d}`) && kustomizationFile(fs, `clusters/${d}`) !== undefined);
 }
@@ -354,6 +360,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
     sources,
     loadFindings: findings,
     conventions: { syncWaveAnnotation: 'as-given', objectNamespace: false, projects: 'from-layers' },
+    manifestFiles: bootstrapFiles(fs),
   };
   return { fleet, findings, fallbacks };
 }

@@ -172,6 +172,8 @@ interface AppsFound {
   clusters: Map<string, { apps: Record<string, AppSpec>; places: Map<string, AppPlace>; provisionWave?: number; file: string }>;
   hubApps: Record<string, AppSpec>;
   hubPlaces: Map<string, AppPlace>;
+  /** The files the apps were read from. */
+  files: string[];
 }
 
 function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): Record<string, unknown>[] {
@@ -192,10 +194,11 @@ function get(o: unknown, ...path: string[]): unknown {
 const IN_CLUSTER = 'https://kubernetes.default.svc';
 
 function readApps(fs: RepoFileSystem, findings: Finding[]): AppsFound {
-  const found: AppsFound = { clusters: new Map(), hubApps: {}, hubPlaces: new Map() };
+  const found: AppsFound = { clusters: new Map(), hubApps: {}, hubPlaces: new Map(), files: [] };
   for (const name of fs.list(APPS_DIR)) {
     const file = `${APPS_DIR}/${name}`;
     if (!name.endsWith('.yaml') || name === 'kustomization.yaml' || fs.isDirectory(file)) continue;
+    found.files.push(file);
     for (const doc of readDocs(fs, file, findings)) {
       if (doc.kind !== 'ApplicationSet') continue;
       const source = get(doc, 'spec', 'template', 'spec', 'source');
@@ -229,6 +232,7 @@ function readApps(fs: RepoFileSystem, findings: Finding[]): AppsFound {
   for (const name of fs.list(globalDir)) {
     const file = `${globalDir}/${name}`;
     if (!name.endsWith('.yaml') || name === 'kustomization.yaml') continue;
+    found.files.push(file);
     for (const doc of readDocs(fs, file, findings)) {
       if (doc.kind !== 'Application') continue;
       const appName = get(doc, 'metadata', 'name');
@@ -393,6 +397,7 @@ export function loadRegionSpecs(fs: RepoFileSystem): LoadResult {
     groups: new Map(),
     sources,
     loadFindings: findings,
+    manifestFiles: [...apps.files].sort(),
   };
   return { fleet, findings };
 }

@@ -63,6 +63,12 @@ export interface Fleet {
   graphs?: FleetGraphs;
   /** Set by layout readers whose output must equal another tool's; absent means fleetplan's own. */
   conventions?: FleetConventions;
+  /**
+   * Repository files of Kubernetes objects that the layout reader took the fleet from or that
+   * belong to the layout (committed Argo CD Applications and ApplicationSets, bootstrap objects),
+   * sorted. Rules that check committed objects (argocd-schema) read them; absent: none.
+   */
+  manifestFiles?: string[];
 }
 
 export interface ClusterDef {

@@ -50,18 +50,30 @@ export interface SchemaIssue {
   path: (string | number)[];
   message: string;
   hint?: string;
+  /** Set on a field the schema does not allow (the other issues are about values). */
+  unknownField?: boolean;
 }
 
-export function validateSchema(value: unknown, schema: JsonSchema, root: JsonSchema = schema): SchemaIssue[] {
+export interface SchemaCheckOptions {
+  /**
+   * Kubernetes pruning: an object schema that lists `properties` and says nothing of
+   * `additionalProperties` (nor x-kubernetes-preserve-unknown-fields) allows no other field.
+   * The API server drops such fields silently (or rejects them with strict field validation);
+   * with this option they are reported as unknown fields, as with `additionalProperties: false`.
+   */
+  structuralUnknownFields?: boolean;
+}
+
+export function validateSchema(value: unknown, schema: JsonSchema, root: JsonSchema = schema, options: SchemaCheckOptions = {}): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
-  check(value, schema, root, [], issues);
+  check(value, schema, root, [], issues, options);
   return issues;
 }
 
-function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: (string | number)[], out: SchemaIssue[]): void {
+function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: (string | number)[], out: SchemaIssue[], opts: SchemaCheckOptions): void {
   if (schema.$ref) {
     const target = resolveRef(root, schema.$ref);
-    check(value, target, root, path, out);
+    check(value, target, root, path, out, opts);
     return;
   }
   if (value === null && schema.nullable) return;
@@ -71,12 +83,12 @@ function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: (stri
     }
     return;
   }
-  if (schema.allOf) for (const s of schema.allOf) check(value, s, root, path, out);
+  if (schema.allOf) for (const s of schema.allOf) check(value, s, root, path, out, opts);
   if (schema.anyOf || schema.oneOf) {
     const options = (schema.anyOf ?? schema.oneOf)!;
     const results = options.map((s) => {
       const o: SchemaIssue[] = [];
-      check(value, s, root, path, o);
+      check(value, s, root, path, o, opts);
       return o;
     });
     const passing = results.filter((r) => r.length === 0).length;
@@ -133,7 +145,7 @@ function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: (stri
     if (schema.maxItems !== undefined && value.length > schema.maxItems) {
       out.push({ path, message: `must have at most ${schema.maxItems} items, has ${value.length}` });
     }
-    if (schema.items) value.forEach((item, i) => check(item, schema.items!, root, [...path, i], out));
+    if (schema.items) value.forEach((item, i) => check(item, schema.items!, root, [...path, i], out, opts));
   }
   if (isObject(value) && (schema.properties || schema.required || schema.additionalProperties !== undefined || schema.patternProperties)) {
     for (const req of schema.required ?? []) {
@@ -143,24 +155,25 @@ function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: (stri
     for (const [key, v] of Object.entries(value)) {
       const prop = schema.properties?.[key];
       if (prop) {
-        check(v, prop, root, [...path, key], out);
+        check(v, prop, root, [...path, key], out, opts);
         continue;
       }
       const patterned = Object.entries(schema.patternProperties ?? {}).find(([p]) => new RegExp(p, 'u').test(key));
       if (patterned) {
-        check(v, patterned[1], root, [...path, key], out);
+        check(v, patterned[1], root, [...path, key], out, opts);
         continue;
       }
-      const ap = schema.additionalProperties;
+      const ap = schema.additionalProperties ?? (opts.structuralUnknownFields && schema.properties ? false : undefined);
       if (ap === false && !schema['x-kubernetes-preserve-unknown-fields']) {
         const suggestion = closest(key, known);
         out.push({
           path: [...path, key],
           message: `unknown field "${key}"`,
+          unknownField: true,
           hint: suggestion ? `did you mean "${suggestion}"?` : known.length ? `allowed: ${known.join(', ')}` : 'remove it',
         });
       } else if (typeof ap === 'object') {
-        check(v, ap, root, [...path, key], out);
+        check(v, ap, root, [...path, key], out, opts);
       }
     }
   }

@@ -36,6 +36,8 @@ import { applicationSetIdentityRule } from './rules/applicationset-identity.js';
 import { destinationNamespaceRule } from './rules/destination-namespace.js';
 import { kustomizePatchesRule } from './rules/kustomize-patches.js';
 import { destinationRegistrationRule } from './rules/destination-registration.js';
+import { argoCdSchemaRule } from './rules/argocd-schema.js';
+import { kustomizationHeaderRule } from './rules/kustomization-header.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
 import { defineRule } from './engine.js';
 import { provisionRules } from './provision.js';
@@ -75,6 +77,8 @@ export const rules: RuleDefinition[] = [
   repositoryHygieneRule,
   applicationSetIdentityRule,
   destinationNamespaceRule,
+  argoCdSchemaRule,
+  kustomizationHeaderRule,
   defineRule(
     'kustomize-references',
     {

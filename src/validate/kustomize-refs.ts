@@ -9,20 +9,24 @@
  * local directories it pulls in, transitively, and every kustomization under a cluster's own
  * folder (overlays that no app points at yet are where such mistakes hide). Remote entries
  * (URLs, git) are not checked. Each kustomization is reported once, whichever cluster reaches it.
+ * The walk (appKustomizations) is done once per validation and shared with the
+ * kustomization-header rule, which adds the layout's own kustomizations to it.
  */
 import type { Finding } from '../model/finding.js';
 import { at } from '../spec/load.js';
 import { parseYamlSource } from '../spec/yaml-source.js';
+import type { SourceFile } from '../spec/yaml-source.js';
 import { isPlainObject } from '../layering/merge.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { KUSTOMIZATION_FILES } from '../layouts/gitops-standards/kustomization.js';
-import type { Rule } from './index.js';
-import { normalizeRepoPath } from './index.js';
+import type { Rule } from './engine.js';
+import type { RuleContext } from './context.js';
+import { normalizeRepoPath } from './context.js';
 
 const REFERENCE_FIELDS = ['resources', 'components', 'bases'] as const;
 const REMOTE = /^[a-z][a-z0-9+.-]*:\/\/|^git@|^github\.com\/|^gitlab\.com\/|^bitbucket\.org\//;
 
-function kustomizationIn(fs: RepoFileSystem, dir: string): string | undefined {
+export function kustomizationIn(fs: RepoFileSystem, dir: string): string | undefined {
   return KUSTOMIZATION_FILES.map((f) => (dir === '.' ? f : `${dir}/${f}`)).find((f) => fs.exists(f));
 }
 
@@ -91,18 +95,89 @@ export function relativeReference(dir: string, target: string, trailingSlash: bo
   return trailingSlash ? `${ref}/` : ref;
 }
 
-export const kustomizeReferencesRule: Rule = ({ fleet, clusters, fs }) => {
-  const out: Finding[] = [];
-  // Each directory is looked at once, however many clusters and apps name it (the queue never
-  // holds a directory twice, so the walk stays linear in apps + directories).
+/** One kustomization the walk reached. */
+export interface KustomizationVisit {
+  dir: string;
+  file: string;
+  source: SourceFile;
+  doc: Record<string, unknown>;
+}
+
+/** A `resources`/`components`/`bases` entry of a visited kustomization that names a local path. */
+export interface KustomizationReference {
+  from: KustomizationVisit;
+  field: (typeof REFERENCE_FIELDS)[number];
+  index: number;
+  entry: string;
+  /** The repository path it names; undefined when it climbs out of the repository. */
+  target: string | undefined;
+}
+
+/** Parsed kustomization files per repository, shared by the rules that walk them. */
+const parsedFiles = new WeakMap<RepoFileSystem, Map<string, SourceFile | null>>();
+
+function parseKustomization(fs: RepoFileSystem, file: string): SourceFile | undefined {
+  let cache = parsedFiles.get(fs);
+  if (!cache) parsedFiles.set(fs, (cache = new Map()));
+  if (!cache.has(file)) {
+    let source: SourceFile | null = null;
+    try {
+      source = parseYamlSource(file, fs.readText(file)).source ?? null;
+    } catch {
+      source = null;
+    }
+    cache.set(file, source);
+  }
+  return cache.get(file) ?? undefined;
+}
+
+/**
+ * The kustomizations of the root directories and of every local directory they reference,
+ * transitively, each visited once (the queue never holds a directory twice, so the walk stays
+ * linear in roots + directories). `onReference` sees every local reference entry.
+ */
+export function walkKustomizations(
+  fs: RepoFileSystem,
+  roots: Iterable<string>,
+  onReference?: (ref: KustomizationReference) => void,
+  /** Directories already walked (by an earlier walk): not visited again. */
+  done: ReadonlySet<string> = new Set(),
+): KustomizationVisit[] {
+  const visits: KustomizationVisit[] = [];
   const queue: string[] = [];
-  const queued = new Set<string>();
+  const queued = new Set<string>(done);
   const enqueue = (dir: string) => {
     if (!queued.has(dir)) {
       queued.add(dir);
       queue.push(dir);
     }
   };
+  for (const r of roots) enqueue(r);
+  for (let next = 0; next < queue.length; next++) {
+    const dir = queue[next]!;
+    const file = kustomizationIn(fs, dir);
+    if (!file) continue;
+    const source = parseKustomization(fs, file);
+    if (!source || !isPlainObject(source.value)) continue;
+    const visit: KustomizationVisit = { dir, file, source, doc: source.value };
+    visits.push(visit);
+    for (const field of REFERENCE_FIELDS) {
+      const entries = visit.doc[field];
+      if (!Array.isArray(entries)) continue;
+      entries.forEach((entry, index) => {
+        if (typeof entry !== 'string' || REMOTE.test(entry)) return;
+        const target = normalizeRepoPath(dir === '.' ? entry : `${dir}/${entry}`);
+        onReference?.({ from: visit, field, index, entry, target });
+        if (target !== undefined && fs.isDirectory(target)) enqueue(target);
+      });
+    }
+  }
+  return visits;
+}
+
+/** Where the kustomize-references rule starts: every local app path, and the kustomizations nested under cluster folders. */
+export function appKustomizationRoots({ fleet, clusters, fs }: Pick<RuleContext, 'fleet' | 'clusters' | 'fs'>): string[] {
+  const roots: string[] = [];
   const paths = new Set<string>();
   for (const c of clusters) {
     for (const app of c.apps) {
@@ -113,56 +188,64 @@ export const kustomizeReferencesRule: Rule = ({ fleet, clusters, fs }) => {
   }
   for (const path of paths) {
     const dir = normalizeRepoPath(path);
-    if (dir !== undefined && fs.isDirectory(dir)) enqueue(dir);
+    if (dir !== undefined && fs.isDirectory(dir)) roots.push(dir);
   }
   for (const c of clusters) {
     const clusterDir = c.file.includes('/') ? c.file.slice(0, c.file.lastIndexOf('/')) : '.';
-    if (clusterDir !== '.') for (const d of nestedKustomizations(fs, clusterDir)) enqueue(d);
+    if (clusterDir !== '.') roots.push(...nestedKustomizations(fs, clusterDir));
   }
-  for (let next = 0; next < queue.length; next++) {
-    const dir = queue[next]!;
-    const file = kustomizationIn(fs, dir);
-    if (!file) continue;
-    let text: string;
-    try {
-      text = fs.readText(file);
-    } catch {
-      continue;
-    }
-    const { source } = parseYamlSource(file, text);
-    if (!source || !isPlainObject(source.value)) continue;
-    const doc = source.value;
-    for (const field of REFERENCE_FIELDS) {
-      const entries = doc[field];
-      if (!Array.isArray(entries)) continue;
-      entries.forEach((entry, i) => {
-        if (typeof entry !== 'string' || REMOTE.test(entry)) return;
-        const target = normalizeRepoPath(dir === '.' ? entry : `${dir}/${entry}`);
-        if (target === undefined) {
-          const depth = dir === '.' ? 0 : dir.split('/').length;
-          const rest = entry.replace(/^(\.\.\/)+/, '');
-          const suggestion = `${'../'.repeat(depth)}${rest}`;
-          const exists = normalizeRepoPath(rest) !== undefined && fs.exists(normalizeRepoPath(rest)!);
-          out.push(at(source, [field, i], {
-            severity: 'error',
-            code: 'kustomize-path-escapes-repo',
-            message: `${field} entry "${entry}" of ${dir} leaves the repository (${dir} is ${depth} folder${depth === 1 ? '' : 's'} deep)`,
-            hint: exists ? `did you mean "${suggestion}"? it names ${normalizeRepoPath(rest)!}` : `from ${dir} the repository root is "${'../'.repeat(depth) || './'}"`,
-          }));
-        } else if (!fs.exists(target)) {
-          const likely = likelyTarget(fs, dir, entry);
-          out.push(at(source, [field, i], {
-            severity: 'error',
-            code: 'kustomize-missing-path',
-            message: `${field} entry "${entry}" of ${dir} names ${target}, which does not exist in the repository`,
-            hint: likely
-              ? `did you mean "${relativeReference(dir, likely, entry.endsWith('/'))}"? it names ${likely}; kustomize build fails here`
-              : 'create it or fix the entry; kustomize build fails here',
-          }));
-        } else if (fs.isDirectory(target)) {
-          enqueue(target);
-        }
-      });
+  return roots;
+}
+
+export interface KustomizationWalk {
+  visits: KustomizationVisit[];
+  references: KustomizationReference[];
+  /** Every directory the walk queued, with or without a kustomization. */
+  dirs: Set<string>;
+}
+
+const appWalks = new WeakMap<object, KustomizationWalk>();
+
+/** The walk from appKustomizationRoots, done once per validation (rules share the context's ManifestIndex). */
+export function appKustomizations(ctx: Pick<RuleContext, 'fleet' | 'clusters' | 'fs' | 'manifests'>): KustomizationWalk {
+  let walk = appWalks.get(ctx.manifests);
+  if (!walk) {
+    const references: KustomizationReference[] = [];
+    const roots = appKustomizationRoots(ctx);
+    const visits = walkKustomizations(ctx.fs, roots, (r) => references.push(r));
+    const dirs = new Set(roots);
+    for (const r of references) if (r.target !== undefined) dirs.add(r.target);
+    appWalks.set(ctx.manifests, (walk = { visits, references, dirs }));
+  }
+  return walk;
+}
+
+export const kustomizeReferencesRule: Rule = (ctx) => {
+  const { fs } = ctx;
+  const out: Finding[] = [];
+  for (const { from, field, index, entry, target } of appKustomizations(ctx).references) {
+    const { dir, source } = from;
+    if (target === undefined) {
+      const depth = dir === '.' ? 0 : dir.split('/').length;
+      const rest = entry.replace(/^(\.\.\/)+/, '');
+      const suggestion = `${'../'.repeat(depth)}${rest}`;
+      const exists = normalizeRepoPath(rest) !== undefined && fs.exists(normalizeRepoPath(rest)!);
+      out.push(at(source, [field, index], {
+        severity: 'error',
+        code: 'kustomize-path-escapes-repo',
+        message: `${field} entry "${entry}" of ${dir} leaves the repository (${dir} is ${depth} folder${depth === 1 ? '' : 's'} deep)`,
+        hint: exists ? `did you mean "${suggestion}"? it names ${normalizeRepoPath(rest)!}` : `from ${dir} the repository root is "${'../'.repeat(depth) || './'}"`,
+      }));
+    } else if (!fs.exists(target)) {
+      const likely = likelyTarget(fs, dir, entry);
+      out.push(at(source, [field, index], {
+        severity: 'error',
+        code: 'kustomize-missing-path',
+        message: `${field} entry "${entry}" of ${dir} names ${target}, which does not exist in the repository`,
+        hint: likely
+          ? `did you mean "${relativeReference(dir, likely, entry.endsWith('/'))}"? it names ${likely}; kustomize build fails here`
+          : 'create it or fix the entry; kustomize build fails here',
+      }));
     }
   }
   return out;

@@ -103,5 +103,5 @@ test('empty-values-file is in the rule catalog (fleet.yaml settings, SARIF) as a
   const r = await cli(['validate', '--repo', repo({ 'clusters/east/values.yaml': '\n' }), '-o', 'sarif']);
   const sarif = JSON.parse(r.stdout) as { runs: { tool: { driver: { rules: { id: string; defaultConfiguration?: { level: string } }[] } }; results: { ruleId: string }[] }[] };
   assert.equal(sarif.runs[0]!.tool.driver.rules.find((x) => x.id === 'empty-values-file')?.defaultConfiguration?.level, 'warning');
-  assert.deepEqual(sarif.runs[0]!.results.map((x) => x.ruleId), ['empty-values-file']);
+  assert.ok(sarif.runs[0]!.results.some((x) => x.ruleId === 'empty-values-file'));
 });

@@ -4,10 +4,11 @@
  * paths, paths that escape the repository), the paths the partial copy leaves out, and nothing else.
  */
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { cli } from '../support/fleet-fixture.js';
+import { cli, removeTree } from '../support/fleet-fixture.js';
 import { copyTree, removeDir, tempDir } from '../helpers/tools.js';
 
 const SVITNIN = resolve('..', 'shared', 'realrepos', 'svitnin-redhat__openshift-virtualization-gitops');
@@ -168,5 +169,21 @@ test('redhat-cop with the group overlays pointed at the real components: their p
     ]);
   } finally {
     removeDir(dir);
+  }
+});
+
+test('the bootstrap root Application of .bootstrap/ is checked against the Argo CD CRD schema', async () => {
+  // The committed root-application.yaml is valid (no finding above); misplace its prune in a copy.
+  const dir = mkdtempSync(join(tmpdir(), 'fleetplan-svitnin-'));
+  try {
+    cpSync(SVITNIN, dir, { recursive: true });
+    // The stored copy is read-only; make the temporary one writable (and removable).
+    for (const p of ['', ...readdirSync(dir, { recursive: true, encoding: 'utf8' })]) chmodSync(join(dir, p), statSync(join(dir, p)).isDirectory() ? 0o755 : 0o644);
+    const file = join(dir, '.bootstrap', 'root-application.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^ {4}automated:/m, '    prune: true\n    automated:'));
+    const found = (await findings(dir)).filter((f) => f.includes('argocd-'));
+    assert.deepEqual(found, ['error argocd-unknown-field .bootstrap/root-application.yaml:40 spec.syncPolicy.prune']);
+  } finally {
+    removeTree(dir);
   }
 });

@@ -232,6 +232,55 @@ for (const name of [OCP, EKS]) {
   });
 }
 
+test('validate reports the known defects of the committed gitops-applications: prune under syncPolicy, kustomizations without apiVersion', async () => {
+  const r = await cli(['validate', '--repo', REPO, '-o', 'json']);
+  assert.equal(r.code, 1);
+  const found = (JSON.parse(r.stdout) as { findings: { severity: string; code: string; file: string; line?: number; path?: string; hint?: string }[] }).findings;
+  assert.deepEqual(found.map((f) => `${f.severity} ${f.code} ${f.file}:${f.line ?? ''} ${f.path ?? ''}`.trimEnd()), [    // SOURCE.md: the ocp patches replace /metadata/namespace and /metadata/labels/region on the cluster-scoped
+    // ManagedCluster, which has neither (kustomize 5 adds them); the EKS ManagedCluster is written with a namespace.
+    'warning namespace-on-cluster-scoped clusters/eks-01-mturansk-jul30/managedcluster.yaml:5 metadata.namespace',
+    'warning namespace-on-cluster-scoped clusters/ocp-01-mturansk-jul29/kustomization.yaml:42 patches[1].patch[0]',
+    'warning patch-path-missing clusters/ocp-01-mturansk-jul29/kustomization.yaml:42 patches[1].patch[0]',
+    'warning patch-path-missing clusters/ocp-01-mturansk-jul29/kustomization.yaml:51 patches[1].patch[3]',
+    // Argo CD does not order the Applications of one ApplicationSet by their sync-wave annotations (argo-cd #12444).
+    // SOURCE.md: spoke destinations use a server URL that exists only after provisioning and registration.
+    // The per-cluster operators/, pipelines/, deployments/ trees are not copied (SOURCE.md): missing paths.
+    // SOURCE.md: the ApplicationSet template and global Applications put prune directly under syncPolicy.
+    'warning applicationset-waves gitops-applications/eks-01-mturansk-jul30.yaml:6',
+    'error missing-path gitops-applications/eks-01-mturansk-jul30.yaml:15 spec.generators[0].list.elements[1].path',
+    'warning destination-before-registration gitops-applications/eks-01-mturansk-jul30.yaml:16 spec.generators[0].list.elements[1].destination',
+    'error missing-path gitops-applications/eks-01-mturansk-jul30.yaml:19 spec.generators[0].list.elements[2].path',
+    'warning destination-before-registration gitops-applications/eks-01-mturansk-jul30.yaml:20 spec.generators[0].list.elements[2].destination',
+    'error missing-path gitops-applications/eks-01-mturansk-jul30.yaml:23 spec.generators[0].list.elements[3].path',
+    'warning destination-before-registration gitops-applications/eks-01-mturansk-jul30.yaml:24 spec.generators[0].list.elements[3].destination',
+    'error missing-path gitops-applications/eks-01-mturansk-jul30.yaml:27 spec.generators[0].list.elements[4].path',
+    'warning destination-before-registration gitops-applications/eks-01-mturansk-jul30.yaml:28 spec.generators[0].list.elements[4].destination',
+    'error argocd-unknown-field gitops-applications/eks-01-mturansk-jul30.yaml:48 spec.template.spec.syncPolicy.prune',
+    // The global Applications' paths (the partial copy leaves those trees out).
+    'error missing-path gitops-applications/global/acm-gitops-integration.application.yaml:11 spec.source.path',
+    'error argocd-unknown-field gitops-applications/global/acm-gitops-integration.application.yaml:18 spec.syncPolicy.prune',
+    'error missing-path gitops-applications/global/advanced-cluster-management.application.yaml:11 spec.source.path',
+    'error argocd-unknown-field gitops-applications/global/advanced-cluster-management.application.yaml:18 spec.syncPolicy.prune',
+    'error missing-path gitops-applications/global/gitea.application.yaml:12 spec.source.path',
+    // SOURCE.md: gitops-applications/kustomization.yaml and global/kustomization.yaml have no apiVersion.
+    'warning kustomization-missing-header gitops-applications/global/kustomization.yaml:1',
+    'error missing-path gitops-applications/global/openshift-pipelines-operator.application.yaml:11 spec.source.path',
+    'error argocd-unknown-field gitops-applications/global/openshift-pipelines-operator.application.yaml:19 spec.syncPolicy.prune',
+    'warning kustomization-missing-header gitops-applications/kustomization.yaml:1',
+    'warning applicationset-waves gitops-applications/ocp-01-mturansk-jul29.yaml:6',
+    'error missing-path gitops-applications/ocp-01-mturansk-jul29.yaml:15 spec.generators[0].list.elements[1].path',
+    'warning destination-before-registration gitops-applications/ocp-01-mturansk-jul29.yaml:16 spec.generators[0].list.elements[1].destination',
+    'error missing-path gitops-applications/ocp-01-mturansk-jul29.yaml:19 spec.generators[0].list.elements[2].path',
+    'warning destination-before-registration gitops-applications/ocp-01-mturansk-jul29.yaml:20 spec.generators[0].list.elements[2].destination',
+    'error missing-path gitops-applications/ocp-01-mturansk-jul29.yaml:23 spec.generators[0].list.elements[3].path',
+    'warning destination-before-registration gitops-applications/ocp-01-mturansk-jul29.yaml:24 spec.generators[0].list.elements[3].destination',
+    'error missing-path gitops-applications/ocp-01-mturansk-jul29.yaml:27 spec.generators[0].list.elements[4].path',
+    'warning destination-before-registration gitops-applications/ocp-01-mturansk-jul29.yaml:28 spec.generators[0].list.elements[4].destination',
+    'error argocd-unknown-field gitops-applications/ocp-01-mturansk-jul29.yaml:48 spec.template.spec.syncPolicy.prune',
+  ]);
+  for (const f of found.filter((x) => x.code === 'argocd-unknown-field')) assert.match(f.hint ?? '', /prune is a field of syncPolicy\.automated/);
+});
+
 test('the install-config Secret comes from a secret generator over a file without credentials', () => {
   const out = renderHub();
   try {
@@ -290,7 +339,9 @@ test('validate on the region-spec repository reports its known defects at their 
   for (const f of findings) counts[f.code] = (counts[f.code] ?? 0) + 1;
   assert.deepEqual(counts, {
     'applicationset-waves': 2,
+    'argocd-unknown-field': 5,
     'destination-before-registration': 8,
+    'kustomization-missing-header': 2,
     'missing-path': 12,
     'namespace-on-cluster-scoped': 2,
     'patch-path-missing': 2,

@@ -176,7 +176,8 @@ test('foreign-destination-namespace is in the rule catalog as a warning and can 
     ...group('      path: components/storage\n      namespace: cert-manager\n'),
   });
   try {
-    assert.deepEqual(validateFleet(loadFleet(dir).fleet), []);
+    // Only this rule's finding is in question (the fixture's bare kustomizations draw header warnings).
+    assert.deepEqual(validateFleet(loadFleet(dir).fleet).filter((f) => f.code !== 'kustomization-missing-header'), []);
   } finally {
     removeTree(dir);
   }
