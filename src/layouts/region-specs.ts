@@ -364,6 +364,17 @@ export function loadRegionSpecs(fs: RepoFileSystem): LoadResult {
           `waves come from the sync-wave annotations of ${APPS_DIR}/${dir}.yaml's ApplicationSet, which Argo CD does not enforce between the Applications an ApplicationSet generates (argo-cd #12444; validate warns); rendered as app-of-apps by fleetplan, they are enforced`,
         ]
       : [];
+    // fleetplan delivers a spoke's apps through the spoke's own Argo CD, where the spoke is the
+    // in-cluster destination: its external API URL is a cluster that Argo CD has never registered.
+    const own = Object.entries(spec.apps ?? {}).filter(([, a]) => spec.server !== undefined && a.server === spec.server);
+    if (own.length > 0) {
+      spec.apps = Object.fromEntries(Object.entries(spec.apps ?? {}).map(([n, a]) => {
+        if (a.server !== spec.server) return [n, a];
+        const { server: _server, ...rest } = a;
+        return [n, rest];
+      }));
+      notes.push(`the ApplicationSet on the hub sends ${own.map(([n]) => n).join(', ')} to ${spec.server}; fleetplan delivers them through ${dir}'s own Argo CD, where that server is the in-cluster destination`);
+    }
     clusters.push({ name: dir, file, metadata: { name: dir }, spec, notes });
   }
   if (clusters.some((c) => c.name === REGION_HUB)) {

@@ -386,3 +386,12 @@ test('validate on the region-spec repository reports its known defects at their 
     'error gitops-applications/global/openshift-pipelines-operator.application.yaml:11 spec.source.path',
   ]);
 });
+
+test('a spoke\'s apps sent to its own API URL are delivered by its own Argo CD to the in-cluster destination, with a plan note', async () => {
+  const r = await cli(['render', '--repo', REPO, '--cluster', OCP, '-o', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const text = r.stdout;
+  assert.doesNotMatch(text, /"server": "https:\/\/api\./);
+  const plan = await cli(['plan', '--repo', REPO, '--cluster', OCP]);
+  assert.match(plan.stdout, /note: the ApplicationSet on the hub sends operators, .* to https:\/\/api\.ocp-01-mturansk-jul29\.[^ ]*:6443; fleetplan delivers them through ocp-01-mturansk-jul29's own Argo CD, where that server is the in-cluster destination/);
+});
