@@ -10,6 +10,7 @@ import { FLEET_FILE, loadNativeFleet } from '../spec/load.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards.js';
 import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux.js';
 import { detectRegionSpecs, loadRegionSpecs } from './region-specs.js';
+import { detectValidatedPatterns, loadValidatedPatterns } from './validated-patterns.js';
 
 export interface LayoutReader {
   layout: Layout;
@@ -43,8 +44,15 @@ export const regionSpecsReader: LayoutReader = {
   load: loadRegionSpecs,
 };
 
+/** Validated Patterns: values-global.yaml + values-<clusterGroup>.yaml for the clustergroup chart. */
+export const validatedPatternsReader: LayoutReader = {
+  layout: 'validated-patterns',
+  detect: detectValidatedPatterns,
+  load: loadValidatedPatterns,
+};
+
 /** Readers in detection order: the native layout wins when fleet.yaml exists. */
-export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader];
+export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader, validatedPatternsReader];
 
 export function detectLayout(fs: RepoFileSystem): LayoutReader {
   const r = readers.find((x) => x.detect(fs));
