@@ -33,6 +33,7 @@ import { secretsRule } from './rules/secrets.js';
 import { placementRule } from './rules/placement.js';
 import { productionSafetyRule } from './rules/production-safety.js';
 import { applicationSetIdentityRule } from './rules/applicationset-identity.js';
+import { validatedPatternsRule } from './rules/validated-patterns.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
 import { defineRule } from './engine.js';
 import { provisionRules } from './provision.js';
@@ -71,6 +72,7 @@ export const rules: RuleDefinition[] = [
   productionSafetyRule,
   repositoryHygieneRule,
   applicationSetIdentityRule,
+  validatedPatternsRule,
   defineRule(
     'kustomize-references',
     {
