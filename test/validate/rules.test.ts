@@ -386,6 +386,31 @@ const cases: Case[] = [
     expect: [],
     absent: ['empty-source', 'missing-path'],
   },
+  {
+    name: 'repository-hygiene: with the config-management plugin, plain YAML and bare charts need a kustomization',
+    files: baseFleet({
+      'fleet.yaml': baseFleet()['fleet.yaml']! + '  gitops:\n    plugin:\n      image: quay.io/example/fleetplan:1\n',
+      'components/operator/kustomization.yaml': undefined as unknown as string,
+      'components/operator/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n',
+      'components/config/kustomization.yaml': undefined as unknown as string,
+      'components/config/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\n',
+    }),
+    expect: [
+      { code: 'plugin-needs-kustomization', message: /app "operator" path "components\/operator" holds plain YAML/, hint: /components\/operator\/kustomization.yaml/ },
+      { code: 'plugin-needs-kustomization', message: /app "config" path "components\/config" is a Helm chart/, hint: /helm:/ },
+    ],
+  },
+  {
+    name: 'repository-hygiene: with the plugin, kustomize directories and charts rendered by Helm are fine',
+    files: baseFleet({
+      'fleet.yaml': baseFleet()['fleet.yaml']! + '  gitops:\n    plugin:\n      image: quay.io/example/fleetplan:1\n',
+      'groups/base/group.yaml': baseFleet()['groups/base/group.yaml']!.replace('      needs: [operator]\n', '      needs: [operator]\n      helm:\n        values:\n          a: 1\n'),
+      'components/config/kustomization.yaml': undefined as unknown as string,
+      'components/config/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\n',
+    }),
+    expect: [],
+    absent: ['plugin-needs-kustomization', 'schema', 'empty-source'],
+  },
   // Settings
   {
     name: 'settings: a rule turned off reports nothing, a severity override applies, an unknown code is a warning',

@@ -4,6 +4,8 @@
  * Argo CD namespace. (References inside kustomizations are the kustomize-references rule's.)
  */
 import type { Finding } from '../../model/finding.js';
+import type { Fleet } from '../../model/fleet.js';
+import type { ResolvedApp } from '../../model/resolved.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { ROOT_APPLICATION } from '../../generate/argocd.js';
 import type { RuleDefinition } from '../engine.js';
@@ -26,6 +28,11 @@ export const repositoryHygieneRule: RuleDefinition = {
       severity: 'error',
       summary: 'app directory has nothing to apply',
       help: 'The directory has no kustomization, no Chart.yaml and no YAML files; the Application would sync nothing.',
+    },
+    'plugin-needs-kustomization': {
+      severity: 'error',
+      summary: 'the config-management plugin gets a directory without a kustomization',
+      help: 'The plugin runs `kustomize build` on the app directory, which fails without a kustomization.yaml. Add one listing the files, or render a chart with Helm (give the app `helm:`).',
     },
     'duplicate-app': {
       severity: 'error',
@@ -93,6 +100,19 @@ export const repositoryHygieneRule: RuleDefinition = {
             app: app.name,
           }));
         }
+        // The plugin builds with kustomize: plain YAML and bare charts fail there, though Argo CD's own tools read them.
+        if ((dir.kind === 'plain' || dir.kind === 'chart') && usesPlugin(fleet, app)) {
+          out.push(place(fleet, origin(), {
+            severity: 'error',
+            code: 'plugin-needs-kustomization',
+            message: `app "${app.name}" path "${path}" ${dir.kind === 'chart' ? 'is a Helm chart' : 'holds plain YAML'} without a kustomization.yaml, but its Application renders it with the config-management plugin (kustomize build), which fails there`,
+            hint: dir.kind === 'chart'
+              ? 'give the app `helm:` (values or valueFiles) so Argo CD renders the chart with Helm, or add a kustomization.yaml with a helmCharts entry'
+              : `add ${path}/kustomization.yaml listing the YAML files under resources:`,
+            cluster: c.name,
+            app: app.name,
+          }));
+        }
         // Applications written as manifests (app-of-apps by hand) share the namespace with generated ones.
         for (const o of ctx.objectsOf(c, app) ?? []) {
           if (o.kind !== 'Application' || o.group !== 'argoproj.io' || !o.name) continue;
@@ -117,6 +137,16 @@ export const repositoryHygieneRule: RuleDefinition = {
     return out;
   },
 };
+
+/** Whether the app's Application is rendered by a config-management plugin (generated, or as written). */
+function usesPlugin(fleet: Fleet, app: ResolvedApp): boolean {
+  if (app.manifest) {
+    const spec = app.manifest.spec;
+    const source = spec && typeof spec === 'object' ? (spec as Record<string, unknown>).source : undefined;
+    return typeof source === 'object' && source !== null && (source as Record<string, unknown>).plugin !== undefined;
+  }
+  return fleet.plugin !== undefined && app.source.helm === undefined;
+}
 
 function hasYamlBelow(fs: RepoFileSystem, dir: string, depth: number): boolean {
   if (depth > 8) return false;
