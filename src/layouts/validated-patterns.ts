@@ -6,7 +6,8 @@
  * OperatorGroups, OLM Subscriptions, AppProjects and Argo CD Applications.
  *
  * Mapping to the fleet model (ADR 0093):
- *   - the hub: a cluster named after main.clusterGroupName, role hub;
+ *   - the hub: a cluster named after main.clusterGroupName, role hub (standalone when it has no
+ *     managed cluster groups and no ACM subscription);
  *   - each `managedClusterGroups` entry of the hub: one representative spoke named after the group
  *     (it stands for every managed cluster ACM selects with the group's labels), apps from
  *     `values-<group>.yaml`;
@@ -618,7 +619,9 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
     const name = getPath(v, ['clusterGroup', 'name']);
     if (typeof name === 'string') hubNotes.push(`${f} (clusterGroup ${name}) is not planned: main.clusterGroupName is ${hub} and no managedClusterGroups entry names it${name === 'standalone' ? ' (the single-cluster variant)' : ''}`);
   }
-  add(hubValues, { role: 'hub', platform: 'openshift' }, hubNotes);
+  // A pattern without managed cluster groups or ACM (the standalone variant) is one cluster on its own.
+  const runsAcm = entriesOf(hubValues.clusterGroup.subscriptions).some(([, s]) => isPlainObject(s) && s.name === 'advanced-cluster-management' && s.disabled !== true);
+  add(hubValues, { role: spokes.length > 0 || runsAcm ? 'hub' : 'standalone', platform: 'openshift' }, hubNotes);
   for (const s of spokes) add(s.gv, { role: 'spoke', hub, platform: 'openshift', labels: s.labels }, s.notes);
   if (globalSrc) sources.set(VP_GLOBAL_FILE, globalSrc);
   for (const [file, src] of real) if (!sources.has(file)) sources.set(file, src);

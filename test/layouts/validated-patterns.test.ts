@@ -165,6 +165,43 @@ test('fixture: list forms, a sync-wave annotation, main.git and a resolvable sha
   assert.match(hubNotes, /\/overrides\/values-\{\{ \$\.Values\.global\.clusterPlatform \}\}\.yaml; files in the repository that may match: overrides\/values-AWS\.yaml, overrides\/values-hub\.yaml/);
 });
 
+test('a pattern without managed cluster groups or ACM is one standalone cluster', async () => {
+  const { writeTree, removeTree } = await import('../support/fleet-fixture.js');
+  const dir = writeTree({
+    'values-global.yaml': 'global:\n  pattern: solo\nmain:\n  clusterGroupName: standalone\n',
+    'values-standalone.yaml': 'clusterGroup:\n  name: standalone\n  namespaces:\n    - web\n  applications:\n    web:\n      name: web\n      namespace: web\n      path: charts/web\n',
+    'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+  });
+  try {
+    const plan = JSON.parse((await cli(['plan', '--repo', dir, '-o', 'json'])).stdout) as PlanJson;
+    assert.deepEqual(plan.clusters.map((c) => [c.name, c.role, c.hub]), [['standalone', 'standalone', null]]);
+    assert.deepEqual(plan.clusters[0]!.waves, [{ wave: -1, apps: ['clustergroup-namespaces'] }, { wave: 0, apps: ['web'] }]);
+    assert.equal(plan.clusters[0]!.apps.find((a) => a.name === 'web')!.project, 'default');
+    const v = await cli(['validate', '--repo', dir]);
+    assert.equal(v.code, 0, v.stdout);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('render --out writes each generated source as a kustomize directory, and a second render changes nothing', async () => {
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const out = mkdtempSync(resolve(tmpdir(), 'fleetplan-vp-'));
+  try {
+    const r = await cli(['render', '--repo', FIXTURE, '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    const k = readFileSync(resolve(out, 'hub/clustergroup/advanced-cluster-management/kustomization.yaml'), 'utf8');
+    assert.match(k, /resources:\n {2}- subscription-open-cluster-management-advanced-cluster-management\.yaml\n/);
+    const ns = readFileSync(resolve(out, 'edge/clustergroup/clustergroup-namespaces/kustomization.yaml'), 'utf8');
+    assert.match(ns, /- namespace-web\.yaml\n {2}- operatorgroup-web-web-operator-group\.yaml\n/);
+    const again = await cli(['render', '--repo', FIXTURE, '--out', out]);
+    assert.match(again.stderr, / 0 written/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
 const templates: [string, string, { text?: string; unknown: string[] }][] = [
   ['fills in a known value', '/overrides/values-{{ $.Values.clusterGroup.name }}.yaml', { text: '/overrides/values-hub.yaml', unknown: [] }],
   ['accepts .Values without $ and trim markers', '/x-{{- .Values.global.pattern -}}.yaml', { text: '/x-demo.yaml', unknown: [] }],
