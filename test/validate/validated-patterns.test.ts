@@ -209,3 +209,25 @@ for (const c of cases) {
     if (c.message) assert.match(fs[0]!.message, c.message);
   });
 }
+
+/** An app whose manifests use the External Secrets API, next to the subscription that installs it. */
+const withSecretsApp = (wave: string): Edit => ({
+  'values-hub.yaml': (t) => t
+    .replace('    web:\n  subscriptions:', '    web:\n    external-secrets-operator:\n    secrets:\n  subscriptions:')
+    .replace('  argoProjects:', '    eso:\n      name: openshift-external-secrets-operator\n      namespace: external-secrets-operator\n      channel: stable-v1\n  argoProjects:')
+    .replace('  managedClusterGroups:', `    secrets:\n      name: secrets\n      namespace: secrets\n      path: manifests/secrets\n      kustomize: true\n${wave ? `      annotations:\n        argocd.argoproj.io/sync-wave: "${wave}"\n` : ''}  managedClusterGroups:`),
+  'manifests/secrets/kustomization.yaml': 'resources:\n  - store.yaml\n  - secret.yaml\n',
+  'manifests/secrets/store.yaml': 'apiVersion: external-secrets.io/v1\nkind: ClusterSecretStore\nmetadata:\n  name: vault-backend\nspec:\n  provider: {}\n',
+  'manifests/secrets/secret.yaml': 'apiVersion: external-secrets.io/v1\nkind: ExternalSecret\nmetadata:\n  name: demo\n  namespace: secrets\nspec:\n  secretStoreRef:\n    name: vault-backend\n    kind: ClusterSecretStore\n',
+});
+
+test('crd-order: a subscription app provides its operator\'s APIs; an application annotated into its wave is an error', async () => {
+  const fs = await findings(withSecretsApp('-1'));
+  assert.deepEqual(brief(fs), ['crd-order values-hub.yaml:41 clusterGroup.applications.secrets.annotations.argocd.argoproj.io/sync-wave']);
+  assert.match(fs[0]!.message, /app "secrets" at wave -1 applies external-secrets\.io \(ClusterSecretStore, ExternalSecret\) before "openshift-external-secrets-operator" \(wave -1\)/);
+});
+
+test('crd-order: passes when the application keeps the default wave, after the subscriptions', async () => {
+  assert.deepEqual(brief(await findings(withSecretsApp(''))), []);
+});
+
