@@ -339,7 +339,9 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
       olmV1.push(pkg);
       continue;
     }
-    const name = applicationNames.has(pkg) || pkg === NAMESPACES_APP || b.places.has(pkg) ? `${pkg}-subscription` : pkg;
+    // The package name, unless an application (or an earlier subscription of the package) has it.
+    let name = applicationNames.has(pkg) || pkg === NAMESPACES_APP ? `${pkg}-subscription` : pkg;
+    if (b.places.has(name)) name = `${name}-${String(key)}`;
     const namespaces = Array.isArray(raw.namespaces) && raw.namespaces.length ? raw.namespaces.map(String) : [str(raw.namespace) ?? DEFAULT_OPERATOR_NAMESPACE];
     const objects = namespaces.map((ns) => {
       const metadata: Record<string, unknown> = { name: pkg, namespace: ns };
