@@ -33,7 +33,7 @@ import { isPlainObject } from '../layering/merge.js';
 import type { ChartOutput, ChartVariant } from './gitops-standards/chart.js';
 import { CHART_NAME, SYNC_WAVE, chartVariant, evaluateChart, templateFingerprint } from './gitops-standards/chart.js';
 import { Unsupported, coalesceValues } from './gitops-standards/helm-values.js';
-import type { ChartUse, ResourceDocsCache } from './gitops-standards/kustomization.js';
+import type { ChartUse, Layer, ResourceDocsCache } from './gitops-standards/kustomization.js';
 import { kustomizationFile, readClusterKustomization } from './gitops-standards/kustomization.js';
 import { located } from './gitops-standards/yaml-docs.js';
 
@@ -178,6 +178,48 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
     return l;
   };
 
+  /**
+   * A values file with nothing in it (whitespace only) that a kustomization inflates the chart
+   * with: the inflation renders only the chart's defaults. Reported once per file.
+   */
+  const emptyReported = new Set<string>();
+  const reportEmptyValues = (layer: Layer, groupsSoFar: readonly string[]) => {
+    for (const use of layer.charts) {
+      const file = use.valuesFile;
+      if (file === undefined || emptyReported.has(file) || !fs.exists(file) || fs.isDirectory(file)) continue;
+      let text: string;
+      try {
+        text = fs.readText(file);
+      } catch {
+        continue;
+      }
+      if (text.trim() !== '') continue;
+      emptyReported.add(file);
+      const out = evaluate(use);
+      const kfile = kustomizationFile(fs, layer.dir) ?? layer.dir;
+      const defaults = typeof out === 'string' ? undefined : out;
+      const defaultApps = defaults ? defaults.apps.map((a) => a.name).sort() : [];
+      const defaultProjects = defaults ? Object.keys(defaults.projects).sort() : [];
+      const renders = !defaults
+        ? `what the ${CHART_NAME} chart's defaults render`
+        : defaultApps.length || defaultProjects.length
+          ? `only the chart's default ${[defaultApps.length ? `Applications ${defaultApps.join(', ')}` : '', defaultProjects.length ? `AppProjects ${defaultProjects.join(', ')}` : ''].filter(Boolean).join(' and ')} (from ${use.chartDir}/values.yaml)`
+          : `nothing: the chart's defaults (${use.chartDir}/values.yaml) define no application and no project`;
+      const gets = layer.kind === 'cluster'
+        ? `cluster ${layer.name} gets only the applications of its groups${groupsSoFar.length ? ` (${groupsSoFar.join(', ')})` : ''}`
+        : `group ${layer.name} adds no applications of its own`;
+      findings.push({
+        severity: 'warning',
+        code: 'empty-values-file',
+        message: `${file} is empty (whitespace only), yet ${kfile} inflates the ${CHART_NAME} chart with it; the inflation renders ${renders}, so ${gets}`,
+        file,
+        line: 1,
+        hint: `remove the helmCharts entry from ${kfile} and delete ${file}, or add the ${layer.kind === 'cluster' ? 'cluster' : 'group'}'s applications to it (\`applications: {}\` says it deliberately has none)`,
+        ...(layer.kind === 'cluster' ? { cluster: layer.name } : {}),
+      });
+    }
+  };
+
   const vars = bootstrapVariables(fs);
   if (vars.source) real.set(BOOTSTRAP_ARGOCD, vars.source);
   const groups = new Map<string, GroupDef>();
@@ -219,6 +261,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
         if (!g) {
           const gr: string[] = [];
           g = { layer: layered(layer.charts, kustomizationFile(fs, layer.dir) ?? layer.dir, gr), reasons: gr };
+          reportEmptyValues(layer, []);
           groupLayers.set(layer.name, g);
           groups.set(layer.name, { name: layer.name, file: g.layer.file, metadata: { name: layer.name }, spec: { apps: g.layer.apps }, projects: g.layer.projects });
         }
@@ -227,6 +270,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
         checkDuplicates(g.layer);
       } else {
         own = layered(layer.charts, ck.file, reasons);
+        reportEmptyValues(layer, groupNames);
         checkDuplicates(own);
       }
     }

@@ -25,8 +25,10 @@ import type { JsonSchema } from '../spec/json-schema.js';
 import { validateSchema } from '../spec/json-schema.js';
 import type { LoadResult } from '../spec/load.js';
 import { FLEET_FILE, at } from '../spec/load.js';
-import type { SourceFile } from '../spec/yaml-source.js';
+import type { SourceFile, YamlPath } from '../spec/yaml-source.js';
 import { parseYamlSource } from '../spec/yaml-source.js';
+import type { LocatedDoc } from './gitops-standards/yaml-docs.js';
+import { located } from './gitops-standards/yaml-docs.js';
 
 export const REGIONS_DIR = 'regions';
 export const REGION_FILE = 'region.yaml';
@@ -138,12 +140,38 @@ export function provisionFromRegion(rc: RegionalCluster): ProvisionSpec | undefi
   return undefined;
 }
 
+/**
+ * Where an app of the model is written: an Application document (the hub's global apps) or a
+ * list element of an ApplicationSet (the spokes' apps), so that findings about an app point at
+ * the line that defines it rather than at the file the model attributes it to.
+ */
+interface AppPlace {
+  file: string;
+  kind: 'Application' | 'ApplicationSet';
+  /** metadata.name of the document. */
+  name: string;
+  /** The list element's YAML path inside the ApplicationSet. */
+  element?: YamlPath;
+}
+
+/** App field → its path in an Application document. */
+const APPLICATION_FIELDS: Record<string, YamlPath> = {
+  path: ['spec', 'source', 'path'],
+  repoURL: ['spec', 'source', 'repoURL'],
+  namespace: ['spec', 'destination', 'namespace'],
+  wave: ['metadata', 'annotations', 'argocd.argoproj.io/sync-wave'],
+};
+
+/** App field → its key in an ApplicationSet list element. */
+const ELEMENT_FIELDS: Record<string, string> = { path: 'path', wave: 'syncWave', server: 'destination' };
+
 interface AppsFound {
   repoURL?: string;
   revision?: string;
   /** Per cluster: its apps, and the wave of its `cluster` element. */
-  clusters: Map<string, { apps: Record<string, AppSpec>; provisionWave?: number; file: string }>;
+  clusters: Map<string, { apps: Record<string, AppSpec>; places: Map<string, AppPlace>; provisionWave?: number; file: string }>;
   hubApps: Record<string, AppSpec>;
+  hubPlaces: Map<string, AppPlace>;
 }
 
 function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): Record<string, unknown>[] {
@@ -164,7 +192,7 @@ function get(o: unknown, ...path: string[]): unknown {
 const IN_CLUSTER = 'https://kubernetes.default.svc';
 
 function readApps(fs: RepoFileSystem, findings: Finding[]): AppsFound {
-  const found: AppsFound = { clusters: new Map(), hubApps: {} };
+  const found: AppsFound = { clusters: new Map(), hubApps: {}, hubPlaces: new Map() };
   for (const name of fs.list(APPS_DIR)) {
     const file = `${APPS_DIR}/${name}`;
     if (!name.endsWith('.yaml') || name === 'kustomization.yaml' || fs.isDirectory(file)) continue;
@@ -174,13 +202,14 @@ function readApps(fs: RepoFileSystem, findings: Finding[]): AppsFound {
       found.repoURL ??= get(source, 'repoURL') as string | undefined;
       found.revision ??= get(source, 'targetRevision') as string | undefined;
       const generators = (get(doc, 'spec', 'generators') as unknown[] | undefined) ?? [];
-      for (const g of generators) {
+      const appSetName = String(get(doc, 'metadata', 'name') ?? '');
+      for (const [gi, g] of generators.entries()) {
         const elements = (get(g, 'list', 'elements') as Record<string, unknown>[] | undefined) ?? [];
-        for (const el of elements) {
+        for (const [ei, el] of elements.entries()) {
           const path = typeof el.path === 'string' ? el.path : undefined;
           const cluster = path?.split('/').pop();
           if (!path || !cluster) continue;
-          const entry = found.clusters.get(cluster) ?? { apps: {}, file };
+          const entry = found.clusters.get(cluster) ?? { apps: {}, places: new Map<string, AppPlace>(), file };
           found.clusters.set(cluster, entry);
           const wave = Number(el.syncWave);
           if (el.component === 'cluster') {
@@ -191,6 +220,7 @@ function readApps(fs: RepoFileSystem, findings: Finding[]): AppsFound {
           if (Number.isInteger(wave)) app.wave = wave;
           if (typeof el.destination === 'string' && el.destination !== IN_CLUSTER && /^https?:\/\//.test(el.destination)) app.server = el.destination;
           entry.apps[String(el.component)] = app;
+          entry.places.set(String(el.component), { file, kind: 'ApplicationSet', name: appSetName, element: ['spec', 'generators', gi, 'list', 'elements', ei] });
         }
       }
     }
@@ -215,9 +245,59 @@ function readApps(fs: RepoFileSystem, findings: Finding[]): AppsFound {
         if (repoURL !== found.repoURL) app.repoURL = repoURL;
       }
       found.hubApps[appName] = app;
+      found.hubPlaces.set(appName, { file, kind: 'Application', name: appName });
     }
   }
   return found;
+}
+
+/**
+ * A model-shaped view of a cluster's file whose apps are written in other files: paths under
+ * `spec.apps.<name>` answer in the Application or ApplicationSet list element that defines the
+ * app (file, line, and the path as written there), every other path in the file itself.
+ */
+function appsView(fs: RepoFileSystem, file: string, real: SourceFile | undefined, value: unknown, places: ReadonlyMap<string, AppPlace>): SourceFile {
+  const docs = new Map<string, LocatedDoc[]>();
+  const docsOf = (f: string): LocatedDoc[] => {
+    let d = docs.get(f);
+    if (!d) {
+      try {
+        d = located(fs.readText(f));
+      } catch {
+        d = [];
+      }
+      docs.set(f, d);
+    }
+    return d;
+  };
+  const target = (path: YamlPath): { place: AppPlace; inDoc: YamlPath } | undefined => {
+    if (path[0] !== 'spec' || path[1] !== 'apps' || typeof path[2] !== 'string') return undefined;
+    const place = places.get(path[2]);
+    if (!place) return undefined;
+    const [field, ...rest] = path.slice(3);
+    if (place.element) {
+      const key = typeof field === 'string' ? ELEMENT_FIELDS[field] : undefined;
+      return { place, inDoc: key ? [...place.element, key, ...rest] : place.element };
+    }
+    const mapped = typeof field === 'string' ? APPLICATION_FIELDS[field] : undefined;
+    return { place, inDoc: mapped ? [...mapped, ...rest] : field === undefined ? ['metadata', 'name'] : ['spec'] };
+  };
+  return {
+    file,
+    value,
+    locate(path) {
+      const t = target(path);
+      if (!t) return real ? real.locate(path) : { line: 1, column: 1 };
+      const doc = docsOf(t.place.file).find((d) => get(d.value, 'kind') === t.place.kind && get(d.value, 'metadata', 'name') === t.place.name);
+      return doc ? doc.locate(t.inDoc) : { line: 1, column: 1 };
+    },
+    displayPath(path) {
+      return target(path)?.inDoc ?? path;
+    },
+    fileOf(path) {
+      return target(path)?.place.file;
+    },
+  };
 }
 
 export function loadRegionSpecs(fs: RepoFileSystem): LoadResult {
@@ -230,7 +310,6 @@ export function loadRegionSpecs(fs: RepoFileSystem): LoadResult {
     const parsed = parseYamlSource(file, fs.readText(file));
     findings.push(...parsed.findings);
     if (!parsed.source) continue;
-    sources.set(file, parsed.source);
     const issues = validateSchema(parsed.source.value, regionalClusterSchema);
     for (const i of issues) findings.push(at(parsed.source, i.path, { severity: 'error', code: 'schema', message: i.message, hint: i.hint ?? 'see regions/*/*/region.yaml of seed 000 for the format' }));
     if (issues.length) continue;
@@ -262,6 +341,9 @@ export function loadRegionSpecs(fs: RepoFileSystem): LoadResult {
       }));
     }
     const found = apps.clusters.get(dir);
+    const real = parsed.source;
+    const value = real.value as Record<string, unknown>;
+    sources.set(file, appsView(fs, file, real, { ...value, spec: { ...(value.spec as object), apps: found?.apps ?? {} } }, found?.places ?? new Map()));
     if (provision && found?.provisionWave !== undefined) provision.wave = found.provisionWave;
     const spec: ClusterSpec = {
       role: 'spoke',
@@ -284,6 +366,8 @@ export function loadRegionSpecs(fs: RepoFileSystem): LoadResult {
     findings.push({ severity: 'error', code: 'hub-name-taken', message: `a region cluster is named "${REGION_HUB}", the name of the hub this layout implies`, hint: 'rename that cluster' });
   }
   const hubFile = fs.exists(`${APPS_DIR}/kustomization.yaml`) ? `${APPS_DIR}/kustomization.yaml` : REGIONS_DIR;
+  const hubReal = hubFile === REGIONS_DIR ? undefined : parseYamlSource(hubFile, fs.readText(hubFile)).source;
+  sources.set(hubFile, appsView(fs, hubFile, hubReal, { spec: { apps: apps.hubApps } }, apps.hubPlaces));
   clusters.unshift({ name: REGION_HUB, file: hubFile, metadata: { name: REGION_HUB }, spec: { role: 'hub', platform: 'openshift', apps: apps.hubApps } });
   const name = (fs.root.split('/').filter(Boolean).pop() ?? 'regions').toLowerCase().replace(/[^a-z0-9-]/g, '-');
   const fleet: Fleet = {

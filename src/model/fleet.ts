@@ -116,7 +116,7 @@ export function locateOrigin(fleet: Fleet, origin: Origin): { file: string; line
   const src = fleet.sources.get(origin.file);
   if (!src) return { file: origin.file };
   const pos = src.locate(origin.path);
-  return { file: origin.file, line: pos.line, column: pos.column };
+  return { file: src.fileOf?.(origin.path) ?? origin.file, line: pos.line, column: pos.column };
 }
 
 const byName = new WeakMap<Fleet, Map<string, ClusterDef>>();

@@ -26,6 +26,12 @@ export interface SourceFile {
    * the path in the file that a model path stands for, used when printing findings.
    */
   displayPath?(path: YamlPath): YamlPath;
+  /**
+   * For views that gather values from several files (layout readers): the file that holds the
+   * value at a model path, when it is not `file` itself. `locate` and `displayPath` then answer
+   * in that file.
+   */
+  fileOf?(path: YamlPath): string | undefined;
 }
 
 /** Aliases allowed per file; real fleet files use a handful at most. */

@@ -33,6 +33,9 @@ import { secretsRule } from './rules/secrets.js';
 import { placementRule } from './rules/placement.js';
 import { productionSafetyRule } from './rules/production-safety.js';
 import { applicationSetIdentityRule } from './rules/applicationset-identity.js';
+import { destinationNamespaceRule } from './rules/destination-namespace.js';
+import { kustomizePatchesRule } from './rules/kustomize-patches.js';
+import { destinationRegistrationRule } from './rules/destination-registration.js';
 import { validatedPatternsRule } from './rules/validated-patterns.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
 import { defineRule } from './engine.js';
@@ -72,6 +75,7 @@ export const rules: RuleDefinition[] = [
   productionSafetyRule,
   repositoryHygieneRule,
   applicationSetIdentityRule,
+  destinationNamespaceRule,
   validatedPatternsRule,
   defineRule(
     'kustomize-references',
@@ -90,6 +94,8 @@ export const rules: RuleDefinition[] = [
     kustomizeReferencesRule,
   ),
   defineRule('provision', provisionCodes, (ctx) => provisionRules.flatMap((r) => r(ctx))),
+  kustomizePatchesRule,
+  destinationRegistrationRule,
 ];
 
 /** Codes found while loading and resolving, for settings and SARIF metadata. */
@@ -107,6 +113,7 @@ export const resolutionCodes: Record<string, CodeInfo> = {
   'unknown-hub': { severity: 'error', summary: 'hub is not a cluster of the fleet', help: 'Add the hub cluster or fix the name.' },
   'unknown-group': { severity: 'error', summary: 'cluster lists a group that does not exist', help: 'Create groups/<name>/group.yaml or remove it from the list.' },
   'no-source': { severity: 'error', summary: 'app has neither path nor chart', help: 'Give the app a path or a chart.' },
+  'empty-values-file': { severity: 'warning', summary: 'a chart is inflated with an empty values file', help: 'A gitops-standards kustomization inflates the argocd-app-of-app chart with a values file that holds nothing (whitespace only): the inflation renders only the chart\'s defaults, so the cluster gets only its groups\' applications. Remove the helmCharts entry and the file, or add the applications (`applications: {}` says there are deliberately none).' },
   'unknown-rule-code': { severity: 'warning', summary: 'validation setting for an unknown code', help: '`fleetplan validate -o sarif` lists every code with its help.' },
 };
 

@@ -27,7 +27,7 @@ function kustomizationIn(fs: RepoFileSystem, dir: string): string | undefined {
 }
 
 /** Directories under `dir` (itself excluded) that hold a kustomization, depth-first, sorted. */
-function nestedKustomizations(fs: RepoFileSystem, dir: string, depth = 0): string[] {
+export function nestedKustomizations(fs: RepoFileSystem, dir: string, depth = 0): string[] {
   if (depth > 8) return [];
   const out: string[] = [];
   for (const name of fs.list(dir)) {
@@ -37,6 +37,58 @@ function nestedKustomizations(fs: RepoFileSystem, dir: string, depth = 0): strin
     out.push(...nestedKustomizations(fs, sub, depth + 1));
   }
   return out;
+}
+
+/** True when `a` becomes `b` by one inserted, deleted or replaced character. */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length < b.length ? a.slice(i) === b.slice(i + 1) : a.slice(i + 1) === b.slice(i);
+}
+
+/** The one entry of `parent` whose name is a single typo away from `name`. */
+function nearSibling(fs: RepoFileSystem, parent: string, name: string): string | undefined {
+  if (!fs.isDirectory(parent)) return undefined;
+  const near = fs.list(parent).filter((n) => oneEditApart(name, n));
+  return near.length === 1 ? (parent === '.' ? near[0]! : `${parent}/${near[0]!}`) : undefined;
+}
+
+function split(path: string): [string, string] {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? ['.', path] : [path.slice(0, i), path.slice(i + 1)];
+}
+
+/**
+ * What a kustomization entry that leaves the repository or names nothing most likely means, when
+ * one reading stands out: the same path from the repository root (the entry climbs the wrong
+ * number of folders), or a single typo in its last segment (at its own depth first, then from
+ * the root). Undefined when there is no such reading, or more than one.
+ */
+export function likelyTarget(fs: RepoFileSystem, dir: string, entry: string): string | undefined {
+  const target = normalizeRepoPath(dir === '.' ? entry : `${dir}/${entry}`);
+  if (target !== undefined && fs.exists(target)) return target;
+  if (target !== undefined && target !== '.') {
+    const [parent, name] = split(target);
+    const near = nearSibling(fs, parent, name);
+    if (near) return near;
+  }
+  const rest = normalizeRepoPath(entry.replace(/^(\.\.?\/)+/, ''));
+  if (rest === undefined || rest === '.' || rest === target) return undefined;
+  if (fs.exists(rest)) return rest;
+  const [parent, name] = split(rest);
+  return nearSibling(fs, parent, name);
+}
+
+/** `target` written as a reference from `dir`. */
+export function relativeReference(dir: string, target: string, trailingSlash: boolean): string {
+  const from = dir === '.' ? [] : dir.split('/');
+  const to = target.split('/');
+  let common = 0;
+  while (common < from.length && common < to.length && from[common] === to[common]) common++;
+  const ref = [...from.slice(common).map(() => '..'), ...to.slice(common)].join('/');
+  return trailingSlash ? `${ref}/` : ref;
 }
 
 export const kustomizeReferencesRule: Rule = ({ fleet, clusters, fs }) => {
@@ -98,11 +150,14 @@ export const kustomizeReferencesRule: Rule = ({ fleet, clusters, fs }) => {
             hint: exists ? `did you mean "${suggestion}"? it names ${normalizeRepoPath(rest)!}` : `from ${dir} the repository root is "${'../'.repeat(depth) || './'}"`,
           }));
         } else if (!fs.exists(target)) {
+          const likely = likelyTarget(fs, dir, entry);
           out.push(at(source, [field, i], {
             severity: 'error',
             code: 'kustomize-missing-path',
             message: `${field} entry "${entry}" of ${dir} names ${target}, which does not exist in the repository`,
-            hint: 'create it or fix the entry; kustomize build fails here',
+            hint: likely
+              ? `did you mean "${relativeReference(dir, likely, entry.endsWith('/'))}"? it names ${likely}; kustomize build fails here`
+              : 'create it or fix the entry; kustomize build fails here',
           }));
         } else if (fs.isDirectory(target)) {
           enqueue(target);

@@ -36,6 +36,21 @@ export interface DirectoryManifests {
   path: string;
   kind: DirectoryKind;
   objects: ManifestObject[];
+  /**
+   * References of the kustomizations on the way (transitively) whose objects are not in
+   * `objects`: remote ones, and local ones that leave the repository or name nothing. Absent
+   * when there are none, so `objects` is then everything the directory names.
+   */
+  unresolved?: UnresolvedReference[];
+}
+
+export interface UnresolvedReference {
+  /** The kustomization directory and the entry as written. */
+  dir: string;
+  entry: string;
+  remote: boolean;
+  /** The namespace the kustomizations on the way would set on what the entry names (the outermost wins). */
+  namespace?: string;
 }
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -96,20 +111,28 @@ export class ManifestIndex {
       return out;
     }
     const refs = [...strings(k.resources), ...strings(k.bases), ...strings(k.components)];
+    const unresolved: UnresolvedReference[] = [];
     for (const ref of refs) {
-      if (/^[a-z]+:\/\//i.test(ref) || /^(github\.com|gitlab\.com|bitbucket\.org)\//.test(ref) || ref.startsWith('git@')) continue;
+      if (/^[a-z]+:\/\//i.test(ref) || /^(github\.com|gitlab\.com|bitbucket\.org)\//.test(ref) || ref.startsWith('git@')) {
+        unresolved.push({ dir, entry: ref, remote: true });
+        continue;
+      }
       const target = joinRelative(dir, ref);
-      // References that leave the repository or name nothing are the kustomize-references rule's.
-      if (target === undefined) continue;
-      if (this.fs.isDirectory(target)) {
+      // References that leave the repository or name nothing are the kustomize-references rule's
+      // to report; here they are only listed as unresolved.
+      if (target !== undefined && this.fs.isDirectory(target)) {
         const sub = this.directory(target);
         out.objects.push(...sub.objects);
-      } else if (this.fs.exists(target)) {
+        if (sub.unresolved) unresolved.push(...sub.unresolved);
+      } else if (target !== undefined && this.fs.exists(target)) {
         out.objects.push(...this.file(target));
+      } else {
+        unresolved.push({ dir, entry: ref, remote: false });
       }
     }
     const ns = typeof k.namespace === 'string' ? k.namespace : undefined;
     if (ns) out.objects = out.objects.map((o) => (CLUSTER_SCOPED.has(o.kind) ? o : { ...o, namespace: ns }));
+    if (unresolved.length) out.unresolved = ns ? unresolved.map((u) => ({ ...u, namespace: ns })) : unresolved;
     if (typeof k.namePrefix === 'string' || typeof k.nameSuffix === 'string') out.objects = out.objects.map((o) => ({ ...o, renamed: true }));
     return out;
   }
@@ -143,6 +166,7 @@ export const CLUSTER_SCOPED = new Set([
   'IngressClass',
   'RuntimeClass',
   'CSIDriver',
+  'ClusterCSIDriver',
   'VolumeSnapshotClass',
   'ClusterIssuer',
   'ClusterSecretStore',
@@ -167,6 +191,12 @@ export const CLUSTER_SCOPED = new Set([
   'MachineConfigPool',
   'KubeletConfig',
   'ClusterPolicy',
+  'ConsoleLink',
+  'ConsoleNotification',
+  'ConsoleCLIDownload',
+  'ConsoleYAMLSample',
+  'ConsoleQuickStart',
+  'ConsolePlugin',
 ]);
 
 /**

@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cli } from '../support/fleet-fixture.js';
+import { copyTree, removeDir, tempDir } from '../helpers/tools.js';
 
 const SVITNIN = resolve('..', 'shared', 'realrepos', 'svitnin-redhat__openshift-virtualization-gitops');
 const REDHAT_COP = resolve('..', 'shared', 'realrepos', 'redhat-cop__gitops-standards-repo-template');
@@ -62,7 +64,7 @@ async function findings(repo: string): Promise<string[]> {
   return (JSON.parse(r.stdout) as FindingJson).findings.map((f) => `${f.severity} ${f.code} ${f.file}:${f.line} ${f.path ?? ''}`);
 }
 
-test('validate on redhat-cop reports the dangling hub paths, the escaping overlay references, and the group overlays that name missing folders', async () => {
+test('validate on redhat-cop reports the dangling hub paths, the escaping overlay references, the group overlays that name missing folders, the empty cluster values, the copied cert-manager destinations, and the namespace kustomize puts on a ConsoleLink', async () => {
   assert.deepEqual(await findings(REDHAT_COP), [
     // SOURCE.md: the folders clusters/hub/acm-* reference ../../../../components/..., which escapes from their depth.
     'error kustomize-path-escapes-repo clusters/hub/acm-configuration/kustomization.yaml:6 resources[0]',
@@ -70,12 +72,27 @@ test('validate on redhat-cop reports the dangling hub paths, the escaping overla
     // SOURCE.md: clusters/hub/values.yaml points at clusters/hub/overlays/acm-* (dangling).
     'error missing-path clusters/hub/values.yaml:10 applications.acm-operator.source.path',
     'error missing-path clusters/hub/values.yaml:19 applications.acm-configuration.source.path',
+    // SOURCE.md: clusters/prod-east/values.yaml and prod-west are whitespace only, yet inflated; so is
+    // clusters/non-prod-west/values.yaml (not in SOURCE.md, same defect).
+    'warning empty-values-file clusters/non-prod-west/values.yaml:1 ',
+    'warning empty-values-file clusters/prod-east/values.yaml:1 ',
+    'warning empty-values-file clusters/prod-west/values.yaml:1 ',
+    // Not in SOURCE.md, confirmed with kustomize: the component's namespace: lands on its ConsoleLink,
+    // which kustomize takes for namespaced (a custom kind) and the API server stores without one.
+    'warning namespace-on-cluster-scoped components/kube-ops-view/kustomization.yaml:3 namespace',
     // Not in SOURCE.md, confirmed with kustomize: ../../components/... from groups/<g>/overlays/<x> is
     // groups/<g>/components/..., which does not exist (and "aes-" is a typo of "aws-").
     'error kustomize-missing-path groups/geo-east/overlays/aws-efs-csi-driver-operator/kustomization.yaml:4 resources[0]',
+    // SOURCE.md: groups/geo-*/values.yaml and groups/prod/values.yaml send operators to cert-manager
+    // (copy/paste), the namespace groups/all's cert-manager-operator creates; groups/non-prod has the
+    // same copied line (not in SOURCE.md, same defect).
+    'warning foreign-destination-namespace groups/geo-east/values.yaml:8 applications.aws-efs-csi-driver-operator.destination.namespace',
     'error kustomize-missing-path groups/geo-west/overlays/aws-efs-csi-driver-operator/kustomization.yaml:4 resources[0]',
+    'warning foreign-destination-namespace groups/geo-west/values.yaml:8 applications.aws-efs-csi-driver-operator.destination.namespace',
     'error kustomize-missing-path groups/non-prod/overlays/vault-config-operator/kustomization.yaml:4 resources[0]',
+    'warning foreign-destination-namespace groups/non-prod/values.yaml:8 applications.vault-config-operator.destination.namespace',
     'error kustomize-missing-path groups/prod/overlays/vault-config-operator/kustomization.yaml:4 resources[0]',
+    'warning foreign-destination-namespace groups/prod/values.yaml:8 applications.vault-config-operator.destination.namespace',
   ]);
 });
 
@@ -107,4 +124,49 @@ test('the hint for a dangling hub path names the folder that does exist', async 
   const r = await cli(['validate', '--repo', REDHAT_COP]);
   assert.match(r.stdout, /there is a directory clusters\/hub\/acm-operator: fix the path to it/);
   assert.match(r.stdout, /did you mean "\.\.\/\.\.\/\.\.\/components\/acm-operator\/"\?/);
+});
+
+test('the hints for the group overlays name the component they most likely mean, typo included', async () => {
+  const r = await cli(['validate', '--repo', REDHAT_COP, '-o', 'json']);
+  const hints = (JSON.parse(r.stdout) as { findings: { code: string; file: string; hint: string }[] }).findings
+    .filter((f) => f.code === 'kustomize-missing-path')
+    .map((f) => `${f.file.split('/')[1]!}: ${f.hint}`);
+  assert.deepEqual(hints, [
+    'geo-east: did you mean "../../../../components/aws-efs-csi-driver-operator/"? it names components/aws-efs-csi-driver-operator; kustomize build fails here',
+    'geo-west: did you mean "../../../../components/aws-efs-csi-driver-operator/"? it names components/aws-efs-csi-driver-operator; kustomize build fails here',
+    'non-prod: did you mean "../../../../components/vault-config-operator/"? it names components/vault-config-operator; kustomize build fails here',
+    'prod: did you mean "../../../../components/vault-config-operator/"? it names components/vault-config-operator; kustomize build fails here',
+  ]);
+});
+
+test('the copied cert-manager destinations name both apps, the namespaces the operators use, and every cluster', async () => {
+  const r = await cli(['validate', '--repo', REDHAT_COP, '-o', 'json']);
+  const found = (JSON.parse(r.stdout) as { findings: { code: string; file: string; message: string; hint: string }[] }).findings.filter((f) => f.code === 'foreign-destination-namespace');
+  const byFile = new Map(found.map((f) => [f.file, f]));
+  assert.match(byFile.get('groups/geo-east/values.yaml')!.message, /^app "aws-efs-csi-driver-operator" has destination namespace "cert-manager", which belongs to app "cert-manager-operator" \(it creates that Namespace\), while the objects of "aws-efs-csi-driver-operator" .* live in openshift-cloud-credential-operator, openshift-cluster-csi-drivers on clusters non-prod-east, prod-east$/);
+  assert.match(byFile.get('groups/geo-east/values.yaml')!.hint, /^set destination\.namespace to "openshift-cluster-csi-drivers"/);
+  assert.match(byFile.get('groups/prod/values.yaml')!.message, /"vault-config-operator" .* live in vault-config-operator on clusters prod-east, prod-west$/);
+  assert.match(byFile.get('groups/prod/values.yaml')!.hint, /^set destination\.namespace to "vault-config-operator"/);
+});
+
+test('redhat-cop with the group overlays pointed at the real components: their patch paths exist, the StorageClass patch selects nothing', async () => {
+  // Today the overlays name missing folders, so nothing can be matched; with ../../../../components/aws-*
+  // the Subscription patches (replace /spec/channel, /spec/config/env/0/value) find their paths — as
+  // kustomize 5 confirms — and the StorageClass patch finds no StorageClass: the component does not list
+  // storage-class.yaml, so kustomize applies that patch to nothing.
+  const dir = tempDir('redhat-cop-fixed');
+  try {
+    copyTree(REDHAT_COP, dir);
+    for (const o of ['geo-east/overlays/aws-efs-csi-driver-operator', 'geo-west/overlays/aws-efs-csi-driver-operator', 'non-prod/overlays/vault-config-operator', 'prod/overlays/vault-config-operator']) {
+      const file = `${dir}/groups/${o}/kustomization.yaml`;
+      writeFileSync(file, readFileSync(file, 'utf8').replace('../../components/aes-', '../../components/aws-').replace('../../components/', '../../../../components/'));
+    }
+    const patchFindings = (await findings(dir)).filter((f) => /patch/.test(f));
+    assert.deepEqual(patchFindings, [
+      'warning patch-target-unmatched groups/geo-east/overlays/aws-efs-csi-driver-operator/kustomization.yaml:12 patches[0].target',
+      'warning patch-target-unmatched groups/geo-west/overlays/aws-efs-csi-driver-operator/kustomization.yaml:12 patches[0].target',
+    ]);
+  } finally {
+    removeDir(dir);
+  }
 });

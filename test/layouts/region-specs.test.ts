@@ -34,7 +34,7 @@ const expectedDifferences: Record<string, Justified[]> = {
       path: '/metadata/namespace',
       ours: undefined,
       theirs: OCP,
-      why: `${DEFECT} the patch adds a namespace to ManagedCluster, which is cluster-scoped; fleetplan writes none`,
+      why: `${DEFECT} the patch replaces /metadata/namespace, which the base ManagedCluster lacks; kustomize 5 adds it (so does /metadata/labels/region, which is why the region label is no difference), but ManagedCluster is cluster-scoped; fleetplan writes none (validate: patch-path-missing and namespace-on-cluster-scoped)`,
     },
     {
       object: `cluster.open-cluster-management.io/Placement/${OCP}`,
@@ -280,4 +280,58 @@ spec:
   } finally {
     removeTree(dir);
   }
+});
+
+test('validate on the region-spec repository reports its known defects at their file and line, and nothing else', async () => {
+  const r = await cli(['validate', '--repo', REPO, '-o', 'json']);
+  assert.equal(r.code, 1);
+  const { findings } = JSON.parse(r.stdout) as { findings: { severity: string; code: string; file: string; line?: number; path?: string; message: string }[] };
+  const counts: Record<string, number> = {};
+  for (const f of findings) counts[f.code] = (counts[f.code] ?? 0) + 1;
+  assert.deepEqual(counts, {
+    'applicationset-waves': 2,
+    'destination-before-registration': 8,
+    'missing-path': 12,
+    'namespace-on-cluster-scoped': 2,
+    'patch-path-missing': 2,
+  });
+  const where = (code: string) => findings.filter((f) => f.code === code).map((f) => `${f.severity} ${f.file}:${f.line ?? '-'} ${f.path ?? ''}`);
+  // SOURCE.md: the ocp patches replace /metadata/namespace and /metadata/labels/region on the base
+  // ManagedCluster, which has neither (kustomize 5 adds them), and ManagedCluster is cluster-scoped.
+  const K = `clusters/${OCP}/kustomization.yaml`;
+  assert.deepEqual(where('patch-path-missing'), [`warning ${K}:42 patches[1].patch[0]`, `warning ${K}:51 patches[1].patch[3]`]);
+  assert.deepEqual(where('namespace-on-cluster-scoped'), [
+    `warning clusters/${EKS}/managedcluster.yaml:5 metadata.namespace`,
+    `warning ${K}:42 patches[1].patch[0]`,
+  ]);
+  const replace = findings.find((f) => f.code === 'patch-path-missing' && f.line === 51)!;
+  assert.match(replace.message, /replace \/metadata\/labels\/region on ManagedCluster .* it has no \/metadata\/labels\/region\. kustomize 5 adds the field/);
+  // SOURCE.md: spoke destinations use a server that exists only after the cluster is provisioned and
+  // registered (ocp: the API URL; eks: the bare cluster name in destination.server).
+  const lines = [16, 20, 24, 28];
+  assert.deepEqual(where('destination-before-registration'), [
+    ...lines.map((l, i) => `warning gitops-applications/${EKS}.yaml:${l} spec.generators[0].list.elements[${i + 1}].destination`),
+    ...lines.map((l, i) => `warning gitops-applications/${OCP}.yaml:${l} spec.generators[0].list.elements[${i + 1}].destination`),
+  ]);
+  const dest = findings.find((f) => f.code === 'destination-before-registration' && f.file.includes(OCP))!;
+  assert.match(dest.message, new RegExp(`destination https://api\\.${OCP}\\.rosa\\.mturansk-test\\.csu2\\.i3\\.devshift\\.org:6443, the API server of ${OCP}`));
+  assert.match(dest.message, new RegExp(`Application "${OCP}-cluster" \\(clusters/${OCP}\\) creates it`));
+  // The hub's global Applications and the spokes' list elements name paths this copy leaves out: each
+  // is reported at the line that writes the path.
+  assert.deepEqual(where('missing-path').slice(0, 4).concat(where('missing-path').slice(8)), [
+    `error gitops-applications/${EKS}.yaml:15 spec.generators[0].list.elements[1].path`,
+    `error gitops-applications/${EKS}.yaml:19 spec.generators[0].list.elements[2].path`,
+    `error gitops-applications/${EKS}.yaml:23 spec.generators[0].list.elements[3].path`,
+    `error gitops-applications/${EKS}.yaml:27 spec.generators[0].list.elements[4].path`,
+    `error gitops-applications/${OCP}.yaml:15 spec.generators[0].list.elements[1].path`,
+    `error gitops-applications/${OCP}.yaml:19 spec.generators[0].list.elements[2].path`,
+    `error gitops-applications/${OCP}.yaml:23 spec.generators[0].list.elements[3].path`,
+    `error gitops-applications/${OCP}.yaml:27 spec.generators[0].list.elements[4].path`,
+  ]);
+  assert.deepEqual(where('missing-path').slice(4, 8), [
+    'error gitops-applications/global/acm-gitops-integration.application.yaml:11 spec.source.path',
+    'error gitops-applications/global/advanced-cluster-management.application.yaml:11 spec.source.path',
+    'error gitops-applications/global/gitea.application.yaml:12 spec.source.path',
+    'error gitops-applications/global/openshift-pipelines-operator.application.yaml:11 spec.source.path',
+  ]);
 });

@@ -80,7 +80,7 @@ test('sarif lists every rule with its default level and help', async () => {
   const r = await cli(['validate', '--repo', VERBATIM, '-o', 'sarif']);
   const sarif = JSON.parse(r.stdout) as { runs: { tool: { driver: { rules: { id: string; help?: { text: string }; defaultConfiguration?: { level: string } }[] } }; results: { ruleId: string; ruleIndex: number }[] }[] };
   const rules = sarif.runs[0]!.tool.driver.rules;
-  for (const id of ['crd-order', 'applicationset-waves', 'no-application-health', 'helmfile-needs-cycle', 'flux-unknown-dependency', 'mesh-cidr-overlap', 'secret-in-git', 'unknown-secret-store', 'placement-not-allowed', 'unpinned-protected-sector', 'shared-object', 'missing-path', 'empty-source']) {
+  for (const id of ['crd-order', 'applicationset-waves', 'no-application-health', 'helmfile-needs-cycle', 'flux-unknown-dependency', 'mesh-cidr-overlap', 'secret-in-git', 'unknown-secret-store', 'placement-not-allowed', 'unpinned-protected-sector', 'shared-object', 'missing-path', 'empty-source', 'patch-path-missing', 'namespace-on-cluster-scoped', 'patch-target-unmatched', 'destination-before-registration']) {
     const rule = rules.find((x) => x.id === id);
     assert.ok(rule?.help?.text, `${id} has help`);
     assert.ok(rule.defaultConfiguration?.level, `${id} has a default level`);

@@ -1,5 +1,5 @@
 /** Multi-document YAML (kustomize output, `.bootstrap/*.yaml`), with positions when asked. */
-import { LineCounter, isMap, isPair, isScalar, parseAllDocuments } from 'yaml';
+import { LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { YamlPath } from '../../spec/yaml-source.js';
 
@@ -26,6 +26,13 @@ export function located(text: string): LocatedDoc[] {
         let node = doc.contents as YamlNode | null;
         let offset = node?.range?.[0] ?? 0;
         for (const seg of path) {
+          if (isSeq(node) && typeof seg === 'number') {
+            const item = node.items[seg] as YamlNode | undefined;
+            if (!item) break;
+            offset = item.range?.[0] ?? offset;
+            node = item;
+            continue;
+          }
           if (!isMap(node)) break;
           const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
           if (!pair) break;
