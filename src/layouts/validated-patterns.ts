@@ -471,7 +471,11 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
   const files = gv.exists ? `${VP_GLOBAL_FILE} + ${gv.file}` : `${VP_GLOBAL_FILE} (${gv.file} does not exist)`;
   b.notes.push(`clusterGroup "${group}" read from ${files}, as the Validated Patterns clustergroup chart renders it${str(getPath(gv.values, ['main', 'multiSourceConfig', 'clusterGroupChartVersion'])) ? ` (chart ${String(getPath(gv.values, ['main', 'multiSourceConfig', 'clusterGroupChartVersion']))})` : ''}`);
   if (nsObjects.length || subApps.length) {
-    b.notes.push(`${NAMESPACES_APP} (${nsObjects.length} Namespaces, ${ogObjects.length} OperatorGroups) and the OLM Subscriptions (${subApps.map((s) => s.name).join(', ') || 'none'}) are planned before the Applications; the chart applies them in one sync with the Applications and relies on retries`);
+    const first = [
+      ...(nsObjects.length ? [`${NAMESPACES_APP} (${nsObjects.length} Namespaces, ${ogObjects.length} OperatorGroups)`] : []),
+      ...(subApps.length ? [`the OLM Subscriptions (${subApps.map((s) => s.name).join(', ')})`] : []),
+    ];
+    b.notes.push(`${first.join(' and ')} are planned before the Applications; the chart applies them in one sync with the Applications and relies on retries`);
   }
   if (olmV1.length) b.notes.push(`OLMv1 subscriptions (ClusterExtension) are not planned: ${olmV1.join(', ')}`);
   if (chartApps.length) b.notes.push(`remote charts, not rendered offline; their values come from this repository through the $patternref source: ${chartApps.sort().join(', ')}`);

@@ -194,6 +194,11 @@ const cases: Case[] = [
     edit: { 'values-hub.yaml': (t) => t.replace('chartVersion: 0.2.*', 'chartVersion: "0.2"').replace('  managedClusterGroups:', '    old:\n      disabled: true\n  managedClusterGroups:') },
     want: [],
   },
+  {
+    name: 'a values file that does not parse gives its syntax error only, no guesses about its content',
+    edit: { 'values-edge.yaml': (t) => `${t}  broken: [\n` },
+    want: ['yaml-syntax values-edge.yaml:15 '],
+  },
   // missing-path (repository hygiene) on this layout
   {
     name: 'missing-path: a local chart path that does not exist, placed at the application\'s path',

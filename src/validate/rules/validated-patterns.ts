@@ -67,6 +67,8 @@ const codes = {
 interface Raw {
   value: Record<string, unknown>;
   exists: boolean;
+  /** The file does not parse (the reader reported it): nothing to check. */
+  broken?: boolean;
 }
 
 function readRaw(fs: RepoFileSystem, file: string): Raw {
@@ -75,7 +77,7 @@ function readRaw(fs: RepoFileSystem, file: string): Raw {
     const v = jsYaml.load(fs.readText(file), { schema: jsYaml.CORE_SCHEMA });
     return { value: isPlainObject(v) ? v : {}, exists: true };
   } catch {
-    return { value: {}, exists: true }; // the reader reported the syntax error
+    return { value: {}, exists: true, broken: true }; // the reader reported the syntax error
   }
 }
 
@@ -94,7 +96,7 @@ export const validatedPatternsRule: RuleDefinition = {
     const hub = fleet.clusters.find((c) => c.spec.role === 'hub');
     for (const def of fleet.clusters) {
       const own = readRaw(fs, def.file);
-      if (!own.exists) continue; // vp-missing-group-values says so, once
+      if (!own.exists || own.broken || global.broken) continue; // vp-missing-group-values or the syntax error says so
       const gv = readGroupValues(global.value, def.name, own.value, own.exists);
       out.push(...checkGroup(fleet, gv, own, global, def.name));
     }
@@ -145,7 +147,9 @@ function checkGroup(fleet: Fleet, gv: GroupValues, own: Raw, global: Raw, cluste
       code: 'vp-group-name-mismatch',
       message: name === undefined
         ? `clusterGroup.name is not set for group "${gv.group}": the chart uses its default "example" and reads /values-example.yaml`
-        : `clusterGroup.name is "${String(name)}" in the values of group "${gv.group}": the chart's Applications read /values-${String(name)}.yaml, not ${gv.file}`,
+        : typeof name !== 'string'
+          ? `clusterGroup.name is ${typeName(name)}, not the group's name "${gv.group}"`
+          : `clusterGroup.name is "${name}" in the values of group "${gv.group}": the chart's Applications read /values-${name}.yaml, not ${gv.file}`,
       hint: `set clusterGroup.name: ${gv.group} in ${gv.file}`,
     });
   }
