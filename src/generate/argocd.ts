@@ -69,6 +69,8 @@ export function applicationFor(cluster: ResolvedCluster, app: ResolvedApp, plugi
   if (Object.keys(syncPolicy).length > 0) spec.syncPolicy = syncPolicy;
   if (app.ignoreDifferences) spec.ignoreDifferences = app.ignoreDifferences;
   if (app.extraSpec) Object.assign(spec, app.extraSpec);
+  // A multi-source Application (extraSpec.sources, e.g. a Validated Patterns chart app) has no single source.
+  if (spec.sources !== undefined) delete spec.source;
   const metadata: K8sObject['metadata'] = { name: app.name };
   if (cluster.objectNamespace !== false) metadata.namespace = cluster.gitopsNamespace;
   if (Object.keys(app.annotations).length > 0) metadata.annotations = app.annotations;

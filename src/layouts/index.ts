@@ -10,6 +10,7 @@ import { FLEET_FILE, loadNativeFleet } from '../spec/load.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards.js';
 import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux.js';
 import { detectRegionSpecs, loadRegionSpecs } from './region-specs.js';
+import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns } from './validated-patterns.js';
 
 export interface LayoutReader {
   layout: Layout;
@@ -43,16 +44,50 @@ export const regionSpecsReader: LayoutReader = {
   load: loadRegionSpecs,
 };
 
+/** Validated Patterns: values-global.yaml + values-<clusterGroup>.yaml for the clustergroup chart. */
+export const validatedPatternsReader: LayoutReader = {
+  layout: 'validated-patterns',
+  detect: detectValidatedPatterns,
+  load: loadValidatedPatterns,
+};
+
 /** Readers in detection order: the native layout wins when fleet.yaml exists. */
-export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader];
+export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader, validatedPatternsReader];
 
 export function detectLayout(fs: RepoFileSystem): LayoutReader {
   const r = readers.find((x) => x.detect(fs));
   if (!r) {
-    throw new InputError(`${fs.root} is not a fleet repository`, {
+    const seen = lookalike(fs);
+    throw new InputError(`${fs.root} is not a fleet repository${seen ? `: ${seen.what}` : ''}`, {
       code: 'no-fleet',
-      hint: `no ${FLEET_FILE} and no other known layout found; pass --repo DIR or create a fleet with \`fleetplan init\``,
+      hint: `${seen ? `${seen.hint}; ` : ''}no ${FLEET_FILE} and no other known layout found; pass --repo DIR or create a fleet with \`fleetplan init\``,
     });
   }
   return r;
+}
+
+/** What a folder that no reader takes looks like, so that the message can say why it is not read. */
+function lookalike(fs: RepoFileSystem): { what: string; hint: string } | undefined {
+  if (fs.exists(VP_GLOBAL_FILE)) {
+    const hub = hubGroupName(fs);
+    return hub === undefined
+      ? { what: `${VP_GLOBAL_FILE} has no main.clusterGroupName`, hint: 'a Validated Patterns repository names its hub cluster group in main.clusterGroupName' }
+      : { what: `${VP_GLOBAL_FILE} names cluster group ${hub}, but ${groupValuesFile(hub)} does not exist`, hint: `add ${groupValuesFile(hub)} with the group's clusterGroup values` };
+  }
+  if (fs.exists('Chart.yaml')) {
+    let name = '';
+    try {
+      const m = /^name:\s*["']?([^"'\s#]+)/m.exec(fs.readText('Chart.yaml'));
+      name = m?.[1] ?? '';
+    } catch {
+      // unreadable: still a chart by its file name
+    }
+    return {
+      what: `it looks like a Helm chart${name ? ` (Chart.yaml: ${name})` : ''}`,
+      hint: name === 'clustergroup'
+        ? 'the Validated Patterns clustergroup chart is what a pattern repository uses, not a fleet: pass --repo a pattern repository (values-global.yaml + values-<group>.yaml)'
+        : 'a chart is an app of a fleet: pass --repo the repository that deploys it'
+    };
+  }
+  return undefined;
 }

@@ -7,7 +7,7 @@ import type { Finding } from './finding.js';
 import type { AppSpec, ClusterSpec, Delivery, Engine, FleetSpec, GroupSpec, Metadata, Platform, ProjectSpec, SectorSpec, ValidationSpec } from './spec.js';
 import type { FleetGraphs } from './graphs.js';
 
-export type Layout = 'native' | 'gitops-standards' | 'region-specs' | 'helmfile-flux';
+export type Layout = 'native' | 'gitops-standards' | 'region-specs' | 'helmfile-flux' | 'validated-patterns';
 
 /** Where a value came from: a file and the YAML path inside it. */
 export interface Origin {
@@ -85,6 +85,19 @@ export interface ClusterDef {
   projects?: Record<string, ProjectSpec>;
   /** Notes for the plan reader (e.g. that the Applications were read from a real kustomize build). */
   notes?: string[];
+  /**
+   * Objects a layout reader generates for apps of this cluster whose path is under the rendered
+   * directory (`render` writes them there with a kustomization), e.g. the Namespaces and OLM
+   * Subscriptions the Validated Patterns clustergroup chart would create.
+   */
+  generated?: GeneratedSource[];
+}
+
+export interface GeneratedSource {
+  app: string;
+  /** Repository path of the app's source: `<renderedPath>/<cluster>/...`. */
+  path: string;
+  objects: Record<string, unknown>[];
 }
 
 export interface GroupDef {

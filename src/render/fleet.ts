@@ -19,6 +19,7 @@ import type { ResolvedCluster } from '../model/resolved.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
 import { resolveFleet } from '../layering/resolve-fleet.js';
 import { renderProvision } from './provision.js';
+import { renderGenerated } from './generated.js';
 import { appSetFilePath, deliveryKey, rootApplicationSet, valuesFilePath, valuesFor } from '../generate/applicationset-delivery.js';
 import { header, toYaml } from './yaml.js';
 
@@ -61,6 +62,8 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
   }
   // The kustomize directories of the hub's provisioning apps (src/render/provision.ts).
   files.push(...renderProvision(fleet, c.name));
+  // Sources a layout reader generates (Namespaces, OLM Subscriptions of Validated Patterns).
+  files.push(...renderGenerated(fleet, c));
   // Apply order: bootstrap steps, then projects, then apps by wave, then provisioning objects.
   return files;
 }

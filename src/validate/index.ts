@@ -38,6 +38,7 @@ import { kustomizePatchesRule } from './rules/kustomize-patches.js';
 import { destinationRegistrationRule } from './rules/destination-registration.js';
 import { argoCdSchemaRule } from './rules/argocd-schema.js';
 import { kustomizationHeaderRule } from './rules/kustomization-header.js';
+import { validatedPatternsRule } from './rules/validated-patterns.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
 import { defineRule } from './engine.js';
 import { provisionRules } from './provision.js';
@@ -79,6 +80,7 @@ export const rules: RuleDefinition[] = [
   destinationNamespaceRule,
   argoCdSchemaRule,
   kustomizationHeaderRule,
+  validatedPatternsRule,
   defineRule(
     'kustomize-references',
     {

@@ -1,0 +1,661 @@
+/**
+ * The Validated Patterns layout (validatedpatterns/multicloud-gitops): `values-global.yaml` names
+ * the hub's cluster group (`main.clusterGroupName`), and `values-<group>.yaml` holds that group's
+ * `clusterGroup` values, which the clustergroup Helm chart (pulled from
+ * https://charts.validatedpatterns.io, not in the repository) turns into Namespaces,
+ * OperatorGroups, OLM Subscriptions, AppProjects and Argo CD Applications.
+ *
+ * Mapping to the fleet model (ADR 0093):
+ *   - the hub: a cluster named after main.clusterGroupName, role hub (standalone when it has no
+ *     managed cluster groups and no ACM subscription);
+ *   - each `managedClusterGroups` entry of the hub: one representative spoke named after the group
+ *     (it stands for every managed cluster ACM selects with the group's labels), apps from
+ *     `values-<group>.yaml`;
+ *   - per cluster, apps in the order the chart needs them: `clustergroup-namespaces` (the
+ *     Namespaces and OperatorGroups of `namespaces`), one app per subscription (its OLM
+ *     Subscription; named after the package, and providing the APIs the CRD catalog knows for
+ *     it), then the `applications` — local charts with the chart's helm valueFiles, remote
+ *     charts (`chartVersion`) as multi-source Applications with the pattern's values through
+ *     `$patternref`;
+ *   - `argoProjects` become the cluster's AppProjects.
+ * What only the Validated Patterns operator knows (cluster platform, version, domains, the
+ * repository URL a Pattern CR names) is never guessed: value files and parameters that depend on
+ * it are left out and listed in the cluster's notes.
+ * Pure: reads through the RepoFileSystem port only.
+ */
+import { basename } from 'node:path';
+import jsYaml from 'js-yaml';
+import type { Finding } from '../model/finding.js';
+import type { ClusterDef, Fleet, GeneratedSource, GroupDef } from '../model/fleet.js';
+import type { AppSpec, ClusterSpec, ProjectSpec } from '../model/spec.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
+import type { LoadResult } from '../spec/load.js';
+import { FLEET_FILE } from '../spec/load.js';
+import type { SourceFile, YamlPath } from '../spec/yaml-source.js';
+import { parseYamlSource } from '../spec/yaml-source.js';
+import { deepMerge, getPath, isPlainObject } from '../layering/merge.js';
+import { operatorPackages } from '../validate/catalog/operators.js';
+
+export const VP_GLOBAL_FILE = 'values-global.yaml';
+export const VP_METADATA_FILE = 'pattern-metadata.yaml';
+/** Where `chart` + `chartVersion` applications come from unless main.multiSourceConfig.helmRepoUrl says otherwise. */
+export const VP_HELM_REPO = 'https://charts.validatedpatterns.io';
+export const NAMESPACES_APP = 'clustergroup-namespaces';
+export const SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
+/** Default waves: OLM Subscriptions one wave before the Applications that use their APIs. */
+export const VP_WAVES = { subscriptions: -1, applications: 0 } as const;
+export const VP_FINALIZER = 'resources-finalizer.argocd.argoproj.io/foreground';
+export const VP_PATTERN_LABEL = 'validatedpatterns.io/pattern';
+export const MANAGED_BY_LABEL = 'argocd.argoproj.io/managed-by';
+/** Subscriptions without a namespace go here (the chart's default). */
+export const DEFAULT_OPERATOR_NAMESPACE = 'openshift-operators';
+
+/**
+ * Values the Validated Patterns operator passes to the clustergroup chart per cluster (helm
+ * parameters win over value files): unknown offline, whatever the values files say.
+ */
+export const INJECTED_VALUES = [
+  'global.clusterDomain',
+  'global.clusterPlatform',
+  'global.clusterVersion',
+  'global.hubClusterDomain',
+  'global.localClusterDomain',
+  'global.localClusterName',
+  'global.namespace',
+  'global.originURL',
+  'global.privateRepo',
+  'global.repoURL',
+  'global.targetRevision',
+] as const;
+const injected = new Set<string>(INJECTED_VALUES);
+
+export function groupValuesFile(group: string): string {
+  return `values-${group}.yaml`;
+}
+
+const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** main.clusterGroupName of values-global.yaml, when it is a usable file-name part. */
+export function hubGroupName(fs: RepoFileSystem): string | undefined {
+  if (!fs.exists(VP_GLOBAL_FILE) || fs.isDirectory(VP_GLOBAL_FILE)) return undefined;
+  let v: unknown;
+  try {
+    v = jsYaml.load(fs.readText(VP_GLOBAL_FILE), { schema: jsYaml.CORE_SCHEMA });
+  } catch {
+    return undefined;
+  }
+  const name = getPath(v, ['main', 'clusterGroupName']);
+  return typeof name === 'string' && GROUP_NAME.test(name) ? name : undefined;
+}
+
+export function detectValidatedPatterns(fs: RepoFileSystem): boolean {
+  if (fs.exists(FLEET_FILE)) return false;
+  const hub = hubGroupName(fs);
+  return hub !== undefined && fs.exists(groupValuesFile(hub));
+}
+
+/** `[key, value]` of a map, or `[index, item]` of a list: the chart accepts both shapes. */
+export function entriesOf(v: unknown): [string | number, unknown][] {
+  if (Array.isArray(v)) return v.map((x, i) => [i, x]);
+  if (isPlainObject(v)) return Object.entries(v);
+  return [];
+}
+
+export interface NamespaceEntry {
+  name: string;
+  /** Where it is written: the key (map form) or the index (list form). */
+  key: string | number;
+  spec: Record<string, unknown>;
+}
+
+/** The `namespaces` of a clusterGroup: map form (`name: {labels, operatorGroup, ...}`) or list of names / single-key maps. */
+export function namespaceEntries(v: unknown): NamespaceEntry[] {
+  const out: NamespaceEntry[] = [];
+  for (const [key, x] of entriesOf(v)) {
+    if (typeof key === 'string') out.push({ name: key, key, spec: isPlainObject(x) ? x : {} });
+    else if (typeof x === 'string') out.push({ name: x, key, spec: {} });
+    else if (isPlainObject(x)) for (const [n, s] of Object.entries(x)) out.push({ name: n, key, spec: isPlainObject(s) ? s : {} });
+  }
+  return out;
+}
+
+/** argoProjects (or the deprecated `projects`): a list of names or a map keyed by name. */
+export function projectNames(cg: Record<string, unknown>): { names: string[]; field: 'argoProjects' | 'projects' } {
+  const field = cg.argoProjects !== undefined && cg.argoProjects !== null ? 'argoProjects' : 'projects';
+  const v = cg[field];
+  const names = Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : isPlainObject(v) ? Object.keys(v) : [];
+  return { names, field };
+}
+
+/** The clusterGroup values a cluster of `group` gets: values-global.yaml's, then values-<group>.yaml's (Helm merges maps, replaces lists). */
+export interface GroupValues {
+  group: string;
+  file: string;
+  exists: boolean;
+  /** values-global.yaml merged with values-<group>.yaml (what tpl sees, minus the operator's values). */
+  values: Record<string, unknown>;
+  clusterGroup: Record<string, unknown>;
+  /** The file that writes clusterGroup.<section>(.<key>) last, for placing findings. */
+  fileOf(section: string, key?: string | number): string;
+}
+
+export function readGroupValues(globalValues: Record<string, unknown>, group: string, own: unknown, exists: boolean): GroupValues {
+  const file = groupValuesFile(group);
+  const ownValues = isPlainObject(own) ? own : {};
+  const values = deepMerge(globalValues, ownValues);
+  const cg = isPlainObject(values.clusterGroup) ? values.clusterGroup : {};
+  return {
+    group,
+    file,
+    exists,
+    values,
+    clusterGroup: cg,
+    fileOf: (section, key) => {
+      const path = key === undefined ? ['clusterGroup', section] : ['clusterGroup', section, key];
+      return getPath(ownValues, path) !== undefined || getPath(globalValues, path) === undefined ? file : VP_GLOBAL_FILE;
+    },
+  };
+}
+
+/** Result of resolving one `tpl` value file name. */
+export interface TemplateResult {
+  /** The resolved text, when every action could be resolved. */
+  text?: string;
+  /** The actions that depend on what only the cluster knows. */
+  unknown: string[];
+  /** The name with every unknown action as `*` (to list candidate files). */
+  pattern: string;
+  /** The name with known actions filled in and unknown ones as written. */
+  display: string;
+}
+
+/**
+ * `tpl` as the chart runs it on value file names, limited to `{{ $.Values.a.b }}` and
+ * `{{ .Values.a.b }}`: known values are filled in, the operator's values are unknown.
+ */
+export function resolveTemplate(text: string, values: Record<string, unknown>): TemplateResult {
+  const unknown: string[] = [];
+  let pattern = '';
+  let display = '';
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(/\{\{-?\s*(.*?)\s*-?\}\}/g)) {
+    const lit = text.slice(last, m.index);
+    out += lit;
+    pattern += lit;
+    display += lit;
+    last = m.index + m[0].length;
+    const ref = /^\$?\.Values\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)$/.exec(m[1]!);
+    const path = ref?.[1];
+    const v = path !== undefined && !injected.has(path) ? getPath(values, path.split('.')) : undefined;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
+      out += String(v);
+      pattern += String(v);
+      display += String(v);
+    } else {
+      unknown.push(path ?? m[1]!);
+      pattern += '*';
+      display += m[0];
+    }
+  }
+  out += text.slice(last);
+  pattern += text.slice(last);
+  display += text.slice(last);
+  return unknown.length ? { unknown, pattern, display } : { text: out, unknown, pattern, display };
+}
+
+/** Repository files matching a value file name whose unknown parts are `*` (only the file part may vary). */
+function candidates(fs: RepoFileSystem, pattern: string): string[] {
+  const p = pattern.replace(/^\$patternref\//, '').replace(/^\/+/, '');
+  const i = p.lastIndexOf('/');
+  const dir = i < 0 ? '' : p.slice(0, i);
+  if (dir.includes('*')) return [];
+  const re = new RegExp(`^${p.slice(i + 1).split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
+  return fs.list(dir === '' ? '.' : dir).filter((n) => re.test(n)).map((n) => (dir ? `${dir}/${n}` : n));
+}
+
+interface ReaderContext {
+  fs: RepoFileSystem;
+  pattern: string;
+  repoURL: string;
+  revision: string;
+  helmRepo: string;
+  renderedPath: string;
+  globalValues: Record<string, unknown>;
+}
+
+interface ClusterBuild {
+  apps: Record<string, AppSpec>;
+  /** Apps written in values-global.yaml's clusterGroup (a layer of their own). */
+  globalApps: Record<string, AppSpec>;
+  projects: Record<string, ProjectSpec>;
+  generated: GeneratedSource[];
+  notes: string[];
+  /** Model app name → where it is written in its values file. */
+  places: Map<string, { file: string; path: YamlPath }>;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function stringMap(v: unknown): Record<string, string> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = x === null || x === undefined ? '' : String(x);
+  return Object.keys(out).length ? out : undefined;
+}
+
+function waveOf(annotations: unknown, fallback: number): number {
+  const w = isPlainObject(annotations) ? annotations[SYNC_WAVE] : undefined;
+  const n = typeof w === 'number' ? w : typeof w === 'string' && /^-?\d+$/.test(w.trim()) ? Number(w) : NaN;
+  return Number.isInteger(n) ? n : fallback;
+}
+
+/** The chart's syncPolicy: `Manual` → none, `Automatic` → automated with retries, an object as it is. */
+function syncPolicyOf(app: Record<string, unknown>, values: Record<string, unknown>): Record<string, unknown> | undefined {
+  const p = app.syncPolicy ?? getPath(values, ['global', 'options', 'syncPolicy']);
+  const limit = getPath(values, ['global', 'options', 'applicationRetryLimit']);
+  const automatic = { automated: {}, retry: { limit: typeof limit === 'number' ? limit : 20 } };
+  if (typeof p === 'string') return p.toLowerCase() === 'manual' ? undefined : automatic;
+  if (isPlainObject(p)) return p;
+  return automatic;
+}
+
+function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
+  const { fs, pattern } = ctx;
+  const cg = gv.clusterGroup;
+  const group = gv.group;
+  const cluster = group;
+  const b: ClusterBuild = { apps: {}, globalApps: {}, projects: {}, generated: [], notes: [], places: new Map() };
+  const appNamespace = `${pattern}-${group}`;
+  const put = (name: string, spec: AppSpec, file: string, path: YamlPath) => {
+    (file === VP_GLOBAL_FILE ? b.globalApps : b.apps)[name] = spec;
+    b.places.set(name, { file, path });
+  };
+
+  // Value files: what the chart gives every Application, as far as it is known offline.
+  const unknownFiles: string[] = [];
+  const candidateFiles = new Set<string>();
+  const vf = (name: string, prefix: string, listCandidates: boolean): string | undefined => {
+    const r = resolveTemplate(name, gv.values);
+    if (r.text !== undefined) return r.text.startsWith('/') ? `${prefix}${r.text.slice(1)}` : prefix === '/' ? r.text : `${prefix}${r.text}`;
+    unknownFiles.push(r.display);
+    // The user's own templated files: which files of the repository they may pick.
+    if (listCandidates) for (const c of candidates(fs, r.pattern)) candidateFiles.add(c);
+    return undefined;
+  };
+  const platformFiles = [
+    '/values-{{ $.Values.global.clusterPlatform }}.yaml',
+    '/values-{{ $.Values.global.clusterPlatform }}-{{ $.Values.global.clusterVersion }}.yaml',
+    `/values-{{ $.Values.global.clusterPlatform }}-${group}.yaml`,
+    `/values-{{ $.Values.global.clusterVersion }}-${group}.yaml`,
+    '/values-{{ $.Values.global.localClusterName }}.yaml',
+  ];
+  const globalExtra = (Array.isArray(getPath(gv.values, ['global', 'extraValueFiles'])) ? (getPath(gv.values, ['global', 'extraValueFiles']) as unknown[]) : []).filter((x): x is string => typeof x === 'string');
+  const shared = (Array.isArray(cg.sharedValueFiles) ? cg.sharedValueFiles : []).filter((x): x is string => typeof x === 'string');
+  const valueFiles = (prefix: string, extra: string[]): string[] => {
+    const out = [`${prefix}values-global.yaml`, `${prefix}values-${group}.yaml`];
+    for (const f of platformFiles) vf(f, prefix, false);
+    for (const f of globalExtra) out.push(prefix === '/' ? f : `${prefix}${f.replace(/^\/+/, '')}`);
+    for (const f of [...shared, ...extra]) {
+      const r = vf(f, prefix, true);
+      if (r !== undefined) out.push(r);
+    }
+    return out;
+  };
+
+  // Namespaces and OperatorGroups: one app, first.
+  const nsObjects: Record<string, unknown>[] = [];
+  const ogObjects: Record<string, unknown>[] = [];
+  const excludes = new Set((Array.isArray(cg.operatorgroupExcludes) ? cg.operatorgroupExcludes : []).filter((x): x is string => typeof x === 'string'));
+  for (const ns of namespaceEntries(cg.namespaces)) {
+    if (ns.spec.disabled === true) continue;
+    const labels: Record<string, string> = { [MANAGED_BY_LABEL]: `${pattern}-${group}`, ...(stringMap(ns.spec.labels) ?? {}) };
+    const metadata: Record<string, unknown> = { name: ns.name, labels };
+    const annotations = stringMap(ns.spec.annotations);
+    if (annotations) metadata.annotations = annotations;
+    nsObjects.push({ apiVersion: 'v1', kind: 'Namespace', metadata });
+    if (ns.spec.operatorGroup === false || excludes.has(ns.name)) continue;
+    const og: Record<string, unknown> = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: `${ns.name}-operator-group`, namespace: ns.name } };
+    if (!('targetNamespaces' in ns.spec)) og.spec = { targetNamespaces: [ns.name] };
+    else if (Array.isArray(ns.spec.targetNamespaces) && ns.spec.targetNamespaces.length) og.spec = { targetNamespaces: ns.spec.targetNamespaces.map(String) };
+    ogObjects.push(og);
+  }
+  const generatedPath = (app: string) => `${ctx.renderedPath}/${cluster}/clustergroup/${app}`;
+
+  // Subscriptions.
+  const appEntries = entriesOf(cg.applications).filter(([, a]) => isPlainObject(a) && a.disabled !== true && str(a.name) !== undefined);
+  const applicationNames = new Set(appEntries.map(([, a]) => str((a as Record<string, unknown>).name)!));
+  const subApps: { name: string; wave: number }[] = [];
+  const installPlan = getPath(gv.values, ['global', 'options', 'installPlanApproval']);
+  const useCSV = getPath(gv.values, ['global', 'options', 'useCSV']) === true;
+  const olmV1: string[] = [];
+  for (const [key, raw] of entriesOf(cg.subscriptions)) {
+    if (!isPlainObject(raw) || raw.disabled === true) continue;
+    const pkg = str(raw.name);
+    if (!pkg) continue;
+    if (['channels', 'version', 'serviceAccountName', 'upgradeConstraintPolicy'].some((k) => raw[k] !== undefined)) {
+      olmV1.push(pkg);
+      continue;
+    }
+    // The package name, unless an application (or an earlier subscription of the package) has it.
+    let name = applicationNames.has(pkg) || pkg === NAMESPACES_APP ? `${pkg}-subscription` : pkg;
+    if (b.places.has(name)) name = `${name}-${String(key)}`;
+    const namespaces = Array.isArray(raw.namespaces) && raw.namespaces.length ? raw.namespaces.map(String) : [str(raw.namespace) ?? DEFAULT_OPERATOR_NAMESPACE];
+    const objects = namespaces.map((ns) => {
+      const metadata: Record<string, unknown> = { name: pkg, namespace: ns };
+      const annotations = stringMap(raw.annotations);
+      if (annotations) metadata.annotations = annotations;
+      const spec: Record<string, unknown> = {
+        name: pkg,
+        source: str(raw.source) ?? 'redhat-operators',
+        sourceNamespace: str(raw.sourceNamespace) ?? 'openshift-marketplace',
+      };
+      if (str(raw.channel)) spec.channel = raw.channel;
+      const approval = str(raw.installPlanApproval) ?? str(installPlan);
+      if (approval) spec.installPlanApproval = approval;
+      if (raw.config !== undefined) spec.config = raw.config;
+      if (str(raw.csv) || (useCSV && raw.csv !== undefined)) spec.startingCSV = raw.csv;
+      return { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', metadata, spec };
+    });
+    const wave = waveOf(raw.annotations, VP_WAVES.subscriptions);
+    const file = gv.fileOf('subscriptions', key);
+    put(name, {
+      path: generatedPath(name),
+      namespace: namespaces[0]!,
+      project: 'default',
+      wave,
+      provides: [...(operatorPackages[pkg] ?? [])],
+      labels: { [VP_PATTERN_LABEL]: pattern },
+      finalizers: [VP_FINALIZER],
+      syncPolicy: syncPolicyOf({}, gv.values),
+    }, file, ['clusterGroup', 'subscriptions', key]);
+    b.generated.push({ app: name, path: generatedPath(name), objects });
+    subApps.push({ name, wave });
+  }
+
+  // Applications.
+  const chartApps: string[] = [];
+  const injectedParams = new Set<string>();
+  for (const [key, raw] of appEntries) {
+    const a = raw as Record<string, unknown>;
+    const name = str(a.name)!;
+    const spec: AppSpec = {
+      namespace: str(a.namespace) ?? appNamespace,
+      project: str(a.argoProject) ?? str(a.project) ?? 'default',
+      wave: waveOf(a.annotations, VP_WAVES.applications),
+      labels: { [VP_PATTERN_LABEL]: pattern },
+      finalizers: [VP_FINALIZER],
+    };
+    const annotations = stringMap(a.annotations);
+    if (annotations) {
+      delete annotations[SYNC_WAVE];
+      if (Object.keys(annotations).length) spec.annotations = annotations;
+    }
+    const syncPolicy = syncPolicyOf(a, gv.values);
+    if (syncPolicy) spec.syncPolicy = syncPolicy;
+    if (Array.isArray(a.ignoreDifferences)) spec.ignoreDifferences = a.ignoreDifferences.filter(isPlainObject);
+    const extra = (Array.isArray(a.extraValueFiles) ? a.extraValueFiles : []).filter((x): x is string => typeof x === 'string');
+    const parameters: Record<string, unknown>[] = [
+      { name: 'global.pattern', value: pattern },
+      { name: 'global.namespace', value: '$ARGOCD_APP_NAMESPACE' },
+    ];
+    for (const p of ['global.clusterDomain', 'global.clusterPlatform', 'global.clusterVersion', 'global.hubClusterDomain', 'global.localClusterDomain', 'global.repoURL', 'global.targetRevision']) injectedParams.add(p);
+    for (const f of (Array.isArray(a.extraRepoURLFields) ? a.extraRepoURLFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: '$ARGOCD_APP_SOURCE_REPO_URL' });
+    for (const f of (Array.isArray(a.extraTargetRevisionFields) ? a.extraTargetRevisionFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: '$ARGOCD_APP_SOURCE_TARGET_REVISION' });
+    for (const f of (Array.isArray(a.extraNamespaceFields) ? a.extraNamespaceFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: '$ARGOCD_APP_NAMESPACE' });
+    for (const f of (Array.isArray(a.extraPatternNameFields) ? a.extraPatternNameFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: pattern });
+    for (const f of [...(Array.isArray(a.extraHubClusterDomainFields) ? a.extraHubClusterDomainFields : []), ...(Array.isArray(a.extraLocalClusterDomainFields) ? a.extraLocalClusterDomainFields : [])]) {
+      if (typeof f === 'string') injectedParams.add(f);
+    }
+    for (const o of entriesOf(a.overrides).map(([, o]) => o)) {
+      if (!isPlainObject(o) || typeof o.name !== 'string') continue;
+      const p: Record<string, unknown> = { name: o.name, value: o.value === null || o.value === undefined ? '' : String(o.value) };
+      if (o.forceString === true) p.forceString = true;
+      parameters.push(p);
+    }
+    const helm = (prefix: string): Record<string, unknown> => ({ ignoreMissingValueFiles: true, valueFiles: valueFiles(prefix, extra), parameters });
+    const chartVersion = str(a.chartVersion);
+    if (chartVersion !== undefined) {
+      // Multi-source: the pattern's repository as `$patternref`, the chart from the Helm repository.
+      const repoURL = str(a.repoURL) ?? ctx.helmRepo;
+      const second: Record<string, unknown> = { repoURL, targetRevision: chartVersion };
+      if (str(a.chart)) second.chart = a.chart;
+      else second.path = a.path;
+      if (isPlainObject(a.plugin)) second.plugin = a.plugin;
+      else second.helm = helm('$patternref/');
+      Object.assign(spec, { repoURL, targetRevision: chartVersion });
+      if (str(a.chart)) spec.chart = str(a.chart)!;
+      else if (str(a.path)) spec.path = str(a.path)!;
+      spec.extraSpec = { sources: [{ repoURL: ctx.repoURL, targetRevision: ctx.revision, ref: 'patternref' }, second] };
+      chartApps.push(`${name} (${str(a.chart) ?? str(a.path) ?? '?'} ${chartVersion} from ${repoURL})`);
+    } else {
+      if (str(a.repoURL)) spec.repoURL = str(a.repoURL)!;
+      if (str(a.targetRevision)) spec.targetRevision = str(a.targetRevision)!;
+      if (str(a.chart)) spec.chart = str(a.chart)!;
+      else if (str(a.path)) spec.path = str(a.path)!;
+      if (isPlainObject(a.plugin)) spec.extraSource = { plugin: a.plugin };
+      else if (a.kustomize !== true) spec.extraSource = { helm: helm('/') };
+    }
+    put(name, spec, gv.fileOf('applications', key), ['clusterGroup', 'applications', key]);
+  }
+
+  // Namespaces first, whatever waves the subscriptions and applications have.
+  if (nsObjects.length) {
+    const waves = [...Object.values(b.apps), ...Object.values(b.globalApps)].map((s) => s.wave ?? 0);
+    const wave = Math.min(0, ...waves) - 1;
+    const spec: AppSpec = {
+      path: generatedPath(NAMESPACES_APP),
+      project: 'default',
+      wave,
+      labels: { [VP_PATTERN_LABEL]: pattern },
+      finalizers: [VP_FINALIZER],
+      syncPolicy: syncPolicyOf({}, gv.values),
+    };
+    put(NAMESPACES_APP, spec, gv.fileOf('namespaces'), ['clusterGroup', 'namespaces']);
+    b.generated.unshift({ app: NAMESPACES_APP, path: generatedPath(NAMESPACES_APP), objects: [...nsObjects, ...ogObjects] });
+  }
+
+  for (const p of projectNames(cg).names) {
+    b.projects[p] = {
+      description: `Pattern ${p}`,
+      sourceRepos: ['*'],
+      destinations: [{ namespace: '*', server: '*' }],
+      clusterResourceWhitelist: [{ group: '*', kind: '*' }],
+      namespaceResourceWhitelist: [{ group: '*', kind: '*' }],
+    };
+  }
+
+  // Notes: what was done, and what only the cluster knows.
+  const files = gv.exists ? `${VP_GLOBAL_FILE} + ${gv.file}` : `${VP_GLOBAL_FILE} (${gv.file} does not exist)`;
+  b.notes.push(`clusterGroup "${group}" read from ${files}, as the Validated Patterns clustergroup chart renders it${str(getPath(gv.values, ['main', 'multiSourceConfig', 'clusterGroupChartVersion'])) ? ` (chart ${String(getPath(gv.values, ['main', 'multiSourceConfig', 'clusterGroupChartVersion']))})` : ''}`);
+  if (nsObjects.length || subApps.length) {
+    const first = [
+      ...(nsObjects.length ? [`${NAMESPACES_APP} (${nsObjects.length} Namespaces, ${ogObjects.length} OperatorGroups)`] : []),
+      ...(subApps.length ? [`the OLM Subscriptions (${subApps.map((s) => s.name).join(', ')})`] : []),
+    ];
+    b.notes.push(`${first.join(' and ')} are planned before the Applications; the chart applies them in one sync with the Applications and relies on retries`);
+  }
+  if (olmV1.length) b.notes.push(`OLMv1 subscriptions (ClusterExtension) are not planned: ${olmV1.join(', ')}`);
+  if (chartApps.length) b.notes.push(`remote charts, not rendered offline; their values come from this repository through the $patternref source: ${chartApps.sort().join(', ')}`);
+  if (unknownFiles.length) {
+    const list = [...new Set(unknownFiles)];
+    const cands = [...candidateFiles].sort();
+    b.notes.push(`value files set per cluster by the Validated Patterns operator, left out of the Applications (the chart adds them, ignored when missing): ${list.join(', ')}${cands.length ? `; files in the repository that may match: ${cands.join(', ')}` : ''}`);
+  }
+  if (appEntries.length) {
+    b.notes.push(`helm parameters the operator sets per cluster, left out: ${[...injectedParams].sort().join(', ')}`);
+  }
+  const jobs = entriesOf(getPath(cg, ['imperative', 'jobs'])).map(([, j]) => (isPlainObject(j) ? str(j.name) : undefined)).filter((x): x is string => x !== undefined);
+  if (jobs.length) b.notes.push(`imperative jobs (CronJob in namespace imperative, not planned): ${jobs.join(', ')}`);
+  return b;
+}
+
+/** A values file seen as the model's layer: `{spec: {apps, projects}}`, positions in clusterGroup. */
+function valuesView(real: SourceFile, apps: Record<string, AppSpec>, projects: Record<string, ProjectSpec>, places: Map<string, { file: string; path: YamlPath }>, projectField: string): SourceFile {
+  const projectIndex = (name: string): string | number => {
+    const v = getPath(real.value, ['clusterGroup', projectField]);
+    if (Array.isArray(v)) {
+      const i = v.indexOf(name);
+      return i < 0 ? name : i;
+    }
+    return name;
+  };
+  const map = (path: YamlPath): YamlPath => {
+    if (path[0] !== 'spec') return path;
+    if (path[1] === 'apps' && typeof path[2] === 'string') {
+      const place = places.get(path[2]);
+      if (!place) return ['clusterGroup'];
+      const [field, ...rest] = path.slice(3);
+      if (field === undefined) return place.path;
+      if (place.path[1] !== 'applications') return place.path;
+      const app = getPath(real.value, place.path);
+      const fields: Record<string, YamlPath> = {
+        project: [isPlainObject(app) && app.argoProject === undefined && app.project !== undefined ? 'project' : 'argoProject'],
+        targetRevision: [isPlainObject(app) && app.chartVersion !== undefined ? 'chartVersion' : 'targetRevision'],
+        wave: ['annotations', SYNC_WAVE],
+        extraSource: [],
+        extraSpec: [],
+      };
+      const mapped = typeof field === 'string' && fields[field] ? fields[field] : [field];
+      return [...place.path, ...mapped, ...(typeof field === 'string' && fields[field] ? [] : rest)];
+    }
+    if (path[1] === 'projects' && typeof path[2] === 'string') return ['clusterGroup', projectField, projectIndex(path[2])];
+    return ['clusterGroup'];
+  };
+  return { file: real.file, value: { spec: { apps, projects } }, locate: (p) => real.locate(map(p)), displayPath: map };
+}
+
+export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
+  const findings: Finding[] = [];
+  const real = new Map<string, SourceFile>();
+  const parse = (file: string): SourceFile | undefined => {
+    if (real.has(file)) return real.get(file);
+    if (!fs.exists(file) || fs.isDirectory(file)) return undefined;
+    const r = parseYamlSource(file, fs.readText(file));
+    findings.push(...r.findings);
+    if (r.source) real.set(file, r.source);
+    return r.source;
+  };
+  const globalSrc = parse(VP_GLOBAL_FILE);
+  const globalValues = isPlainObject(globalSrc?.value) ? globalSrc.value : {};
+  const hub = hubGroupName(fs) ?? 'hub';
+  const metadata = parse(VP_METADATA_FILE)?.value;
+  const pattern = str(getPath(globalValues, ['global', 'pattern'])) ?? str(getPath(metadata, ['name'])) ?? basename(fs.root);
+  const fleetNotes: string[] = [];
+  let repoURL = str(getPath(globalValues, ['main', 'git', 'repoURL']));
+  if (repoURL) fleetNotes.push(`repository ${repoURL} from ${VP_GLOBAL_FILE} main.git.repoURL`);
+  else if ((repoURL = str(getPath(metadata, ['repo_url'])))) {
+    fleetNotes.push(`repository ${repoURL} from ${VP_METADATA_FILE} repo_url (the upstream pattern; a fork's Pattern resource names its own)`);
+  } else {
+    repoURL = `file://${fs.root}`;
+    fleetNotes.push(`no repository URL in the repository (the Pattern resource names it): shown as ${repoURL}`);
+  }
+  const revision = str(getPath(globalValues, ['main', 'git', 'revision'])) ?? 'HEAD';
+  const ctx: ReaderContext = {
+    fs,
+    pattern,
+    repoURL,
+    revision,
+    helmRepo: str(getPath(globalValues, ['main', 'multiSourceRepoUrl'])) ?? str(getPath(globalValues, ['main', 'multiSourceConfig', 'helmRepoUrl'])) ?? VP_HELM_REPO,
+    renderedPath: 'rendered',
+    globalValues,
+  };
+
+  const groupValues = (group: string): GroupValues => {
+    const file = groupValuesFile(group);
+    const src = parse(file);
+    return readGroupValues(globalValues, group, src?.value, fs.exists(file));
+  };
+  const hubValues = groupValues(hub);
+  const clusters: ClusterDef[] = [];
+  const groups = new Map<string, GroupDef>();
+  const sources = new Map<string, SourceFile>();
+  const add = (gv: GroupValues, spec: Omit<ClusterSpec, 'apps'>, notes: string[]) => {
+    const b = buildCluster(ctx, gv);
+    const groupNames: string[] = [];
+    if (Object.keys(b.globalApps).length) {
+      groups.set('values-global', { name: 'values-global', file: VP_GLOBAL_FILE, metadata: { name: 'values-global' }, spec: { apps: b.globalApps } });
+      groupNames.push('values-global');
+    }
+    clusters.push({
+      name: gv.group,
+      file: gv.file,
+      metadata: { name: gv.group },
+      spec: { ...spec, groups: groupNames, apps: b.apps },
+      projects: b.projects,
+      notes: [...notes, ...b.notes],
+      generated: b.generated,
+    });
+    const src = real.get(gv.file);
+    if (src) sources.set(gv.file, valuesView(src, b.apps, b.projects, b.places, projectNames(gv.clusterGroup).field));
+  };
+
+  const hubNotes = [...fleetNotes];
+  const spokes: { gv: GroupValues; labels: Record<string, string>; key: string | number; notes: string[] }[] = [];
+  for (const [key, raw] of entriesOf(hubValues.clusterGroup.managedClusterGroups)) {
+    if (!isPlainObject(raw)) continue;
+    const name = str(raw.name) ?? (typeof key === 'string' ? key : undefined);
+    if (!name || !GROUP_NAME.test(name) || name === hub || spokes.some((s) => s.gv.group === name)) continue;
+    const labels: Record<string, string> = {};
+    for (const [, l] of entriesOf(raw.acmlabels)) if (isPlainObject(l) && typeof l.name === 'string') labels[l.name] = l.value === null || l.value === undefined ? '' : String(l.value);
+    const selector = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',');
+    const notes = [
+      `stands for every managed cluster${selector ? ` with label ${selector}` : ''} (${hubValues.file} clusterGroup.managedClusterGroups.${key}); the repository names no managed cluster`,
+      'ACM on the hub installs GitOps on these clusters and runs the clustergroup chart with their values; the spoke bootstrap fleetplan plans stands for that hand-off',
+    ];
+    if (raw.clusterSelector !== undefined) notes.push('clusterSelector of the group is not modeled: only acmlabels select');
+    const overrides = entriesOf(raw.helmOverrides).map(([, o]) => (isPlainObject(o) && typeof o.name === 'string' ? `${o.name}=${String(o.value)}` : undefined)).filter((x): x is string => x !== undefined);
+    if (overrides.length) notes.push(`helmOverrides passed to the group's clustergroup chart: ${overrides.join(', ')}`);
+    if (isPlainObject(raw.clusterPools) || isPlainObject(raw.clusterDeployments)) notes.push('clusterPools/clusterDeployments of the group (ACM provisioning) are not planned');
+    spokes.push({ gv: groupValues(name), labels, key, notes });
+  }
+  // Other cluster groups in the repository: variants, not part of this hub's fleet.
+  const known = new Set([hub, ...spokes.map((s) => s.gv.group)]);
+  for (const f of fs.list('.')) {
+    const m = /^values-(.+)\.yaml$/.exec(f);
+    if (!m || m[1] === 'global' || known.has(m[1]!)) continue;
+    let v: unknown;
+    try {
+      v = jsYaml.load(fs.readText(f), { schema: jsYaml.CORE_SCHEMA });
+    } catch {
+      continue;
+    }
+    const name = getPath(v, ['clusterGroup', 'name']);
+    if (typeof name === 'string') hubNotes.push(`${f} (clusterGroup ${name}) is not planned: main.clusterGroupName is ${hub} and no managedClusterGroups entry names it${name === 'standalone' ? ' (the single-cluster variant)' : ''}`);
+  }
+  // A pattern without managed cluster groups or ACM (the standalone variant) is one cluster on its own.
+  const runsAcm = entriesOf(hubValues.clusterGroup.subscriptions).some(([, s]) => isPlainObject(s) && s.name === 'advanced-cluster-management' && s.disabled !== true);
+  add(hubValues, { role: spokes.length > 0 || runsAcm ? 'hub' : 'standalone', platform: 'openshift' }, hubNotes);
+  for (const s of spokes) add(s.gv, { role: 'spoke', hub, platform: 'openshift', labels: s.labels }, s.notes);
+  if (globalSrc) sources.set(VP_GLOBAL_FILE, globalSrc);
+  for (const [file, src] of real) if (!sources.has(file)) sources.set(file, src);
+
+  const fleet: Fleet = {
+    root: fs.root,
+    layout: 'validated-patterns',
+    name: pattern,
+    file: VP_GLOBAL_FILE,
+    repoURL,
+    revision,
+    platform: 'openshift',
+    engine: 'argocd',
+    delivery: 'app-of-apps',
+    gitopsNamespace: 'openshift-gitops',
+    renderedPath: ctx.renderedPath,
+    operator: {},
+    plugin: undefined,
+    sectors: [],
+    vars: {},
+    defaults: {},
+    projects: {},
+    validation: {},
+    clusters,
+    groups,
+    sources,
+    loadFindings: findings,
+    conventions: { syncWaveAnnotation: 'computed', objectNamespace: true, projects: 'from-layers' },
+  };
+  return { fleet, findings };
+}
