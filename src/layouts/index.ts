@@ -89,5 +89,35 @@ function lookalike(fs: RepoFileSystem): { what: string; hint: string } | undefin
         : 'a chart is an app of a fleet: pass --repo the repository that deploys it'
     };
   }
+  const below = fleetsBelow(fs);
+  if (below.length > 0) {
+    return {
+      what: `its folder${below.length === 1 ? '' : 's'} ${below.map((b) => `${b.dir} (${b.layout})`).join(', ')} ${below.length === 1 ? 'is a fleet repository' : 'are fleet repositories'}`,
+      hint: `pass --repo ${fs.root}/${below[0]!.dir}`,
+    };
+  }
   return undefined;
+}
+
+/** Direct subfolders that a reader recognizes (e.g. a folder of repository snapshots). */
+function fleetsBelow(fs: RepoFileSystem): { dir: string; layout: Layout }[] {
+  const out: { dir: string; layout: Layout }[] = [];
+  for (const name of fs.list('.')) {
+    if (name.startsWith('.') || !fs.isDirectory(name)) continue;
+    const sub = subtree(fs, name);
+    const r = readers.find((x) => x.detect(sub));
+    if (r) out.push({ dir: name, layout: r.layout });
+  }
+  return out;
+}
+
+function subtree(fs: RepoFileSystem, dir: string): RepoFileSystem {
+  const p = (path: string) => (path === '.' || path === '' ? dir : `${dir}/${path}`);
+  return {
+    root: `${fs.root}/${dir}`,
+    readText: (path) => fs.readText(p(path)),
+    exists: (path) => fs.exists(p(path)),
+    isDirectory: (path) => fs.isDirectory(p(path)),
+    list: (path) => fs.list(p(path)),
+  };
 }
