@@ -86,8 +86,9 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
   let mergedIntoManifests: K8sObject[] = [];
 
   if (cluster.role === 'spoke' && cluster.hub !== undefined && cluster.hub !== cluster.name) {
-    // Hive and the agent installer make a ClusterDeployment; Cluster API (EKS) does not.
-    const hive = cluster.provision?.installer !== 'capi-eks';
+    // Hive and the agent installer make a ClusterDeployment; Cluster API (EKS) does not, and a
+    // spoke the fleet does not provision (imported into ACM) has only its ManagedCluster.
+    const hive = cluster.provision !== undefined && cluster.provision.installer !== 'capi-eks';
     const p = options.provisioning ?? {
       ...(hive ? { clusterDeployment: { apiVersion: 'hive.openshift.io/v1', kind: 'ClusterDeployment', namespace: cluster.name, name: cluster.name } } : {}),
       managedCluster: { apiVersion: 'cluster.open-cluster-management.io/v1', kind: 'ManagedCluster', name: cluster.name },
@@ -95,7 +96,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
     stages.push(stage({
       name: 'spoke-provisioning',
       kind: 'spoke-provisioning',
-      description: `on hub ${cluster.hub}: the spoke is installed and joined`,
+      description: cluster.provision ? `on hub ${cluster.hub}: the spoke is installed and joined` : `on hub ${cluster.hub}: the spoke (not provisioned by the fleet) is imported and joined`,
       objects: [],
       waits: [
         ...(p.clusterDeployment ? [wait(p.clusterDeployment, 'cluster-installed', `ClusterDeployment ${p.clusterDeployment.namespace ?? ''}/${p.clusterDeployment.name} installed`)] : []),

@@ -72,6 +72,17 @@ const cases: Array<{ name: string; check: () => void }> = [
     },
   },
   {
+    name: 'a spoke the fleet does not provision (imported) waits for its ManagedCluster only, no ClusterDeployment',
+    check: () => {
+      const p = labPlan('edge', {}, baseFleet({
+        'clusters/edge/cluster.yaml': 'apiVersion: fleetplan.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: edge\nspec:\n  role: spoke\n  hub: one\n  sector: canary\n  groups: [base]\n',
+      }));
+      assert.equal(p.stages[0]?.kind, 'spoke-provisioning');
+      assert.deepEqual(p.stages[0]?.waits.map((w) => `${refOf(w.object)} ${w.condition}`), ['ManagedCluster/edge cluster-available']);
+      assert.match(p.stages[0]!.description, /not provisioned by the fleet/);
+    },
+  },
+  {
     name: 'a hub has no provisioning stage',
     check: () => assert.ok(!names(labPlan('hub')).includes('spoke-provisioning')),
   },
