@@ -15,7 +15,12 @@ export interface WriteStats {
   removed: number;
 }
 
-export function writeTree(outDir: string, files: readonly { path: string; content: string }[], managedDirs: readonly string[]): WriteStats {
+/**
+ * `managedDirs`: directories whose generated files this render owns. `managedParents`: directories
+ * each of whose subdirectories is owned the same way (e.g. `<hub>/provision`, one subdirectory per
+ * spoke): a subdirectory this render no longer writes loses its generated files, and goes when empty.
+ */
+export function writeTree(outDir: string, files: readonly { path: string; content: string }[], managedDirs: readonly string[], managedParents: readonly string[] = []): WriteStats {
   const root = resolve(outDir);
   const stats: WriteStats = { written: 0, unchanged: 0, removed: 0 };
   const keep = new Set<string>();
@@ -50,7 +55,13 @@ export function writeTree(outDir: string, files: readonly { path: string; conten
     }
     stats.written++;
   }
-  for (const dir of managedDirs) {
+  const owned = new Set(managedDirs);
+  for (const parent of managedParents) {
+    const absParent = join(root, parent);
+    if (!existsSync(absParent) || !statSync(absParent).isDirectory()) continue;
+    for (const name of readdirSync(absParent).sort()) if (statSync(join(absParent, name)).isDirectory()) owned.add(`${parent}/${name}`);
+  }
+  for (const dir of [...owned].sort()) {
     const absDir = join(root, dir);
     if (!existsSync(absDir) || !statSync(absDir).isDirectory()) continue;
     for (const name of readdirSync(absDir)) {
@@ -61,6 +72,7 @@ export function writeTree(outDir: string, files: readonly { path: string; conten
         stats.removed++;
       }
     }
+    if (readdirSync(absDir).length === 0) rmSync(absDir, { recursive: true });
   }
   return stats;
 }

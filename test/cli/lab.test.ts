@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, removeTree } from '../support/fleet-fixture.js';
@@ -189,5 +189,28 @@ test('init without an example writes a starter fleet that validates', async () =
     assert.equal(v.code, 0, v.stdout);
   } finally {
     removeTree(dir);
+  }
+});
+
+test('render --out after a spoke leaves the fleet removes its generated provisioning directory, and nothing a person wrote', async () => {
+  const repo = mkdtempSync(join(tmpdir(), 'fleetplan-lab-copy-'));
+  const out = mkdtempSync(join(tmpdir(), 'fleetplan-out-'));
+  try {
+    cpSync(LAB, repo, { recursive: true });
+    assert.equal((await cli(['render', '--repo', repo, '--out', out])).code, 0);
+    assert.ok(readdirSync(join(out, 'hub/provision')).includes('etl6'));
+    writeFileSync(join(out, 'hub/provision/etl4/NOTES.yaml'), 'kept: true\n');
+    rmSync(join(repo, 'clusters/etl6'), { recursive: true });
+    // The hub's overlay on the spoke's provisioning app goes with it.
+    const hub = join(repo, 'clusters/hub/cluster.yaml');
+    writeFileSync(hub, readFileSync(hub, 'utf8').replace('    etl6:\n      needs:\n        - acm-instance\n', ''));
+    const again = await cli(['render', '--repo', repo, '--out', out]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(readdirSync(join(out, 'hub/provision')).sort(), ['etl4', 'gitops-bootstrap-policy']);
+    assert.match(again.stderr, /[1-9]\d* removed/);
+    assert.equal(readFileSync(join(out, 'hub/provision/etl4/NOTES.yaml'), 'utf8'), 'kept: true\n');
+  } finally {
+    removeTree(repo);
+    removeTree(out);
   }
 });

@@ -61,7 +61,8 @@ A failing build is reported with cluster, app and path; the others still render 
         const files = renderCluster(fleet, c);
         // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
         const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
-        const stats = writeTree(dir, files, [...managed]);
+        // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too.
+        const stats = writeTree(dir, files, [...managed], [`${c.name}/provision`, `${c.name}/clustergroup`]);
         total.written += stats.written;
         total.unchanged += stats.unchanged;
         total.removed += stats.removed;
