@@ -13,7 +13,7 @@ import type { Finding } from '../model/finding.js';
 import type { Fleet, Origin } from '../model/fleet.js';
 import { clusterDef, displayPath, locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
-import type { AppSpec, Platform, ProjectSpec, ProvisionSpec } from '../model/spec.js';
+import type { AppSpec, Engine, Platform, ProjectSpec, ProvisionSpec } from '../model/spec.js';
 import { computeWaves, formatCycle } from '../order/waves.js';
 import { formatPath } from '../spec/yaml-source.js';
 import { deepMerge, getPath, isPlainObject } from './merge.js';
@@ -30,7 +30,8 @@ export interface ResolveResult {
   findings: Finding[];
 }
 
-export function defaultGitopsNamespace(platform: Platform): string {
+export function defaultGitopsNamespace(platform: Platform, engine: Engine = 'argocd'): string {
+  if (engine === 'flux') return 'flux-system';
   return platform === 'openshift' ? 'openshift-gitops' : 'argocd';
 }
 
@@ -298,7 +299,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     labels: spec.labels ?? {},
     groups: groupNames,
     revision,
-    gitopsNamespace: fleet.gitopsNamespace ?? defaultGitopsNamespace(platform),
+    gitopsNamespace: fleet.gitopsNamespace ?? defaultGitopsNamespace(platform, fleet.engine),
     vars,
     apps,
     projects,

@@ -4,6 +4,7 @@
  */
 import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
+import { FLUX_PLAN_NOTE, fluxBootstrapFor } from '../generate/flux.js';
 import { planBootstrap } from '../apply/bootstrap-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
@@ -26,13 +27,8 @@ export function planFleet(fleet: Fleet, options: SelectOptions = {}): Plan {
 }
 
 export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
+  if (fleet.engine === 'flux' && fleet.layout !== 'helmfile-flux') return planFluxCluster(fleet, c);
   const boot = planBootstrap(fleet, c);
-  const waves: PlanWave[] = [];
-  for (const app of c.apps) {
-    const last = waves[waves.length - 1];
-    if (last && last.wave === app.wave) last.apps.push(app.name);
-    else waves.push({ wave: app.wave, apps: [app.name] });
-  }
   return {
     name: c.name,
     role: c.role,
@@ -45,24 +41,61 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     bootstrap: fleet.layout === 'helmfile-flux' ? [] : bootstrapSteps(fleet, c, boot),
     stages: fleet.layout === 'helmfile-flux' ? [] : planStages(boot),
     bootstrapNotes: fleet.layout === 'helmfile-flux' ? [] : boot.notes,
-    waves,
-    apps: c.apps.map((a) => {
-      const source: ClusterPlan['apps'][number]['source'] = { repoURL: a.source.repoURL, targetRevision: a.source.targetRevision };
-      if (a.source.path !== undefined) source.path = a.source.path;
-      if (a.source.chart !== undefined) source.chart = a.source.chart;
-      return {
-        name: a.name,
-        wave: a.wave,
-        needs: a.needs,
-        source,
-        destination: a.destination,
-        project: a.project,
-        from: a.from,
-      };
-    }),
+    waves: wavesOf(c),
+    apps: appsOf(c),
     notes: [...(clusterDef(fleet, c.name)?.notes ?? [])],
     ...provisioningPlan(fleet, c),
   };
+}
+
+/**
+ * A cluster of a Flux fleet: its Flux bootstrap files, applied in order (no staged bootstrap:
+ * `bootstrap` drives Argo CD only), and a note that waves are Flux dependsOn.
+ */
+function planFluxCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
+  return {
+    name: c.name,
+    role: c.role,
+    hub: c.hub ?? null,
+    region: c.region ?? null,
+    sector: c.sector ?? null,
+    platform: c.platform,
+    revision: c.revision,
+    bootstrap: fluxBootstrapFor(fleet, c).map((f) => ({ file: f.name, description: f.description, objects: f.objects.map((o) => formatRef(o)) })),
+    stages: [],
+    bootstrapNotes: [],
+    waves: wavesOf(c),
+    apps: appsOf(c),
+    notes: [...(clusterDef(fleet, c.name)?.notes ?? []), FLUX_PLAN_NOTE],
+    ...provisioningPlan(fleet, c),
+  };
+}
+
+function wavesOf(c: ResolvedCluster): PlanWave[] {
+  const waves: PlanWave[] = [];
+  for (const app of c.apps) {
+    const last = waves[waves.length - 1];
+    if (last && last.wave === app.wave) last.apps.push(app.name);
+    else waves.push({ wave: app.wave, apps: [app.name] });
+  }
+  return waves;
+}
+
+function appsOf(c: ResolvedCluster): ClusterPlan['apps'] {
+  return c.apps.map((a) => {
+    const source: ClusterPlan['apps'][number]['source'] = { repoURL: a.source.repoURL, targetRevision: a.source.targetRevision };
+    if (a.source.path !== undefined) source.path = a.source.path;
+    if (a.source.chart !== undefined) source.chart = a.source.chart;
+    return {
+      name: a.name,
+      wave: a.wave,
+      needs: a.needs,
+      source,
+      destination: a.destination,
+      project: a.project,
+      from: a.from,
+    };
+  });
 }
 
 /** What a provisioned spoke waits for: its ManagedCluster reporting Available on the hub. */

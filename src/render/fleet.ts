@@ -5,6 +5,9 @@
  *   <cluster>/projects/<project>.yaml  the AppProjects those apps use
  *   <cluster>/bootstrap/NN-*.yaml      the day-0 manifests, in apply order
  *
+ * With `gitops.engine: flux` (src/generate/flux.ts): apps/<app>.yaml holds one Flux Kustomization,
+ * charts/<app>/helmrelease.yaml the HelmRelease of a chart app, and no projects/.
+ *
  * Under `delivery: applicationset`, no apps/ or projects/ (the root ApplicationSet in bootstrap/
  * generates the Applications), and `deliveryFiles` gives the files shared by the clusters of a
  * sector, region and cluster type: deploy/<sector>/<region>/argocd/... (values, ApplicationSet).
@@ -13,6 +16,7 @@
  */
 import type { K8sObject } from '../generate/argocd.js';
 import { applicationFor, bootstrapFor, projectsFor } from '../generate/argocd.js';
+import { fluxBootstrapFor, helmReleaseFor, kustomizationFor } from '../generate/flux.js';
 import type { Finding } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
@@ -52,6 +56,7 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
     const documents = objects.map((o) => toYaml(o));
     return { path, content: header(from) + documents.join('---\n'), cluster: c.name, objects, documents };
   };
+  if (fleet.engine === 'flux') return renderFluxCluster(fleet, c, file);
   for (const b of bootstrapFor(fleet, c)) files.push(file(`${c.name}/bootstrap/${b.name}`, [fleet.file, c.file], b.objects));
   // Under `delivery: applicationset` the ApplicationSet controller makes the Applications.
   if (fleet.delivery !== 'applicationset') {
@@ -65,6 +70,19 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
   // Sources a layout reader generates (Namespaces, OLM Subscriptions of Validated Patterns).
   files.push(...renderGenerated(fleet, c));
   // Apply order: bootstrap steps, then projects, then apps by wave, then provisioning objects.
+  return files;
+}
+
+function renderFluxCluster(fleet: Fleet, c: ResolvedCluster, file: (path: string, from: string[], objects: K8sObject[]) => RenderedFile): RenderedFile[] {
+  const files: RenderedFile[] = [];
+  for (const b of fluxBootstrapFor(fleet, c)) files.push(file(`${c.name}/bootstrap/${b.name}`, [fleet.file, c.file], b.objects));
+  for (const app of c.apps) {
+    const from = [...new Set(app.layers.map((l) => l.file))];
+    files.push(file(`${c.name}/apps/${app.name}.yaml`, from, kustomizationFor(fleet, c, app)));
+    const release = helmReleaseFor(fleet, c, app);
+    if (release.length) files.push(file(`${c.name}/charts/${app.name}/helmrelease.yaml`, from, release));
+  }
+  files.push(...renderGenerated(fleet, c));
   return files;
 }
 
