@@ -164,3 +164,15 @@ test('the CRD check fails on an object the Kustomization schema rejects', { skip
   const issues = validateSchema(bad, schema, schema, { structuralUnknownFields: true });
   assert.deepEqual(issues.map((i) => i.path.join('.')).sort(), ['spec.prune', 'spec.sourceRef.kind', 'spec.waves']);
 });
+
+test('bootstrap refuses a fleet with engine flux and says how to hand the cluster to Flux', async () => {
+  const dir = writeTree(fluxFleet());
+  try {
+    const r = await cli(['bootstrap', '--repo', dir, '--cluster', 'one']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /fleetplan bootstrap applies Argo CD fleets only; this fleet sets gitops\.engine: flux/);
+    assert.match(r.stderr, /flux install/);
+  } finally {
+    removeTree(dir);
+  }
+});

@@ -67,6 +67,11 @@ the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy insta
     if (fleet.layout === 'helmfile-flux') {
       throw new UsageError('a helmfile + Flux repository bootstraps itself (helmfile sync, then Flux): fleetplan bootstrap applies Argo CD fleets only');
     }
+    if (fleet.engine === 'flux') {
+      throw new UsageError('fleetplan bootstrap applies Argo CD fleets only; this fleet sets gitops.engine: flux', {
+        hint: 'install Flux (flux install), then apply the files of render --out DIR/<cluster>/bootstrap in order',
+      });
+    }
     const { clusters, findings } = resolveFleet(fleet, all ? {} : { clusters: names });
     reportFindings(ctx, findings);
     if (hasErrors(findings)) {
