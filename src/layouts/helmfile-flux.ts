@@ -135,6 +135,8 @@ function chartFromFlux(fs: RepoFileSystem, ns: string, name: string): string | u
 /** Where each release is written in its file (`releases[i]`), and where each Kustomization's spec.path is. */
 const releasePaths = new WeakMap<HelmfileRelease, YamlPath>();
 const ksPathPositions = new WeakMap<FluxKustomization, { line: number; column: number }>();
+/** Each Kustomization as the repository writes it: `render` emits it as it is (AppSpec.manifest). */
+const ksManifests = new WeakMap<FluxKustomization, Record<string, unknown>>();
 
 /** The documents of a YAML file, its parse errors added to `findings`; none when it cannot be read. */
 function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): ReturnType<typeof parseLocated>['docs'] {
@@ -240,6 +242,7 @@ function readKsFile(fs: RepoFileSystem, file: string, findings: Finding[], out: 
       }),
     };
     if (path !== undefined) ksPathPositions.set(k, doc.locate(['spec', 'path']));
+    ksManifests.set(k, v);
     out.push(k);
   }
 }
@@ -374,6 +377,8 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
       namespace: k.targetNamespace ?? k.namespace,
       wave: fluxBase + ks.depth.get(k)!,
     };
+    const manifest = ksManifests.get(k);
+    if (manifest) spec.manifest = manifest;
     const parent = parentOf(k);
     const needs = (ks.kept.get(k) ?? []).filter((x) => x !== parent || k.dependsOn.some((d) => findKustomization(flux, k, d) === x)).map(kustomizationApp);
     if (needs.length) spec.needs = needs;

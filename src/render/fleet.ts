@@ -75,6 +75,15 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
 
 function renderFluxCluster(fleet: Fleet, c: ResolvedCluster, file: (path: string, from: string[], objects: K8sObject[]) => RenderedFile): RenderedFile[] {
   const files: RenderedFile[] = [];
+  if (fleet.layout === 'helmfile-flux') {
+    // The repository bootstraps itself (helmfile, then its own Flux instance): its Flux
+    // Kustomizations as it writes them; the helmfile releases are helmfile's, not Flux's.
+    for (const app of c.apps) {
+      if (!app.manifest) continue;
+      files.push(file(`${c.name}/apps/${app.name.replace(/[^A-Za-z0-9._-]+/g, '-')}.yaml`, [app.from], kustomizationFor(fleet, c, app)));
+    }
+    return files;
+  }
   for (const b of fluxBootstrapFor(fleet, c)) files.push(file(`${c.name}/bootstrap/${b.name}`, [fleet.file, c.file], b.objects));
   for (const app of c.apps) {
     const from = [...new Set(app.layers.map((l) => l.file))];

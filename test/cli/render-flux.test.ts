@@ -176,3 +176,29 @@ test('bootstrap refuses a fleet with engine flux and says how to hand the cluste
     removeTree(dir);
   }
 });
+
+const HOME_OPS = resolve('..', 'shared', 'realrepos', 'onedr0p__home-ops');
+
+test('helmfile + Flux layout: render emits the repository\'s own Flux Kustomizations as they are, no bootstrap, no helmfile releases', { skip: !existsSync(HOME_OPS) && 'real repositories not present' }, async () => {
+  const repo = join(HOME_OPS, 'at-d9078e4d');
+  const { fleet } = loadFleet(repo);
+  const { files, clusters } = renderFleet(fleet);
+  assert.ok(files.length >= 10, `${files.length} files`);
+  for (const f of files) {
+    assert.match(f.path, /^cluster\/apps\/flux-[a-z0-9.-]+\.yaml$/);
+    assert.equal(f.objects.length, 1);
+    const o = f.objects[0]!;
+    assert.equal(`${o.apiVersion} ${o.kind}`, 'kustomize.toolkit.fluxcd.io/v1 Kustomization', f.path);
+    // As the repository writes it: the same object is a document of the file the app came from.
+    const app = clusters[0]!.apps.find((a) => `cluster/apps/${a.name.replace(/[^A-Za-z0-9._-]+/g, '-')}.yaml` === f.path);
+    assert.ok(app, f.path);
+    const docs = jsYaml.loadAll(readFileSync(join(repo, app.from), 'utf8'));
+    assert.ok(docs.some((d) => JSON.stringify(d) === JSON.stringify(o)), `${f.path} equals a document of ${app.from}`);
+  }
+  assert.ok(files.some((f) => f.path === 'cluster/apps/flux-flux-system-cluster-apps.yaml'));
+  // The older snapshot has helmfile releases only (no ks.yaml): nothing for Flux to render.
+  const older = loadFleet(join(HOME_OPS, 'at-ba0958d9')).fleet;
+  assert.deepEqual(renderFleet(older).files, []);
+  const r = await cli(['render', '--repo', join(HOME_OPS, 'at-ba0958d9')]);
+  assert.equal(r.code, 0, r.stderr);
+});
