@@ -108,7 +108,7 @@ export function renderedStream(files: readonly RenderedFile[]): string {
  * Their content depends on the fleet and that key only, never on which clusters are selected.
  */
 export function deliveryFiles(fleet: Fleet, clusters: readonly ResolvedCluster[]): RenderedFile[] {
-  if (fleet.delivery !== 'applicationset') return [];
+  if (fleet.delivery !== 'applicationset' || fleet.engine === 'flux') return [];
   const byPath = new Map<string, RenderedFile>();
   for (const c of clusters) {
     const key = deliveryKey(c);
