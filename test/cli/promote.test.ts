@@ -225,3 +225,17 @@ test('refuses a native fleet without sectors', async () => {
     removeTree(dir);
   }
 });
+
+test('refuses to promote from a sector whose pin the repository does not have', async () => {
+  const r = makeRepo();
+  try {
+    const gone = 'ffffffffffffffffffffffffffffffffffffffff';
+    writeFileSync(join(r.dir, 'fleet.yaml'), fleetYaml(gone, r.c0));
+    const res = await cli(['promote', '--to', 'production', '--repo', r.dir]);
+    assert.equal(res.code, 2);
+    assert.match(res.stderr, new RegExp(`fleet\\.yaml:13:17 spec\\.sectors\\[1\\]\\.revision: sector "staging" tracks "${gone}", which is not a commit of the repository \\(git fetch`));
+    assert.equal(fleetOf(r), fleetYaml(gone, r.c0));
+  } finally {
+    removeTree(r.dir);
+  }
+});
