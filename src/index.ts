@@ -48,6 +48,9 @@ export { applicationFor, bootstrapFor, projectsFor, APPLICATION_HEALTH_LUA } fro
 export { provisionBundlesFor, provisionBundle } from './generate/provision/index.js';
 export { FleetplanError, InputError, UsageError, ToolError, OperationError } from './errors/index.js';
 export { planBootstrap } from './apply/bootstrap-plan.js';
+export { planPromotion, formatPromotion, setSectorRevision } from './promote/index.js';
+export type { Promotion, PromotionRequest } from './promote/index.js';
+export type { RevisionSource } from './ports/revisions.js';
 export { executeBootstrap, BootstrapTimeoutError } from './apply/executor.js';
 export { bootstrapFleet } from './apply/fleet.js';
 export { completeFallbacks } from './layouts/gitops-standards/fallback.js';

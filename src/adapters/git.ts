@@ -263,3 +263,11 @@ export async function gitTopLevel(dir: string): Promise<string | undefined> {
   const r = await runGit(dir, ['rev-parse', '--show-toplevel']);
   return r.code === 0 ? r.stdout.toString('utf8').trim() : undefined;
 }
+
+/** Whether commit `ancestor` is `descendant` or one of its ancestors (`git merge-base --is-ancestor`). */
+export async function isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
+  const r = await runGit(dir, ['merge-base', '--is-ancestor', ancestor, descendant]);
+  if (r.code === 0) return true;
+  if (r.code === 1) return false;
+  throw new ToolError(`git merge-base failed: ${r.stderr}`);
+}

@@ -54,8 +54,10 @@ export function resolveFleet(fleet: Fleet, options: SelectOptions = {}): FleetRe
   let perFleet = cache.get(fleet);
   if (!perFleet) cache.set(fleet, (perFleet = new Map()));
   const clusters: ResolvedCluster[] = [];
-  const findings: Finding[] = [...fleet.loadFindings];
-  for (const name of selectClusters(fleet, options.clusters)) {
+  const selected = selectClusters(fleet, options.clusters);
+  // A load finding about one cluster belongs to a run that selected it.
+  const findings: Finding[] = options.clusters?.length ? fleet.loadFindings.filter((f) => !f.cluster || selected.includes(f.cluster)) : [...fleet.loadFindings];
+  for (const name of selected) {
     let r = perFleet.get(name);
     if (!r) perFleet.set(name, (r = resolveCluster(fleet, name)));
     clusters.push(r.cluster);

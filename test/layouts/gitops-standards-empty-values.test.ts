@@ -105,3 +105,17 @@ test('empty-values-file is in the rule catalog (fleet.yaml settings, SARIF) as a
   assert.equal(sarif.runs[0]!.tool.driver.rules.find((x) => x.id === 'empty-values-file')?.defaultConfiguration?.level, 'warning');
   assert.ok(sarif.runs[0]!.results.some((x) => x.ruleId === 'empty-values-file'));
 });
+
+test('plan --cluster shows the empty-values-file finding of that cluster only', async () => {
+  const dir = repo({
+    'clusters/east/values.yaml': '\n',
+    'clusters/west/kustomization.yaml': inflate('Kustomization'),
+    'clusters/west/values.yaml': '  \n',
+  });
+  const east = await cli(['plan', '--repo', dir, '--cluster', 'east']);
+  assert.equal(east.code, 0, east.stderr);
+  assert.match(east.stderr, /clusters\/east\/values\.yaml is empty/);
+  assert.doesNotMatch(east.stderr, /clusters\/west\/values\.yaml/);
+  const all = await cli(['plan', '--repo', dir]);
+  assert.match(all.stderr, /clusters\/east\/values\.yaml is empty[\s\S]*clusters\/west\/values\.yaml is empty/);
+});

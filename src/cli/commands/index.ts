@@ -9,6 +9,7 @@ import { renderCommand } from './render.js';
 import { schemaCommand } from './schema.js';
 import { validateCommand } from './validate.js';
 import { bootstrapCommand } from './bootstrap.js';
+import { promoteCommand } from './promote.js';
 
 export const commands: Command[] = [
   initCommand,
@@ -20,4 +21,5 @@ export const commands: Command[] = [
   schemaCommand,
   cmpCommand,
   bootstrapCommand,
+  promoteCommand,
 ];

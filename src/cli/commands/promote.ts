@@ -1,0 +1,76 @@
+import type { Command } from '../command.js';
+import { load, repoRoot } from '../common.js';
+import { UsageError, OperationError } from '../../errors/index.js';
+import { formatPromotion, planPromotion, setSectorRevision } from '../../promote/index.js';
+import { gitRevisions } from '../../adapters/git-revisions.js';
+import { readTextFile, resolveInside, writeFileAtomic } from '../../adapters/fs.js';
+import { nodeFileSystem } from '../../adapters/node-fs.js';
+import { loadFleet } from '../../index.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
+
+export const promoteCommand: Command = {
+  name: 'promote',
+  summary: 'pin a sector to a commit: the one the sector before it tracks, or --revision',
+  usage: `Usage: fleetplan promote --to SECTOR [--revision REV] [--allow-rollback] [--dry-run] [--repo DIR]
+
+Sets spec.sectors[SECTOR].revision in fleet.yaml to a full commit SHA, editing only that value
+(comments and formatting stay). Sectors promote in the order fleet.yaml lists them, e.g.
+integration → staging → production:
+  without --revision   the commit the sector before SECTOR tracks now (its pin, or the commit
+                       its branch points at)
+  --revision REV       a branch, tag, SHA or short SHA of the repository, resolved with git
+  --allow-rollback     accept a commit that is not a descendant of the sector's current pin
+  --dry-run            print what would change, write nothing
+Prints the sector, its old and new revision, and the clusters that move.`,
+  options: {
+    to: { type: 'string' },
+    revision: { type: 'string' },
+    'allow-rollback': { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+  },
+  async run(ctx) {
+    const to = ctx.values.to;
+    if (typeof to !== 'string' || to === '') throw new UsageError('--to SECTOR is required', { hint: 'see `fleetplan promote --help`' });
+    const revision = ctx.values.revision as string | undefined;
+    if (revision === '') throw new UsageError('--revision must not be empty');
+    const root = repoRoot(ctx);
+    const { fleet } = await load(ctx);
+    const revisions = gitRevisions(root);
+    let promotion;
+    try {
+      promotion = await planPromotion(fleet, { to, ...(revision !== undefined ? { revision } : {}), allowRollback: ctx.values['allow-rollback'] === true }, revisions);
+    } finally {
+      revisions.close();
+    }
+    ctx.io.stdout.write(formatPromotion(promotion));
+    if (!promotion.changed) return 0;
+
+    const path = resolveInside(root, fleet.file);
+    const before = readTextFile(path, fleet.file);
+    const after = setSectorRevision(before, fleet.file, promotion.index, promotion.to);
+    // The edited file must load as the same fleet with the new pin before it replaces the old one.
+    const reloaded = loadFleet(root, { fs: withFile(nodeFileSystem(root), fleet.file, after) });
+    const errorsIn = (fs: readonly { file?: string; severity: string }[]) => fs.filter((f) => f.file === fleet.file && f.severity === 'error').length;
+    if (reloaded.fleet.sectors[promotion.index]?.revision !== promotion.to || errorsIn(reloaded.findings) > errorsIn(fleet.loadFindings)) {
+      throw new OperationError(`the edited ${fleet.file} does not load with ${promotion.sector} at ${promotion.to}; nothing written`);
+    }
+    if (ctx.values['dry-run'] === true) {
+      ctx.io.stderr.write(`dry run: ${fleet.file} not written\n`);
+      return 0;
+    }
+    writeFileAtomic(path, after);
+    ctx.io.stderr.write(`wrote ${fleet.file}\n`);
+    return 0;
+  },
+};
+
+/** `fs` with one file's text replaced. */
+function withFile(fs: RepoFileSystem, file: string, text: string): RepoFileSystem {
+  return {
+    root: fs.root,
+    readText: (p) => (p === file ? text : fs.readText(p)),
+    exists: (p) => p === file || fs.exists(p),
+    isDirectory: (p) => fs.isDirectory(p),
+    list: (p) => fs.list(p),
+  };
+}
