@@ -202,3 +202,35 @@ test('helmfile + Flux layout: render emits the repository\'s own Flux Kustomizat
   const r = await cli(['render', '--repo', join(HOME_OPS, 'at-ba0958d9')]);
   assert.equal(r.code, 0, r.stderr);
 });
+
+test('render --out: a chart app removed from a Flux cluster takes its charts/<app> directory with it', async () => {
+  const chartApp = `    certs:
+      chart: cert-manager
+      repoURL: https://charts.jetstack.io
+      targetRevision: v1.15.0
+      namespace: cert-manager
+`;
+  const cluster = (apps: string) => `apiVersion: fleetplan.io/v1alpha1
+kind: Cluster
+metadata:
+  name: one
+spec:
+  role: hub
+  sector: canary
+  groups: [base]
+${apps ? `  apps:\n${apps}` : ''}`;
+  const dir = writeTree(fluxFleet({ 'clusters/one/cluster.yaml': cluster(chartApp) }));
+  try {
+    const out = join(dir, 'out');
+    assert.equal((await cli(['render', '--repo', dir, '--out', out])).code, 0);
+    assert.ok(existsSync(join(out, 'one', 'charts', 'certs', 'helmrelease.yaml')));
+    writeTree({ 'clusters/one/cluster.yaml': cluster('') }, dir);
+    const r = await cli(['render', '--repo', dir, '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(existsSync(join(out, 'one', 'charts', 'certs')), false);
+    assert.equal(existsSync(join(out, 'one', 'apps', 'certs.yaml')), false);
+    assert.ok(existsSync(join(out, 'one', 'apps', 'operator.yaml')));
+  } finally {
+    removeTree(dir);
+  }
+});

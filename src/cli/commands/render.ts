@@ -24,6 +24,8 @@ kustomize directories), and removes files an earlier render wrote that are no lo
 Under gitops.delivery: applicationset, no apps/ or projects/: bootstrap/ holds the cluster identity
 Secret and the root ApplicationSet, and DIR/deploy/<sector>/<region>/argocd/ the rendered
 <cluster-type>-values.yaml files and <cluster-type>-manifests/applicationset.yaml.
+Under gitops.engine: flux, apps/<app>.yaml holds a Flux Kustomization, DIR/<cluster>/charts/<app>/
+the HelmRelease of a chart app, bootstrap/ the Flux namespace, GitRepository and root Kustomization.
 Nothing is written when the fleet has errors (exit 1).
 
 --leaves (with --out) also builds every Application's source with the real kustomize (or
@@ -61,8 +63,9 @@ A failing build is reported with cluster, app and path; the others still render 
         const files = renderCluster(fleet, c);
         // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
         const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
-        // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too.
-        const stats = writeTree(dir, files, [...managed], [`${c.name}/provision`, `${c.name}/clustergroup`]);
+        // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
+        // (and a chart app removed from a Flux cluster its DIR/<cluster>/charts/<app>).
+        const stats = writeTree(dir, files, [...managed], [`${c.name}/provision`, `${c.name}/clustergroup`, `${c.name}/charts`]);
         total.written += stats.written;
         total.unchanged += stats.unchanged;
         total.removed += stats.removed;
