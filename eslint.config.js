@@ -1,6 +1,7 @@
 // Typed lint: the rules that catch real defects in async, I/O-heavy code.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { stageImportConfigs } from './scripts/stages.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.cache/**', 'examples/**', 'test/golden/**', 'test/fixtures/**'] },
@@ -24,6 +25,8 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  // Stages import one way (scripts/stages.mjs, docs/adr/0180-stage-imports.md).
+  ...stageImportConfigs(),
   {
     files: ['src/cli/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts', 'scripts/**'],
     rules: { 'no-console': 'off' },

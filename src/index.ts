@@ -2,35 +2,13 @@
  * fleetplan's library API. The stages, in data-flow order:
  *   loadFleet → resolveCluster → planFleet / renderFleet / validateFleet
  */
-import { nodeFileSystem } from './adapters/node-fs.js';
-import { detectLayout } from './layouts/index.js';
-import type { Finding } from './model/finding.js';
-import type { Fleet } from './model/fleet.js';
-import type { RepoFileSystem } from './ports/filesystem.js';
-import type { LoadResult } from './spec/load.js';
-import type { SelectOptions } from './layering/resolve-fleet.js';
-import { validateFleet as validateWith } from './validate/index.js';
-import type { LeafObjects } from './validate/index.js';
-
-export interface LoadOptions {
-  /** Read through this file system instead of the local disk. */
-  fs?: RepoFileSystem;
-}
-
-/** Reads a fleet repository in any layout fleetplan knows. Throws InputError when there is none. */
-export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
-  const fs = options.fs ?? nodeFileSystem(root);
-  return detectLayout(fs).load(fs);
-}
-
-/** Every finding about the fleet (loading, resolution, repository rules), sorted by file and line. */
-export function validateFleet(fleet: Fleet, options: SelectOptions & LoadOptions & { leaves?: LeafObjects } = {}): Finding[] {
-  return validateWith(fleet, { ...options, fs: options.fs ?? nodeFileSystem(fleet.root) });
-}
-
+export { loadFleet, validateFleet, rules, ruleCatalog } from './api/fleet.js';
+export type { LoadOptions, ValidateFleetOptions } from './api/fleet.js';
+export { renderLeaves } from './api/leaves.js';
+export type { RenderLeavesOptions } from './api/leaves.js';
 export { resolveCluster } from './layering/resolve.js';
-export { rules, ruleCatalog } from './validate/index.js';
-export type { RuleDefinition, RuleContext, LeafObjects, CodeInfo } from './validate/index.js';
+export type { RuleDefinition, RuleContext, CodeInfo } from './validate/index.js';
+export type { LeafObjects } from './ports/leaf-objects.js';
 export type { FleetGraphs, HelmfileRelease, FluxKustomization } from './model/graphs.js';
 export { resolveFleet } from './layering/resolve-fleet.js';
 export { planFleet } from './order/plan.js';
@@ -41,13 +19,13 @@ export { clusterSecretFor, identityLabels } from './generate/cluster-identity.js
 export { rootApplicationSet, applicationSetBootstrap, valuesFor, valuesFilePath, appSetFilePath } from './generate/applicationset-delivery.js';
 export { renderFleet, renderedStream, deliveryFiles } from './render/fleet.js';
 export { formatPlan } from './render/plan-format.js';
-export { computeWaves, formatCycle } from './order/waves.js';
-export { substitute } from './layering/substitute.js';
-export { schemas } from './spec/schemas.js';
+export { computeWaves, formatCycle } from './layering/waves.js';
+export { substitute } from './model/substitute.js';
+export { schemas } from './load/schemas.js';
 export { applicationFor, bootstrapFor, projectsFor, APPLICATION_HEALTH_LUA } from './generate/argocd.js';
 export { provisionBundlesFor, provisionBundle } from './generate/provision/index.js';
 export { FleetplanError, InputError, UsageError, ToolError, OperationError } from './errors/index.js';
-export { planBootstrap } from './apply/bootstrap-plan.js';
+export { planBootstrap } from './order/bootstrap-plan.js';
 export { planPromotion, formatPromotion, setSectorRevision } from './promote/index.js';
 export type { Promotion, PromotionRequest } from './promote/index.js';
 export type { RevisionSource } from './ports/revisions.js';
@@ -55,7 +33,7 @@ export { executeBootstrap, BootstrapTimeoutError } from './apply/executor.js';
 export { bootstrapFleet } from './apply/fleet.js';
 export { completeFallbacks } from './layouts/gitops-standards/fallback.js';
 
-export type { LoadResult } from './spec/load.js';
+export type { LoadResult } from './load/native.js';
 export type { SelectOptions } from './layering/resolve-fleet.js';
 export type { Fleet, ClusterDef, GroupDef, Layout, Origin } from './model/fleet.js';
 export type { ResolvedCluster, ResolvedApp, AppSource } from './model/resolved.js';
@@ -63,17 +41,60 @@ export type { Plan, ClusterPlan, PlanApp, PlanWave, PlanBootstrapStep, PlanWait,
 export type { Finding, Severity } from './model/finding.js';
 export type { AppSpec, ClusterSpec, FleetSpec, GroupSpec, ClusterRole, Platform, ProvisionSpec, Installer, HostSpec, CredentialRef } from './model/spec.js';
 export type { ProvisionBundle } from './generate/provision/index.js';
-export type { RenderedFile, RenderResult } from './render/fleet.js';
+export type { RenderResult } from './render/fleet.js';
+export type { RenderedFile } from './render/files.js';
 export type { PlanFormat } from './render/plan-format.js';
-export type { K8sObject, BootstrapFile } from './generate/argocd.js';
+export type { BootstrapFile } from './model/bootstrap.js';
+export type { K8sObject } from './model/k8s.js';
 export type { RepoFileSystem } from './ports/filesystem.js';
 export type { ClusterBuilder, FallbackRequest } from './ports/cluster-build.js';
 export type { FleetConventions } from './model/fleet.js';
 export type { ResolveResult } from './layering/resolve.js';
-export type { BootstrapPlan, BootstrapStage, BootstrapResult, ObjectChange, WaitSpec, ReadyCondition } from './model/bootstrap.js';
-export type { BootstrapPlanOptions } from './apply/bootstrap-plan.js';
+export type { BootstrapPlan, BootstrapStage, ObjectChange, WaitSpec, ReadyCondition } from './model/bootstrap.js';
+export type { BootstrapResult } from './apply/change-set.js';
+export { ChangeSet } from './apply/change-set.js';
+export type { BootstrapPlanOptions } from './order/bootstrap-plan.js';
 export type { ExecuteOptions } from './apply/executor.js';
 export type { BootstrapEvent, Reporter } from './apply/events.js';
 export type { ClusterRun, ClusterOutcome, FleetPorts } from './apply/fleet.js';
 export type { KubeClient } from './ports/kube.js';
 export type { Clock } from './ports/clock.js';
+
+// Used by the command line (src/cli imports only this entry and the adapters).
+export type { ClusterSecret } from './appset/types.js';
+export type { FuncSet } from './gotemplate/index.js';
+export type { GenerateOptions } from './appset/applications.js';
+export type { GeneratedApplication } from './appset/applications.js';
+export type { GitRepo } from './ports/git-repo.js';
+export type { HelmTool } from './ports/tools.js';
+export type { KustomizeTool } from './ports/tools.js';
+export type { OutputFormat } from './appset/format.js';
+export { CLUSTER_SECRET_TYPE_LABEL } from './appset/generators/cluster.js';
+export { DEFAULT_TIMEOUT_MS } from './apply/executor.js';
+export { GoTemplateError } from './gotemplate/index.js';
+export { KINDS } from './load/schemas.js';
+export { VERSION } from './model/version.js';
+export { compileGoTemplate } from './gotemplate/index.js';
+export { createRepoServer } from './appset/repo-server.js';
+export { discoverKustomization } from './render/leaves/cmp.js';
+export { findingLine } from './render/plan-format.js';
+export { findingsJson } from './render/findings-format.js';
+export { findingsSarif } from './render/findings-format.js';
+export { formatApplications } from './appset/format.js';
+export { formatDuration } from './apply/executor.js';
+export { formatFindingsText } from './render/plan-format.js';
+export { formatLeafReport } from './render/leaves/index.js';
+export { generateApplications } from './appset/applications.js';
+export { generateCmpManifests } from './render/leaves/cmp.js';
+export { goTemplateEngine } from './appset/go-engine.js';
+export { goValueFromJsonArgoCD } from './gotemplate/index.js';
+export { hasErrors } from './model/finding.js';
+export { jsonOf } from './yaml/serialize.js';
+export { parseYaml } from './yaml/index.js';
+export { leafJobsFor } from './render/leaves/jobs.js';
+export { loadApplicationSet } from './appset/load.js';
+export { parseClusterSecrets } from './appset/load.js';
+export { parseSecretRef } from './order/bootstrap-plan.js';
+export { planJsonChunks } from './render/plan-format.js';
+export { renderCluster } from './render/fleet.js';
+export { summaryLine } from './render/plan-format.js';

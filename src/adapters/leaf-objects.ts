@@ -5,9 +5,9 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import jsYaml from 'js-yaml';
-import type { LeafObjects } from '../validate/context.js';
+import type { LeafObjects } from '../ports/leaf-objects.js';
 import { readTextFile } from './fs.js';
+import { parseYamlAll } from '../yaml/index.js';
 
 export function leafObjectsFromDirectory(dir: string): LeafObjects {
   return {
@@ -17,7 +17,7 @@ export function leafObjectsFromDirectory(dir: string): LeafObjects {
       const out: Record<string, unknown>[] = [];
       for (const f of readdirSync(d).sort()) {
         if (!/\.ya?ml$/.test(f)) continue;
-        for (const doc of jsYaml.loadAll(readTextFile(join(d, f), `${cluster}/manifests/${app}/${f}`))) {
+        for (const doc of parseYamlAll(readTextFile(join(d, f), `${cluster}/manifests/${app}/${f}`))) {
           if (doc && typeof doc === 'object' && !Array.isArray(doc)) out.push(doc as Record<string, unknown>);
         }
       }

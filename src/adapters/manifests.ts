@@ -6,10 +6,10 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import yaml from 'js-yaml';
 import { InputError } from '../errors/index.js';
-import type { K8sObject } from '../generate/argocd.js';
+import type { K8sObject } from '../model/k8s.js';
 import { readTextFile } from './fs.js';
+import { parseYamlAll } from '../yaml/index.js';
 
 /** Every object in a YAML file, or in the `.yaml`/`.yml`/`.json` files of a directory (sorted, recursive). */
 export function readManifests(path: string, cwd: string): K8sObject[] {
@@ -25,7 +25,7 @@ export function readManifests(path: string, cwd: string): K8sObject[] {
     const display = relative(cwd, file) || file;
     let docs: unknown[];
     try {
-      docs = yaml.loadAll(readTextFile(file, display, 64 * 1024 * 1024));
+      docs = parseYamlAll(readTextFile(file, display, 64 * 1024 * 1024));
     } catch (err) {
       if (err instanceof InputError) throw err;
       throw new InputError(`${display}: not valid YAML: ${(err as Error).message}`, { code: 'manifests-invalid', location: { file: display }, cause: err });

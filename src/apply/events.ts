@@ -2,7 +2,8 @@
  * What a bootstrap run reports while it goes, through a Reporter port. The CLI turns these into
  * a live view on a terminal, plain lines elsewhere, or one JSON object per line (`-o json`).
  */
-import type { BootstrapResult, ChangeAction, NotReady } from '../model/bootstrap.js';
+import type { ChangeAction, NotReady } from '../model/bootstrap.js';
+import type { BootstrapResult } from './change-set.js';
 
 export type BootstrapEvent =
   | { type: 'start'; cluster: string; context: string; server: string; stages: string[]; dryRun: boolean }

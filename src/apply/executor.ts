@@ -17,15 +17,17 @@
  *   its conditions.
  */
 import { OperationError } from '../errors/index.js';
-import type { K8sObject } from '../generate/argocd.js';
-import type { BootstrapPlan, BootstrapResult, BootstrapStage, ChangeAction, NotReady, ObjectChange, StageTiming, WaitSpec } from '../model/bootstrap.js';
+import type { K8sObject } from '../model/k8s.js';
+import type { BootstrapPlan, BootstrapStage, ChangeAction, NotReady, ObjectChange, StageTiming, WaitSpec } from '../model/bootstrap.js';
+import type { BootstrapResult } from './change-set.js';
 import type { Clock } from '../ports/clock.js';
 import { FIELD_MANAGER, KubeApiError, type KubeClient, type KubeObject } from '../ports/kube.js';
-import { keyOf, refOf } from './bootstrap-plan.js';
+import { keyOf, refOf } from '../model/k8s.js';
 import { changeAction } from './changes.js';
 import type { Reporter } from './events.js';
 import { LiveObjects } from './live-objects.js';
 import { evaluate, watchesFor, type Readiness } from './readiness.js';
+import { ChangeSet } from './change-set.js';
 
 export interface ExecuteOptions {
   dryRun?: boolean;
@@ -69,7 +71,7 @@ export function formatDuration(ms: number): string {
 
 interface RunState {
   cluster: string;
-  changes: ObjectChange[];
+  changes: ChangeSet;
   timings: StageTiming[];
   deadline: number;
   /** Aborted when the run ends, so that waits still open (gated stages) end too. */
@@ -82,7 +84,7 @@ export async function executeBootstrap(client: KubeClient, plan: BootstrapPlan, 
   const { clock, reporter } = options;
   const start = clock.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const state: RunState = { cluster: plan.cluster, changes: [], timings: [], deadline: start + timeoutMs, abort: new AbortController(), open: new Map() };
+  const state: RunState = { cluster: plan.cluster, changes: new ChangeSet(), timings: [], deadline: start + timeoutMs, abort: new AbortController(), open: new Map() };
   const onRetry = (what: string, err: Error, attempt: number, delayMs: number) =>
     reporter.event({ type: 'retry', cluster: plan.cluster, what, attempt, delayMs, error: err.message });
   let target = client;
@@ -148,14 +150,14 @@ async function runGated(ctx: Ctx, client: KubeClient, live: LiveObjects, stage: 
   const gateWait: WaitSpec = { object: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: crd }, condition: 'established', text: `CRD ${crd} Established` };
   if (ctx.options.dryRun) {
     if (!(await served(client, stage.objects))) {
-      for (const o of stage.objects) ctx.state.changes.push({ ref: refOf(keyOf(o)), stage: stage.name, action: 'skipped', reason: `dry run: CRD ${crd} not Established yet` });
+      for (const o of stage.objects) ctx.state.changes.add({ ref: refOf(keyOf(o)), stage: stage.name, action: 'skipped', reason: `dry run: CRD ${crd} not Established yet` });
       return;
     }
     await applyStage(ctx, client, stage);
     return;
   }
   if (ctx.options.noWait && !(await served(client, stage.objects))) {
-    for (const o of stage.objects) ctx.state.changes.push({ ref: refOf(keyOf(o)), stage: stage.name, action: 'skipped', reason: `CRD ${crd} not Established yet (rerun once it is)` });
+    for (const o of stage.objects) ctx.state.changes.add({ ref: refOf(keyOf(o)), stage: stage.name, action: 'skipped', reason: `CRD ${crd} not Established yet (rerun once it is)` });
     return;
   }
   // The CRD, and what the objects reference (the credentials Secret), before anything is written.
@@ -213,7 +215,7 @@ async function applyStage(ctx: Ctx, client: KubeClient, stage: BootstrapStage): 
       await retryConflicts(ctx, p.ref, () => applyOne(client, p.obj, p.ref, { force: options.forceConflicts === true }));
     }
     const change: ObjectChange = { ref: p.ref, stage: stage.name, action: p.action, ...(p.reason ? { reason: p.reason } : {}) };
-    ctx.state.changes.push(change);
+    ctx.state.changes.add(change);
     ctx.reporter.event({ type: 'change', cluster: ctx.state.cluster, ...change });
   }
 }

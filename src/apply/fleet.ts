@@ -4,7 +4,9 @@
  * cluster's outcome is reported; one failing spoke does not hide the others.
  */
 import { OperationError } from '../errors/index.js';
-import type { BootstrapPlan, BootstrapResult, ObjectKey } from '../model/bootstrap.js';
+import type { BootstrapPlan } from '../model/bootstrap.js';
+import type { BootstrapResult } from './change-set.js';
+import type { ObjectKey } from '../model/k8s.js';
 import type { KubeClient } from '../ports/kube.js';
 import { executeBootstrap, type ExecuteOptions } from './executor.js';
 

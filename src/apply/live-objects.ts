@@ -6,7 +6,7 @@
  * fails every wait through `onFailure`.
  */
 import type { KubeClient, KubeObject, WatchHandle } from '../ports/kube.js';
-import type { ObjectKey } from '../model/bootstrap.js';
+import type { ObjectKey } from '../model/k8s.js';
 import type { LiveObject, WatchKey } from './readiness.js';
 
 function group(apiVersion: string): string {

@@ -4,7 +4,8 @@
  * to judge them (`evaluate`), returning a message and the object's status conditions so that a
  * timeout can say exactly why an object is not ready.
  */
-import type { ObjectKey, ReadyCondition, WaitSpec } from '../model/bootstrap.js';
+import type { ReadyCondition, WaitSpec } from '../model/bootstrap.js';
+import type { ObjectKey } from '../model/k8s.js';
 
 /** An object as read from the cluster (unstructured JSON). */
 export type LiveObject = {

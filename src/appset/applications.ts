@@ -11,7 +11,6 @@
  * A generator or render error aborts (first error thrown). Afterwards, apps with no name and
  * later apps with a duplicate name are reported in `invalid` and left out of `applications`.
  */
-import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import type { FileGlobbing, GitRepo } from '../ports/git-repo.js';
 import type { GeneratorContext } from './generators/generator.js';
 import { createGeneratorRegistry } from './generators/registry.js';
@@ -22,6 +21,7 @@ import { applicationPatchSchema, strategicMergePatch } from './smp.js';
 import type { Application, ApplicationSet, ApplicationSetTemplate, ClusterSecret, JsonObject, ParamSet } from './types.js';
 import { ApplicationSetError, atPath } from './types.js';
 import { hasNoKeys, isPlainObject } from './go-value.js';
+import { parseYaml } from '../yaml/index.js';
 
 export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
 
@@ -147,7 +147,7 @@ export function templateApplication(t: ApplicationSetTemplate): Application {
 export function applyTemplatePatch(app: Application, rendered: string): Application {
   let patch: unknown;
   try {
-    patch = rendered.trimStart().startsWith('{') ? JSON.parse(rendered) : loadYaml(rendered, { schema: CORE_SCHEMA });
+    patch = rendered.trimStart().startsWith('{') ? JSON.parse(rendered) : parseYaml(rendered, { schema: 'core' });
   } catch (e) {
     throw new ApplicationSetError(`error while converting template to json ${JSON.stringify(rendered)}: ${(e as Error).message}`, { ...atPath('spec.templatePatch'), cause: e });
   }

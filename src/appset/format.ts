@@ -4,8 +4,8 @@
  * Application, the generator and the parameter set it came from (YAML comments, or JSON
  * `{generator, params, application}` records).
  */
-import { dump } from 'js-yaml';
 import type { GeneratedApplication } from './applications.js';
+import { dumpYaml } from '../yaml/index.js';
 
 export type OutputFormat = 'yaml' | 'json';
 
@@ -53,13 +53,13 @@ export function formatApplications(apps: readonly GeneratedApplication[], option
     .map((g) => {
       let doc = '';
       if (options.explain) {
-        const params = dump(g.params, yamlOptions).trimEnd();
+        const params = dumpYaml(g.params, yamlOptions).trimEnd();
         doc += `# generator: ${g.generator}\n# params:\n${params
           .split('\n')
           .map((l) => `#   ${l}`)
           .join('\n')}\n`;
       }
-      return `${doc}${dump(g.application, yamlOptions)}`;
+      return `${doc}${dumpYaml(g.application, yamlOptions)}`;
     })
     .map((d) => `---\n${d}`)
     .join('');

@@ -3,8 +3,8 @@
  * Shape errors name the file, line and field; `locate` maps a spec path of a later evaluation
  * error (e.g. `spec.generators[0].matrix.generators[1].git`) back to its line.
  */
-import { LineCounter, parseAllDocuments } from 'yaml';
-import type { Document } from 'yaml';
+import { LineCounter, parseAllDocuments } from '../yaml/index.js';
+import type { Document } from '../yaml/index.js';
 import { InputError } from '../errors/index.js';
 import type { SourceLocation } from '../errors/index.js';
 import type { ApplicationSet, ClusterSecret } from './types.js';

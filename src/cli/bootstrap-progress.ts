@@ -3,9 +3,8 @@
  * cluster: stage, wave, objects ready / total, elapsed, redrawn in place), plain lines when
  * stderr is not a terminal, and one JSON object per line on stdout with `-o json`.
  */
-import type { BootstrapEvent, Reporter } from '../apply/events.js';
-import { formatDuration } from '../apply/executor.js';
-import type { BootstrapResult } from '../model/bootstrap.js';
+import { formatDuration } from '../index.js';
+import type { BootstrapEvent, Reporter, BootstrapResult } from '../index.js';
 
 interface Sink {
   write(chunk: string): unknown;
@@ -60,7 +59,7 @@ function plainLine(e: BootstrapEvent): string | undefined {
 }
 
 export function summaryLine(r: BootstrapResult): string {
-  const count = (a: string) => r.changes.filter((c) => c.action === a).length;
+  const count = (a: string) => r.changes.entries.filter((c) => c.action === a).length;
   const verb = r.outcome === 'dry-run' ? 'dry run done' : r.outcome === 'applied' ? 'applied (not waiting for the waves)' : 'converged';
   return `${verb} in ${formatDuration(r.durationMs)}: ${count('created')} created, ${count('configured')} configured, ${count('unchanged')} unchanged${count('skipped') ? `, ${count('skipped')} skipped` : ''}`;
 }

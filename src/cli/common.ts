@@ -1,15 +1,11 @@
 /** Helpers shared by commands: the repository root, loading, cluster selection, output formats. */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError, InputError } from '../errors/index.js';
-import { loadFleet } from '../index.js';
-import type { LoadResult } from '../spec/load.js';
+import { UsageError, InputError, loadFleet, completeFallbacks, findingLine, summaryLine } from '../index.js';
+import type { LoadResult, Finding } from '../index.js';
 import type { ClosableClusterBuilder } from '../adapters/cluster-build.js';
 import { createClusterBuilder } from '../adapters/cluster-build.js';
-import { completeFallbacks } from '../layouts/gitops-standards/fallback.js';
 import type { CommandContext } from './command.js';
-import type { Finding } from '../model/finding.js';
-import { findingLine, summaryLine } from '../render/plan-format.js';
 
 export function repoRoot(ctx: CommandContext): string {
   const repo = resolve(ctx.io.cwd, (ctx.values.repo as string | undefined) ?? '.');

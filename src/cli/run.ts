@@ -4,11 +4,10 @@
  * operation, 2 usage or input error). No other module prints or exits.
  */
 import { parseArgs } from 'node:util';
-import { FleetplanError, InputError, UsageError } from '../errors/index.js';
+import { FleetplanError, InputError, UsageError, VERSION } from '../index.js';
 import type { CliIO } from './command.js';
 import { commonOptions } from './command.js';
 import { commands } from './commands/index.js';
-import { VERSION } from '../version.js';
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;

@@ -14,7 +14,8 @@
  */
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
-import type { BootstrapFile, K8sObject } from './argocd.js';
+import type { BootstrapFile } from '../model/bootstrap.js';
+import type { K8sObject } from '../model/k8s.js';
 import {
   CLUSTER_SECRET_TYPE_LABEL,
   CLUSTER_TYPE_LABEL,
@@ -23,6 +24,7 @@ import {
   clusterSecretFor,
   identityLabels,
 } from './cluster-identity.js';
+import { bootstrapFile } from '../model/bootstrap.js';
 
 export const ROOT_APPLICATIONSET = 'root-applicationset';
 
@@ -133,11 +135,9 @@ export function rootApplicationSet(fleet: Fleet, cluster: ResolvedCluster): K8sO
 /** The bootstrap tail of a cluster under `delivery: applicationset` (instead of the root Application). */
 export function applicationSetBootstrap(fleet: Fleet, cluster: ResolvedCluster): BootstrapFile[] {
   return [
-    { name: '30-cluster-identity.yaml', description: 'cluster identity Secret (cluster type, sector, region, git_repo, git_revision)', objects: [clusterSecretFor(fleet, cluster)] },
-    {
-      name: '90-root-applicationset.yaml',
-      description: `root ApplicationSet: charts under ${appSetDirectories(fleet).join(', ')}${pinnedRevision(fleet, cluster) ? ` at ${pinnedRevision(fleet, cluster)}` : ''}`,
+    bootstrapFile({ step: 'cluster-identity', description: 'cluster identity Secret (cluster type, sector, region, git_repo, git_revision)', objects: [clusterSecretFor(fleet, cluster)] }),
+    bootstrapFile({ step: 'root-applicationset', description: `root ApplicationSet: charts under ${appSetDirectories(fleet).join(', ')}${pinnedRevision(fleet, cluster) ? ` at ${pinnedRevision(fleet, cluster)}` : ''}`,
       objects: [rootApplicationSet(fleet, cluster)],
-    },
+    }),
   ];
 }

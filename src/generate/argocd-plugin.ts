@@ -7,7 +7,8 @@
  */
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
-import { VARIABLES_CONFIGMAP, type K8sObject } from './argocd.js';
+import { VARIABLES_CONFIGMAP } from '../model/constants.js';
+import { type K8sObject } from '../model/k8s.js';
 import { cmpPluginObjects } from './cmp-plugin.js';
 
 /** The variables ConfigMap, the plugin ConfigMap and the repo-server sidecar; undefined without a plugin. */

@@ -6,22 +6,16 @@
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { ProjectSpec } from '../model/spec.js';
-import { IN_CLUSTER, RESOURCES_FINALIZER, SYNC_WAVE_ANNOTATION } from '../layering/resolve.js';
+import { IN_CLUSTER, RESOURCES_FINALIZER, SYNC_WAVE_ANNOTATION } from '../model/constants.js';
 import { cmpPluginObjects } from './cmp-plugin.js';
-import { deepMerge } from '../layering/merge.js';
+import { deepMerge } from '../model/merge.js';
 import { applicationSetBootstrap } from './applicationset-delivery.js';
+import type { K8sObject } from '../model/k8s.js';
+import { VARIABLES_CONFIGMAP, ROOT_APPLICATION } from '../model/constants.js';
+import type { BootstrapFile } from '../model/bootstrap.js';
+import { bootstrapFile } from '../model/bootstrap.js';
 
-/** The ConfigMap the plugin sidecar reads the cluster's variables from. */
-export const VARIABLES_CONFIGMAP = 'environment-variables';
 
-export type K8sObject = {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
-  [key: string]: unknown;
-};
-
-export const ROOT_APPLICATION = 'root-applications';
 
 /**
  * Without this health check an Application reports Healthy as soon as it exists, so an
@@ -116,13 +110,6 @@ export function renderedClusterPath(fleet: Fleet, cluster: string): string {
   return `${fleet.renderedPath}/${cluster}`;
 }
 
-export interface BootstrapFile {
-  /** File name under OUT/<cluster>/bootstrap/. */
-  name: string;
-  /** What this step does, for plans. */
-  description: string;
-  objects: K8sObject[];
-}
 
 /**
  * Day-0 manifests, in the order they are applied: the GitOps operator (OpenShift) or Argo CD's
@@ -134,9 +121,7 @@ export function bootstrapFor(fleet: Fleet, cluster: ResolvedCluster): BootstrapF
   const files: BootstrapFile[] = [];
   if (cluster.platform === 'openshift') {
     const op = fleet.operator;
-    files.push({
-      name: '00-gitops-operator.yaml',
-      description: 'OpenShift GitOps operator (OLM Subscription)',
+    files.push(bootstrapFile({ step: 'gitops-operator', description: 'OpenShift GitOps operator (OLM Subscription)',
       objects: [
         {
           apiVersion: 'operators.coreos.com/v1alpha1',
@@ -152,19 +137,15 @@ export function bootstrapFor(fleet: Fleet, cluster: ResolvedCluster): BootstrapF
           },
         },
       ],
-    });
+    }));
   } else {
-    files.push({
-      name: '00-namespace.yaml',
-      description: `Namespace ${ns} (install upstream Argo CD into it)`,
+    files.push(bootstrapFile({ step: 'namespace', description: `Namespace ${ns} (install upstream Argo CD into it)`,
       objects: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }],
-    });
+    }));
   }
   const controllerSA = cluster.platform === 'openshift' ? `${ns}-argocd-application-controller` : 'argocd-application-controller';
   const appsetSA = cluster.platform === 'openshift' ? `${ns}-applicationset-controller` : 'argocd-applicationset-controller';
-  files.push({
-    name: '10-rbac.yaml',
-    description: 'cluster-admin for the Argo CD application and ApplicationSet controllers',
+  files.push(bootstrapFile({ step: 'rbac', description: 'cluster-admin for the Argo CD application and ApplicationSet controllers',
     objects: [
       {
         apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -177,7 +158,7 @@ export function bootstrapFor(fleet: Fleet, cluster: ResolvedCluster): BootstrapF
         ],
       },
     ],
-  });
+  }));
   let argocdPatch: object = {};
   if (cluster.platform === 'openshift' && fleet.plugin) {
     const cmp = cmpPluginObjects({
@@ -189,19 +170,15 @@ export function bootstrapFor(fleet: Fleet, cluster: ResolvedCluster): BootstrapF
       variablesConfigMap: VARIABLES_CONFIGMAP,
     });
     argocdPatch = cmp.argocdPatch;
-    files.push({
-      name: '15-plugin.yaml',
-      description: `the cluster's variables and the ${fleet.plugin.name} config-management plugin`,
+    files.push(bootstrapFile({ step: 'plugin', description: `the cluster's variables and the ${fleet.plugin.name} config-management plugin`,
       objects: [
         { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: VARIABLES_CONFIGMAP, namespace: ns }, data: { ...cluster.vars } },
         cmp.configMap as K8sObject,
       ],
-    });
+    }));
   }
   if (cluster.platform === 'openshift') {
-    files.push({
-      name: '20-argocd.yaml',
-      description: `the ArgoCD instance, with the health check that makes app-of-apps waves wait${fleet.plugin ? ' and the plugin sidecar' : ''}`,
+    files.push(bootstrapFile({ step: 'argocd', description: `the ArgoCD instance, with the health check that makes app-of-apps waves wait${fleet.plugin ? ' and the plugin sidecar' : ''}`,
       objects: [
         deepMerge({
           apiVersion: 'argoproj.io/v1beta1',
@@ -216,11 +193,9 @@ export function bootstrapFor(fleet: Fleet, cluster: ResolvedCluster): BootstrapF
           },
         } as K8sObject, argocdPatch),
       ],
-    });
+    }));
   } else {
-    files.push({
-      name: '20-argocd-cm.yaml',
-      description: 'argocd-cm with the health check that makes app-of-apps waves wait',
+    files.push(bootstrapFile({ step: 'argocd-cm', description: 'argocd-cm with the health check that makes app-of-apps waves wait',
       objects: [
         {
           apiVersion: 'v1',
@@ -232,17 +207,15 @@ export function bootstrapFor(fleet: Fleet, cluster: ResolvedCluster): BootstrapF
           },
         },
       ],
-    });
+    }));
   }
   if (fleet.delivery === 'applicationset') {
     files.push(...applicationSetBootstrap(fleet, cluster));
     return files;
   }
-  files.push({
-    name: '90-root-application.yaml',
-    description: `root Application reading ${renderedClusterPath(fleet, cluster.name)}`,
+  files.push(bootstrapFile({ step: 'root-application', description: `root Application reading ${renderedClusterPath(fleet, cluster.name)}`,
     objects: [rootApplication(fleet, cluster)],
-  });
+  }));
   return files;
 }
 

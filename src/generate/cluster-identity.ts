@@ -14,8 +14,8 @@
  */
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
-import { IN_CLUSTER } from '../layering/resolve.js';
-import type { K8sObject } from './argocd.js';
+import { IN_CLUSTER } from '../model/constants.js';
+import type { K8sObject } from '../model/k8s.js';
 
 export const CLUSTER_SECRET_TYPE_LABEL = 'argocd.argoproj.io/secret-type';
 

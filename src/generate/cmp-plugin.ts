@@ -11,8 +11,23 @@
  * `envFrom.prefix: ARGOCD_ENV_`, so they arrive exactly like Application `plugin.env` values and
  * the plugin never needs to read any other environment variable.
  */
-import { dump } from 'js-yaml';
-import { ARGOCD_ENV_PREFIX, checkVariableNames } from '../render/leaves/cmp.js';
+
+/** The prefix Argo CD gives Application `plugin.env` entries in the plugin's environment. */
+export const ARGOCD_ENV_PREFIX = 'ARGOCD_ENV_';
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Checks declared variable names; a name that cannot be a variable is a usage error. */
+export function checkVariableNames(names: readonly string[]): string[] {
+  for (const n of names) {
+    if (!VARIABLE_NAME.test(n)) {
+      throw new UsageError(`"${n}" is not a variable name`, { hint: 'variable names are letters, digits and "_", not starting with a digit' });
+    }
+  }
+  return [...new Set(names)].sort();
+}
+import { UsageError } from '../errors/index.js';
+import { dumpYaml } from '../yaml/index.js';
 
 export interface CmpPluginOptions {
   /** Namespace of the Argo CD instance (e.g. `openshift-gitops`). */
@@ -54,7 +69,7 @@ export function cmpPluginObjects(options: CmpPluginOptions): { configMap: object
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name: configMapName, namespace: options.namespace },
-    data: { 'plugin.yaml': dump(plugin, { sortKeys: true, lineWidth: -1, noRefs: true }) },
+    data: { 'plugin.yaml': dumpYaml(plugin, { sortKeys: true, lineWidth: -1, noRefs: true }) },
   };
   const sidecar = {
     name: pluginName,

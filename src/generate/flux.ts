@@ -13,9 +13,11 @@
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
-import type { BootstrapFile, K8sObject } from './argocd.js';
+import type { BootstrapFile } from '../model/bootstrap.js';
+import type { K8sObject } from '../model/k8s.js';
 import { renderedClusterPath } from './argocd.js';
-import { SYNC_WAVE_ANNOTATION } from '../layering/resolve.js';
+import { SYNC_WAVE_ANNOTATION } from '../model/constants.js';
+import { bootstrapFile } from '../model/bootstrap.js';
 
 export const FLUX_KUSTOMIZATION_API = 'kustomize.toolkit.fluxcd.io/v1';
 export const FLUX_HELM_API = 'helm.toolkit.fluxcd.io/v2';
@@ -225,20 +227,14 @@ export function rootKustomization(fleet: Fleet, cluster: ResolvedCluster): K8sOb
 export function fluxBootstrapFor(fleet: Fleet, cluster: ResolvedCluster): BootstrapFile[] {
   const ns = cluster.gitopsNamespace;
   return [
-    {
-      name: '00-namespace.yaml',
-      description: `Namespace ${ns} (install Flux's controllers into it)`,
+    bootstrapFile({ step: 'namespace', description: `Namespace ${ns} (install Flux's controllers into it)`,
       objects: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }],
-    },
-    {
-      name: '10-gitrepository.yaml',
-      description: `GitRepository ${FLUX_ROOT}: ${fleet.repoURL} at ${cluster.revision}`,
+    }),
+    bootstrapFile({ step: 'gitrepository', description: `GitRepository ${FLUX_ROOT}: ${fleet.repoURL} at ${cluster.revision}`,
       objects: [gitRepository(FLUX_ROOT, ns, fleet.repoURL, cluster.revision)],
-    },
-    {
-      name: '90-root-kustomization.yaml',
-      description: `root Kustomization reading ${renderedClusterPath(fleet, cluster.name)}/apps`,
+    }),
+    bootstrapFile({ step: 'root-kustomization', description: `root Kustomization reading ${renderedClusterPath(fleet, cluster.name)}/apps`,
       objects: [rootKustomization(fleet, cluster)],
-    },
+    }),
   ];
 }

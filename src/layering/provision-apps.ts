@@ -8,7 +8,7 @@
 import type { ClusterDef, Fleet, Origin } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
 import type { AppSpec } from '../model/spec.js';
-import { DEFAULT_PROVISION_WAVE, GITOPS_WIRING_APP, POLICY_NAMESPACE, provisionPath } from '../generate/provision/common.js';
+import { DEFAULT_PROVISION_WAVE, GITOPS_WIRING_APP, POLICY_NAMESPACE, provisionPath } from '../model/constants.js';
 
 export interface ProvisioningLayer {
   app: string;

@@ -6,11 +6,6 @@ import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import { resolveCluster } from './resolve.js';
 
-export interface FleetResolution {
-  clusters: ResolvedCluster[];
-  findings: Finding[];
-}
-
 export interface SelectOptions {
   /** Cluster names to include; all when empty or absent. */
   clusters?: readonly string[];
@@ -48,22 +43,40 @@ export function selectClusters(fleet: Fleet, names: readonly string[] | undefine
   return all.filter((n) => names.includes(n));
 }
 
-const cache = new WeakMap<Fleet, Map<string, { cluster: ResolvedCluster; findings: Finding[] }>>();
+/**
+ * A fleet resolved once, handed to plan, render and validate (as gitops-engine passes its
+ * syncContext): the selected clusters in bootstrap order with every finding of resolving them, and
+ * a lookup of any other cluster (a hub's provisioning objects need its spokes), resolved on first
+ * use and kept in this object — nothing is cached behind the caller's back.
+ */
+export interface ResolvedFleet {
+  fleet: Fleet;
+  /** The selected clusters, in bootstrap order (a hub before its spokes). */
+  clusters: ResolvedCluster[];
+  /** Load findings of the selected clusters and every resolution finding, merged. */
+  findings: Finding[];
+  /** Any cluster of the fleet, resolved (the selected ones are not resolved again). */
+  cluster(name: string): ResolvedCluster;
+}
 
-export function resolveFleet(fleet: Fleet, options: SelectOptions = {}): FleetResolution {
-  let perFleet = cache.get(fleet);
-  if (!perFleet) cache.set(fleet, (perFleet = new Map()));
+export function resolveFleet(fleet: Fleet, options: SelectOptions = {}): ResolvedFleet {
+  const resolved = new Map<string, ResolvedCluster>();
   const clusters: ResolvedCluster[] = [];
   const selected = selectClusters(fleet, options.clusters);
   // A load finding about one cluster belongs to a run that selected it.
   const findings: Finding[] = options.clusters?.length ? fleet.loadFindings.filter((f) => !f.cluster || selected.includes(f.cluster)) : [...fleet.loadFindings];
+  const lookup = (name: string): ResolvedCluster => {
+    let c = resolved.get(name);
+    if (!c) resolved.set(name, (c = resolveCluster(fleet, name).cluster));
+    return c;
+  };
   for (const name of selected) {
-    let r = perFleet.get(name);
-    if (!r) perFleet.set(name, (r = resolveCluster(fleet, name)));
+    const r = resolveCluster(fleet, name);
+    resolved.set(name, r.cluster);
     clusters.push(r.cluster);
     findings.push(...r.findings);
   }
-  return { clusters, findings: mergeFindings(findings) };
+  return { fleet, clusters, findings: mergeFindings(findings), cluster: lookup };
 }
 
 /**

@@ -14,16 +14,15 @@ import type { Fleet, Origin } from '../model/fleet.js';
 import { clusterDef, displayPath, locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { AppSpec, Engine, Platform, ProjectSpec, ProvisionSpec } from '../model/spec.js';
-import { computeWaves, formatCycle } from '../order/waves.js';
-import { formatPath } from '../spec/yaml-source.js';
-import { deepMerge, getPath, isPlainObject } from './merge.js';
+import { computeWaves, formatCycle } from './waves.js';
+import { formatPath } from '../model/source.js';
+import { deepMerge, getPath, isPlainObject } from '../model/merge.js';
 import { provisioningLayers } from './provision-apps.js';
-import { mayContainVariable, substitute } from './substitute.js';
+import { mayContainVariable, substitute } from '../model/substitute.js';
 import { resolveVariables } from './variables.js';
+import { SYNC_WAVE_ANNOTATION, IN_CLUSTER, RESOURCES_FINALIZER } from '../model/constants.js';
+import { compareSyncOrder } from '../model/sync-order.js';
 
-export const IN_CLUSTER = 'https://kubernetes.default.svc';
-export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
-export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
 
 export interface ResolveResult {
   cluster: ResolvedCluster;
@@ -260,7 +259,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     app.wave = waves.get(app.name)!;
     if (computedWaveAnnotation) app.annotations = { ...app.annotations, [SYNC_WAVE_ANNOTATION]: String(app.wave) };
   }
-  apps.sort((a, b) => a.wave - b.wave || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  apps.sort(compareSyncOrder);
 
   const projects: Record<string, ProjectSpec> = {};
   if (fleet.conventions?.projects === 'from-layers') {

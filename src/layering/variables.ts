@@ -4,7 +4,7 @@
  * other variables; a reference cycle or an undefined name is an error at the variable's definition.
  */
 import type { Origin } from '../model/fleet.js';
-import { substitute } from './substitute.js';
+import { substitute } from '../model/substitute.js';
 
 export const BUILTIN_VARIABLES = ['CLUSTER_NAME', 'CLUSTER_ROLE', 'CLUSTER_REGION', 'CLUSTER_SECTOR', 'HUB_NAME', 'GITOPS_REPO'] as const;
 

@@ -5,30 +5,38 @@
 import { InputError } from '../errors/index.js';
 import type { Layout } from '../model/fleet.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import type { LoadResult } from '../spec/load.js';
-import { FLEET_FILE, loadNativeFleet } from '../spec/load.js';
-import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards.js';
-import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux.js';
-import { detectRegionSpecs, loadRegionSpecs } from './region-specs.js';
-import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns } from './validated-patterns.js';
+import type { LoadResult } from '../load/native.js';
+import { loadNativeFleet } from '../load/native.js';
+import { FLEET_FILE } from '../model/constants.js';
+import type { RuleDefinition } from '../validate/index.js';
+import { graphsRule } from './helmfile-flux/rules.js';
+import { validatedPatternsRule } from './validated-patterns/rules.js';
+import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
+import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { detectRegionSpecs, loadRegionSpecs } from './region-specs/reader.js';
+import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns } from './validated-patterns/reader.js';
 
 export interface LayoutReader {
   layout: Layout;
   /** True when the repository looks like this layout. */
   detect(fs: RepoFileSystem): boolean;
   load(fs: RepoFileSystem): LoadResult;
+  /** Validation rules of this layout's own files and conventions (they run on every fleet and check the layout first). */
+  rules: readonly RuleDefinition[];
 }
 
 export const nativeReader: LayoutReader = {
   layout: 'native',
   detect: (fs) => fs.exists(FLEET_FILE),
   load: loadNativeFleet,
+  rules: [],
 };
 
 export const gitopsStandardsReader: LayoutReader = {
   layout: 'gitops-standards',
   detect: detectGitopsStandards,
   load: loadGitopsStandards,
+  rules: [],
 };
 
 /** helmfile bootstrap + Flux ks.yaml (seed 003). */
@@ -36,12 +44,14 @@ export const helmfileFluxReader: LayoutReader = {
   layout: 'helmfile-flux',
   detect: detectHelmfileFlux,
   load: loadHelmfileFlux,
+  rules: [graphsRule],
 };
 
 export const regionSpecsReader: LayoutReader = {
   layout: 'region-specs',
   detect: detectRegionSpecs,
   load: loadRegionSpecs,
+  rules: [],
 };
 
 /** Validated Patterns: values-global.yaml + values-<clusterGroup>.yaml for the clustergroup chart. */
@@ -49,10 +59,14 @@ export const validatedPatternsReader: LayoutReader = {
   layout: 'validated-patterns',
   detect: detectValidatedPatterns,
   load: loadValidatedPatterns,
+  rules: [validatedPatternsRule],
 };
 
 /** Readers in detection order: the native layout wins when fleet.yaml exists. */
 export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader, validatedPatternsReader];
+
+/** The layouts' own rules, every layout's (each checks that the fleet is of its layout). */
+export const layoutRules: readonly RuleDefinition[] = readers.flatMap((r) => r.rules);
 
 export function detectLayout(fs: RepoFileSystem): LayoutReader {
   const r = readers.find((x) => x.detect(fs));

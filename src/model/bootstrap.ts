@@ -3,15 +3,8 @@
  * and the readiness conditions it then waits for; and what running it produced (a ChangeSet with
  * per-stage durations). Built by src/apply/bootstrap-plan.ts, run by src/apply/executor.ts.
  */
-import type { K8sObject } from '../generate/argocd.js';
+import type { K8sObject, ObjectKey } from './k8s.js';
 
-/** Names one object. `namespace` is absent for cluster-scoped kinds. */
-export interface ObjectKey {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-}
 
 /**
  * What "ready" means for one object (src/apply/readiness.ts evaluates each):
@@ -101,12 +94,44 @@ export interface NotReady {
   conditions: string[];
 }
 
-export interface BootstrapResult {
-  cluster: string;
-  /** `converged`: every stage applied and ready; `applied`: applied without waiting for the waves
-   * (`--no-wait`); `dry-run`: nothing written. */
-  outcome: 'converged' | 'applied' | 'dry-run';
-  changes: ObjectChange[];
-  timings: StageTiming[];
-  durationMs: number;
+
+/**
+ * The steps of a cluster's day-0 bootstrap, with the rank that orders them: the step's file under
+ * OUT/<cluster>/bootstrap/ is `<rank>-<step>.yaml` (two digits), so that files sort in apply order.
+ * Stages look steps up by id, never by file name.
+ */
+export const BOOTSTRAP_STEP_RANK = {
+  'gitops-operator': 0,
+  namespace: 0,
+  rbac: 10,
+  gitrepository: 10,
+  plugin: 15,
+  argocd: 20,
+  'argocd-cm': 20,
+  'cluster-identity': 30,
+  'root-application': 90,
+  'root-applicationset': 90,
+  'root-kustomization': 90,
+} as const;
+
+export type BootstrapStepId = keyof typeof BOOTSTRAP_STEP_RANK;
+
+/** One day-0 bootstrap step: the objects of one file under OUT/<cluster>/bootstrap/. */
+export interface BootstrapFile {
+  step: BootstrapStepId;
+  /** File name under OUT/<cluster>/bootstrap/ (`<rank>-<step>.yaml`). */
+  name: string;
+  /** What this step does, for plans. */
+  description: string;
+  objects: K8sObject[];
+}
+
+/** The file name of a bootstrap step: `<rank>-<step>.yaml`. */
+export function bootstrapFileName(step: BootstrapStepId): string {
+  return `${String(BOOTSTRAP_STEP_RANK[step]).padStart(2, '0')}-${step}.yaml`;
+}
+
+/** A bootstrap step with its file name derived from its id. */
+export function bootstrapFile(f: Omit<BootstrapFile, 'name'>): BootstrapFile {
+  return { ...f, name: bootstrapFileName(f.step) };
 }

@@ -52,3 +52,13 @@ export interface FleetGraphs {
 export function releaseId(r: { namespace: string; name: string }): string {
   return `${r.namespace}/${r.name}`;
 }
+
+/** The app name a helmfile release gets in the plan. */
+export function releaseApp(r: { namespace: string; name: string }): string {
+  return `helmfile:${releaseId(r)}`;
+}
+
+/** The app name a Flux Kustomization gets in the plan. */
+export function kustomizationApp(k: { namespace: string; name: string }): string {
+  return `flux:${k.namespace}/${k.name}`;
+}

@@ -16,11 +16,10 @@ import { createRepoServer } from '../appset/repo-server.js';
 import type { Application, ApplicationSet, ClusterSecret } from '../appset/types.js';
 import { FleetplanError } from '../errors/index.js';
 import { ROOT_APPLICATIONSET, pinnedRevision, rootApplicationSet } from '../generate/applicationset-delivery.js';
-import type { K8sObject } from '../generate/argocd.js';
+import type { K8sObject } from '../model/k8s.js';
 import { clusterSecretFor } from '../generate/cluster-identity.js';
-import { SYNC_WAVE_ANNOTATION } from '../layering/resolve.js';
-import type { SelectOptions } from '../layering/resolve-fleet.js';
-import { resolveFleet } from '../layering/resolve-fleet.js';
+import { SYNC_WAVE_ANNOTATION } from '../model/constants.js';
+import type { ResolvedFleet } from '../layering/resolve-fleet.js';
 import type { Finding } from '../model/finding.js';
 import { cmp, compareFindings } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
@@ -31,6 +30,8 @@ import type { FleetRepoSource, RevisionStatus } from '../ports/fleet-repo.js';
 
 export type { FleetRepoSource, RevisionStatus };
 import { planCluster } from './plan.js';
+import { bootstrapFileName } from '../model/bootstrap.js';
+import { compareSyncOrder } from '../model/sync-order.js';
 
 /** An identity Secret (a generated Secret object) as the cluster generator sees it. */
 export function toClusterSecret(secret: K8sObject): ClusterSecret {
@@ -115,7 +116,7 @@ export async function applicationSetApps(fleet: Fleet, clusters: readonly Resolv
     };
     const obj = rootApplicationSet(fleet, c);
     const appSet = { metadata: { name: ROOT_APPLICATIONSET, namespace: c.gitopsNamespace }, spec: obj['spec'] } as ApplicationSet;
-    const from = `${fleet.renderedPath}/${c.name}/bootstrap/90-root-applicationset.yaml`;
+    const from = `${fleet.renderedPath}/${c.name}/bootstrap/${bootstrapFileName('root-applicationset')}`;
     let applications: Application[] = [];
     try {
       const result = await generateApplications(appSet, { clusterSecrets: [toClusterSecret(clusterSecretFor(fleet, c))], git, ...goTemplateEngine });
@@ -137,7 +138,7 @@ export async function applicationSetApps(fleet: Fleet, clusters: readonly Resolv
     findings.push(...revisionFindings.values());
     const pin = pinnedRevision(fleet, c);
     if (pin !== undefined) notes.add(`charts pinned to ${pin} (sector ${c.sector ?? '-'}); values follow ${fleet.revision}`);
-    const apps = applications.map((a) => planAppOf(a, from)).sort((a, b) => a.wave - b.wave || cmp(a.name, b.name));
+    const apps = applications.map((a) => planAppOf(a, from)).sort(compareSyncOrder);
     out.set(c.name, { applications, apps, notes: [...notes].sort(), findings });
   }
   return out;
@@ -169,8 +170,8 @@ function ignoredAppFindings(c: ResolvedCluster): Finding[] {
 }
 
 /** The plan of a `delivery: applicationset` fleet: each cluster's apps are what its root ApplicationSet generates. */
-export async function planApplicationSetFleet(fleet: Fleet, source: FleetRepoSource, options: SelectOptions = {}): Promise<Plan> {
-  const { clusters, findings } = resolveFleet(fleet, options);
+export async function planApplicationSetFleet(resolved: ResolvedFleet, source: FleetRepoSource): Promise<Plan> {
+  const { fleet, clusters, findings } = resolved;
   const generated = await applicationSetApps(fleet, clusters, source);
   const all = [...findings];
   const plans: ClusterPlan[] = clusters.map((c) => {

@@ -5,19 +5,19 @@
 import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
 import { FLUX_PLAN_NOTE, fluxBootstrapFor } from '../generate/flux.js';
-import { planBootstrap } from '../apply/bootstrap-plan.js';
+import { planBootstrap } from './bootstrap-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
 import type { BootstrapPlan } from '../model/bootstrap.js';
 import type { ClusterPlan, Plan, PlanBootstrapStep, PlanStage, PlanWait, PlanWave } from '../model/plan.js';
-import { provisionPath } from '../generate/provision/common.js';
+import { provisionPath } from '../model/constants.js';
 import { provisionedSpokes } from '../layering/provision-apps.js';
 import type { ResolvedCluster } from '../model/resolved.js';
-import type { SelectOptions } from '../layering/resolve-fleet.js';
-import { resolveFleet } from '../layering/resolve-fleet.js';
+import type { ResolvedFleet } from '../layering/resolve-fleet.js';
 
-export function planFleet(fleet: Fleet, options: SelectOptions = {}): Plan {
-  const { clusters, findings } = resolveFleet(fleet, options);
+/** The plan of every cluster of a resolved fleet: bootstrap steps and stages, then waves. */
+export function planFleet(resolved: ResolvedFleet): Plan {
+  const { fleet, clusters, findings } = resolved;
   return {
     fleet: fleet.name,
     layout: fleet.layout,
@@ -27,7 +27,7 @@ export function planFleet(fleet: Fleet, options: SelectOptions = {}): Plan {
 }
 
 export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
-  if (fleet.engine === 'flux' && fleet.layout !== 'helmfile-flux') return planFluxCluster(fleet, c);
+  if (fleet.engine === 'flux' && fleet.capabilities.bootstrap) return planFluxCluster(fleet, c);
   const boot = planBootstrap(fleet, c);
   return {
     name: c.name,
@@ -38,9 +38,9 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     platform: c.platform,
     revision: c.revision,
     // Layouts that bootstrap themselves (helmfile + Flux) get no fleetplan bootstrap steps.
-    bootstrap: fleet.layout === 'helmfile-flux' ? [] : bootstrapSteps(fleet, c, boot),
-    stages: fleet.layout === 'helmfile-flux' ? [] : planStages(boot),
-    bootstrapNotes: fleet.layout === 'helmfile-flux' ? [] : boot.notes,
+    bootstrap: fleet.capabilities.bootstrap ? bootstrapSteps(fleet, c, boot) : [],
+    stages: fleet.capabilities.bootstrap ? planStages(boot) : [],
+    bootstrapNotes: fleet.capabilities.bootstrap ? boot.notes : [],
     waves: wavesOf(c),
     apps: appsOf(c),
     notes: [...(clusterDef(fleet, c.name)?.notes ?? [])],

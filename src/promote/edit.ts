@@ -8,8 +8,8 @@
  * `revision` key gets one, right after its `name`, in the style of its map (block or flow).
  * The result is parsed again and must equal the old data with only that value changed.
  */
-import { isMap, isPair, isScalar, isSeq, parseDocument, Scalar } from 'yaml';
-import type { Node as YamlNode, Pair, YAMLMap } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument, Scalar } from '../yaml/index.js';
+import type { YamlNode, Pair, YAMLMap } from '../yaml/index.js';
 import { InputError } from '../errors/index.js';
 
 export function setSectorRevision(text: string, file: string, index: number, revision: string): string {

@@ -13,8 +13,8 @@ import type { Fleet } from '../model/fleet.js';
 import type { SectorSpec } from '../model/spec.js';
 import type { RevisionSource } from '../ports/revisions.js';
 import type { SourceLocation } from '../errors/index.js';
-import type { YamlPath } from '../spec/yaml-source.js';
-import { formatPath } from '../spec/yaml-source.js';
+import type { YamlPath } from '../model/source.js';
+import { formatPath } from '../model/source.js';
 
 export const FULL_SHA = /^[0-9a-f]{40}$/;
 
@@ -48,7 +48,7 @@ export interface Promotion {
 }
 
 export async function planPromotion(fleet: Fleet, request: PromotionRequest, revisions: RevisionSource): Promise<Promotion> {
-  if (fleet.layout !== 'native') {
+  if (!fleet.capabilities.promote) {
     throw new InputError(`promote needs fleet.yaml sectors; this repository has the ${fleet.layout} layout`, {
       code: 'promote-needs-sectors',
       hint: 'promotion edits spec.sectors[].revision in a native fleet.yaml; pin commits in this layout its own way',

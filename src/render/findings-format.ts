@@ -1,7 +1,7 @@
 /** Findings as JSON or SARIF 2.1.0 (for code scanning in CI). */
 import type { Finding, Severity } from '../model/finding.js';
 import { findingJson } from './plan-format.js';
-import { toSortedJson } from './yaml.js';
+import { toSortedJson } from '../yaml/serialize.js';
 
 export function findingsJson(findings: readonly Finding[]): string {
   const count = (s: string) => findings.filter((f) => f.severity === s).length;

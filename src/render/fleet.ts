@@ -14,28 +14,19 @@
  *
  * Returns `{ path, content }` pairs; writing them is the caller's (src/adapters/output.ts).
  */
-import type { K8sObject } from '../generate/argocd.js';
+import type { K8sObject } from '../model/k8s.js';
 import { applicationFor, bootstrapFor, projectsFor } from '../generate/argocd.js';
 import { fluxBootstrapFor, helmReleaseFor, kustomizationFor } from '../generate/flux.js';
 import type { Finding } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
-import type { SelectOptions } from '../layering/resolve-fleet.js';
-import { resolveFleet } from '../layering/resolve-fleet.js';
+import type { ResolvedFleet } from '../layering/resolve-fleet.js';
 import { renderProvision } from './provision.js';
 import { renderGenerated } from './generated.js';
 import { appSetFilePath, deliveryKey, rootApplicationSet, valuesFilePath, valuesFor } from '../generate/applicationset-delivery.js';
-import { header, toYaml } from './yaml.js';
+import { header, toYaml } from '../yaml/serialize.js';
+import type { RenderedFile } from './files.js';
 
-export interface RenderedFile {
-  /** Path relative to the output directory, forward slashes. */
-  path: string;
-  content: string;
-  cluster: string;
-  objects: K8sObject[];
-  /** The YAML of each object (the content without its header), in order. */
-  documents: string[];
-}
 
 export interface RenderResult {
   files: RenderedFile[];
@@ -43,14 +34,17 @@ export interface RenderResult {
   clusters: ResolvedCluster[];
 }
 
-export function renderFleet(fleet: Fleet, options: SelectOptions = {}): RenderResult {
-  const { clusters, findings } = resolveFleet(fleet, options);
+/** Every file of every selected cluster of a resolved fleet. Pure: writing them is an adapter's job (adapters/output.ts). */
+export function renderFleet(resolved: ResolvedFleet): RenderResult {
+  const { clusters, findings } = resolved;
   const files: RenderedFile[] = [];
-  for (const c of clusters) files.push(...renderCluster(fleet, c));
+  for (const c of clusters) files.push(...renderCluster(resolved, c));
   return { files, findings, clusters };
 }
 
-export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] {
+/** The files of one cluster (its bootstrap, projects, apps, and a hub's provisioning directories). */
+export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster): RenderedFile[] {
+  const { fleet } = resolved;
   const files: RenderedFile[] = [];
   const file = (path: string, from: string[], objects: K8sObject[]): RenderedFile => {
     const documents = objects.map((o) => toYaml(o));
@@ -66,7 +60,7 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
     }
   }
   // The kustomize directories of the hub's provisioning apps (src/render/provision.ts).
-  files.push(...renderProvision(fleet, c.name));
+  files.push(...renderProvision(fleet, c.name, resolved.cluster));
   // Sources a layout reader generates (Namespaces, OLM Subscriptions of Validated Patterns).
   files.push(...renderGenerated(fleet, c));
   // Apply order: bootstrap steps, then projects, then apps by wave, then provisioning objects.
@@ -75,7 +69,7 @@ export function renderCluster(fleet: Fleet, c: ResolvedCluster): RenderedFile[] 
 
 function renderFluxCluster(fleet: Fleet, c: ResolvedCluster, file: (path: string, from: string[], objects: K8sObject[]) => RenderedFile): RenderedFile[] {
   const files: RenderedFile[] = [];
-  if (fleet.layout === 'helmfile-flux') {
+  if (fleet.capabilities.renderRepositoryObjects) {
     // The repository bootstraps itself (helmfile, then its own Flux instance): its Flux
     // Kustomizations as it writes them; the helmfile releases are helmfile's, not Flux's.
     for (const app of c.apps) {

@@ -7,13 +7,13 @@
  *
  * Only for apps the resolved cluster still has (an app turned off writes nothing).
  */
-import type { K8sObject } from '../generate/argocd.js';
+import type { K8sObject } from '../model/k8s.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
-import type { RenderedFile } from './fleet.js';
+import type { RenderedFile } from './files.js';
 import { objectFileName } from './provision.js';
-import { header, toYaml } from './yaml.js';
+import { header, toYaml } from '../yaml/serialize.js';
 
 export function renderGenerated(fleet: Fleet, c: ResolvedCluster): RenderedFile[] {
   const def = clusterDef(fleet, c.name);

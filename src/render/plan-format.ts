@@ -1,7 +1,7 @@
 /** A Plan as text for people, JSON for machines, or a Mermaid / Graphviz graph. */
 import type { Finding } from '../model/finding.js';
 import type { ClusterPlan, Plan } from '../model/plan.js';
-import { jsonOf } from './yaml.js';
+import { jsonOf } from '../yaml/serialize.js';
 
 export type PlanFormat = 'text' | 'json' | 'mermaid' | 'dot';
 

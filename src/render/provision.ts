@@ -8,16 +8,18 @@
  * The generated Secret is listed with the install-config file's objects, exactly as
  * `kustomize build` produces it, so that stream and JSON output show every object.
  */
-import type { K8sObject } from '../generate/argocd.js';
+import type { K8sObject } from '../model/k8s.js';
 import type { ProvisionBundle } from '../generate/provision/index.js';
-import { POLICY_NAMESPACE, provisionBundlesFor } from '../generate/provision/index.js';
+import { provisionBundlesFor } from '../generate/provision/index.js';
+import type { ClusterLookup } from '../generate/provision/index.js';
+import { POLICY_NAMESPACE } from '../model/constants.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
-import type { RenderedFile } from './fleet.js';
-import { header, toYaml } from './yaml.js';
+import type { RenderedFile } from './files.js';
+import { header, toYaml } from '../yaml/serialize.js';
 
-export function renderProvision(fleet: Fleet, hub: string): RenderedFile[] {
-  return provisionBundlesFor(fleet, hub).flatMap((b) => renderBundle(fleet, b));
+export function renderProvision(fleet: Fleet, hub: string, lookup?: ClusterLookup): RenderedFile[] {
+  return provisionBundlesFor(fleet, hub, lookup).flatMap((b) => renderBundle(fleet, b));
 }
 
 export function bundleApp(b: ProvisionBundle): string {

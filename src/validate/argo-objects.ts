@@ -10,12 +10,12 @@
  */
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import type { ResolvedCluster } from '../model/resolved.js';
-import type { YamlPath } from '../spec/yaml-source.js';
-import type { LocatedDoc } from '../layouts/gitops-standards/yaml-docs.js';
-import { located } from '../layouts/gitops-standards/yaml-docs.js';
+import type { YamlPath } from '../model/source.js';
+import type { LocatedDoc } from '../yaml/documents.js';
+import { located } from '../yaml/documents.js';
 import type { RuleContext } from './context.js';
-import type { ManifestObject } from './manifests.js';
-import { KUSTOMIZATION_FILES, isObj } from './manifests.js';
+import type { ManifestObject } from '../load/manifests.js';
+import { KUSTOMIZATION_FILES, isObj } from '../load/manifests.js';
 
 const IN_CLUSTER = 'https://kubernetes.default.svc';
 

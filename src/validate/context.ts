@@ -8,21 +8,15 @@ import { displayPath, locateOrigin } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { ValidationSpec } from '../model/spec.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { formatPath } from '../spec/yaml-source.js';
-import type { ManifestIndex, ManifestObject } from './manifests.js';
+import { formatPath } from '../model/source.js';
+import type { ManifestIndex, ManifestObject } from '../load/manifests.js';
 
-/**
- * Leaf objects per app, from a leaf rendering (kustomize/Helm builds): the port through which
- * rules see what an app really applies. Return undefined for an app that was not rendered; the
- * rules then read its directory statically.
- */
-export interface LeafObjects {
-  objects(cluster: string, app: string): readonly Record<string, unknown>[] | undefined;
-}
 
 export interface RuleContext {
   fleet: Fleet;
   clusters: ResolvedCluster[];
+  /** Any cluster of the fleet, resolved (ResolvedFleet.cluster): rules about a hub's spokes use it. */
+  cluster(name: string): ResolvedCluster;
   fs: RepoFileSystem;
   manifests: ManifestIndex;
   settings: ValidationSpec;

@@ -15,19 +15,19 @@ import { compareFindings } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { mergeFindings, resolveFleet } from '../layering/resolve-fleet.js';
-import type { SelectOptions } from '../layering/resolve-fleet.js';
-import type { LeafObjects, RuleContext } from './context.js';
+import { mergeFindings } from '../layering/resolve-fleet.js';
+import type { ResolvedFleet } from '../layering/resolve-fleet.js';
+import type { RuleContext } from './context.js';
+import type { LeafObjects } from '../ports/leaf-objects.js';
 import { normalizeRepoPath, place } from './context.js';
 import type { CodeInfo, RuleDefinition } from './engine.js';
 import { applyLevels } from './engine.js';
-import type { ManifestObject } from './manifests.js';
-import { ManifestIndex } from './manifests.js';
-import { releaseApp } from '../layouts/helmfile-flux.js';
+import type { ManifestObject } from '../load/manifests.js';
+import { ManifestIndex } from '../load/manifests.js';
+import { releaseApp } from '../model/graphs.js';
 import { repositoryHygieneRule } from './rules/repository-hygiene.js';
 import { crdOrderRule } from './rules/crd-order.js';
 import { wavesWaitRule } from './rules/waves-wait.js';
-import { graphsRule } from './rules/graphs.js';
 import { networkRule } from './rules/network.js';
 import { secretsRule } from './rules/secrets.js';
 import { placementRule } from './rules/placement.js';
@@ -38,12 +38,12 @@ import { kustomizePatchesRule } from './rules/kustomize-patches.js';
 import { destinationRegistrationRule } from './rules/destination-registration.js';
 import { argoCdSchemaRule } from './rules/argocd-schema.js';
 import { kustomizationHeaderRule } from './rules/kustomization-header.js';
-import { validatedPatternsRule } from './rules/validated-patterns.js';
 import { kustomizeReferencesRule } from './kustomize-refs.js';
 import { defineRule } from './engine.js';
 import { provisionRules } from './provision.js';
 
-export type { RuleContext, LeafObjects } from './context.js';
+export type { RuleContext } from './context.js';
+export type { LeafObjects } from '../ports/leaf-objects.js';
 export type { RuleDefinition, CodeInfo, Rule } from './engine.js';
 export { defineRule } from './engine.js';
 export { fieldOrigin, normalizeRepoPath } from './context.js';
@@ -66,11 +66,13 @@ const provisionCodes: Record<string, CodeInfo> = {
   'unknown-platform-version': code('warning', 'platform version fleetplan does not know', 'Check the version; fleetplan knows the supported OpenShift and EKS versions.'),
 };
 
-/** The rules, in the order of the issue that asked for them. */
+/**
+ * The rules every fleet gets, in the order of the issue that asked for them. Layout readers add
+ * their own (src/layouts/<name>/rules.ts); the library entry passes both (`ValidateOptions.rules`).
+ */
 export const rules: RuleDefinition[] = [
   crdOrderRule,
   wavesWaitRule,
-  graphsRule,
   networkRule,
   secretsRule,
   placementRule,
@@ -80,7 +82,6 @@ export const rules: RuleDefinition[] = [
   destinationNamespaceRule,
   argoCdSchemaRule,
   kustomizationHeaderRule,
-  validatedPatternsRule,
   defineRule(
     'kustomize-references',
     {
@@ -121,22 +122,23 @@ export const resolutionCodes: Record<string, CodeInfo> = {
   'unknown-rule-code': { severity: 'warning', summary: 'validation setting for an unknown code', help: '`fleetplan validate -o sarif` lists every code with its help.' },
 };
 
-/** Every code fleetplan validate can report, with its default severity and help. */
-export function ruleCatalog(): Record<string, CodeInfo> {
+/** Every code that loading, resolution and `ruleSet` can report, with its default severity and help. */
+export function ruleCatalog(ruleSet: readonly RuleDefinition[] = rules): Record<string, CodeInfo> {
   const out: Record<string, CodeInfo> = { ...resolutionCodes };
-  for (const r of rules) Object.assign(out, r.codes);
+  for (const r of ruleSet) Object.assign(out, r.codes);
   return out;
 }
 
-export interface ValidateOptions extends SelectOptions {
+export interface ValidateOptions {
   fs: RepoFileSystem;
   /** Objects from a leaf rendering; without it the rules read app directories statically. */
   leaves?: LeafObjects;
-  /** Rules to run (default: all). */
+  /** Rules to run (default: the core rules; the library entry adds the layouts' own). */
   rules?: readonly RuleDefinition[];
 }
 
-export function createRuleContext(fleet: Fleet, clusters: ResolvedCluster[], options: ValidateOptions): RuleContext {
+export function createRuleContext(resolved: ResolvedFleet, options: ValidateOptions): RuleContext {
+  const { fleet, clusters } = resolved;
   const manifests = new ManifestIndex(options.fs);
   const leafCache = new Map<string, ManifestObject[] | undefined>();
   const releases = new Map((fleet.graphs?.helmfile ?? []).map((r) => [releaseApp(r), r]));
@@ -148,6 +150,7 @@ export function createRuleContext(fleet: Fleet, clusters: ResolvedCluster[], opt
   return {
     fleet,
     clusters,
+    cluster: resolved.cluster,
     fs: options.fs,
     manifests,
     settings: fleet.validation,
@@ -194,13 +197,15 @@ function leafObject(o: Record<string, unknown>, file: string): ManifestObject {
   };
 }
 
-export function validateFleet(fleet: Fleet, options: ValidateOptions): Finding[] {
-  const { clusters, findings } = resolveFleet(fleet, options);
-  const ctx = createRuleContext(fleet, clusters, options);
+/** Every finding about a resolved fleet: its load and resolution findings, then every rule's. */
+export function validateFleet(resolved: ResolvedFleet, options: ValidateOptions): Finding[] {
+  const { fleet, clusters, findings } = resolved;
+  const ctx = createRuleContext(resolved, options);
   const all = [...findings];
-  for (const rule of options.rules ?? rules) all.push(...rule.run(ctx));
+  const ruleSet = options.rules ?? rules;
+  for (const rule of ruleSet) all.push(...rule.run(ctx));
   const levels = fleet.validation.rules ?? {};
-  const known = ruleCatalog();
+  const known = ruleCatalog(ruleSet);
   for (const code of Object.keys(levels).sort()) {
     if (known[code]) continue;
     all.push(place(fleet, { file: fleet.file, path: ['spec', 'validation', 'rules', code] }, {

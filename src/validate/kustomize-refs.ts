@@ -13,12 +13,12 @@
  * kustomization-header rule, which adds the layout's own kustomizations to it.
  */
 import type { Finding } from '../model/finding.js';
-import { at } from '../spec/load.js';
-import { parseYamlSource } from '../spec/yaml-source.js';
-import type { SourceFile } from '../spec/yaml-source.js';
-import { isPlainObject } from '../layering/merge.js';
+import { at } from '../load/native.js';
+import { parseYamlSource } from '../yaml/source.js';
+import type { SourceFile } from '../model/source.js';
+import { isPlainObject } from '../model/merge.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { KUSTOMIZATION_FILES } from '../layouts/gitops-standards/kustomization.js';
+import { KUSTOMIZATION_FILES } from '../load/kustomization.js';
 import type { Rule } from './engine.js';
 import type { RuleContext } from './context.js';
 import { normalizeRepoPath } from './context.js';

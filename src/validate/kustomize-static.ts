@@ -17,15 +17,14 @@
  * Cost: each directory is built once per validation (cached); its objects are copied, not
  * re-read, by every kustomization that includes it.
  */
-import jsYaml from 'js-yaml';
-import { LineCounter, isScalar, parseAllDocuments, parseDocument } from 'yaml';
-import type { Document } from 'yaml';
+import { LineCounter, isScalar, parseAllDocuments, parseDocument, parseYaml, parseYamlAll } from '../yaml/index.js';
+import type { Document } from '../yaml/index.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import type { YamlPath } from '../spec/yaml-source.js';
-import { formatPath } from '../spec/yaml-source.js';
-import type { ManifestIndex } from './manifests.js';
-import { CLUSTER_SCOPED, KUSTOMIZATION_FILES, isObj, joinRelative } from './manifests.js';
-import { apiGroup } from './catalog/operators.js';
+import type { YamlPath } from '../model/source.js';
+import { formatPath } from '../model/source.js';
+import type { ManifestIndex } from '../load/manifests.js';
+import { CLUSTER_SCOPED, KUSTOMIZATION_FILES, isObj, joinRelative } from '../load/manifests.js';
+import { apiGroup } from '../model/catalog/operators.js';
 
 /** Kinds kustomize itself knows to be cluster-scoped: its `namespace:` leaves only these alone. */
 export const KUSTOMIZE_CLUSTER_SCOPED = new Set([
@@ -201,7 +200,7 @@ export class StaticKustomize {
     let value: unknown;
     try {
       text = this.fs.readText(file);
-      value = jsYaml.load(text);
+      value = parseYaml(text);
     } catch {
       return undefined;
     }
@@ -369,7 +368,7 @@ export class StaticKustomize {
     }
     let docs: unknown[] = [];
     try {
-      docs = text === undefined ? [] : jsYaml.loadAll(text);
+      docs = text === undefined ? [] : parseYamlAll(text);
     } catch {
       docs = [];
     }

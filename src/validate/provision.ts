@@ -10,10 +10,11 @@ import { resolveCluster } from '../layering/resolve.js';
 import { locateOrigin } from '../model/fleet.js';
 import type { CredentialRef, NetworksSpec, ProvisionSpec } from '../model/spec.js';
 import { DEFAULT_NETWORKS } from '../generate/provision/common.js';
-import { formatPath } from '../spec/yaml-source.js';
+import { formatPath } from '../model/source.js';
 import type { Cidr } from './cidr.js';
 import { cidrContains, cidrsOverlap, parseCidr, parseIp } from './cidr.js';
-import type { Rule, RuleContext } from './index.js';
+import type { Rule } from './engine.js';
+import type { RuleContext } from './context.js';
 
 type Path = (string | number)[];
 type NetworkKey = 'machine' | 'pod' | 'service';
@@ -196,7 +197,7 @@ export const duplicateHostRule: Rule = (ctx) => {
   const bmcs = new Map<string, string>();
   for (const d of ctx.fleet.clusters) {
     if (!d.spec.provision) continue;
-    const def = ctx.clusters.find((c) => c.name === d.name) ?? resolveCluster(ctx.fleet, d.name).cluster;
+    const def = ctx.cluster(d.name);
     (def.provision?.hosts ?? []).forEach((h, i) => {
       const where = `${def.name}/${h.name}`;
       const mac = h.bootMACAddress.toLowerCase();

@@ -3,10 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadFleet } from '../../src/index.js';
 import { resolveCluster } from '../../src/layering/resolve.js';
-import { planBootstrap, parseSecretRef, refOf, type BootstrapPlanOptions } from '../../src/apply/bootstrap-plan.js';
+import { planBootstrap, parseSecretRef, type BootstrapPlanOptions } from '../../src/order/bootstrap-plan.js';
+import { refOf } from '../../src/model/k8s.js';
 import { UsageError } from '../../src/errors/index.js';
 import type { BootstrapPlan } from '../../src/model/bootstrap.js';
-import type { K8sObject } from '../../src/generate/argocd.js';
+import type { K8sObject } from '../../src/model/k8s.js';
 import { baseFleet, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 function labPlan(cluster: string, options: BootstrapPlanOptions = {}, files?: Record<string, string>): BootstrapPlan {

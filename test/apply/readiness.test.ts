@@ -5,7 +5,8 @@ import { evaluate, type LiveObject } from '../../src/apply/readiness.js';
 import { changeAction } from '../../src/apply/changes.js';
 import { parseDuration } from '../../src/cli/commands/bootstrap.js';
 import { UsageError } from '../../src/errors/index.js';
-import type { ObjectKey, ReadyCondition } from '../../src/model/bootstrap.js';
+import type { ReadyCondition } from '../../src/model/bootstrap.js';
+import type { ObjectKey } from '../../src/model/k8s.js';
 
 const ns = 'openshift-operators';
 const sub: ObjectKey = { apiVersion: 'operators.coreos.com/v1alpha1', kind: 'Subscription', namespace: ns, name: 'op' };

@@ -16,8 +16,8 @@ import { syntheticShape, writeSyntheticFleet } from '../../bench/synthetic.js';
 import { applicationFor, projectsFor } from '../../src/generate/argocd.js';
 import { loadFleet } from '../../src/index.js';
 import { resolveCluster } from '../../src/layering/resolve.js';
-import { substitute } from '../../src/layering/substitute.js';
-import type { LoadResult } from '../../src/spec/load.js';
+import { substitute } from '../../src/model/substitute.js';
+import type { LoadResult } from '../../src/load/native.js';
 import { removeDir, requireTools, tempDir, toolEnv } from '../helpers/tools.js';
 
 const dirs: string[] = [];

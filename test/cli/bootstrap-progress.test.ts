@@ -4,15 +4,16 @@ import assert from 'node:assert/strict';
 import type { BootstrapEvent } from '../../src/apply/events.js';
 import { jsonReporter, lineReporter, liveReporter } from '../../src/cli/bootstrap-progress.js';
 import { formatResult } from '../../src/cli/commands/bootstrap.js';
-import type { BootstrapResult } from '../../src/model/bootstrap.js';
+import type { BootstrapResult } from '../../src/apply/change-set.js';
+import { ChangeSet } from '../../src/apply/change-set.js';
 
 const result: BootstrapResult = {
   cluster: 'hub',
   outcome: 'converged',
-  changes: [
+  changes: new ChangeSet([
     { ref: 'Namespace/openshift-gitops', stage: 'namespaces', action: 'created' },
     { ref: 'Subscription/openshift-operators/openshift-gitops-operator', stage: 'gitops-operator', action: 'unchanged' },
-  ],
+  ]),
   timings: [{ stage: 'namespaces', durationMs: 120 }, { stage: 'wave 5', wave: 5, durationMs: 61_500 }],
   durationMs: 61_620,
 };

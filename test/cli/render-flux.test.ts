@@ -9,8 +9,9 @@ import { join, resolve } from 'node:path';
 import jsYaml from 'js-yaml';
 import { loadFleet } from '../../src/index.js';
 import { renderFleet } from '../../src/render/fleet.js';
-import type { JsonSchema } from '../../src/spec/json-schema.js';
-import { validateSchema } from '../../src/spec/json-schema.js';
+import { resolveFleet } from '../../src/layering/resolve-fleet.js';
+import type { JsonSchema } from '../../src/load/json-schema.js';
+import { validateSchema } from '../../src/load/json-schema.js';
 import { baseFleet, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 function fluxFleet(overrides: Record<string, string> = {}): Record<string, string> {
@@ -123,7 +124,7 @@ spec:
   try {
     const { fleet, findings } = loadFleet(dir);
     assert.deepEqual(findings, []);
-    const { files } = renderFleet(fleet);
+    const { files } = renderFleet(resolveFleet(fleet));
     const seen = new Set<string>();
     let checked = 0;
     for (const f of files) {
@@ -182,7 +183,7 @@ const HOME_OPS = resolve('..', 'shared', 'realrepos', 'onedr0p__home-ops');
 test('helmfile + Flux layout: render emits the repository\'s own Flux Kustomizations as they are, no bootstrap, no helmfile releases', { skip: !existsSync(HOME_OPS) && 'real repositories not present' }, async () => {
   const repo = join(HOME_OPS, 'at-d9078e4d');
   const { fleet } = loadFleet(repo);
-  const { files, clusters } = renderFleet(fleet);
+  const { files, clusters } = renderFleet(resolveFleet(fleet));
   assert.ok(files.length >= 10, `${files.length} files`);
   for (const f of files) {
     assert.match(f.path, /^cluster\/apps\/flux-[a-z0-9.-]+\.yaml$/);
@@ -198,7 +199,7 @@ test('helmfile + Flux layout: render emits the repository\'s own Flux Kustomizat
   assert.ok(files.some((f) => f.path === 'cluster/apps/flux-flux-system-cluster-apps.yaml'));
   // The older snapshot has helmfile releases only (no ks.yaml): nothing for Flux to render.
   const older = loadFleet(join(HOME_OPS, 'at-ba0958d9')).fleet;
-  assert.deepEqual(renderFleet(older).files, []);
+  assert.deepEqual(renderFleet(resolveFleet(older)).files, []);
   const r = await cli(['render', '--repo', join(HOME_OPS, 'at-ba0958d9')]);
   assert.equal(r.code, 0, r.stderr);
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import jsYaml from 'js-yaml';
 import { loadFleet } from '../../src/index.js';
 import { resolveCluster } from '../../src/layering/resolve.js';
-import type { K8sObject } from '../../src/generate/argocd.js';
+import type { K8sObject } from '../../src/model/k8s.js';
 import { dependsOnFor, fluxBootstrapFor, gitRef, helmReleaseFor, kustomizationFor } from '../../src/generate/flux.js';
 import type { AppSpec } from '../../src/model/spec.js';
 import type { Fleet } from '../../src/model/fleet.js';

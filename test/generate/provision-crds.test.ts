@@ -10,8 +10,9 @@ import { resolve } from 'node:path';
 import { loadFleet } from '../../src/index.js';
 import { writeTree as writeOut } from '../../src/adapters/output.js';
 import { renderFleet } from '../../src/render/fleet.js';
-import { validateSchema } from '../../src/spec/json-schema.js';
-import type { JsonSchema } from '../../src/spec/json-schema.js';
+import { resolveFleet } from '../../src/layering/resolve-fleet.js';
+import { validateSchema } from '../../src/load/json-schema.js';
+import type { JsonSchema } from '../../src/load/json-schema.js';
 import { removeTree } from '../support/fleet-fixture.js';
 import { tempDir } from '../helpers/tools.js';
 import type { Obj } from '../support/provision.js';
@@ -54,7 +55,7 @@ const fleets: [string, string][] = [
 for (const [label, repo] of fleets) {
   test(`${label}: every generated provisioning object validates against its upstream CRD`, () => {
     const { fleet } = loadFleet(repo);
-    const files = renderFleet(fleet, { clusters: ['hub'] }).files.filter((f) => f.path.startsWith('hub/provision/'));
+    const files = renderFleet(resolveFleet(fleet, { clusters: ['hub'] })).files.filter((f) => f.path.startsWith('hub/provision/'));
     const objects = files.flatMap((f) => f.objects.map((o) => ({ o: o as Obj, where: `${f.path} ${o.kind}/${o.metadata.name}` })));
     assert.ok(objects.length > 20, `${objects.length} objects`);
     const kinds = new Set(objects.map(({ o }) => o.kind));
@@ -68,7 +69,7 @@ for (const [label, repo] of fleets) {
 
 test('the lab hub gets every agent-install kind for each spoke, from the rendered kustomize directories', () => {
   const { fleet } = loadFleet('examples/lab');
-  const result = renderFleet(fleet, { clusters: ['hub'] });
+  const result = renderFleet(resolveFleet(fleet, { clusters: ['hub'] }));
   const out = tempDir('lab-provision');
   try {
     writeOut(out, result.files, []);

@@ -5,7 +5,7 @@ import jsYaml from 'js-yaml';
 import { loadFleet } from '../../src/index.js';
 import { provisionBundle, provisionBundlesFor } from '../../src/generate/provision/index.js';
 import { resolveCluster } from '../../src/layering/resolve.js';
-import type { K8sObject } from '../../src/generate/argocd.js';
+import type { K8sObject } from '../../src/model/k8s.js';
 import type { ProvisionSpec } from '../../src/model/spec.js';
 import type { Fleet } from '../../src/model/fleet.js';
 import { removeTree, writeTree } from '../support/fleet-fixture.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { substitute, referencedVariables } from '../../src/layering/substitute.js';
+import { substitute, referencedVariables } from '../../src/model/substitute.js';
 
 const vars: Record<string, string> = { A: 'alpha', EMPTY: '' };
 const lookup = (n: string) => vars[n];

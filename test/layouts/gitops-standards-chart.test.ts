@@ -14,7 +14,7 @@ import { createClusterBuilder } from '../../src/adapters/cluster-build.js';
 import { applicationFor, projectsFor } from '../../src/generate/argocd.js';
 import { loadFleet } from '../../src/index.js';
 import { resolveCluster } from '../../src/layering/resolve.js';
-import { substitute } from '../../src/layering/substitute.js';
+import { substitute } from '../../src/model/substitute.js';
 import { completeFallbacks } from '../../src/layouts/gitops-standards/fallback.js';
 import { writeTree } from '../support/fleet-fixture.js';
 

@@ -19,11 +19,11 @@ import type { ClosableClusterBuilder } from '../../src/adapters/cluster-build.js
 import { applicationFor, projectsFor } from '../../src/generate/argocd.js';
 import { loadFleet } from '../../src/index.js';
 import { resolveCluster } from '../../src/layering/resolve.js';
-import { substitute } from '../../src/layering/substitute.js';
-import { clusterDirs } from '../../src/layouts/gitops-standards.js';
+import { substitute } from '../../src/model/substitute.js';
+import { clusterDirs } from '../../src/layouts/gitops-standards/reader.js';
 import { completeFallbacks } from '../../src/layouts/gitops-standards/fallback.js';
 import { nodeFileSystem } from '../../src/adapters/node-fs.js';
-import type { LoadResult } from '../../src/spec/load.js';
+import type { LoadResult } from '../../src/load/native.js';
 
 const REPOS = [
   { name: 'svitnin-redhat__openshift-virtualization-gitops', clusters: { hub: [12, 1], etl4: [13, 1] } as Record<string, [number, number]> },

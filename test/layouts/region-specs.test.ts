@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { loadFleet } from '../../src/index.js';
 import { writeTree as writeOut } from '../../src/adapters/output.js';
 import { planFleet } from '../../src/order/plan.js';
+import { resolveFleet } from '../../src/layering/resolve-fleet.js';
 import { renderFleet } from '../../src/render/fleet.js';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { tempDir } from '../helpers/tools.js';
@@ -184,7 +185,7 @@ const expectedDifferences: Record<string, Justified[]> = {
 function renderHub(): string {
   const { fleet } = loadFleet(REPO);
   const out = tempDir('hyperfleet');
-  writeOut(out, renderFleet(fleet, { clusters: ['hub'] }).files, []);
+  writeOut(out, renderFleet(resolveFleet(fleet, { clusters: ['hub'] })).files, []);
   return out;
 }
 
@@ -202,7 +203,7 @@ test('the region-spec layout is detected and each region spec becomes a provisio
   assert.equal(ocp.channel, 'stable');
   assert.equal(ocp.baseDomain, 'rosa.mturansk-test.csu2.i3.devshift.org');
   assert.equal(ocp.wave, 1, 'the ApplicationSet puts the cluster element at sync wave 1');
-  const plan = planFleet(fleet);
+  const plan = planFleet(resolveFleet(fleet));
   const hub = plan.clusters.find((c) => c.name === 'hub')!;
   assert.deepEqual(hub.provisions, [EKS, OCP]);
   for (const name of [EKS, OCP]) {

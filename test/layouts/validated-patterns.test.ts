@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import { loadFleet } from '../../src/index.js';
-import { resolveTemplate } from '../../src/layouts/validated-patterns.js';
+import { resolveTemplate } from '../../src/layouts/validated-patterns/reader.js';
 import { clusterDef } from '../../src/model/fleet.js';
 import { cli } from '../support/fleet-fixture.js';
 

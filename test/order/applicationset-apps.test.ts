@@ -46,7 +46,7 @@ function load(files: Record<string, string>) {
   dirs.push(dir);
   const { fleet, findings } = loadFleet(dir);
   assert.deepEqual(findings, []);
-  return { fleet, ...resolveFleet(fleet) };
+  return resolveFleet(fleet);
 }
 
 const TREE = createMemoryTree({
@@ -161,7 +161,7 @@ const planCases: {
 for (const c of planCases) {
   test(`planApplicationSetFleet: ${c.name}`, async () => {
     const { fleet } = load(fleetFiles('applicationset', c.clusters, c.extra));
-    const plan = await planApplicationSetFleet(fleet, memorySource(c.status));
+    const plan = await planApplicationSetFleet(resolveFleet(fleet), memorySource(c.status));
     assert.deepEqual(Object.fromEntries(plan.clusters.map((p) => [p.name, p.apps.map((a) => a.name)])), c.apps);
     assert.deepEqual(plan.findings.map((f) => `${f.severity} ${f.code} ${f.cluster}`), c.findings);
     if (c.notes) assert.deepEqual(Object.fromEntries(plan.clusters.map((p) => [p.name, p.notes])), c.notes);

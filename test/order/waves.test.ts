@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeWaves, formatCycle } from '../../src/order/waves.js';
-import type { WaveNode } from '../../src/order/waves.js';
+import { computeWaves, formatCycle } from '../../src/layering/waves.js';
+import type { WaveNode } from '../../src/layering/waves.js';
 
 const n = (name: string, explicit?: number, needs: string[] = []): WaveNode => ({ name, explicit, needs });
 

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError, ToolError } from '../../src/errors/index.js';
-import type { LeafJob, RenderLeavesOptions } from '../../src/render/leaves/index.js';
-import { renderLeaves } from '../../src/render/leaves/index.js';
+import type { LeafJob } from '../../src/render/leaves/index.js';
+import type { RenderLeavesOptions } from '../../src/api/leaves.js';
+import { renderLeaves } from '../../src/api/leaves.js';
 import { copyTree, readTree, removeDir, requireTools, tempDir, toolEnv } from '../helpers/tools.js';
 
 const FIXTURE = resolve('test/fixtures/leaves/repo');

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import jsYaml from 'js-yaml';
 import { parse as yamlParse } from 'yaml';
-import { emitYaml } from '../../src/render/yaml-emit.js';
-import { sortDeep } from '../../src/render/yaml.js';
+import { emitYaml } from '../../src/yaml/emit.js';
+import { sortDeep } from '../../src/yaml/serialize.js';
 
 /** Both YAML readers must read back exactly what was written. */
 function roundTrip(v: unknown): void {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sortDeep, toSortedJson, toYaml } from '../../src/render/yaml.js';
+import { sortDeep, toSortedJson, toYaml } from '../../src/yaml/serialize.js';
 
 test('toSortedJson gives exactly the bytes of JSON.stringify over sorted keys', () => {
   const v = { b: [1, 'x', null, { z: true, a: [] }, [], {}], a: { d: undefined, c: 'é"\n', e: -0.5 }, u: undefined, n: null };
@@ -21,9 +21,9 @@ test('toYaml writes shared objects out in full (no anchors)', () => {
 });
 
 test('the streamed plan JSON is the sorted JSON of the plan document', async () => {
-  const { loadFleet, planFleet } = await import('../../src/index.js');
+  const { loadFleet, planFleet, resolveFleet } = await import('../../src/index.js');
   const { planJson, findingJson } = await import('../../src/render/plan-format.js');
-  const plan = planFleet(loadFleet('examples/lab').fleet);
+  const plan = planFleet(resolveFleet(loadFleet('examples/lab').fleet));
   plan.findings.push({ severity: 'warning', code: 'x', message: 'm', file: 'f', line: 1 });
   const doc = { fleet: plan.fleet, layout: plan.layout, clusters: plan.clusters, findings: plan.findings.map(findingJson) };
   assert.equal(planJson(plan), toSortedJson(doc));

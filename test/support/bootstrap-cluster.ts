@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadFleet } from '../../src/index.js';
 import { renderFleet } from '../../src/render/fleet.js';
-import { ROOT_APPLICATION } from '../../src/generate/argocd.js';
+import { resolveFleet } from '../../src/layering/resolve-fleet.js';
+import { ROOT_APPLICATION } from '../../src/model/constants.js';
 import { CRD_SETS, startKubeServer, type ControllerOptions, type KubeServer, type Obj } from './kube-server/index.js';
 import { removeTree } from './fleet-fixture.js';
 
@@ -53,7 +54,7 @@ export async function simulatedCluster(opts: { repo?: string; cluster?: string; 
 /** The root Application of `cluster` syncs its rendered apps and projects; child apps sync nothing. */
 export function setGitContent(server: KubeServer, repo: string, cluster: string, namespace = 'openshift-gitops'): Obj[] {
   const { fleet } = loadFleet(repo);
-  const rendered = renderFleet(fleet, { clusters: [cluster] });
+  const rendered = renderFleet(resolveFleet(fleet, { clusters: [cluster] }));
   // What the root Application reads: <cluster>/apps/*.yaml and <cluster>/projects/*.yaml.
   const objects = rendered.files.filter((f) => /^[^/]+\/(apps|projects)\/[^/]+\.yaml$/.test(f.path)).flatMap((f) => f.objects) as Obj[];
   server.controllers.setManifests(namespace, ROOT_APPLICATION, objects);

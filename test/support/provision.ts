@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import jsYaml from 'js-yaml';
-import type { JsonSchema } from '../../src/spec/json-schema.js';
+import type { JsonSchema } from '../../src/load/json-schema.js';
 import { requireTools, removeDir, tempDir, toolEnv } from '../helpers/tools.js';
 
 export type Obj = Record<string, unknown> & { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };

@@ -7,12 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadFleet, validateFleet } from '../../src/index.js';
 import type { Finding } from '../../src/index.js';
-import { validateSchema } from '../../src/spec/json-schema.js';
-import type { JsonSchema } from '../../src/spec/json-schema.js';
+import { validateSchema } from '../../src/load/json-schema.js';
+import type { JsonSchema } from '../../src/load/json-schema.js';
 import { argoCdIssues, argoCdSchema, nearbyField } from '../../src/validate/rules/argocd-schema.js';
 import generated from '../../src/validate/catalog/argocd-schemas.json' with { type: 'json' };
 import { baseFleet, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { renderFleet } from '../../src/render/fleet.js';
+import { resolveFleet } from '../../src/layering/resolve-fleet.js';
 import jsYaml from 'js-yaml';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -180,7 +181,7 @@ for (const repo of ['examples/lab', 'test/fixtures/seed-004']) {
     const { fleet } = loadFleet(repo);
     let checked = 0;
     const issues: string[] = [];
-    for (const file of renderFleet(fleet).files) {
+    for (const file of renderFleet(resolveFleet(fleet)).files) {
       if (!/\.ya?ml$/.test(file.path)) continue;
       for (const doc of jsYaml.loadAll(file.content)) {
         if (typeof doc !== 'object' || doc === null) continue;

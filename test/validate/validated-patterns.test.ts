@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ruleCatalog } from '../../src/validate/index.js';
+import { ruleCatalog } from '../../src/index.js';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 const FIXTURE = 'test/fixtures/validated-patterns/pattern';

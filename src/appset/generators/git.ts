@@ -3,7 +3,6 @@
  * object in each matching YAML/JSON file), read through the repo server port at the
  * generator's `revision`.
  */
-import { CORE_SCHEMA, loadAll } from 'js-yaml';
 import type { Generator, GeneratorContext } from './generator.js';
 import type { JsonObject, ParamSet } from '../types.js';
 import { ApplicationSetError, atPath } from '../types.js';
@@ -13,6 +12,7 @@ import { flattenParams, isPlainObject, markStringSlice } from '../go-value.js';
 import { normalizeName } from '../normalize.js';
 import { appendTemplatedValues } from '../values.js';
 import { goJsonType } from './list.js';
+import { parseYamlAll } from '../../yaml/index.js';
 
 interface PathItem {
   path?: string;
@@ -183,7 +183,7 @@ function directoryParams(dir: string, prefix: string, goTemplate: boolean): Para
 export function decodeGitFile(content: string): Record<string, unknown>[] {
   let docs: unknown[];
   try {
-    docs = loadAll(content, undefined, { schema: CORE_SCHEMA });
+    docs = parseYamlAll(content, { schema: 'core' });
   } catch (e) {
     const reason = (e as { reason?: string }).reason ?? (e as Error).message;
     throw new ApplicationSetError(`unable to parse file: error converting YAML to JSON: yaml: ${reason}`);

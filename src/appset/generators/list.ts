@@ -1,9 +1,9 @@
 /** The list generator: literal `elements`, plus `elementsYaml` appended after them. */
-import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import type { Generator, GeneratorContext } from './generator.js';
 import type { JsonObject, ParamSet } from '../types.js';
 import { ApplicationSetError, atPath } from '../types.js';
 import { isPlainObject } from '../go-value.js';
+import { parseYaml } from '../../yaml/index.js';
 
 export class ListGenerator implements Generator {
   generate(spec: JsonObject, ctx: GeneratorContext): Promise<ParamSet[]> {
@@ -44,7 +44,7 @@ export class ListGenerator implements Generator {
     if (typeof yamlText === 'string' && yamlText.length > 0) {
       let decoded: unknown;
       try {
-        decoded = loadYaml(yamlText, { schema: CORE_SCHEMA });
+        decoded = parseYaml(yamlText, { schema: 'core' });
       } catch (e) {
         throw new ApplicationSetError(`error unmarshling decoded ElementsYaml error converting YAML to JSON: yaml: ${(e as Error).message}`, atPath(`${ctx.path}.elementsYaml`));
       }

@@ -2,12 +2,8 @@
  * `fleetplan appset --clusters fleet`: the cluster identity Secrets of every cluster of the
  * fleet in the repository (`clusterSecretFor` over the resolved clusters).
  */
-import { InputError } from '../../errors/index.js';
-import type { ClusterSecret } from '../../appset/types.js';
-import { fleetClusterSecrets } from '../../order/applicationset-apps.js';
-import { resolveFleet } from '../../layering/resolve-fleet.js';
-import { hasErrors } from '../../model/finding.js';
-import { findingLine } from '../../render/plan-format.js';
+import { InputError, fleetClusterSecrets, resolveFleet, hasErrors, findingLine } from '../../index.js';
+import type { ClusterSecret } from '../../index.js';
 import type { CommandContext } from '../command.js';
 import { load } from '../common.js';
 

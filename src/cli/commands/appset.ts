@@ -3,21 +3,12 @@
  */
 import { resolve } from 'node:path';
 import type { Command, CommandContext } from '../command.js';
-import { FleetplanError, InputError, UsageError } from '../../errors/index.js';
+import { FleetplanError, InputError, UsageError, generateApplications, formatApplications, loadApplicationSet, parseClusterSecrets, createRepoServer, goTemplateEngine, CLUSTER_SECRET_TYPE_LABEL } from '../../index.js';
+import type { GeneratedApplication, GenerateOptions, OutputFormat, ClusterSecret, GitRepo } from '../../index.js';
 import { readTextFile } from '../../adapters/fs.js';
 import { createLocalGitTree } from '../../adapters/git.js';
 import type { LocalGitTree } from '../../adapters/git.js';
-import { generateApplications } from '../../appset/applications.js';
-import type { GeneratedApplication, GenerateOptions } from '../../appset/applications.js';
-import { formatApplications } from '../../appset/format.js';
-import type { OutputFormat } from '../../appset/format.js';
-import { loadApplicationSet, parseClusterSecrets } from '../../appset/load.js';
-import { createRepoServer } from '../../appset/repo-server.js';
-import type { ClusterSecret } from '../../appset/types.js';
-import type { GitRepo } from '../../ports/git-repo.js';
-import { goTemplateEngine } from '../../appset/go-engine.js';
 import { clusterSecretsFromFleet } from './appset-fleet.js';
-import { CLUSTER_SECRET_TYPE_LABEL } from '../../appset/generators/cluster.js';
 
 const usage = `Usage: fleetplan appset FILE [--clusters FILE|fleet] [--repo DIR] [--revision REV]
                       [-o yaml|json] [--explain] [--new-git-file-globbing] [--include-hidden-directories]

@@ -1,17 +1,10 @@
 import type { Command, CommandContext } from '../command.js';
 import { choice, clusterNames, load, reportFindings } from '../common.js';
-import { InputError, UsageError } from '../../errors/index.js';
-import { hasErrors } from '../../model/finding.js';
-import { resolveFleet } from '../../layering/resolve-fleet.js';
-import { planBootstrap, parseSecretRef, type BootstrapPlanOptions } from '../../apply/bootstrap-plan.js';
-import { DEFAULT_TIMEOUT_MS } from '../../apply/executor.js';
-import { bootstrapFleet, type ClusterOutcome, type ClusterRun, type FleetPorts } from '../../apply/fleet.js';
-import type { Reporter } from '../../apply/events.js';
+import { InputError, UsageError, hasErrors, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration } from '../../index.js';
+import type { BootstrapPlanOptions, ClusterOutcome, ClusterRun, FleetPorts, Reporter, BootstrapResult } from '../../index.js';
 import { systemClock } from '../../adapters/clock.js';
 import { readManifests, withPrivateFile } from '../../adapters/manifests.js';
 import { jsonReporter, lineReporter, liveReporter, summaryLine } from '../bootstrap-progress.js';
-import { formatDuration } from '../../apply/executor.js';
-import type { BootstrapResult } from '../../model/bootstrap.js';
 import { resolve } from 'node:path';
 
 export const bootstrapCommand: Command = {
@@ -64,7 +57,7 @@ the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy insta
     }
     const timeoutMs = ctx.values.timeout !== undefined ? parseDuration(String(ctx.values.timeout)) : DEFAULT_TIMEOUT_MS;
     const { fleet } = await load(ctx);
-    if (fleet.layout === 'helmfile-flux') {
+    if (!fleet.capabilities.bootstrap) {
       throw new UsageError('a helmfile + Flux repository bootstraps itself (helmfile sync, then Flux): fleetplan bootstrap applies Argo CD fleets only');
     }
     if (fleet.engine === 'flux') {
@@ -177,7 +170,7 @@ export function formatOutcomes(outcomes: ClusterOutcome[]): string {
 
 export function formatResult(r: BootstrapResult): string[] {
   const lines = [`${r.cluster}: ${summaryLine(r)}`];
-  const w = Math.max(0, ...r.changes.map((c) => c.action.length));
+  const w = Math.max(0, ...r.changes.entries.map((c) => c.action.length));
   for (const c of r.changes) lines.push(`  ${c.action.padEnd(w)}  ${c.ref}${c.reason ? `  (${c.reason})` : ''}`);
   if (r.timings.length) {
     lines.push('  durations');

@@ -3,9 +3,8 @@
 import { locateHelm } from '../../adapters/helm.js';
 import { locateKustomize } from '../../adapters/kustomize.js';
 import { createSourceReader } from '../../adapters/source-reader.js';
-import { UsageError } from '../../errors/index.js';
-import { discoverKustomization, generateCmpManifests } from '../../render/leaves/cmp.js';
-import type { HelmTool, KustomizeTool } from '../../ports/tools.js';
+import { UsageError, discoverKustomization, generateCmpManifests } from '../../index.js';
+import type { HelmTool, KustomizeTool } from '../../index.js';
 import type { Command } from '../command.js';
 
 export const cmpCommand: Command = {

@@ -4,11 +4,9 @@
  * Prints the output; on a template error prints Go's message to stderr and exits 1.
  */
 import { resolve } from 'node:path';
-import yaml from 'js-yaml';
 import { readTextFile } from '../../adapters/fs.js';
-import { InputError, UsageError } from '../../errors/index.js';
-import { GoTemplateError, compileGoTemplate, goValueFromJsonArgoCD } from '../../gotemplate/index.js';
-import type { FuncSet } from '../../gotemplate/index.js';
+import { InputError, UsageError, GoTemplateError, compileGoTemplate, goValueFromJsonArgoCD, parseYaml } from '../../index.js';
+import type { FuncSet } from '../../index.js';
 import type { Command } from '../command.js';
 
 const MISSINGKEY = ['default', 'zero', 'error'] as const;
@@ -17,7 +15,7 @@ const FUNCS = ['argocd', 'sprig', 'go'] as const;
 function parseData(text: string, file: string): unknown {
   if (/\.ya?ml$/i.test(file)) {
     try {
-      return yaml.load(text, { schema: yaml.CORE_SCHEMA }) ?? null;
+      return parseYaml(text, { schema: 'core' }) ?? null;
     } catch (e) {
       throw new InputError(`cannot parse YAML: ${(e as Error).message.split('\n')[0]}`, { location: { file }, cause: e });
     }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from '../command.js';
-import { InputError, UsageError } from '../../errors/index.js';
+import { InputError, UsageError } from '../../index.js';
 import { copyExample, listExamples } from '../../adapters/examples.js';
 import { writeFileAtomic } from '../../adapters/fs.js';
 

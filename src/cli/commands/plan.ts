@@ -1,10 +1,7 @@
 import type { Command } from '../command.js';
 import { choice, clusterNames, load, reportFindings } from '../common.js';
-import { planFleet } from '../../order/plan.js';
-import { planApplicationSetFleet } from '../../order/applicationset-apps.js';
+import { planFleet, planApplicationSetFleet, formatPlan, planJsonChunks, hasErrors, resolveFleet } from '../../index.js';
 import { createFleetRepoSource } from '../../adapters/fleet-repo.js';
-import { formatPlan, planJsonChunks } from '../../render/plan-format.js';
-import { hasErrors } from '../../model/finding.js';
 
 export const planCommand: Command = {
   name: 'plan',
@@ -21,16 +18,17 @@ Exits 1 when the fleet has errors (they are printed to stderr, and included in -
   async run(ctx) {
     const format = choice(ctx, 'output', ['text', 'json', 'mermaid', 'dot'] as const, 'text');
     const { fleet } = await load(ctx);
+    const resolved = resolveFleet(fleet, { clusters: clusterNames(ctx) });
     let plan;
     if (fleet.delivery === 'applicationset') {
       // The Applications come from each cluster's root ApplicationSet, evaluated over the repository.
       const source = await createFleetRepoSource(fleet.root);
       try {
-        plan = await planApplicationSetFleet(fleet, source, { clusters: clusterNames(ctx) });
+        plan = await planApplicationSetFleet(resolved, source);
       } finally {
         source.close();
       }
-    } else plan = planFleet(fleet, { clusters: clusterNames(ctx) });
+    } else plan = planFleet(resolved);
     if (format === 'json') for (const chunk of planJsonChunks(plan)) ctx.io.stdout.write(chunk);
     else ctx.io.stdout.write(formatPlan(plan, format));
     if (format !== 'json') reportFindings(ctx, plan.findings);

@@ -1,12 +1,10 @@
 import type { Command } from '../command.js';
 import { load, repoRoot } from '../common.js';
-import { UsageError, OperationError } from '../../errors/index.js';
-import { formatPromotion, planPromotion, setSectorRevision } from '../../promote/index.js';
+import { UsageError, OperationError, formatPromotion, planPromotion, setSectorRevision, loadFleet } from '../../index.js';
+import type { RepoFileSystem } from '../../index.js';
 import { gitRevisions } from '../../adapters/git-revisions.js';
 import { readTextFile, resolveInside, writeFileAtomic } from '../../adapters/fs.js';
 import { nodeFileSystem } from '../../adapters/node-fs.js';
-import { loadFleet } from '../../index.js';
-import type { RepoFileSystem } from '../../ports/filesystem.js';
 
 export const promoteCommand: Command = {
   name: 'promote',

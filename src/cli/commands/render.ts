@@ -1,15 +1,9 @@
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { choice, clusterNames, load, reportFindings } from '../common.js';
-import { deliveryFiles, renderCluster, renderedStream } from '../../render/fleet.js';
-import { hasErrors } from '../../model/finding.js';
+import { deliveryFiles, renderCluster, renderedStream, hasErrors, jsonOf, resolveFleet, UsageError, formatLeafReport, renderLeaves, leafJobsFor } from '../../index.js';
 import { writeTree } from '../../adapters/output.js';
-import { jsonOf } from '../../render/yaml.js';
-import { resolveFleet } from '../../layering/resolve-fleet.js';
-import { UsageError } from '../../errors/index.js';
 import { nodeFileSystem } from '../../adapters/node-fs.js';
-import { formatLeafReport, renderLeaves } from '../../render/leaves/index.js';
-import { leafJobsFor } from '../../render/leaves/jobs.js';
 
 export const renderCommand: Command = {
   name: 'render',
@@ -48,7 +42,8 @@ A failing build is reported with cluster, app and path; the others still render 
     const leaves = ctx.values.leaves === true;
     if (leaves && !ctx.values.out) throw new UsageError('--leaves needs --out DIR', { hint: 'leaf manifests are written as files under DIR/<cluster>/manifests/' });
     const { fleet } = await load(ctx);
-    const { clusters, findings } = resolveFleet(fleet, { clusters: clusterNames(ctx) });
+    const resolved = resolveFleet(fleet, { clusters: clusterNames(ctx) });
+    const { clusters, findings } = resolved;
     reportFindings(ctx, findings);
     if (hasErrors(findings)) {
       ctx.io.stderr.write('nothing rendered: fix the errors above\n');
@@ -60,7 +55,7 @@ A failing build is reported with cluster, app and path; the others still render 
       const dir = resolve(ctx.io.cwd, out);
       const total = { written: 0, unchanged: 0, removed: 0 };
       for (const c of clusters) {
-        const files = renderCluster(fleet, c);
+        const files = renderCluster(resolved, c);
         // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
         const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
         // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
@@ -109,7 +104,7 @@ A failing build is reported with cluster, app and path; the others still render 
       ctx.io.stdout.write('{\n  "apiVersion": "v1",\n  "items": [');
       let first = true;
       for (const c of clusters) {
-        for (const f of renderCluster(fleet, c)) {
+        for (const f of renderCluster(resolved, c)) {
           for (const o of f.objects) {
             ctx.io.stdout.write((first ? '\n    ' : ',\n    ') + jsonOf(o, '    '));
             first = false;
@@ -120,7 +115,7 @@ A failing build is reported with cluster, app and path; the others still render 
       ctx.io.stdout.write(',\n  "kind": "List"\n}\n');
       return 0;
     }
-    for (const c of clusters) ctx.io.stdout.write(renderedStream(renderCluster(fleet, c)));
+    for (const c of clusters) ctx.io.stdout.write(renderedStream(renderCluster(resolved, c)));
     return 0;
   },
 };

@@ -1,6 +1,5 @@
 import type { Command } from '../command.js';
-import { UsageError } from '../../errors/index.js';
-import { KINDS, schemas } from '../../spec/schemas.js';
+import { UsageError, KINDS, schemas } from '../../index.js';
 
 export const schemaCommand: Command = {
   name: 'schema',

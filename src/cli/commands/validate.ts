@@ -1,10 +1,6 @@
 import type { Command } from '../command.js';
 import { choice, clusterNames, load } from '../common.js';
-import { ruleCatalog, validateFleet } from '../../index.js';
-import { hasErrors } from '../../model/finding.js';
-import { formatFindingsText } from '../../render/plan-format.js';
-import { findingsJson, findingsSarif } from '../../render/findings-format.js';
-import { VERSION } from '../../version.js';
+import { ruleCatalog, validateFleet, hasErrors, formatFindingsText, findingsJson, findingsSarif, VERSION } from '../../index.js';
 import { resolve } from 'node:path';
 import { leafObjectsFromDirectory } from '../../adapters/leaf-objects.js';
 

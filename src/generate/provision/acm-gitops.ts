@@ -9,11 +9,12 @@
  *   per spoke (in the spoke's provisioning app): a policy that creates the spoke's Argo CD instance,
  *   its RBAC and its root Application once the operator policy is compliant, placed on that spoke.
  */
-import type { K8sObject } from '../argocd.js';
+import type { K8sObject } from '../../model/k8s.js';
 import type { Fleet } from '../../model/fleet.js';
 import type { ResolvedCluster } from '../../model/resolved.js';
 import type { ProvisionBundle } from './bundle.js';
-import { API, POLICY_NAMESPACE } from './common.js';
+import { API } from './common.js';
+import { POLICY_NAMESPACE } from '../../model/constants.js';
 
 /** ManagedClusterSets ACM creates itself. */
 export const BUILTIN_CLUSTER_SETS = ['default', 'global'];

@@ -3,7 +3,7 @@
  * is a BareMetalHost that the BMC boots from the InfraEnv's discovery image; static networking
  * becomes one NMStateConfig per host; AgentClusterInstall carries the VIPs, networks and image set.
  */
-import type { K8sObject } from '../argocd.js';
+import type { K8sObject } from '../../model/k8s.js';
 import type { HostSpec } from '../../model/spec.js';
 import type { ProvisionBundle } from './bundle.js';
 import type { ProvisionInput } from './common.js';

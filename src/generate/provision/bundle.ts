@@ -1,5 +1,5 @@
 /** What provisioning generates for one app on the hub: objects, extra files and Secret generators. */
-import type { K8sObject } from '../argocd.js';
+import type { K8sObject } from '../../model/k8s.js';
 import type { Installer } from '../../model/spec.js';
 
 export interface ProvisionBundle {

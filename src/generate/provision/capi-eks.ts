@@ -2,7 +2,7 @@
  * `capi-eks`: an EKS cluster through Cluster API (CAPA's AWSManagedControlPlane with managed node
  * groups), registered with ACM as a ManagedCluster.
  */
-import type { K8sObject } from '../argocd.js';
+import type { K8sObject } from '../../model/k8s.js';
 import type { ProvisionBundle } from './bundle.js';
 import type { ProvisionInput } from './common.js';
 import { API, clusterLabels, cloudSecretObjects, klusterletAddonConfigFor, managedClusterFor, namespaceFor, networksOf, poolOf, pullSecretObjects } from './common.js';

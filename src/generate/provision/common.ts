@@ -2,11 +2,10 @@
  * Pieces every installer shares: defaults, the cluster's labels, its Namespace, ManagedCluster and
  * KlusterletAddonConfig, and the ExternalSecrets that turn credential references into Secrets.
  */
-import type { K8sObject } from '../argocd.js';
+import type { K8sObject } from '../../model/k8s.js';
 import type { CredentialRef, Installer, NetworksSpec, PoolSpec, ProvisionSpec, SecretStoreRef } from '../../model/spec.js';
 
 /** Sync wave of a provisioning app on the hub unless the spec says otherwise (seed 001: wave 20). */
-export const DEFAULT_PROVISION_WAVE = 20;
 export const DEFAULT_REFRESH_INTERVAL = '1h';
 export const CLUSTERSET_LABEL = 'cluster.open-cluster-management.io/clusterset';
 export const PULL_SECRET = 'pull-secret';
@@ -197,14 +196,7 @@ export function cloudSecretObjects(input: ProvisionInput): K8sObject[] {
 }
 
 /** The hub app that carries the hub-wide ACM–GitOps wiring (named after seed 001's app). */
-export const GITOPS_WIRING_APP = 'gitops-bootstrap-policy';
-/** Namespace of the policies, placements and bindings on the hub. */
-export const POLICY_NAMESPACE = 'acm-policies';
 
-/** Repository path a hub's provisioning app reads: `<renderedPath>/<hub>/provision/<app>`. */
-export function provisionPath(renderedPath: string, hub: string, app: string): string {
-  return `${renderedPath}/${hub}/provision/${app}`;
-}
 
 /**
  * The OpenShift update channel: `stable-4.20` as given, or a bare `stable` completed with the

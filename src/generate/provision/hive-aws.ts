@@ -4,7 +4,7 @@
  * empty: Hive injects the one `pullSecretRef` names), or from an ExternalSecret when
  * `credentials.installConfig` points at a stored install-config.
  */
-import type { K8sObject } from '../argocd.js';
+import type { K8sObject } from '../../model/k8s.js';
 import type { ProvisionBundle } from './bundle.js';
 import type { ProvisionInput } from './common.js';
 import {

@@ -23,7 +23,8 @@ import { hiveAwsBundle } from './hive-aws.js';
 
 export type { ProvisionBundle } from './bundle.js';
 export type { ProvisionInput } from './common.js';
-export { GITOPS_WIRING_APP, POLICY_NAMESPACE, DEFAULT_PROVISION_WAVE, provisionPath, imageSetOf } from './common.js';
+export { imageSetOf } from './common.js';
+export { GITOPS_WIRING_APP, POLICY_NAMESPACE, DEFAULT_PROVISION_WAVE, provisionPath } from '../../model/constants.js';
 
 export { provisionedSpokes };
 
@@ -51,11 +52,16 @@ function runsArgoOnOpenShift(fleet: Fleet, def: ClusterDef): boolean {
   return (def.spec.platform ?? fleet.platform) === 'openshift' && fleet.engine === 'argocd';
 }
 
+/** A resolved cluster by name: ResolvedFleet.cluster, or a fresh resolution. */
+export type ClusterLookup = (name: string) => ResolvedCluster;
+
+const resolveNow = (fleet: Fleet): ClusterLookup => (name) => resolveCluster(fleet, name).cluster;
+
 /** Everything the spoke's provisioning app holds: the installer's objects and its root-application policy. */
-export function provisionBundle(fleet: Fleet, spoke: string): ProvisionBundle {
+export function provisionBundle(fleet: Fleet, spoke: string, lookup: ClusterLookup = resolveNow(fleet)): ProvisionBundle {
   const def = fleet.clusters.find((c) => c.name === spoke);
   if (!def?.spec.provision) throw new Error(`cluster ${spoke} has no provision section`);
-  const resolved = resolveCluster(fleet, spoke).cluster;
+  const resolved = lookup(spoke);
   const input = provisionInput(fleet, resolved);
   const bundle = installerBundle(input);
   if (runsArgoOnOpenShift(fleet, def)) {
@@ -66,15 +72,15 @@ export function provisionBundle(fleet: Fleet, spoke: string): ProvisionBundle {
 }
 
 /** The bundles of every provisioning app of a hub: spokes by name, then the wiring. [] when it provisions none. */
-export function provisionBundlesFor(fleet: Fleet, hub: string): ProvisionBundle[] {
+export function provisionBundlesFor(fleet: Fleet, hub: string, lookup: ClusterLookup = resolveNow(fleet)): ProvisionBundle[] {
   const spokes = provisionedSpokes(fleet, hub);
   if (spokes.length === 0) return [];
-  const bundles = spokes.map((s) => provisionBundle(fleet, s.name));
+  const bundles = spokes.map((s) => provisionBundle(fleet, s.name, lookup));
   const hubDef = fleet.clusters.find((c) => c.name === hub);
   const gitopsNamespace = fleet.gitopsNamespace ?? defaultGitopsNamespace(hubDef?.spec.platform ?? fleet.platform);
   const sets = new Map<string, WiringSet>();
   for (const s of spokes) {
-    const name = clusterSetOf(provisionInput(fleet, resolveCluster(fleet, s.name).cluster));
+    const name = clusterSetOf(provisionInput(fleet, lookup(s.name)));
     const e = sets.get(name) ?? { name, openshift: false };
     e.openshift ||= runsArgoOnOpenShift(fleet, s);
     sets.set(name, e);

@@ -3,7 +3,7 @@
  * `normalize` (SanitizeName), `slugify` (SlugifyName over gosimple/slug), `toYaml`, `fromYaml`,
  * `fromYamlArray` (sigs.k8s.io/yaml: YAML read as JSON, so every number is a float64).
  */
-import yaml from 'js-yaml';
+import { goYamlV2Schema, parseYaml } from '../../yaml/index.js';
 import { FuncError } from '../errors.js';
 import type { FuncDef } from '../funcs.js';
 import { def } from '../funcs.js';
@@ -61,43 +61,15 @@ function slugify(...args: GoValue[]): string {
   return slugifyName(maxSize, smart, name);
 }
 
-/** YAML 1.1 booleans (yes/no/on/off…), as go-yaml v2 reads them. */
-const bool11 = new yaml.Type('tag:yaml.org,2002:bool', {
-  kind: 'scalar',
-  resolve: (s: string) => /^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/.test(s),
-  construct: (s: string) => /^(y|Y|yes|Yes|YES|true|True|TRUE|on|On|ON)$/.test(s),
-  predicate: (v: unknown) => typeof v === 'boolean',
-  represent: { lowercase: (v: unknown) => (v ? 'true' : 'false') },
-  defaultStyle: 'lowercase',
-});
-/** go-yaml v2's integers: Go literal syntax with underscores (0x…, 0o…, 0b…, 0777 octal). */
-const int11 = new yaml.Type('tag:yaml.org,2002:int', {
-  kind: 'scalar',
-  resolve: (s: string) => /^[-+]?[0-9]/.test(s) && goInt(s) !== undefined,
-  construct: (s: string) => Number(goInt(s)!),
-  predicate: (v: unknown) => typeof v === 'number' && Number.isInteger(v),
-  represent: { decimal: (v: unknown) => String(v) },
-  defaultStyle: 'decimal',
-});
-
-function goInt(s: string): bigint | undefined {
-  const v = parseGoInt(s.replace(/_/g, ''));
-  return v !== undefined && v >= -(1n << 63n) && v < 1n << 64n ? v : undefined;
-}
-
-/** Timestamps stay strings: go-yaml v2 gives a string for a timestamp decoded into interface{}. */
-const noTimestamp = new yaml.Type('tag:yaml.org,2002:timestamp', { kind: 'scalar', resolve: () => false });
-
-// The default schema (with merge keys) with booleans, integers and timestamps as go-yaml v2 reads
-// them (a type with the same tag and kind replaces the earlier one).
-const yaml11Schema = yaml.DEFAULT_SCHEMA.extend({ implicit: [bool11, int11, noTimestamp] });
+// Booleans, integers and timestamps as go-yaml v2 reads them (src/yaml/go-yaml.ts).
+const yaml11Schema = goYamlV2Schema((s) => parseGoInt(s));
 
 /** YAML → JSON → Go values: keys become strings, numbers float64. */
 function yamlToGo(text: string): GoValue {
   let doc: unknown;
   try {
     // json: duplicate keys override earlier ones, as go-yaml v2 decoding into a map does.
-    doc = yaml.load(text, { schema: yaml11Schema, json: true });
+    doc = parseYaml(text, { schema: yaml11Schema, json: true });
   } catch (e) {
     throw new FuncError(`error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
   }

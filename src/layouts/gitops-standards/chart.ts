@@ -24,7 +24,7 @@
  * cluster with the real kustomize and Helm.
  */
 import { createHash } from 'node:crypto';
-import { isPlainObject } from '../../layering/merge.js';
+import { isPlainObject } from '../../model/merge.js';
 import type { AppSpec, ProjectSpec } from '../../model/spec.js';
 import type { Values } from './helm-values.js';
 import { Unsupported, get, hasKey, orDefault, plainScalar, sprigMerge, tpl, truthy, uniqConcat, yamlList, yamlMap } from './helm-values.js';

@@ -5,15 +5,15 @@
  * object (AppSpec.manifest), with path, destination, project and wave read from it for plans and
  * rules. The plan says so in the cluster's notes; a failing build is an error finding.
  */
-import { isPlainObject } from '../../layering/merge.js';
+import { isPlainObject } from '../../model/merge.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef } from '../../model/fleet.js';
 import type { AppSpec, ProjectSpec } from '../../model/spec.js';
 import type { ClusterBuilder, FallbackRequest } from '../../ports/cluster-build.js';
-import type { LoadResult } from '../../spec/load.js';
+import type { LoadResult } from '../../load/native.js';
 import { SYNC_WAVE } from './chart.js';
-import { parseAll } from './yaml-docs.js';
-import { valuesView } from '../gitops-standards.js';
+import { parseAll } from '../../yaml/documents.js';
+import { valuesView } from './reader.js';
 
 /**
  * Completes every fallback of a load result in place. `builder` is created on first use (so that

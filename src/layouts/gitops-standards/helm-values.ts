@@ -5,8 +5,8 @@
  * form the repositories use (`{{ .Values.a.b }}`). Anything else is reported as unsupported so the
  * caller can fall back to the real tools instead of guessing.
  */
-import { isPlainObject } from '../../layering/merge.js';
-import { parse } from 'yaml';
+import { isPlainObject } from '../../model/merge.js';
+import { parseYaml12 as parse } from '../../yaml/index.js';
 
 export type Values = Record<string, unknown>;
 

@@ -16,6 +16,7 @@ import type { HelmTool, KustomizeTool } from '../../ports/tools.js';
 import { InputWalker, KUSTOMIZATION_FILE_NAMES } from './inputs.js';
 import { findVariableReference, parseManifests, substituteStream } from './manifests.js';
 import { KUSTOMIZE_BUILD_FLAGS } from './render.js';
+import { ARGOCD_ENV_PREFIX, checkVariableNames } from '../../generate/cmp-plugin.js';
 
 /** Argo CD's standard build environment, available to every manifest without declaration. */
 export const CMP_BUILTIN_VARIABLES: readonly string[] = [
@@ -32,19 +33,7 @@ export const CMP_BUILTIN_VARIABLES: readonly string[] = [
   'KUBE_API_VERSIONS',
 ];
 
-export const ARGOCD_ENV_PREFIX = 'ARGOCD_ENV_';
 
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** Checks declared variable names; a name that cannot be a variable is a usage error. */
-export function checkVariableNames(names: readonly string[]): string[] {
-  for (const n of names) {
-    if (!VARIABLE_NAME.test(n)) {
-      throw new UsageError(`"${n}" is not a variable name`, { hint: 'variable names are letters, digits and "_", not starting with a digit' });
-    }
-  }
-  return [...new Set(names)].sort();
-}
 
 /** The kustomization file name in `dir` (`discover`), or undefined. */
 export function discoverKustomization(dir: string, reader: SourceReader): string | undefined {

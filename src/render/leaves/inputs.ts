@@ -10,9 +10,9 @@
  * (a whole chart directory, a whole directory given as a generator file).
  * A reference to a remote resource (URL, git) makes the build uncacheable: it is listed in `remote`.
  */
-import { load } from 'js-yaml';
 import { join, resolve } from 'node:path';
 import type { SourceReader } from '../../ports/source-reader.js';
+import { parseYaml } from '../../yaml/index.js';
 
 export const KUSTOMIZATION_FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
 
@@ -77,7 +77,7 @@ export class InputWalker {
         acc.files.add(file);
         let doc: unknown;
         try {
-          doc = load(this.reader.readText(file));
+          doc = parseYaml(this.reader.readText(file));
         } catch {
           doc = undefined; // kustomize will report the syntax error; the file is in the key
         }

@@ -3,11 +3,11 @@
  * the object and the source file that refers to it; splitting into objects; deterministic file
  * names and bytes (sorted keys, no line folding, no anchors, LF, one trailing newline).
  */
-import { CORE_SCHEMA, dump, loadAll } from 'js-yaml';
 import { InputError, formatRef } from '../../errors/index.js';
 import type { SourceLocation } from '../../errors/index.js';
-import type { MissingVariable, VariableLookup } from '../../layering/substitute.js';
-import { substitute } from '../../layering/substitute.js';
+import type { MissingVariable, VariableLookup } from '../../model/substitute.js';
+import { substitute } from '../../model/substitute.js';
+import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 
 export type ManifestObject = Record<string, unknown> & {
   kind?: string;
@@ -57,7 +57,7 @@ export function objectAtLine(text: string, line: number): string | undefined {
     }
   }
   try {
-    const docs = loadAll(lines.slice(start, end).join('\n'), undefined, { schema: CORE_SCHEMA });
+    const docs = parseYamlAll(lines.slice(start, end).join('\n'), { schema: 'core' });
     const doc = docs[0];
     if (typeof doc === 'object' && doc !== null) return formatRef(doc as ManifestObject);
   } catch {
@@ -70,7 +70,7 @@ export function objectAtLine(text: string, line: number): string | undefined {
 export function parseManifests(text: string, displayName: string): ManifestObject[] {
   let docs: unknown[];
   try {
-    docs = loadAll(text, undefined, { schema: CORE_SCHEMA, filename: displayName });
+    docs = parseYamlAll(text, { schema: 'core', filename: displayName });
   } catch (e) {
     throw new InputError(`the manifests are not valid YAML: ${(e as Error).message}`, {
       code: 'invalid-manifests',
@@ -91,7 +91,7 @@ export function parseManifests(text: string, displayName: string): ManifestObjec
 
 /** Deterministic YAML for one object. */
 export function serializeObject(obj: unknown): string {
-  const text = dump(obj, { sortKeys: true, lineWidth: -1, noRefs: true });
+  const text = dumpYaml(obj, { sortKeys: true, lineWidth: -1, noRefs: true });
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 

@@ -15,17 +15,17 @@
  * (app-of-apps children), each object once however many clusters apply it. Positions of nested
  * fields are looked up (by a second, position-keeping parse) only for files that have a finding.
  */
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
-import type { Node as YamlNode } from 'yaml';
+import { LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments } from '../../yaml/index.js';
+import type { YamlNode } from '../../yaml/index.js';
 import type { Finding } from '../../model/finding.js';
-import type { JsonSchema, SchemaIssue } from '../../spec/json-schema.js';
-import { validateSchema } from '../../spec/json-schema.js';
-import { formatPath } from '../../spec/yaml-source.js';
-import type { YamlPath } from '../../spec/yaml-source.js';
+import type { JsonSchema, SchemaIssue } from '../../load/json-schema.js';
+import { validateSchema } from '../../load/json-schema.js';
+import { formatPath } from '../../model/source.js';
+import type { YamlPath } from '../../model/source.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { RuleContext } from '../context.js';
 import type { RuleDefinition } from '../engine.js';
-import type { ManifestObject } from '../manifests.js';
+import type { ManifestObject } from '../../load/manifests.js';
 import generated from '../catalog/argocd-schemas.json' with { type: 'json' };
 
 interface SchemaSet {

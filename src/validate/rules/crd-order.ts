@@ -16,11 +16,11 @@ import type { ResolvedApp, ResolvedCluster } from '../../model/resolved.js';
 import type { RuleDefinition } from '../engine.js';
 import type { RuleContext } from '../context.js';
 import { fieldOrigin, place } from '../context.js';
-import type { ManifestObject } from '../manifests.js';
-import { isObj } from '../manifests.js';
-import { apiKey, chartName, helmCharts, isPlatformApi, operatorPackages } from '../catalog/operators.js';
+import type { ManifestObject } from '../../load/manifests.js';
+import { isObj } from '../../load/manifests.js';
+import { apiKey, chartName, helmCharts, isPlatformApi, operatorPackages } from '../../model/catalog/operators.js';
 
-import { PHASE_LABEL } from '../../layouts/helmfile-flux.js';
+import { PHASE_LABEL } from '../../model/constants.js';
 
 export { PHASE_LABEL };
 const phaseRank: Record<string, number> = { crds: 0, bootstrap: 1 };

@@ -22,12 +22,12 @@
  */
 import type { Finding } from '../../model/finding.js';
 import type { ResolvedApp, ResolvedCluster } from '../../model/resolved.js';
-import { substitute } from '../../layering/substitute.js';
+import { substitute } from '../../model/substitute.js';
 import type { RuleDefinition } from '../engine.js';
 import type { RuleContext } from '../context.js';
 import { fieldOrigin, place } from '../context.js';
-import type { ManifestObject } from '../manifests.js';
-import { CLUSTER_SCOPED } from '../manifests.js';
+import type { ManifestObject } from '../../load/manifests.js';
+import { CLUSTER_SCOPED } from '../../load/manifests.js';
 import { likelyTarget } from '../kustomize-refs.js';
 import { needsClosure, summarize } from './crd-order.js';
 

@@ -20,7 +20,7 @@ import { at, fieldOrigin, normalizeRepoPath, place } from '../context.js';
 import type { ArgoApplication } from '../argo-objects.js';
 import { ArgoLocator, argoApplications } from '../argo-objects.js';
 import { staticKustomize } from './kustomize-patches.js';
-import { formatPath } from '../../spec/yaml-source.js';
+import { formatPath } from '../../model/source.js';
 
 /** Kinds whose object, named after the cluster, creates or registers it. */
 const PROVISIONING_KINDS = new Set(['ClusterDeployment', 'Cluster', 'HostedCluster', 'ManagedCluster', 'ClusterInstance']);

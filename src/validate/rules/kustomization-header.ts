@@ -12,11 +12,11 @@
  * layout reader read (Fleet.sources, cluster files) and the folders of Fleet.manifestFiles.
  */
 import type { Finding } from '../../model/finding.js';
-import { at } from '../../spec/load.js';
+import { at } from '../../load/native.js';
 import type { RuleDefinition } from '../engine.js';
 import type { KustomizationReference, KustomizationVisit } from '../kustomize-refs.js';
 import { appKustomizations, kustomizationIn, walkKustomizations } from '../kustomize-refs.js';
-import { KUSTOMIZATION_FILES } from '../manifests.js';
+import { KUSTOMIZATION_FILES } from '../../load/manifests.js';
 
 export const KUSTOMIZATION_API_VERSION = 'kustomize.config.k8s.io/v1beta1';
 export const COMPONENT_API_VERSION = 'kustomize.config.k8s.io/v1alpha1';

@@ -5,11 +5,11 @@
  */
 import type { Finding } from '../../model/finding.js';
 import type { SectorSpec } from '../../model/spec.js';
-import { substitute } from '../../layering/substitute.js';
+import { substitute } from '../../model/substitute.js';
 import type { RuleDefinition } from '../engine.js';
 import { at, fieldOrigin, place } from '../context.js';
-import { CLUSTER_SCOPED } from '../manifests.js';
-import { PHASE_LABEL } from './crd-order.js';
+import { CLUSTER_SCOPED } from '../../load/manifests.js';
+import { PHASE_LABEL } from '../../model/constants.js';
 
 const SHA = /^[0-9a-f]{40}$/;
 

@@ -7,7 +7,7 @@ import type { Finding } from '../../model/finding.js';
 import type { Fleet } from '../../model/fleet.js';
 import type { ResolvedApp } from '../../model/resolved.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
-import { ROOT_APPLICATION } from '../../generate/argocd.js';
+import { ROOT_APPLICATION } from '../../model/constants.js';
 import type { RuleDefinition } from '../engine.js';
 import { at, fieldOrigin, normalizeRepoPath, place } from '../context.js';
 

@@ -8,8 +8,8 @@
 import type { Finding } from '../../model/finding.js';
 import type { RuleDefinition } from '../engine.js';
 import { at } from '../context.js';
-import type { ManifestObject } from '../manifests.js';
-import { isObj } from '../manifests.js';
+import type { ManifestObject } from '../../load/manifests.js';
+import { isObj } from '../../load/manifests.js';
 
 /** Keys of an Argo CD cluster Secret that carry no credential (`config` does). */
 const ARGO_CLUSTER_PUBLIC_KEYS = new Set(['name', 'server', 'namespaces', 'clusterResources', 'project', 'shard']);

@@ -15,8 +15,8 @@ import { bootstrapFor } from '../../generate/argocd.js';
 import type { RuleDefinition } from '../engine.js';
 import type { RuleContext } from '../context.js';
 import { at } from '../context.js';
-import type { ManifestObject } from '../manifests.js';
-import { isObj } from '../manifests.js';
+import type { ManifestObject } from '../../load/manifests.js';
+import { isObj } from '../../load/manifests.js';
 
 const WAVE = 'argocd.argoproj.io/sync-wave';
 const HEALTH_KEY = 'resource.customizations.health.argoproj.io_Application';
@@ -80,7 +80,7 @@ export const wavesWaitRule: RuleDefinition = {
     const out: Finding[] = [];
     if (fleet.engine === 'argocd') {
       const multiWave = ctx.clusters.some((c) => c.apps.some((a) => a.wave !== c.apps[0]!.wave));
-      if (fleet.layout === 'native') {
+      if (!fleet.capabilities.repositoryArgoConfig) {
         // The generated Argo CD configuration depends on the platform only: check one cluster of each.
         const checked = new Map<string, boolean>();
         for (const c of ctx.clusters) {
@@ -113,7 +113,7 @@ export const wavesWaitRule: RuleDefinition = {
     // ApplicationSets into apps (region specs), wherever they are in the repository.
     const seen = new Set<string>();
     const bySet = new Map<string, { o: ManifestObject; app: string }>();
-    if (fleet.layout !== 'native') {
+    if (fleet.capabilities.repositoryArgoConfig) {
       for (const file of yamlFiles(ctx.fs, '.', 0, [])) {
         let text = '';
         try {

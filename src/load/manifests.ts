@@ -8,9 +8,8 @@
  * Cost: every file is parsed once and every directory read once per validation (cached by
  * repository path), however many clusters and apps share it.
  */
-import jsYaml from 'js-yaml';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { apiGroup } from './catalog/operators.js';
+import { apiGroup } from '../model/catalog/operators.js';
 
 export interface ManifestObject {
   apiVersion: string;
@@ -105,7 +104,7 @@ export class ManifestIndex {
     const out: DirectoryManifests = { path: dir, kind: 'kustomize', objects: [] };
     let k: Record<string, unknown> = {};
     try {
-      const v = jsYaml.load(this.fs.readText(kfile));
+      const v = parseYaml(this.fs.readText(kfile));
       if (v && typeof v === 'object' && !Array.isArray(v)) k = v as Record<string, unknown>;
     } catch {
       return out;
@@ -147,6 +146,7 @@ function join(dir: string, name: string): string {
 }
 
 import { joinRepoPath as joinRelative } from '../model/repo-path.js';
+import { parseYaml } from '../yaml/index.js';
 export { joinRelative };
 
 /** Kinds that have no namespace (a kustomization `namespace:` leaves them alone). */
@@ -214,7 +214,7 @@ export function parseManifests(file: string, text: string): ManifestObject[] {
     if (firstContent >= 0) {
       let doc: unknown;
       try {
-        doc = jsYaml.load(chunk.join('\n'));
+        doc = parseYaml(chunk.join('\n'));
       } catch {
         doc = undefined;
       }

@@ -6,11 +6,11 @@
  * (other patches, namespace, labels, nested kustomizations, unknown fields) is reported as a
  * reason to build the cluster with the real kustomize instead.
  */
-import { joinRepoPath } from '../../model/repo-path.js';
-import { isPlainObject } from '../../layering/merge.js';
-import type { RepoFileSystem } from '../../ports/filesystem.js';
-import type { SourceFile, YamlPath } from '../../spec/yaml-source.js';
-import { parseAll } from './yaml-docs.js';
+import { joinRepoPath } from '../model/repo-path.js';
+import { isPlainObject } from '../model/merge.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
+import type { SourceFile, YamlPath } from '../model/source.js';
+import { parseAll } from '../yaml/documents.js';
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 

@@ -17,13 +17,17 @@
  * instance because the plugin sidecar loads it: a repo-server started without it never becomes ready.
  */
 import { UsageError } from '../errors/index.js';
-import type { K8sObject } from '../generate/argocd.js';
-import { bootstrapFor, ROOT_APPLICATION, VARIABLES_CONFIGMAP } from '../generate/argocd.js';
+import type { K8sObject } from '../model/k8s.js';
+import { bootstrapFor } from '../generate/argocd.js';
+import { ROOT_APPLICATION, VARIABLES_CONFIGMAP } from '../model/constants.js';
 import { upstreamPluginObjects } from '../generate/argocd-plugin.js';
 import { clusterSecretFor } from '../generate/cluster-identity.js';
-import type { BootstrapPlan, BootstrapStage, ObjectKey, ReadyCondition, WaitSpec } from '../model/bootstrap.js';
+import type { BootstrapPlan, BootstrapStage, ReadyCondition, WaitSpec } from '../model/bootstrap.js';
+import type { ObjectKey } from '../model/k8s.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
+import { keyOf } from '../model/k8s.js';
+import type { BootstrapStepId } from '../model/bootstrap.js';
 
 export interface BootstrapPlanOptions {
   /** Upstream Argo CD install manifests (non-OpenShift clusters), parsed from a local file or directory. */
@@ -51,15 +55,7 @@ const CLUSTER_SCOPED = new Set([
   'StorageClass', 'PersistentVolume', 'ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration', 'IngressClass',
 ]);
 
-export function keyOf(o: K8sObject): ObjectKey {
-  const k: ObjectKey = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name };
-  if (o.metadata.namespace !== undefined) k.namespace = o.metadata.namespace;
-  return k;
-}
 
-export function refOf(k: ObjectKey): string {
-  return k.namespace ? `${k.kind}/${k.namespace}/${k.name}` : `${k.kind}/${k.name}`;
-}
 
 function wait(object: ObjectKey, condition: ReadyCondition, text: string): WaitSpec {
   return { object, condition, text };
@@ -80,7 +76,7 @@ function stage(s: Omit<BootstrapStage, 'files' | 'notes'> & Partial<Pick<Bootstr
 export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: BootstrapPlanOptions = {}): BootstrapPlan {
   const ns = cluster.gitopsNamespace;
   const files = bootstrapFor(fleet, cluster);
-  const file = (name: string) => files.find((f) => f.name === name);
+  const file = (step: BootstrapStepId) => files.find((f) => f.step === step);
   const notes: string[] = [];
   const stages: BootstrapStage[] = [];
   let mergedIntoManifests: K8sObject[] = [];
@@ -109,9 +105,9 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
   }
 
   if (!fleet.plugin) notes.push('no config-management plugin: leaf manifests get no variables (set gitops.plugin.image in fleet.yaml to add it)');
-  // OpenShift: bootstrapFor's 15-plugin.yaml and the sidecar merged into the ArgoCD instance.
-  const pluginFile = file('15-plugin.yaml');
-  const identityFile = file('30-cluster-identity.yaml');
+  // OpenShift: bootstrapFor's plugin step and the sidecar merged into the ArgoCD instance.
+  const pluginFile = file('plugin');
+  const identityFile = file('cluster-identity');
   const upstream = cluster.platform === 'openshift' ? undefined : upstreamPluginObjects(fleet, cluster);
 
   if (cluster.platform === 'openshift') {
@@ -122,7 +118,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
       objects: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }],
       waits: [wait({ apiVersion: 'v1', kind: 'Namespace', name: ns }, 'exists', `Namespace ${ns} active`)],
     }));
-    const op = file('00-gitops-operator.yaml')!;
+    const op = file('gitops-operator')!;
     const sub = op.objects[0]!;
     const subNs = sub.metadata.namespace ?? OPENSHIFT_OPERATOR_NAMESPACE;
     const manual = (sub.spec as { installPlanApproval?: string } | undefined)?.installPlanApproval === 'Manual';
@@ -141,7 +137,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
   } else {
     const manifests = (options.argocdManifests ?? []).map((o) => withNamespace(o, ns));
     const isFirst = (o: K8sObject) => o.kind === 'CustomResourceDefinition' || o.kind === 'Namespace';
-    const nsFile = file('00-namespace.yaml')!;
+    const nsFile = file('namespace')!;
     const early = [...nsFile.objects, ...manifests.filter((o) => isFirst(o) && !(o.kind === 'Namespace' && o.metadata.name === ns))];
     const crds = early.filter((o) => o.kind === 'CustomResourceDefinition');
     stages.push(stage({
@@ -158,7 +154,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
     // One field manager applies each object once per run: an object both the manifests and
     // fleetplan define (argocd-cm, the repo-server with the plugin sidecar) is merged into the
     // manifest's copy, or server-side apply would drop what the other copy set, on every run.
-    const own = [...file('20-argocd-cm.yaml')!.objects, ...(upstream?.filter((o) => o.kind === 'Deployment') ?? [])];
+    const own = [...file('argocd-cm')!.objects, ...(upstream?.filter((o) => o.kind === 'Deployment') ?? [])];
     const rest = manifests.filter((o) => !isFirst(o)).map((o) => {
       const mine = own.find((x) => sameObject(x, o));
       return mine ? mergeManifest(o, mine) : o;
@@ -184,15 +180,15 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
     name: 'cluster-config',
     kind: 'cluster-config',
     description: `the cluster's variables${fleet.plugin ? `, the ${fleet.plugin.name} plugin definition` : ''} and its identity Secret`,
-    // Under applicationset delivery bootstrapFor already has the identity Secret (30-cluster-identity.yaml).
+    // Under applicationset delivery bootstrapFor already has the identity Secret (step cluster-identity).
     objects: [...pluginConfig, ...(identityFile?.objects ?? [clusterSecretFor(fleet, cluster)])],
     files: [...(pluginFile ? [pluginFile.name] : []), ...(identityFile ? [identityFile.name] : [])],
     waits: [],
   }));
 
-  const rbac = file('10-rbac.yaml')!;
+  const rbac = file('rbac')!;
   if (cluster.platform === 'openshift') {
-    const argo = file('20-argocd.yaml')!;
+    const argo = file('argocd')!;
     const instance = argo.objects[0]!;
     const name = instance.metadata.name;
     stages.push(stage({
@@ -208,7 +204,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
       ],
     }));
   } else {
-    const cm = file('20-argocd-cm.yaml')!;
+    const cm = file('argocd-cm')!;
     stages.push(stage({
       name: 'argocd',
       kind: 'argocd',
@@ -226,7 +222,7 @@ export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: B
   const store = secretStoreStage(options);
   if (store) stages.push(store);
 
-  const rootFile = file('90-root-application.yaml') ?? file('90-root-applicationset.yaml');
+  const rootFile = file('root-application') ?? file('root-applicationset');
   if (!rootFile) throw new UsageError(`cluster ${cluster.name} has no root Application to bootstrap (delivery ${fleet.delivery})`);
   const root = rootFile.objects[0]!;
   stages.push(stage({

@@ -11,22 +11,23 @@
  * a templated chart is read from the app's Flux OCIRepository, as the layout's own template does.
  * Decisions: docs/adr/0102-helmfile-flux-layout.md.
  */
-import { parseAllDocuments, LineCounter, isMap, isPair, isScalar, isSeq } from 'yaml';
-import type { Node as YamlNode, Document } from 'yaml';
-import type { Finding } from '../model/finding.js';
-import type { ClusterDef, Fleet, GroupDef } from '../model/fleet.js';
-import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileRelease } from '../model/graphs.js';
-import { releaseId } from '../model/graphs.js';
-import type { AppSpec } from '../model/spec.js';
-import type { RepoFileSystem } from '../ports/filesystem.js';
-import type { LoadResult } from '../spec/load.js';
-import type { SourceFile, YamlPath } from '../spec/yaml-source.js';
-import { FLEET_FILE } from '../spec/load.js';
-import { helmCharts, chartName } from '../validate/catalog/operators.js';
-import { joinRelative, parseManifests, isObj } from '../validate/manifests.js';
+import { parseAllDocuments, LineCounter, isMap, isPair, isScalar, isSeq } from '../../yaml/index.js';
+import type { YamlNode, Document } from '../../yaml/index.js';
+import type { Finding } from '../../model/finding.js';
+import type { ClusterDef, Fleet, GroupDef } from '../../model/fleet.js';
+import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileRelease } from '../../model/graphs.js';
+import { releaseApp, kustomizationApp, releaseId } from '../../model/graphs.js';
+import type { AppSpec } from '../../model/spec.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
+import type { LoadResult } from '../../load/native.js';
+import type { SourceFile, YamlPath } from '../../model/source.js';
+import { FLEET_FILE } from '../../model/constants.js';
+import { helmCharts, chartName } from '../../model/catalog/operators.js';
+import { joinRelative, parseManifests, isObj } from '../../load/manifests.js';
+import { PHASE_LABEL } from '../../model/constants.js';
+import { emptyFleet } from '../../model/fleet.js';
 
 export const CLUSTER_NAME = 'cluster';
-export const PHASE_LABEL = 'fleetplan.io/phase';
 
 /** What `plan` says about the waves of this layout. */
 export const HELMFILE_FLUX_PLAN_NOTE =
@@ -247,13 +248,6 @@ function readKsFile(fs: RepoFileSystem, file: string, findings: Finding[], out: 
   }
 }
 
-export function releaseApp(r: { namespace: string; name: string }): string {
-  return `helmfile:${releaseId(r)}`;
-}
-
-export function kustomizationApp(k: { namespace: string; name: string }): string {
-  return `flux:${k.namespace}/${k.name}`;
-}
 
 /** Resolves a helmfile `needs` entry against the releases of one helmfile. */
 export function findRelease(releases: readonly HelmfileRelease[], from: HelmfileRelease, ref: GraphRef): HelmfileRelease | undefined {
@@ -404,24 +398,14 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
     notes: [HELMFILE_FLUX_PLAN_NOTE],
   };
   const fleet: Fleet = {
-    root: fs.root,
-    layout: 'helmfile-flux',
+    ...emptyFleet(fs.root, 'helmfile-flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false }),
+    // helmfile bootstraps the cluster and Flux reads the repository's own Kustomizations.
     name: fs.root.split('/').filter(Boolean).pop() ?? 'fleet',
     file: cluster.file,
     repoURL: 'local',
-    revision: 'HEAD',
     platform: 'kubernetes',
     engine: 'flux',
-    delivery: 'app-of-apps',
     gitopsNamespace: 'flux-system',
-    renderedPath: 'rendered',
-    operator: {},
-    plugin: undefined,
-    sectors: [],
-    vars: {},
-    defaults: {},
-    projects: {},
-    validation: {},
     clusters: [cluster],
     groups,
     sources,

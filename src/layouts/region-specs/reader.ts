@@ -16,19 +16,22 @@
  *     (component → name, path, syncWave → wave); the `cluster` element's wave becomes the
  *     provisioning app's wave.
  */
-import jsYaml from 'js-yaml';
-import type { Finding } from '../model/finding.js';
-import type { ClusterDef, Fleet } from '../model/fleet.js';
-import type { AppSpec, ClusterSpec, ProvisionSpec } from '../model/spec.js';
-import type { RepoFileSystem } from '../ports/filesystem.js';
-import type { JsonSchema } from '../spec/json-schema.js';
-import { validateSchema } from '../spec/json-schema.js';
-import type { LoadResult } from '../spec/load.js';
-import { FLEET_FILE, at } from '../spec/load.js';
-import type { SourceFile, YamlPath } from '../spec/yaml-source.js';
-import { parseYamlSource } from '../spec/yaml-source.js';
-import type { LocatedDoc } from './gitops-standards/yaml-docs.js';
-import { located } from './gitops-standards/yaml-docs.js';
+import type { Finding } from '../../model/finding.js';
+import type { ClusterDef, Fleet } from '../../model/fleet.js';
+import type { AppSpec, ClusterSpec, ProvisionSpec } from '../../model/spec.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
+import type { JsonSchema } from '../../load/json-schema.js';
+import { validateSchema } from '../../load/json-schema.js';
+import type { LoadResult } from '../../load/native.js';
+import { at } from '../../load/native.js';
+import { FLEET_FILE } from '../../model/constants.js';
+import type { SourceFile, YamlPath } from '../../model/source.js';
+import { parseYamlSource } from '../../yaml/source.js';
+import type { LocatedDoc } from '../../yaml/documents.js';
+import { located } from '../../yaml/documents.js';
+import { parseYamlAll } from '../../yaml/index.js';
+import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../model/fleet.js';
+import { emptyFleet } from '../../model/fleet.js';
 
 export const REGIONS_DIR = 'regions';
 export const REGION_FILE = 'region.yaml';
@@ -178,7 +181,7 @@ interface AppsFound {
 
 function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): Record<string, unknown>[] {
   try {
-    return (jsYaml.loadAll(fs.readText(file)) as unknown[]).filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null);
+    return (parseYamlAll(fs.readText(file)) as unknown[]).filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null);
   } catch (e) {
     findings.push({ severity: 'warning', code: 'unreadable-file', message: `cannot read ${file}: ${(e as Error).message.split('\n')[0]}`, file, hint: 'fix the YAML; its apps are left out' });
     return [];
@@ -386,26 +389,13 @@ export function loadRegionSpecs(fs: RepoFileSystem): LoadResult {
   clusters.unshift({ name: REGION_HUB, file: hubFile, metadata: { name: REGION_HUB }, spec: { role: 'hub', platform: 'openshift', apps: apps.hubApps } });
   const name = (fs.root.split('/').filter(Boolean).pop() ?? 'regions').toLowerCase().replace(/[^a-z0-9-]/g, '-');
   const fleet: Fleet = {
-    root: fs.root,
-    layout: 'region-specs',
+    ...emptyFleet(fs.root, 'region-specs', ARGOCD_REPOSITORY_CAPABILITIES),
     name,
     file: REGIONS_DIR,
     repoURL: apps.repoURL ?? `file://${fs.root}`,
     revision: apps.revision ?? 'HEAD',
-    platform: 'openshift',
-    engine: 'argocd',
-    delivery: 'app-of-apps',
     gitopsNamespace: 'openshift-gitops',
-    plugin: undefined,
-    renderedPath: 'rendered',
-    operator: {},
-    sectors: [],
-    vars: {},
-    defaults: {},
-    projects: {},
-    validation: {},
     clusters,
-    groups: new Map(),
     sources,
     loadFindings: findings,
     manifestFiles: [...apps.files].sort(),

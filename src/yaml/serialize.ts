@@ -2,7 +2,7 @@
  * Deterministic YAML: sorted keys, no line folding, no anchors, LF, one trailing newline.
  * The same object always gives the same bytes (src/render/yaml-emit.ts).
  */
-import { emitYaml } from './yaml-emit.js';
+import { emitYaml } from './emit.js';
 
 export function toYaml(obj: unknown): string {
   return emitYaml(obj);

@@ -15,10 +15,12 @@ import type { RepoFileSystem } from '../ports/filesystem.js';
 import { validateSchema } from './json-schema.js';
 import type { Kind } from './schemas.js';
 import { schemas } from './schemas.js';
-import type { SourceFile } from './yaml-source.js';
-import { formatPath, parseYamlSource } from './yaml-source.js';
+import type { SourceFile } from '../model/source.js';
+import { parseYamlSource } from '../yaml/source.js';
+import { formatPath } from '../model/source.js';
+import { FLEET_FILE } from '../model/constants.js';
+import { NATIVE_CAPABILITIES } from '../model/fleet.js';
 
-export const FLEET_FILE = 'fleet.yaml';
 
 export interface LoadResult {
   fleet: Fleet;
@@ -82,6 +84,7 @@ export function loadNativeFleet(fs: RepoFileSystem): LoadResult {
   const fleet: Fleet = {
     root: fs.root,
     layout: 'native',
+    capabilities: NATIVE_CAPABILITIES,
     name: fleetDoc.metadata.name,
     file: FLEET_FILE,
     repoURL: spec.repoURL,

@@ -4,7 +4,7 @@
  * serves. Used by the CRD-order rule to find the app that provides a custom resource's CRD.
  * Decisions (shared groups, instance-created CRDs): docs/adr/0100-crd-provider-catalog.md.
  */
-import type { Platform } from '../../model/spec.js';
+import type { Platform } from '../spec.js';
 
 /** OLM package name (Subscription `spec.name`, OperatorPolicy `spec.subscription.name`) → APIs. */
 export const operatorPackages: Readonly<Record<string, readonly string[]>> = {

@@ -9,11 +9,11 @@
 import type { Finding } from '../../model/finding.js';
 import type { FluxKustomization, GraphRef, HelmfileRelease } from '../../model/graphs.js';
 import { releaseId } from '../../model/graphs.js';
-import { findKustomization, findRelease } from '../../layouts/helmfile-flux.js';
-import type { RuleDefinition } from '../engine.js';
-import { at } from '../context.js';
-import { joinRelative } from '../manifests.js';
-import { apiKey, chartName, helmCharts, isPlatformApi } from '../catalog/operators.js';
+import { findKustomization, findRelease } from './reader.js';
+import type { RuleDefinition } from '../../validate/engine.js';
+import { at } from '../../validate/context.js';
+import { joinRelative } from '../../load/manifests.js';
+import { apiKey, chartName, helmCharts, isPlatformApi } from '../../model/catalog/operators.js';
 
 function cycles<T>(nodes: readonly T[], edges: (n: T) => T[]): T[][] {
   const out: T[][] = [];

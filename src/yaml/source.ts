@@ -11,28 +11,9 @@ import jsYaml from 'js-yaml';
 import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Finding } from '../model/finding.js';
+import type { SourceFile, YamlPath } from '../model/source.js';
 
-export type YamlPath = readonly (string | number)[];
 
-export interface SourceFile {
-  /** Repository-relative path. */
-  file: string;
-  /** The document as plain data (maps → objects, sequences → arrays). */
-  value: unknown;
-  /** Line/column of the value at `path`, or of its deepest existing ancestor. */
-  locate(path: YamlPath): { line: number; column: number };
-  /**
-   * For sources whose `value` is a model-shaped view of a file in another format (layout readers):
-   * the path in the file that a model path stands for, used when printing findings.
-   */
-  displayPath?(path: YamlPath): YamlPath;
-  /**
-   * For views that gather values from several files (layout readers): the file that holds the
-   * value at a model path, when it is not `file` itself. `locate` and `displayPath` then answer
-   * in that file.
-   */
-  fileOf?(path: YamlPath): string | undefined;
-}
 
 /** Aliases allowed per file; real fleet files use a handful at most. */
 export const MAX_ALIASES = 100;
@@ -146,12 +127,3 @@ function yamlMessage(message: string): string {
   return message.replace(/ at line \d+, column \d+[\s\S]*$/, '').trim();
 }
 
-/** `spec.apps.metallb.wave`; numeric segments print as `[0]`. */
-export function formatPath(path: YamlPath): string {
-  let s = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') s += `[${seg}]`;
-    else s += s === '' ? seg : `.${seg}`;
-  }
-  return s;
-}

@@ -6,16 +6,16 @@
  * upstream JSON schema is not shipped; these checks name the field and what the chart does with it.
  * Missing local chart paths are the repository-hygiene rule's (`missing-path`).
  */
-import jsYaml from 'js-yaml';
 import type { Finding } from '../../model/finding.js';
 import type { Fleet } from '../../model/fleet.js';
-import { isPlainObject, getPath } from '../../layering/merge.js';
+import { isPlainObject, getPath } from '../../model/merge.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
-import type { GroupValues } from '../../layouts/validated-patterns.js';
-import { DEFAULT_OPERATOR_NAMESPACE, VP_GLOBAL_FILE, entriesOf, groupValuesFile, namespaceEntries, projectNames, readGroupValues } from '../../layouts/validated-patterns.js';
-import type { RuleDefinition } from '../engine.js';
-import type { FindingDraft } from '../context.js';
-import { place } from '../context.js';
+import type { GroupValues } from './reader.js';
+import { DEFAULT_OPERATOR_NAMESPACE, VP_GLOBAL_FILE, entriesOf, groupValuesFile, namespaceEntries, projectNames, readGroupValues } from './reader.js';
+import type { RuleDefinition } from '../../validate/engine.js';
+import type { FindingDraft } from '../../validate/context.js';
+import { place } from '../../validate/context.js';
+import { parseYaml } from '../../yaml/index.js';
 
 /** Keys of `clusterGroup` the chart's values contract allows (it refuses any other). */
 export const CLUSTER_GROUP_KEYS = [
@@ -74,7 +74,7 @@ interface Raw {
 function readRaw(fs: RepoFileSystem, file: string): Raw {
   if (!fs.exists(file) || fs.isDirectory(file)) return { value: {}, exists: false };
   try {
-    const v = jsYaml.load(fs.readText(file), { schema: jsYaml.CORE_SCHEMA });
+    const v = parseYaml(fs.readText(file), { schema: 'core' });
     return { value: isPlainObject(v) ? v : {}, exists: true };
   } catch {
     return { value: {}, exists: true, broken: true }; // the reader reported the syntax error

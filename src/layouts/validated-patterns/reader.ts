@@ -24,17 +24,19 @@
  * Pure: reads through the RepoFileSystem port only.
  */
 import { basename } from 'node:path';
-import jsYaml from 'js-yaml';
-import type { Finding } from '../model/finding.js';
-import type { ClusterDef, Fleet, GeneratedSource, GroupDef } from '../model/fleet.js';
-import type { AppSpec, ClusterSpec, ProjectSpec } from '../model/spec.js';
-import type { RepoFileSystem } from '../ports/filesystem.js';
-import type { LoadResult } from '../spec/load.js';
-import { FLEET_FILE } from '../spec/load.js';
-import type { SourceFile, YamlPath } from '../spec/yaml-source.js';
-import { parseYamlSource } from '../spec/yaml-source.js';
-import { deepMerge, getPath, isPlainObject } from '../layering/merge.js';
-import { operatorPackages } from '../validate/catalog/operators.js';
+import type { Finding } from '../../model/finding.js';
+import type { ClusterDef, Fleet, GeneratedSource, GroupDef } from '../../model/fleet.js';
+import type { AppSpec, ClusterSpec, ProjectSpec } from '../../model/spec.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
+import type { LoadResult } from '../../load/native.js';
+import { FLEET_FILE } from '../../model/constants.js';
+import type { SourceFile, YamlPath } from '../../model/source.js';
+import { parseYamlSource } from '../../yaml/source.js';
+import { deepMerge, getPath, isPlainObject } from '../../model/merge.js';
+import { operatorPackages } from '../../model/catalog/operators.js';
+import { parseYaml } from '../../yaml/index.js';
+import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../model/fleet.js';
+import { emptyFleet } from '../../model/fleet.js';
 
 export const VP_GLOBAL_FILE = 'values-global.yaml';
 export const VP_METADATA_FILE = 'pattern-metadata.yaml';
@@ -80,7 +82,7 @@ export function hubGroupName(fs: RepoFileSystem): string | undefined {
   if (!fs.exists(VP_GLOBAL_FILE) || fs.isDirectory(VP_GLOBAL_FILE)) return undefined;
   let v: unknown;
   try {
-    v = jsYaml.load(fs.readText(VP_GLOBAL_FILE), { schema: jsYaml.CORE_SCHEMA });
+    v = parseYaml(fs.readText(VP_GLOBAL_FILE), { schema: 'core' });
   } catch {
     return undefined;
   }
@@ -618,7 +620,7 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
     if (!m || m[1] === 'global' || known.has(m[1]!)) continue;
     let v: unknown;
     try {
-      v = jsYaml.load(fs.readText(f), { schema: jsYaml.CORE_SCHEMA });
+      v = parseYaml(fs.readText(f), { schema: 'core' });
     } catch {
       continue;
     }
@@ -633,24 +635,13 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
   for (const [file, src] of real) if (!sources.has(file)) sources.set(file, src);
 
   const fleet: Fleet = {
-    root: fs.root,
-    layout: 'validated-patterns',
+    ...emptyFleet(fs.root, 'validated-patterns', ARGOCD_REPOSITORY_CAPABILITIES),
     name: pattern,
     file: VP_GLOBAL_FILE,
     repoURL,
     revision,
-    platform: 'openshift',
-    engine: 'argocd',
-    delivery: 'app-of-apps',
     gitopsNamespace: 'openshift-gitops',
     renderedPath: ctx.renderedPath,
-    operator: {},
-    plugin: undefined,
-    sectors: [],
-    vars: {},
-    defaults: {},
-    projects: {},
-    validation: {},
     clusters,
     groups,
     sources,

@@ -1,7 +1,7 @@
 /** Multi-document YAML (kustomize output, `.bootstrap/*.yaml`), with positions when asked. */
 import { LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
-import type { YamlPath } from '../../spec/yaml-source.js';
+import type { YamlPath } from '../model/source.js';
 
 /** Every document as plain data; throws on a syntax error. */
 export function parseAll(text: string): unknown[] {

@@ -18,24 +18,26 @@
  * Pure: reads through the RepoFileSystem port only.
  */
 import { basename } from 'node:path';
-import { InputError } from '../errors/index.js';
-import type { Finding } from '../model/finding.js';
-import type { ClusterDef, Fleet, GroupDef } from '../model/fleet.js';
-import type { AppSpec, ClusterRole, ProjectSpec } from '../model/spec.js';
-import type { FallbackRequest } from '../ports/cluster-build.js';
-import type { RepoFileSystem } from '../ports/filesystem.js';
-import type { LoadResult } from '../spec/load.js';
-import { at } from '../spec/load.js';
-import type { SourceFile, YamlPath } from '../spec/yaml-source.js';
-import { parseYamlSource } from '../spec/yaml-source.js';
-import { substitute } from '../layering/substitute.js';
-import { isPlainObject } from '../layering/merge.js';
-import type { ChartOutput, ChartVariant } from './gitops-standards/chart.js';
-import { CHART_NAME, SYNC_WAVE, chartVariant, evaluateChart, templateFingerprint } from './gitops-standards/chart.js';
-import { Unsupported, coalesceValues } from './gitops-standards/helm-values.js';
-import type { ChartUse, Layer, ResourceDocsCache } from './gitops-standards/kustomization.js';
-import { kustomizationFile, readClusterKustomization } from './gitops-standards/kustomization.js';
-import { located } from './gitops-standards/yaml-docs.js';
+import { InputError } from '../../errors/index.js';
+import type { Finding } from '../../model/finding.js';
+import type { ClusterDef, Fleet, GroupDef } from '../../model/fleet.js';
+import type { AppSpec, ClusterRole, ProjectSpec } from '../../model/spec.js';
+import type { FallbackRequest } from '../../ports/cluster-build.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
+import type { LoadResult } from '../../load/native.js';
+import { at } from '../../load/native.js';
+import type { SourceFile, YamlPath } from '../../model/source.js';
+import { parseYamlSource } from '../../yaml/source.js';
+import { substitute } from '../../model/substitute.js';
+import { isPlainObject } from '../../model/merge.js';
+import type { ChartOutput, ChartVariant } from './chart.js';
+import { CHART_NAME, SYNC_WAVE, chartVariant, evaluateChart, templateFingerprint } from './chart.js';
+import { Unsupported, coalesceValues } from './helm-values.js';
+import type { ChartUse, Layer, ResourceDocsCache } from '../../load/kustomization.js';
+import { kustomizationFile, readClusterKustomization } from '../../load/kustomization.js';
+import { located } from '../../yaml/documents.js';
+import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../model/fleet.js';
+import { emptyFleet } from '../../model/fleet.js';
 
 export const CHART_HOMES = ['.helm-charts', '.helm/charts'];
 export const BOOTSTRAP_ARGOCD = '.bootstrap/argocd.yaml';
@@ -337,24 +339,12 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
   const defaultRepo = isPlainObject(chartValues) ? (chartValues as { default?: { app?: { source?: { repoURL?: unknown } } } }).default?.app?.source?.repoURL : undefined;
   const repoURL = typeof defaultRepo === 'string' ? substitute(defaultRepo, (n) => vars.literal[n]).text : '';
   const fleet: Fleet = {
-    root: fs.root,
-    layout: 'gitops-standards',
+    ...emptyFleet(fs.root, 'gitops-standards', ARGOCD_REPOSITORY_CAPABILITIES),
     name: basename(fs.root),
     file: vars.view ? BOOTSTRAP_ARGOCD : chartDir ? `${chartDir}/values.yaml` : 'clusters',
     repoURL,
-    revision: 'HEAD',
-    platform: 'openshift',
-    engine: 'argocd',
-    delivery: 'app-of-apps',
     gitopsNamespace: vars.namespace ?? 'openshift-gitops',
-    renderedPath: 'rendered',
-    operator: {},
-    plugin: undefined,
-    sectors: [],
     vars: vars.vars,
-    defaults: {},
-    projects: {},
-    validation: {},
     clusters,
     groups,
     sources,

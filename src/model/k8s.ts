@@ -1,0 +1,27 @@
+/** Kubernetes objects as fleetplan generates, renders and applies them, and the keys that name them. */
+
+/** A Kubernetes object: apiVersion, kind, metadata with a name, and any other fields. */
+export type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
+  [key: string]: unknown;
+};
+
+/** Names one object. `namespace` is absent for cluster-scoped kinds. */
+export interface ObjectKey {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+export function keyOf(o: K8sObject): ObjectKey {
+  const k: ObjectKey = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name };
+  if (o.metadata.namespace !== undefined) k.namespace = o.metadata.namespace;
+  return k;
+}
+
+export function refOf(k: ObjectKey): string {
+  return k.namespace ? `${k.kind}/${k.namespace}/${k.name}` : `${k.kind}/${k.name}`;
+}

@@ -1,0 +1,75 @@
+/**
+ * The one module that parses and emits YAML: no other folder imports a YAML library (lint rule,
+ * scripts/stages.mjs). Two libraries stand behind it, each for what it does best (ADR 0005):
+ * js-yaml for fast plain-data parsing and dumping, `yaml` for positions (LineCounter), documents
+ * with errors at line and column, and comment-preserving edits (its CST). Callers name the schema
+ * they need instead of passing library objects, so a YAML dialect is chosen here, once.
+ */
+import jsYaml from 'js-yaml';
+
+/**
+ * - `default`: YAML 1.1-flavoured (js-yaml's default: timestamps, merge keys), as kubectl and
+ *   kustomize output reads.
+ * - `core`: YAML 1.2 core (no timestamps; `yes` is a string), as Argo CD's Go decoders read values.
+ * - `json`: JSON-compatible scalars only.
+ */
+export type YamlSchemaName = 'default' | 'core' | 'json';
+
+/** A custom schema made in this module (see go-yaml.ts). */
+export type YamlSchema = jsYaml.Schema;
+
+export interface ParseOptions {
+  schema?: YamlSchemaName | YamlSchema;
+  /** Duplicate keys: the later one wins (as a Go map decoder does) instead of an error. */
+  json?: boolean;
+  /** Named in error messages. */
+  filename?: string;
+}
+
+function schemaOf(s: ParseOptions['schema']): jsYaml.Schema {
+  if (s === undefined || s === 'default') return jsYaml.DEFAULT_SCHEMA;
+  if (s === 'core') return jsYaml.CORE_SCHEMA;
+  if (s === 'json') return jsYaml.JSON_SCHEMA;
+  return s;
+}
+
+function loadOptions(o: ParseOptions): jsYaml.LoadOptions {
+  return { schema: schemaOf(o.schema), ...(o.json ? { json: true } : {}), ...(o.filename !== undefined ? { filename: o.filename } : {}) };
+}
+
+/** One YAML document as plain data; throws on a syntax error. */
+export function parseYaml(text: string, options: ParseOptions = {}): unknown {
+  return jsYaml.load(text, loadOptions(options));
+}
+
+/** Every document of a multi-document stream as plain data; throws on a syntax error. */
+export function parseYamlAll(text: string, options: ParseOptions = {}): unknown[] {
+  return jsYaml.loadAll(text, undefined, loadOptions(options));
+}
+
+export interface DumpOptions {
+  /** Sort map keys (deterministic output). */
+  sortKeys?: boolean;
+  /** -1: never fold long lines. */
+  lineWidth?: number;
+  /** Write repeated objects in full instead of anchors and aliases. */
+  noRefs?: boolean;
+}
+
+/** Plain data as a YAML document (js-yaml's emitter; fleetplan's rendered files use emit.ts). */
+export function dumpYaml(value: unknown, options: DumpOptions = {}): string {
+  return jsYaml.dump(value, options);
+}
+
+export { goYamlV2Schema } from './go-yaml.js';
+export type { GoIntParser } from './go-yaml.js';
+
+/**
+ * One document as plain data with the `yaml` package's YAML 1.2 reading (its `parse`): what the
+ * Helm values semantics in layouts/gitops-standards were checked against.
+ */
+export { parse as parseYaml12 } from 'yaml';
+
+// The `yaml` package's document API, for readers that need positions or edit files in place.
+export { LineCounter, Parser, Scalar, isMap, isPair, isScalar, isSeq, parseAllDocuments, parseDocument } from 'yaml';
+export type { Document, Node as YamlNode, Pair, YAMLMap } from 'yaml';
