@@ -12,8 +12,7 @@
  */
 import type { Finding } from '../model/finding.js';
 import { compareFindings } from '../model/finding.js';
-import type { Fleet } from '../model/fleet.js';
-import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
+import type { ResolvedApp } from '../model/resolved.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { mergeFindings } from '../layering/resolve-fleet.js';
 import type { ResolvedFleet } from '../layering/resolve-fleet.js';
@@ -199,7 +198,7 @@ function leafObject(o: Record<string, unknown>, file: string): ManifestObject {
 
 /** Every finding about a resolved fleet: its load and resolution findings, then every rule's. */
 export function validateFleet(resolved: ResolvedFleet, options: ValidateOptions): Finding[] {
-  const { fleet, clusters, findings } = resolved;
+  const { fleet, findings } = resolved;
   const ctx = createRuleContext(resolved, options);
   const all = [...findings];
   const ruleSet = options.rules ?? rules;

@@ -6,7 +6,6 @@
 import type { Finding } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
-import { resolveCluster } from '../layering/resolve.js';
 import { locateOrigin } from '../model/fleet.js';
 import type { CredentialRef, NetworksSpec, ProvisionSpec } from '../model/spec.js';
 import { DEFAULT_NETWORKS } from '../generate/provision/common.js';

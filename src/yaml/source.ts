@@ -11,7 +11,7 @@ import jsYaml from 'js-yaml';
 import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Finding } from '../model/finding.js';
-import type { SourceFile, YamlPath } from '../model/source.js';
+import type { SourceFile } from '../model/source.js';
 
 
 

@@ -16,7 +16,7 @@ import type { YamlNode, Document } from '../../yaml/index.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, Fleet, GroupDef } from '../../model/fleet.js';
 import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileRelease } from '../../model/graphs.js';
-import { releaseApp, kustomizationApp, releaseId } from '../../model/graphs.js';
+import { releaseApp, kustomizationApp } from '../../model/graphs.js';
 import type { AppSpec } from '../../model/spec.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { LoadResult } from '../../load/native.js';

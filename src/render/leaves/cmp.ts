@@ -10,7 +10,7 @@
  * environment is ever substituted. `$VAR` without braces is left alone; `$${X}` is a literal.
  */
 import { posix, relative, resolve, sep } from 'node:path';
-import { InputError, ToolError, UsageError } from '../../errors/index.js';
+import { InputError, ToolError } from '../../errors/index.js';
 import type { SourceReader } from '../../ports/source-reader.js';
 import type { HelmTool, KustomizeTool } from '../../ports/tools.js';
 import { InputWalker, KUSTOMIZATION_FILE_NAMES } from './inputs.js';
