@@ -22,17 +22,21 @@
  * fleet (a temporary directory), never into this repository.
  */
 import { cpSync, existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { realRepo } from '../test/support/shared.js';
 import type { SyntheticApp, SyntheticOptions } from './synthetic.js';
 import { PLATFORM_0_ANNOTATIONS, SYNTHETIC_PLATFORM_DOMAIN, SYNTHETIC_REPO_URL, componentFiles, fileWriter, syntheticShape } from './synthetic.js';
 
-/** The real repository's chart (../shared/realrepos beside the repository, as the layout tests use it). */
-export const REAL_CHART_DIR = fileURLToPath(
-  new URL('../../../shared/realrepos/svitnin-redhat__openshift-virtualization-gitops/.helm-charts/argocd-app-of-app', import.meta.url),
-);
+/**
+ * The real repository's chart, from the shared data beside the repository ($FLEETPLAN_SHARED or
+ * ../shared/realrepos, as the real-data tests use it). Resolved on call: only the tests of
+ * `npm run test:real` and the benchmark need it.
+ */
+export function realChartDir(): string {
+  return realRepo('svitnin-redhat__openshift-virtualization-gitops', '.helm-charts', 'argocd-app-of-app');
+}
 
 export interface GitopsStandardsOptions extends SyntheticOptions {
-  /** Where the argocd-app-of-app chart is copied from (default: REAL_CHART_DIR). */
+  /** Where the argocd-app-of-app chart is copied from (default: realChartDir()). */
   chartDir?: string;
 }
 
@@ -107,9 +111,9 @@ const isComponentGroup = (name: string) => name.startsWith('tier-');
 
 export function writeSyntheticGitopsStandardsFleet(dir: string, o: GitopsStandardsOptions): { files: number; components: number } {
   const shape = syntheticShape(o);
-  const chartDir = o.chartDir ?? REAL_CHART_DIR;
+  const chartDir = o.chartDir ?? realChartDir();
   if (!existsSync(`${chartDir}/templates/applications.yaml`)) {
-    throw new Error(`${chartDir}: the argocd-app-of-app chart is not there (expected the real repository under ../shared/realrepos)`);
+    throw new Error(`${chartDir}: the argocd-app-of-app chart is not there (expected the real repository under realrepos/ of $FLEETPLAN_SHARED or ../shared)`);
   }
   const { write, count } = fileWriter(dir);
   cpSync(chartDir, `${dir}/.helm-charts/argocd-app-of-app`, { recursive: true, filter: (src) => !src.endsWith('/charts') });

@@ -61,7 +61,7 @@ describe('kube-server discovery', () => {
     assert.deepEqual(paths, ['/apis/operators.coreos.com/v1/namespaces/default/operatorgroups']);
   });
 
-  test('every preloadable CRD in the fixture has a kind, plural and scope', () => {
+  test('every preloadable CRD in the table has a kind, plural and scope', () => {
     const all = Object.values(CRD_SETS).flat();
     for (const crd of crdsNamed(all)) {
       assert.ok(crd.spec.names.kind && crd.spec.names.plural && crd.spec.scope, String(crd.metadata.name));

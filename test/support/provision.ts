@@ -1,14 +1,16 @@
 /**
  * Helpers for provisioning tests: the real `kustomize build` (kubectl 1.33 in .tools/bin), object
- * comparison that lists every difference by path, and the upstream CRD schemas of
- * ../shared/crds (INDEX.json) for the served version of each kind.
+ * comparison that lists every difference by path, and the upstream CRD schemas of crds/ in the
+ * shared data (INDEX.json) for the served version of each kind: only the real-data suite
+ * (test/real) calls loadCrdSchemas.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import jsYaml from 'js-yaml';
 import type { JsonSchema } from '../../src/load/json-schema.js';
 import { requireTools, removeDir, tempDir, toolEnv } from '../helpers/tools.js';
+import { sharedPath } from './shared.js';
 
 export type Obj = Record<string, unknown> & { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
 
@@ -76,8 +78,6 @@ export function decodeYamlSecret(o: Obj): Obj {
   return { ...o, data };
 }
 
-export const CRDS = resolve('../shared/crds');
-
 interface CrdIndexEntry {
   group: string;
   kind: string;
@@ -91,12 +91,13 @@ interface CrdIndexEntry {
  * server would prune them, silently losing what the generator meant to say).
  */
 export function loadCrdSchemas(): Map<string, JsonSchema> {
-  const indexFile = join(CRDS, 'INDEX.json');
+  const crds = sharedPath('crds');
+  const indexFile = join(crds, 'INDEX.json');
   if (!existsSync(indexFile)) throw new Error(`${indexFile} is missing: the upstream CRDs are needed to check generated objects`);
   const index = JSON.parse(readFileSync(indexFile, 'utf8')) as CrdIndexEntry[];
   const out = new Map<string, JsonSchema>();
   for (const e of index) {
-    const crd = jsYaml.load(readFileSync(join(CRDS, e.file), 'utf8')) as { spec: { versions: { name: string; served: boolean; schema: { openAPIV3Schema: JsonSchema } }[] } };
+    const crd = jsYaml.load(readFileSync(join(crds, e.file), 'utf8')) as { spec: { versions: { name: string; served: boolean; schema: { openAPIV3Schema: JsonSchema } }[] } };
     for (const v of crd.spec.versions) {
       if (!v.served) continue;
       out.set(`${e.group}/${v.name}/${e.kind}`, strict(v.schema.openAPIV3Schema));

@@ -15,10 +15,6 @@ import { baseFleet, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { renderFleet } from '../../src/render/fleet.js';
 import { resolveFleet } from '../../src/layering/resolve-fleet.js';
 import jsYaml from 'js-yaml';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 const HEADER = 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n';
 
@@ -196,17 +192,3 @@ for (const repo of ['examples/lab', 'test/fixtures/seed-004']) {
     assert.deepEqual(issues, []);
   });
 }
-
-const CRDS = '../shared/crds/argo-cd';
-test('scripts/gen-argocd-schemas.mjs regenerates the committed module byte for byte', { skip: !existsSync(CRDS) && 'upstream CRDs not present' }, () => {
-  const committed = readFileSync('src/validate/catalog/argocd-schemas.json', 'utf8');
-  const source = /--source '([^']+)'/.exec(committed)![1]!;
-  const dir = mkdtempSync(join(tmpdir(), 'fleetplan-argocd-schemas-'));
-  try {
-    const out = join(dir, 'argocd-schemas.json');
-    execFileSync(process.execPath, ['scripts/gen-argocd-schemas.mjs', '--source', source, '--out', out, ...['application', 'applicationset', 'appproject'].map((k) => `${CRDS}/${k}-crd.yaml`)]);
-    assert.equal(readFileSync(out, 'utf8'), committed);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});

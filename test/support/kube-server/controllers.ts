@@ -34,7 +34,7 @@ export interface OperatorPackage {
   csv: string;
   /** Deployments the CSV runs, created in the Subscription's namespace. */
   deployments: string[];
-  /** CRD names (from the fixture) the operator installs. */
+  /** CRD names (test/support/kube-server/crds.ts) the operator installs. */
   crds: string[];
   /**
    * An ArgoCD the operator creates once installed (OpenShift GitOps makes `openshift-gitops`),

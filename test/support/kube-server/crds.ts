@@ -1,20 +1,80 @@
 /**
- * Upstream CustomResourceDefinitions for preloading: `test/fixtures/kube-server/crds.yaml` holds
- * the CRDs of the projects a fleet bootstrap meets (Argo CD, the Argo CD operator, OLM, Hive,
- * OCM, External Secrets, …) with their schemas stripped; `scripts/strip-crds.mjs` regenerates it.
+ * CustomResourceDefinitions for preloading, built in code from a small table of facts (group,
+ * kind, plural, scope, served versions): the names a fleet bootstrap meets (Argo CD, OLM, Hive,
+ * OCM, External Secrets). The test API server needs names, scope, versions and whether status is
+ * a subresource, not the upstream schemas, so every version gets an open schema. Hand-written on
+ * purpose: nothing here is copied or generated from upstream CRD files (ADR 0150). To preload
+ * another kind, add a row.
  */
-import { readFileSync } from 'node:fs';
-import yaml from 'js-yaml';
 import type { Obj } from './types.js';
 
-export const CRD_FIXTURE = 'test/fixtures/kube-server/crds.yaml';
+interface CrdFacts {
+  group: string;
+  kind: string;
+  plural: string;
+  scope: 'Namespaced' | 'Cluster';
+  /** Served versions; the first is the storage version. */
+  versions: readonly string[];
+  /** Whether status is a subresource (Argo CD's Application and AppProject keep it in the main resource). */
+  status?: false;
+}
 
-let cache: Obj[] | undefined;
+const FACTS: readonly CrdFacts[] = [
+  // Argo CD (installed by the OpenShift GitOps / Argo CD operator)
+  { group: 'argoproj.io', kind: 'Application', plural: 'applications', scope: 'Namespaced', versions: ['v1alpha1'], status: false },
+  { group: 'argoproj.io', kind: 'ApplicationSet', plural: 'applicationsets', scope: 'Namespaced', versions: ['v1alpha1'] },
+  { group: 'argoproj.io', kind: 'AppProject', plural: 'appprojects', scope: 'Namespaced', versions: ['v1alpha1'], status: false },
+  { group: 'argoproj.io', kind: 'ArgoCD', plural: 'argocds', scope: 'Namespaced', versions: ['v1beta1', 'v1alpha1'] },
+  // OLM (on every OpenShift cluster)
+  { group: 'operators.coreos.com', kind: 'CatalogSource', plural: 'catalogsources', scope: 'Namespaced', versions: ['v1alpha1'] },
+  { group: 'operators.coreos.com', kind: 'ClusterServiceVersion', plural: 'clusterserviceversions', scope: 'Namespaced', versions: ['v1alpha1'] },
+  { group: 'operators.coreos.com', kind: 'InstallPlan', plural: 'installplans', scope: 'Namespaced', versions: ['v1alpha1'] },
+  { group: 'operators.coreos.com', kind: 'OperatorGroup', plural: 'operatorgroups', scope: 'Namespaced', versions: ['v1', 'v1alpha2'] },
+  { group: 'operators.coreos.com', kind: 'Subscription', plural: 'subscriptions', scope: 'Namespaced', versions: ['v1alpha1'] },
+  // Hive
+  { group: 'hive.openshift.io', kind: 'ClusterDeployment', plural: 'clusterdeployments', scope: 'Namespaced', versions: ['v1'] },
+  { group: 'hive.openshift.io', kind: 'ClusterImageSet', plural: 'clusterimagesets', scope: 'Cluster', versions: ['v1'] },
+  { group: 'hive.openshift.io', kind: 'ClusterPool', plural: 'clusterpools', scope: 'Namespaced', versions: ['v1'] },
+  { group: 'hive.openshift.io', kind: 'MachinePool', plural: 'machinepools', scope: 'Namespaced', versions: ['v1'] },
+  // Open Cluster Management
+  { group: 'cluster.open-cluster-management.io', kind: 'ManagedCluster', plural: 'managedclusters', scope: 'Cluster', versions: ['v1'] },
+  { group: 'cluster.open-cluster-management.io', kind: 'ManagedClusterSet', plural: 'managedclustersets', scope: 'Cluster', versions: ['v1beta2'] },
+  { group: 'cluster.open-cluster-management.io', kind: 'ManagedClusterSetBinding', plural: 'managedclustersetbindings', scope: 'Namespaced', versions: ['v1beta2'] },
+  { group: 'cluster.open-cluster-management.io', kind: 'Placement', plural: 'placements', scope: 'Namespaced', versions: ['v1beta1'] },
+  { group: 'policy.open-cluster-management.io', kind: 'PlacementBinding', plural: 'placementbindings', scope: 'Namespaced', versions: ['v1'] },
+  { group: 'policy.open-cluster-management.io', kind: 'Policy', plural: 'policies', scope: 'Namespaced', versions: ['v1'] },
+  { group: 'apps.open-cluster-management.io', kind: 'GitOpsCluster', plural: 'gitopsclusters', scope: 'Namespaced', versions: ['v1beta1'] },
+  { group: 'agent.open-cluster-management.io', kind: 'KlusterletAddonConfig', plural: 'klusterletaddonconfigs', scope: 'Namespaced', versions: ['v1'] },
+  // External Secrets
+  { group: 'external-secrets.io', kind: 'ClusterSecretStore', plural: 'clustersecretstores', scope: 'Cluster', versions: ['v1'] },
+  { group: 'external-secrets.io', kind: 'ExternalSecret', plural: 'externalsecrets', scope: 'Namespaced', versions: ['v1'] },
+  { group: 'external-secrets.io', kind: 'SecretStore', plural: 'secretstores', scope: 'Namespaced', versions: ['v1'] },
+];
 
-/** Every CRD in the fixture (cwd = repository root, as tests run). */
+/** A CustomResourceDefinition with an open schema: names, scope and versions from the facts. */
+function crdFrom(f: CrdFacts): Obj {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${f.plural}.${f.group}` },
+    spec: {
+      group: f.group,
+      names: { kind: f.kind, listKind: `${f.kind}List`, plural: f.plural, singular: f.kind.toLowerCase() },
+      scope: f.scope,
+      versions: f.versions.map((name, i) => ({
+        name,
+        served: true,
+        storage: i === 0,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        ...(f.status === false ? {} : { subresources: { status: {} } }),
+      })),
+    },
+  };
+}
+
+/** Every CRD of the table, as fresh objects (callers may mutate them). */
 export function fixtureCrds(): Obj[] {
-  cache ??= (yaml.loadAll(readFileSync(CRD_FIXTURE, 'utf8')) as Obj[]).filter((d) => d?.kind === 'CustomResourceDefinition');
-  return JSON.parse(JSON.stringify(cache)) as Obj[];
+  return FACTS.map(crdFrom);
 }
 
 /** Named sets of CRDs, by what installs them on a real cluster. */
@@ -36,12 +96,12 @@ export const CRD_SETS = {
   externalSecrets: ['clustersecretstores.external-secrets.io', 'externalsecrets.external-secrets.io', 'secretstores.external-secrets.io'],
 } as const;
 
-/** CRDs by name (`applications.argoproj.io`); throws for a name the fixture lacks. */
+/** CRDs by name (`applications.argoproj.io`); throws for a name the table lacks. */
 export function crdsNamed(names: readonly string[]): Obj[] {
   const all = fixtureCrds();
   return names.map((n) => {
     const c = all.find((x) => x.metadata?.name === n);
-    if (!c) throw new Error(`no CRD named ${n} in ${CRD_FIXTURE}`);
+    if (!c) throw new Error(`no CRD named ${n} in test/support/kube-server/crds.ts (add a row to FACTS)`);
     return c;
   });
 }

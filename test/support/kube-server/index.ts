@@ -23,7 +23,7 @@ export { StatusError } from './status.js';
 export type { Clock, Obj, ResourceType, StoreEvent } from './types.js';
 
 export interface StartOptions extends KubeServerOptions {
-  /** CRD names from the fixture to preload, already Established (see CRD_SETS). */
+  /** CRD names (test/support/kube-server/crds.ts) to preload, already Established (see CRD_SETS). */
   crds?: readonly string[];
   /** Further CRD objects to preload, already Established. */
   crdObjects?: Obj[];

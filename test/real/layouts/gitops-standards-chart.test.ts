@@ -10,16 +10,16 @@ import { cpSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
-import { createClusterBuilder } from '../../src/adapters/cluster-build.js';
-import { applicationFor, projectsFor } from '../../src/generate/argocd.js';
-import { loadFleet } from '../../src/index.js';
-import { resolveCluster } from '../../src/layering/resolve.js';
-import { substitute } from '../../src/model/substitute.js';
-import { completeFallbacks } from '../../src/layouts/gitops-standards/fallback.js';
-import { writeTree } from '../support/fleet-fixture.js';
+import { createClusterBuilder } from '../../../src/adapters/cluster-build.js';
+import { applicationFor, projectsFor } from '../../../src/generate/argocd.js';
+import { loadFleet } from '../../../src/index.js';
+import { resolveCluster } from '../../../src/layering/resolve.js';
+import { substitute } from '../../../src/model/substitute.js';
+import { completeFallbacks } from '../../../src/layouts/gitops-standards/fallback.js';
+import { writeTree } from '../../support/fleet-fixture.js';
+import { realRepo } from '../../support/shared.js';
 
 const TOOLS = resolve('.tools/bin');
-const REAL = resolve('..', 'shared', 'realrepos');
 const dirs: string[] = [];
 after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -202,7 +202,7 @@ ${pin}`,
     'clusters/c1/values.yaml': clusterValues,
     ...extraClusters,
   });
-  cpSync(join(REAL, v.chartFrom), join(dir, v.chartHome, 'argocd-app-of-app'), { recursive: true });
+  cpSync(realRepo(v.chartFrom), join(dir, v.chartHome, 'argocd-app-of-app'), { recursive: true });
   dirs.push(dir);
   return dir;
 }

@@ -1,6 +1,8 @@
 /**
- * Conformance: every vector of test/vectors/gotemplate-vectors.json (Go's text/template tests) and
- * sprig-vectors.json (sprig v3.3.0 tests, Argo CD's functions) runs here.
+ * Conformance: every vector of conformance/gotemplate-vectors.json in the shared data (Go's
+ * text/template tests) and conformance/sprig-vectors.json (sprig v3.3.0 tests, Argo CD's
+ * functions) runs here, one subtest each. The files are read when the test runs, not at import
+ * (ADR 0150).
  *
  * Conventions (APPSET-SPEC.md §11): integral JSON numbers in `data` are Go ints unless
  * `numbersAreFloat64`; `expectedArgoCD` is the outcome with Argo CD's func map;
@@ -19,8 +21,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { FuncSet } from '../../src/gotemplate/index.js';
-import { GoTemplateError, compileGoTemplate, goValueFromJsonArgoCD, goValueFromJsonIntegralAsInt } from '../../src/gotemplate/index.js';
+import type { FuncSet } from '../../../src/gotemplate/index.js';
+import { GoTemplateError, compileGoTemplate, goValueFromJsonArgoCD, goValueFromJsonIntegralAsInt } from '../../../src/gotemplate/index.js';
+import { sharedPath } from '../../support/shared.js';
 
 interface Outcome {
   ok: boolean;
@@ -41,7 +44,7 @@ interface Vector {
 }
 
 function load(file: string): Vector[] {
-  return JSON.parse(readFileSync(`test/vectors/${file}`, 'utf8')) as Vector[];
+  return JSON.parse(readFileSync(sharedPath('conformance', file), 'utf8')) as Vector[];
 }
 
 const REMOVED = /\b(env|expandenv|getHostByName)\b/;
@@ -71,34 +74,35 @@ function check(actual: Outcome, expected: Outcome): void {
   }
 }
 
-const counts = { run: 0 };
-
 for (const [file, kind] of [
   ['gotemplate-vectors.json', 'go'],
   ['sprig-vectors.json', 'sprig'],
 ] as const) {
-  load(file).forEach((v, i) => {
-    const label = `${file} #${i} ${v.name ?? v.source.replace(/^.*?:/, '')}: ${v.template.slice(0, 60)}`;
-    const float64 = v.numbersAreFloat64 === true;
-    test(`${label} [argocd]`, () => {
-      counts.run++;
-      check(run(v, 'argocd', float64), v.expectedArgoCD ?? v.expected);
-    });
-    if (kind === 'go' && v.source.startsWith('golang/go')) {
-      test(`${label} [go]`, () => {
-        check(run(v, 'go', float64), v.expected);
+  test(`${file}: every vector`, async (t) => {
+    const vectors = load(file);
+    assert.ok(vectors.length > 0, `${file} has vectors`);
+    for (const [i, v] of vectors.entries()) {
+      const label = `#${i} ${v.name ?? v.source.replace(/^.*?:/, '')}: ${v.template.slice(0, 60)}`;
+      const float64 = v.numbersAreFloat64 === true;
+      await t.test(`${label} [argocd]`, () => {
+        check(run(v, 'argocd', float64), v.expectedArgoCD ?? v.expected);
       });
-    }
-    if (kind === 'sprig' && !v.argoCDFunction && !REMOVED.test(v.template)) {
-      test(`${label} [sprig]`, () => {
-        check(run(v, 'sprig', float64), v.expected);
-      });
-    }
-    if (v.expectedIfNumbersFloat64) {
-      const expected = v.expectedIfNumbersFloat64;
-      test(`${label} [argocd, numbers float64]`, () => {
-        check(run(v, 'argocd', true), expected);
-      });
+      if (kind === 'go' && v.source.startsWith('golang/go')) {
+        await t.test(`${label} [go]`, () => {
+          check(run(v, 'go', float64), v.expected);
+        });
+      }
+      if (kind === 'sprig' && !v.argoCDFunction && !REMOVED.test(v.template)) {
+        await t.test(`${label} [sprig]`, () => {
+          check(run(v, 'sprig', float64), v.expected);
+        });
+      }
+      if (v.expectedIfNumbersFloat64) {
+        const expected = v.expectedIfNumbersFloat64;
+        await t.test(`${label} [argocd, numbers float64]`, () => {
+          check(run(v, 'argocd', true), expected);
+        });
+      }
     }
   });
 }

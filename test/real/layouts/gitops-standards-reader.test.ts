@@ -5,14 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { cpSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { loadFleet } from '../../src/index.js';
-import { resolveCluster } from '../../src/layering/resolve.js';
-import { applicationFor } from '../../src/generate/argocd.js';
-import { writeTree } from '../support/fleet-fixture.js';
+import { loadFleet } from '../../../src/index.js';
+import { resolveCluster } from '../../../src/layering/resolve.js';
+import { applicationFor } from '../../../src/generate/argocd.js';
+import { writeTree } from '../../support/fleet-fixture.js';
+import { realRepo } from '../../support/shared.js';
 
-const CHART = resolve('..', 'shared', 'realrepos', 'redhat-cop__gitops-standards-repo-template', '.helm', 'charts', 'argocd-app-of-app');
+/** The redhat-cop template's chart (resolved when a test builds a repository). */
+const chart = () => realRepo('redhat-cop__gitops-standards-repo-template', '.helm', 'charts', 'argocd-app-of-app');
 const dirs: string[] = [];
 after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -61,7 +63,7 @@ ${clusterKustomization}`,
     'clusters/c1/values.yaml': 'applications: {}\n',
     ...files,
   });
-  cpSync(CHART, join(dir, '.helm/charts/argocd-app-of-app'), { recursive: true });
+  cpSync(chart(), join(dir, '.helm/charts/argocd-app-of-app'), { recursive: true });
   dirs.push(dir);
   return dir;
 }

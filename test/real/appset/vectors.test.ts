@@ -1,24 +1,25 @@
-// Every vector of test/vectors/appset-vectors.json (copied from shared/conformance, transcribed
-// from Argo CD's own tests) runs here as one test. Exclusions are listed in EXCLUDED with the
-// reason; the goal is none.
+// Every vector of conformance/appset-vectors.json in the shared data (transcribed from Argo CD's
+// own tests) runs here as one subtest. Exclusions are listed in EXCLUDED with the reason; the goal
+// is none. The file is read when the test runs, not at import (ADR 0150).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { FileGlobbing, GitRepo } from '../../src/ports/git-repo.js';
-import type { Generator, GeneratorContext, GeneratorRegistry } from '../../src/appset/generators/generator.js';
-import { createGeneratorRegistry } from '../../src/appset/generators/registry.js';
-import { transform } from '../../src/appset/generators/transform.js';
-import { interpolateGenerator } from '../../src/appset/generators/interpolate.js';
-import { paramSetsByMergeKey } from '../../src/appset/generators/merge.js';
-import { paramsFromGitFile } from '../../src/appset/generators/git.js';
-import { appendTemplatedValues } from '../../src/appset/values.js';
-import { Renderer, compileObject, fillMissing } from '../../src/appset/render.js';
-import type { GoTemplateCompiler } from '../../src/appset/render.js';
-import { normalizeName } from '../../src/appset/normalize.js';
-import { applyFinalizerRule, applyTemplatePatch, templateApplication, validateApplications } from '../../src/appset/applications.js';
-import type { Application, ApplicationSet, ApplicationSetTemplate, ClusterSecret, JsonObject, ParamSet } from '../../src/appset/types.js';
-import { splitPath } from '../../src/appset/load.js';
-import { goEngine } from './go-engine.js';
+import type { FileGlobbing, GitRepo } from '../../../src/ports/git-repo.js';
+import type { Generator, GeneratorContext, GeneratorRegistry } from '../../../src/appset/generators/generator.js';
+import { createGeneratorRegistry } from '../../../src/appset/generators/registry.js';
+import { transform } from '../../../src/appset/generators/transform.js';
+import { interpolateGenerator } from '../../../src/appset/generators/interpolate.js';
+import { paramSetsByMergeKey } from '../../../src/appset/generators/merge.js';
+import { paramsFromGitFile } from '../../../src/appset/generators/git.js';
+import { appendTemplatedValues } from '../../../src/appset/values.js';
+import { Renderer, compileObject, fillMissing } from '../../../src/appset/render.js';
+import type { GoTemplateCompiler } from '../../../src/appset/render.js';
+import { normalizeName } from '../../../src/appset/normalize.js';
+import { applyFinalizerRule, applyTemplatePatch, templateApplication, validateApplications } from '../../../src/appset/applications.js';
+import type { Application, ApplicationSet, ApplicationSetTemplate, ClusterSecret, JsonObject, ParamSet } from '../../../src/appset/types.js';
+import { splitPath } from '../../../src/appset/load.js';
+import { goEngine } from '../../appset/go-engine.js';
+import { sharedPath } from '../../support/shared.js';
 
 interface Vector {
   source: string;
@@ -31,7 +32,9 @@ interface Vector {
   notes?: string;
 }
 
-const vectors = JSON.parse(readFileSync('test/vectors/appset-vectors.json', 'utf8')) as Vector[];
+function loadVectors(): Vector[] {
+  return JSON.parse(readFileSync(sharedPath('conformance', 'appset-vectors.json'), 'utf8')) as Vector[];
+}
 
 /** Vectors not run, each with the reason. None: every vector passes. */
 const EXCLUDED: Record<string, string> = {};
@@ -279,20 +282,24 @@ const run: Record<string, (v: Vector) => Promise<void>> = {
 
 const GENERATOR_CATEGORIES = new Set(['list', 'cluster', 'git-directories', 'git-files', 'git-files-exclude', 'matrix', 'matrix-interpolation', 'merge', 'post-selector']);
 
-const seen = new Map<string, number>();
-for (const v of vectors) {
-  const n = (seen.get(v.source) ?? 0) + 1;
-  seen.set(v.source, n);
-  const name = `${v.category}: ${v.source.replace(/^.*#/, '')}${n > 1 ? ` (${n})` : ''}`;
-  const runner = GENERATOR_CATEGORIES.has(v.category) ? run['generator'] : run[v.category];
-  if (EXCLUDED[v.source]) continue;
-  test(name, async () => {
-    assert.ok(runner, `no runner for category ${v.category}`);
-    await runner(v);
-  });
-}
+test('appset-vectors.json: every vector', async (t) => {
+  const vectors = loadVectors();
+  const seen = new Map<string, number>();
+  for (const v of vectors) {
+    const n = (seen.get(v.source) ?? 0) + 1;
+    seen.set(v.source, n);
+    const name = `${v.category}: ${v.source.replace(/^.*#/, '')}${n > 1 ? ` (${n})` : ''}`;
+    const runner = GENERATOR_CATEGORIES.has(v.category) ? run['generator'] : run[v.category];
+    if (EXCLUDED[v.source]) continue;
+    await t.test(name, async () => {
+      assert.ok(runner, `no runner for category ${v.category}`);
+      await runner(v);
+    });
+  }
+});
 
 test('every vector category has a runner and every exclusion names a vector', () => {
+  const vectors = loadVectors();
   for (const v of vectors) assert.ok(GENERATOR_CATEGORIES.has(v.category) || run[v.category], v.category);
   for (const source of Object.keys(EXCLUDED)) assert.ok(vectors.some((v) => v.source === source), source);
   assert.equal(vectors.length, 207);

@@ -6,13 +6,15 @@
 import assert from 'node:assert/strict';
 import { chmodSync, cpSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { cli, removeTree } from '../support/fleet-fixture.js';
-import { copyTree, removeDir, tempDir } from '../helpers/tools.js';
+import { cli, removeTree } from '../../support/fleet-fixture.js';
+import { copyTree, removeDir, tempDir } from '../../helpers/tools.js';
+import { realRepo } from '../../support/shared.js';
 
-const SVITNIN = resolve('..', 'shared', 'realrepos', 'svitnin-redhat__openshift-virtualization-gitops');
-const REDHAT_COP = resolve('..', 'shared', 'realrepos', 'redhat-cop__gitops-standards-repo-template');
+/** The real repositories (resolved inside each test). */
+const svitnin = () => realRepo('svitnin-redhat__openshift-virtualization-gitops');
+const redhatCop = () => realRepo('redhat-cop__gitops-standards-repo-template');
 
 interface PlanJson {
   layout: string;
@@ -20,7 +22,7 @@ interface PlanJson {
 }
 
 test('plan on svitnin-redhat: hub gets 12 Applications, etl4 13, tracking the cluster-versions revision', async () => {
-  const r = await cli(['plan', '--repo', SVITNIN, '-o', 'json']);
+  const r = await cli(['plan', '--repo', svitnin(), '-o', 'json']);
   const plan = JSON.parse(r.stdout) as PlanJson;
   assert.equal(plan.layout, 'gitops-standards');
   const by = new Map(plan.clusters.map((c) => [c.name, c]));
@@ -43,7 +45,7 @@ test('plan on svitnin-redhat: hub gets 12 Applications, etl4 13, tracking the cl
 });
 
 test('plan on redhat-cop: five clusters, groups as kustomize Components', async () => {
-  const r = await cli(['plan', '--repo', REDHAT_COP, '-o', 'json']);
+  const r = await cli(['plan', '--repo', redhatCop(), '-o', 'json']);
   const plan = JSON.parse(r.stdout) as PlanJson;
   const counts = Object.fromEntries(plan.clusters.map((c) => [c.name, c.apps.length]));
   assert.deepEqual(counts, { hub: 3, 'non-prod-east': 4, 'non-prod-west': 3, 'prod-east': 3, 'prod-west': 3 });
@@ -66,7 +68,7 @@ async function findings(repo: string): Promise<string[]> {
 }
 
 test('validate on redhat-cop reports the dangling hub paths, the escaping overlay references, the group overlays that name missing folders, the empty cluster values, the copied cert-manager destinations, and the namespace kustomize puts on a ConsoleLink', async () => {
-  assert.deepEqual(await findings(REDHAT_COP), [
+  assert.deepEqual(await findings(redhatCop()), [
     // SOURCE.md: the folders clusters/hub/acm-* reference ../../../../components/..., which escapes from their depth.
     'error kustomize-path-escapes-repo clusters/hub/acm-configuration/kustomization.yaml:6 resources[0]',
     'error kustomize-path-escapes-repo clusters/hub/acm-operator/kustomization.yaml:5 resources[0]',
@@ -98,7 +100,7 @@ test('validate on redhat-cop reports the dangling hub paths, the escaping overla
 });
 
 test('validate on svitnin-redhat reports exactly the paths its partial copy leaves out, at the values line', async () => {
-  assert.deepEqual(await findings(SVITNIN), [
+  assert.deepEqual(await findings(svitnin()), [
     'error kustomize-missing-path clusters/etl4/overlays/metallb-configuration/kustomization.yaml:5 resources[0]',
     'error missing-path clusters/hub/values.yaml:20 applications.reflector-operator.source.path',
     'error missing-path clusters/hub/values.yaml:30 applications.metallb-configuration.source.path',
@@ -122,13 +124,13 @@ test('validate on svitnin-redhat reports exactly the paths its partial copy leav
 });
 
 test('the hint for a dangling hub path names the folder that does exist', async () => {
-  const r = await cli(['validate', '--repo', REDHAT_COP]);
+  const r = await cli(['validate', '--repo', redhatCop()]);
   assert.match(r.stdout, /there is a directory clusters\/hub\/acm-operator: fix the path to it/);
   assert.match(r.stdout, /did you mean "\.\.\/\.\.\/\.\.\/components\/acm-operator\/"\?/);
 });
 
 test('the hints for the group overlays name the component they most likely mean, typo included', async () => {
-  const r = await cli(['validate', '--repo', REDHAT_COP, '-o', 'json']);
+  const r = await cli(['validate', '--repo', redhatCop(), '-o', 'json']);
   const hints = (JSON.parse(r.stdout) as { findings: { code: string; file: string; hint: string }[] }).findings
     .filter((f) => f.code === 'kustomize-missing-path')
     .map((f) => `${f.file.split('/')[1]!}: ${f.hint}`);
@@ -141,7 +143,7 @@ test('the hints for the group overlays name the component they most likely mean,
 });
 
 test('the copied cert-manager destinations name both apps, the namespaces the operators use, and every cluster', async () => {
-  const r = await cli(['validate', '--repo', REDHAT_COP, '-o', 'json']);
+  const r = await cli(['validate', '--repo', redhatCop(), '-o', 'json']);
   const found = (JSON.parse(r.stdout) as { findings: { code: string; file: string; message: string; hint: string }[] }).findings.filter((f) => f.code === 'foreign-destination-namespace');
   const byFile = new Map(found.map((f) => [f.file, f]));
   assert.match(byFile.get('groups/geo-east/values.yaml')!.message, /^app "aws-efs-csi-driver-operator" has destination namespace "cert-manager", which belongs to app "cert-manager-operator" \(it creates that Namespace\), while the objects of "aws-efs-csi-driver-operator" .* live in openshift-cloud-credential-operator, openshift-cluster-csi-drivers on clusters non-prod-east, prod-east$/);
@@ -157,7 +159,7 @@ test('redhat-cop with the group overlays pointed at the real components: their p
   // storage-class.yaml, so kustomize applies that patch to nothing.
   const dir = tempDir('redhat-cop-fixed');
   try {
-    copyTree(REDHAT_COP, dir);
+    copyTree(redhatCop(), dir);
     for (const o of ['geo-east/overlays/aws-efs-csi-driver-operator', 'geo-west/overlays/aws-efs-csi-driver-operator', 'non-prod/overlays/vault-config-operator', 'prod/overlays/vault-config-operator']) {
       const file = `${dir}/groups/${o}/kustomization.yaml`;
       writeFileSync(file, readFileSync(file, 'utf8').replace('../../components/aes-', '../../components/aws-').replace('../../components/', '../../../../components/'));
@@ -176,7 +178,7 @@ test('the bootstrap root Application of .bootstrap/ is checked against the Argo 
   // The committed root-application.yaml is valid (no finding above); misplace its prune in a copy.
   const dir = mkdtempSync(join(tmpdir(), 'fleetplan-svitnin-'));
   try {
-    cpSync(SVITNIN, dir, { recursive: true });
+    cpSync(svitnin(), dir, { recursive: true });
     // The stored copy is read-only; make the temporary one writable (and removable).
     for (const p of ['', ...readdirSync(dir, { recursive: true, encoding: 'utf8' })]) chmodSync(join(dir, p), statSync(join(dir, p)).isDirectory() ? 0o755 : 0o644);
     const file = join(dir, '.bootstrap', 'root-application.yaml');

@@ -5,12 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ruleCatalog } from '../../src/index.js';
-import { cli, writeTree } from '../support/fleet-fixture.js';
+import { ruleCatalog } from '../../../src/index.js';
+import { cli, writeTree } from '../../support/fleet-fixture.js';
+import { realRepo } from '../../support/shared.js';
 
-const CHART = resolve('..', 'shared', 'realrepos', 'redhat-cop__gitops-standards-repo-template', '.helm', 'charts', 'argocd-app-of-app');
+/** The redhat-cop template's chart (resolved when a test builds a repository). */
+const chart = () => realRepo('redhat-cop__gitops-standards-repo-template', '.helm', 'charts', 'argocd-app-of-app');
 const dirs: string[] = [];
 after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -34,7 +36,7 @@ function repo(files: Record<string, string>): string {
     'clusters/east/values.yaml': 'applications:\n  own:\n    destination:\n      namespace: own\n    source:\n      path: components/shared\n',
     ...files,
   });
-  cpSync(CHART, join(dir, '.helm/charts/argocd-app-of-app'), { recursive: true });
+  cpSync(chart(), join(dir, '.helm/charts/argocd-app-of-app'), { recursive: true });
   dirs.push(dir);
   return dir;
 }

@@ -14,16 +14,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
-import { createClusterBuilder } from '../../src/adapters/cluster-build.js';
-import type { ClosableClusterBuilder } from '../../src/adapters/cluster-build.js';
-import { applicationFor, projectsFor } from '../../src/generate/argocd.js';
-import { loadFleet } from '../../src/index.js';
-import { resolveCluster } from '../../src/layering/resolve.js';
-import { substitute } from '../../src/model/substitute.js';
-import { clusterDirs } from '../../src/layouts/gitops-standards/reader.js';
-import { completeFallbacks } from '../../src/layouts/gitops-standards/fallback.js';
-import { nodeFileSystem } from '../../src/adapters/node-fs.js';
-import type { LoadResult } from '../../src/load/native.js';
+import { createClusterBuilder } from '../../../src/adapters/cluster-build.js';
+import type { ClosableClusterBuilder } from '../../../src/adapters/cluster-build.js';
+import { applicationFor, projectsFor } from '../../../src/generate/argocd.js';
+import { loadFleet } from '../../../src/index.js';
+import { resolveCluster } from '../../../src/layering/resolve.js';
+import { substitute } from '../../../src/model/substitute.js';
+import { clusterDirs } from '../../../src/layouts/gitops-standards/reader.js';
+import { completeFallbacks } from '../../../src/layouts/gitops-standards/fallback.js';
+import { nodeFileSystem } from '../../../src/adapters/node-fs.js';
+import type { LoadResult } from '../../../src/load/native.js';
+import { realRepo } from '../../support/shared.js';
 
 const REPOS = [
   { name: 'svitnin-redhat__openshift-virtualization-gitops', clusters: { hub: [12, 1], etl4: [13, 1] } as Record<string, [number, number]> },
@@ -37,7 +38,7 @@ let work: string;
 const builders = new Map<string, ClosableClusterBuilder>();
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'fleetplan-equality-'));
-  for (const r of REPOS) cpSync(resolve('..', 'shared', 'realrepos', r.name), join(work, r.name), { recursive: true });
+  for (const r of REPOS) cpSync(realRepo(r.name), join(work, r.name), { recursive: true });
   // A copy whose chart has an extra template: no longer a chart version fleetplan knows.
   cpSync(join(work, REPOS[1]!.name), join(work, CHANGED), { recursive: true });
   writeFileSync(join(work, CHANGED, '.helm/charts/argocd-app-of-app/templates/NOTES.txt'), 'installed\n');

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { writeSyntheticGitopsStandardsFleet } from '../../bench/synthetic-gitops-standards.js';
-import { nodeFileSystem } from '../../src/adapters/node-fs.js';
-import { loadGitopsStandards } from '../../src/layouts/gitops-standards/reader.js';
-import type { RepoFileSystem } from '../../src/ports/filesystem.js';
-import { removeDir, tempDir } from '../helpers/tools.js';
+import { writeSyntheticGitopsStandardsFleet } from '../../../bench/synthetic-gitops-standards.js';
+import { nodeFileSystem } from '../../../src/adapters/node-fs.js';
+import { loadGitopsStandards } from '../../../src/layouts/gitops-standards/reader.js';
+import type { RepoFileSystem } from '../../../src/ports/filesystem.js';
+import { removeDir, tempDir } from '../../helpers/tools.js';
 
 const dir = tempDir('gitops-standards-scale');
 after(() => removeDir(dir));
