@@ -11,6 +11,7 @@ import type { LoadResult } from './spec/load.js';
 import type { SelectOptions } from './layering/resolve-fleet.js';
 import { validateFleet as validateWith } from './validate/index.js';
 import type { LeafObjects } from './validate/index.js';
+import type { ArgoCdSchemaSet } from './validate/catalog/argocd-schema-source.js';
 
 export interface LoadOptions {
   /** Read through this file system instead of the local disk. */
@@ -24,12 +25,14 @@ export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
 }
 
 /** Every finding about the fleet (loading, resolution, repository rules), sorted by file and line. */
-export function validateFleet(fleet: Fleet, options: SelectOptions & LoadOptions & { leaves?: LeafObjects } = {}): Finding[] {
+export function validateFleet(fleet: Fleet, options: SelectOptions & LoadOptions & { leaves?: LeafObjects; argoCdSchemas?: ArgoCdSchemaSet } = {}): Finding[] {
   return validateWith(fleet, { ...options, fs: options.fs ?? nodeFileSystem(fleet.root) });
 }
 
 export { resolveCluster } from './layering/resolve.js';
 export { rules, ruleCatalog } from './validate/index.js';
+export { argoCdSchemasFromCrds } from './validate/catalog/argocd-schema-source.js';
+export type { ArgoCdSchemaSet } from './validate/catalog/argocd-schema-source.js';
 export type { RuleDefinition, RuleContext, LeafObjects, CodeInfo } from './validate/index.js';
 export type { FleetGraphs, HelmfileRelease, FluxKustomization } from './model/graphs.js';
 export { resolveFleet } from './layering/resolve-fleet.js';

@@ -23,6 +23,7 @@ import type { CodeInfo, RuleDefinition } from './engine.js';
 import { applyLevels } from './engine.js';
 import type { ManifestObject } from './manifests.js';
 import { ManifestIndex } from './manifests.js';
+import type { ArgoCdSchemaSet } from './catalog/argocd-schema-source.js';
 import { releaseApp } from '../layouts/helmfile-flux.js';
 import { repositoryHygieneRule } from './rules/repository-hygiene.js';
 import { crdOrderRule } from './rules/crd-order.js';
@@ -134,6 +135,8 @@ export interface ValidateOptions extends SelectOptions {
   leaves?: LeafObjects;
   /** Rules to run (default: all). */
   rules?: readonly RuleDefinition[];
+  /** Argo CD schemas from the CRDs of the Argo CD the fleet runs (argoCdSchemasFromCrds), over the bundled ones. */
+  argoCdSchemas?: ArgoCdSchemaSet;
 }
 
 export function createRuleContext(fleet: Fleet, clusters: ResolvedCluster[], options: ValidateOptions): RuleContext {
@@ -152,6 +155,7 @@ export function createRuleContext(fleet: Fleet, clusters: ResolvedCluster[], opt
     manifests,
     settings: fleet.validation,
     localPath,
+    ...(options.argoCdSchemas ? { argoCdSchemas: options.argoCdSchemas } : {}),
     objectsOf(cluster, app) {
       if (options.leaves) {
         const key = `${cluster.name}\0${app.name}`;
