@@ -5,6 +5,8 @@
 export { loadFleet, validateFleet, rules, ruleCatalog } from './api/fleet.js';
 export type { LoadOptions, ValidateFleetOptions } from './api/fleet.js';
 export { renderLeaves } from './api/leaves.js';
+export { argoCdSchemasFromCrds } from './validate/catalog/argocd-schema-source.js';
+export type { ArgoCdSchemaSet } from './validate/catalog/argocd-schema-source.js';
 export type { RenderLeavesOptions } from './api/leaves.js';
 export { resolveCluster } from './layering/resolve.js';
 export type { RuleDefinition, RuleContext, CodeInfo } from './validate/index.js';

@@ -13,6 +13,7 @@ import type { LeafObjects } from '../ports/leaf-objects.js';
 import type { ResolvedFleet, SelectOptions } from '../layering/resolve-fleet.js';
 import { resolveFleet } from '../layering/resolve-fleet.js';
 import type { CodeInfo, RuleDefinition } from '../validate/index.js';
+import type { ArgoCdSchemaSet } from '../validate/catalog/argocd-schema-source.js';
 import { rules as coreRules, ruleCatalog as catalogOf, validateFleet as validateWith } from '../validate/index.js';
 
 export interface LoadOptions {
@@ -39,6 +40,8 @@ export interface ValidateFleetOptions extends SelectOptions, LoadOptions {
   leaves?: LeafObjects;
   /** Rules to run (default: every rule). */
   rules?: readonly RuleDefinition[];
+  /** Argo CD schemas from the CRDs of the Argo CD the fleet runs (argoCdSchemasFromCrds), over the bundled ones. */
+  argoCdSchemas?: ArgoCdSchemaSet;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { ValidationSpec } from '../model/spec.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { formatPath } from '../model/source.js';
 import type { ManifestIndex, ManifestObject } from '../load/manifests.js';
+import type { ArgoCdSchemaSet } from './catalog/argocd-schema-source.js';
 
 
 export interface RuleContext {
@@ -24,6 +25,8 @@ export interface RuleContext {
   objectsOf(cluster: ResolvedCluster, app: ResolvedApp): readonly ManifestObject[] | undefined;
   /** The app's repository path, normalized, when it is sourced from the fleet repository. */
   localPath(app: ResolvedApp): string | undefined;
+  /** Argo CD schemas read from the CRDs the user gave; their kinds replace the bundled ones (ADR 0155). */
+  argoCdSchemas?: ArgoCdSchemaSet;
 }
 
 export type FindingDraft = Omit<Finding, 'file' | 'line' | 'column' | 'path'>;

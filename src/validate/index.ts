@@ -24,6 +24,7 @@ import { applyLevels } from './engine.js';
 import type { ManifestObject } from '../load/manifests.js';
 import { ManifestIndex } from '../load/manifests.js';
 import { releaseApp } from '../model/graphs.js';
+import type { ArgoCdSchemaSet } from './catalog/argocd-schema-source.js';
 import { repositoryHygieneRule } from './rules/repository-hygiene.js';
 import { crdOrderRule } from './rules/crd-order.js';
 import { wavesWaitRule } from './rules/waves-wait.js';
@@ -134,6 +135,8 @@ export interface ValidateOptions {
   leaves?: LeafObjects;
   /** Rules to run (default: the core rules; the library entry adds the layouts' own). */
   rules?: readonly RuleDefinition[];
+  /** Argo CD schemas from the CRDs of the Argo CD the fleet runs (argoCdSchemasFromCrds), over the bundled ones. */
+  argoCdSchemas?: ArgoCdSchemaSet;
 }
 
 export function createRuleContext(resolved: ResolvedFleet, options: ValidateOptions): RuleContext {
@@ -154,6 +157,7 @@ export function createRuleContext(resolved: ResolvedFleet, options: ValidateOpti
     manifests,
     settings: fleet.validation,
     localPath,
+    ...(options.argoCdSchemas ? { argoCdSchemas: options.argoCdSchemas } : {}),
     objectsOf(cluster, app) {
       if (options.leaves) {
         const key = `${cluster.name}\0${app.name}`;
