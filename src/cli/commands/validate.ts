@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
-import { choice, clusterNames, load } from '../common.js';
+import { clusterOptions } from '../command.js';
+import { checkSelector, choice, load, selectedClusters, yamlOfJson } from '../common.js';
 import { ruleCatalog, validateFleet } from '../../index.js';
 import { hasErrors } from '../../model/finding.js';
 import { formatFindingsText } from '../../render/plan-format.js';
@@ -7,11 +8,14 @@ import { findingsJson, findingsSarif } from '../../render/findings-format.js';
 import { VERSION } from '../../version.js';
 import { resolve } from 'node:path';
 import { leafObjectsFromDirectory } from '../../adapters/leaf-objects.js';
+import { paintFindingsText } from '../color.js';
+
+const FORMATS = ['text', 'json', 'yaml', 'sarif'] as const;
 
 export const validateCommand: Command = {
   name: 'validate',
   summary: 'find what is wrong before it merges; exit 1 when any error is found',
-  usage: `Usage: fleetplan validate [--cluster C]... [-o text|json|sarif] [--leaves DIR] [--repo DIR]
+  usage: `Usage: fleetplan validate [--cluster C]... [-l SELECTOR] [-o text|json|yaml|sarif] [--leaves DIR] [--repo DIR]
 
 Reports schema errors, unknown or cyclic needs, wave conflicts and undefined variables, then
 runs the rules: CRDs before their custom resources, waves that do not wait, helmfile needs and
@@ -20,20 +24,31 @@ production safety and repository hygiene — each finding with file, line and a 
 Turn a code off or change its severity in fleet.yaml spec.validation.rules; -o sarif lists the codes.
   -o text    grouped by file, with a summary line (default)
   -o json    { findings: [...], summary: {...} }
+  -o yaml    the same document as -o json, in YAML
   -o sarif   SARIF 2.1.0, for code scanning in CI
   --leaves DIR   check the objects of \`fleetplan render --leaves --out DIR\` instead of reading
                  app directories statically (charts, patches and generators included)
 Exit 1 on errors, 0 when there are only warnings or nothing.`,
-  options: { cluster: { type: 'string', multiple: true, short: 'c' }, output: { type: 'string', short: 'o' }, leaves: { type: 'string' } },
+  examples: [
+    { what: 'check the whole lab fleet', run: 'fleetplan validate --repo examples/lab' },
+    { what: 'check only the clusters of sector lab in region rdu2, findings as JSON', run: 'fleetplan validate --repo examples/lab -l sector=lab,region=rdu2 -o json' },
+    { what: 'SARIF for code scanning in CI', run: 'fleetplan validate --repo examples/lab -o sarif' },
+    { what: 'check the objects render --leaves built instead of reading the sources', run: 'fleetplan validate --repo examples/lab --leaves out', notRun: 'needs the output of render --leaves --out out' },
+  ],
+  options: { ...clusterOptions, output: { type: 'string', short: 'o' }, leaves: { type: 'string' } },
+  complete: { flags: { output: FORMATS, leaves: 'dir' } },
   async run(ctx) {
-    const format = choice(ctx, 'output', ['text', 'json', 'sarif'] as const, 'text');
+    const format = choice(ctx, 'output', FORMATS, 'text');
+    checkSelector(ctx);
     const { fleet } = await load(ctx);
+    const clusters = selectedClusters(ctx, fleet);
     const leavesDir = ctx.values.leaves as string | undefined;
     const leaves = leavesDir !== undefined ? leafObjectsFromDirectory(resolve(ctx.io.cwd, leavesDir)) : undefined;
-    const findings = validateFleet(fleet, { clusters: clusterNames(ctx), ...(leaves ? { leaves } : {}) });
+    const findings = validateFleet(fleet, { clusters, ...(leaves ? { leaves } : {}) });
     if (format === 'json') ctx.io.stdout.write(findingsJson(findings));
+    else if (format === 'yaml') ctx.io.stdout.write(yamlOfJson(findingsJson(findings)));
     else if (format === 'sarif') ctx.io.stdout.write(findingsSarif(findings, VERSION, ruleCatalog()));
-    else ctx.io.stdout.write(formatFindingsText(findings));
+    else ctx.io.stdout.write(paintFindingsText(ctx.color.stdout, formatFindingsText(findings)));
     return hasErrors(findings) ? 1 : 0;
   },
 };
