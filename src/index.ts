@@ -100,3 +100,13 @@ export { parseSecretRef } from './order/bootstrap-plan.js';
 export { planJsonChunks } from './render/plan-format.js';
 export { renderCluster } from './render/fleet.js';
 export { summaryLine } from './render/plan-format.js';
+
+// Used by the command line (src/cli imports only this entry and the adapters).
+export { SELECTOR_SYNTAX } from './layering/selector.js';
+export { clusterSelectorLabels } from './layering/selector.js';
+export { parseSelector } from './layering/selector.js';
+export { planJson } from './render/plan-format.js';
+export { selectClusters } from './layering/resolve-fleet.js';
+export { selectClustersByLabels } from './layering/selector.js';
+export { toSortedJson } from './yaml/serialize.js';
+export { toYaml } from './yaml/serialize.js';

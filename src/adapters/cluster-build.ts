@@ -19,6 +19,8 @@ export interface ClusterBuilderOptions {
   kustomize?: string;
   helm?: string;
   cwd?: string;
+  /** Searched after PATH (default: the package's `.tools/bin`; false: none). */
+  bundledDir?: string | false;
 }
 
 export interface ClosableClusterBuilder extends ClusterBuilder {
@@ -27,8 +29,9 @@ export interface ClosableClusterBuilder extends ClusterBuilder {
 }
 
 export async function createClusterBuilder(root: string, options: ClusterBuilderOptions): Promise<ClosableClusterBuilder> {
-  const kustomize = await locateKustomize({ env: options.env, ...(options.kustomize ? { explicit: options.kustomize } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
-  const helm = await locateHelm({ env: options.env, ...(options.helm ? { explicit: options.helm } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
+  const where = { env: options.env, bundledDir: options.bundledDir, ...(options.cwd ? { cwd: options.cwd } : {}) };
+  const kustomize = await locateKustomize({ ...where, ...(options.kustomize ? { explicit: options.kustomize } : {}) });
+  const helm = await locateHelm({ ...where, ...(options.helm ? { explicit: options.helm } : {}) });
   let copy: string | undefined;
   const absRoot = resolve(root);
   return {

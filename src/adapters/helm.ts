@@ -1,7 +1,8 @@
 /**
- * Locates Helm 3 and runs `helm template`. Order: the explicit `--helm` value, then `FLEETPLAN_HELM`
- * from the environment passed in, then `helm` on PATH. Helm 4 is refused: kustomize's helmCharts
- * runs `helm version -c`, a flag Helm 4 removed, so builds would fail later with a worse message.
+ * Locates Helm 3 and runs `helm template`. Order (src/adapters/tools.ts): the explicit `--helm`
+ * value, then `FLEETPLAN_HELM` from the environment passed in, then `helm` on PATH, then the
+ * package's `.tools/bin`. Helm 4 is refused: kustomize's helmCharts runs `helm version -c`, a flag
+ * Helm 4 removed, so builds would fail later with a worse message.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,11 +10,15 @@ import { join } from 'node:path';
 import { ToolError } from '../errors/index.js';
 import type { HelmTemplateRequest, HelmTool, ToolLocation } from '../ports/tools.js';
 import type { Limiter } from './process.js';
-import { findCommand, parseVersion, runTool, sharedLimiter } from './process.js';
+import { parseVersion, runTool, sharedLimiter } from './process.js';
+import type { ToolCandidate, ToolReport, ToolSearchSpec } from './tools.js';
+import { firstUsable, searchTool } from './tools.js';
 
 export const HELM_INSTALL_HINT =
   'install Helm 3 (https://helm.sh/docs/intro/install/; not Helm 4), or point --helm / FLEETPLAN_HELM at one; ' +
   'in a fleetplan checkout `npm ci` puts Helm 3 in .tools/bin';
+
+const HELM: ToolSearchSpec = { tool: 'helm', flag: '--helm', envVar: 'FLEETPLAN_HELM', commands: ['helm'], installHint: HELM_INSTALL_HINT };
 
 export interface LocateHelmOptions extends ToolLocation {
   cwd?: string;
@@ -21,21 +26,19 @@ export interface LocateHelmOptions extends ToolLocation {
 }
 
 export async function locateHelm(options: LocateHelmOptions): Promise<HelmTool> {
+  const report = await findHelm(options);
+  if (report.tool) return report.tool;
+  throw report.error!;
+}
+
+/** The Helm the lookup order gives, with the candidates it refused; never throws a ToolError. */
+export async function findHelm(options: LocateHelmOptions): Promise<ToolReport<HelmTool>> {
   const { env } = options;
-  const requested = options.explicit ?? env.FLEETPLAN_HELM;
-  let binary: string | undefined;
-  let from: string;
-  if (requested !== undefined && requested !== '') {
-    from = options.explicit !== undefined ? `--helm ${requested}` : `FLEETPLAN_HELM=${requested}`;
-    binary = findCommand(requested, env, options.cwd);
-    if (!binary) {
-      throw new ToolError(`helm not found: ${from} is not an executable file`, { code: 'tool-missing', hint: HELM_INSTALL_HINT });
-    }
-  } else {
-    from = 'PATH';
-    binary = findCommand('helm', env);
-    if (!binary) throw new ToolError('helm not found on PATH', { code: 'tool-missing', hint: HELM_INSTALL_HINT });
-  }
+  const search = searchTool(HELM, { explicit: options.explicit, env, cwd: options.cwd, bundledDir: options.bundledDir });
+  return firstUsable(search, async (c) => new ProcessHelm(c.binary, await helmVersion(c, env), env, options.limiter ?? sharedLimiter(options.concurrency)));
+}
+
+async function helmVersion({ binary, from }: ToolCandidate, env: ToolLocation['env']): Promise<string> {
   const r = await runTool(binary, ['version', '--short'], { env }, HELM_INSTALL_HINT);
   const version = r.code === 0 ? parseVersion(r.stdout) : undefined;
   if (!version) {
@@ -54,7 +57,7 @@ export async function locateHelm(options: LocateHelmOptions): Promise<HelmTool> 
       hint: HELM_INSTALL_HINT,
     });
   }
-  return new ProcessHelm(binary, version.text, env, options.limiter ?? sharedLimiter(options.concurrency));
+  return version.text;
 }
 
 class ProcessHelm implements HelmTool {

@@ -1,14 +1,16 @@
 /**
- * Locates kustomize and runs builds. Order: the explicit `--kustomize` value, then
- * `FLEETPLAN_KUSTOMIZE` from the environment passed in, then `kustomize` on PATH, then `kubectl`
- * on PATH (whose `kubectl kustomize` is a full kustomize). The version must be 5 or newer
- * (helmCharts with `--helm-command`, `--load-restrictor`, replacements).
+ * Locates kustomize and runs builds. Order (src/adapters/tools.ts): the explicit `--kustomize`
+ * value, then `FLEETPLAN_KUSTOMIZE` from the environment passed in, then `kustomize` and `kubectl`
+ * on PATH (`kubectl kustomize` is a full kustomize), then the package's `.tools/bin`. The version
+ * must be 5 or newer (helmCharts with `--helm-command`, `--load-restrictor`, replacements).
  */
 import { basename } from 'node:path';
 import { ToolError } from '../errors/index.js';
 import type { KustomizeTool, ToolLocation } from '../ports/tools.js';
 import type { Limiter } from './process.js';
-import { findCommand, parseVersion, runTool, sharedLimiter } from './process.js';
+import { parseVersion, runTool, sharedLimiter } from './process.js';
+import type { ToolReport, ToolSearchSpec } from './tools.js';
+import { firstUsable, searchTool } from './tools.js';
 
 export const MIN_KUSTOMIZE_MAJOR = 5;
 
@@ -16,45 +18,41 @@ export const KUSTOMIZE_INSTALL_HINT =
   'install kustomize 5 (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl 1.27 or newer, ' +
   'or point --kustomize / FLEETPLAN_KUSTOMIZE at one; in a fleetplan checkout `npm ci` puts kubectl in .tools/bin';
 
+const KUSTOMIZE: ToolSearchSpec = {
+  tool: 'kustomize',
+  flag: '--kustomize',
+  envVar: 'FLEETPLAN_KUSTOMIZE',
+  commands: ['kustomize', 'kubectl'],
+  installHint: KUSTOMIZE_INSTALL_HINT,
+};
+
 export interface LocateKustomizeOptions extends ToolLocation {
   cwd?: string;
   limiter?: Limiter;
 }
 
 export async function locateKustomize(options: LocateKustomizeOptions): Promise<KustomizeTool> {
+  const report = await findKustomize(options);
+  if (report.tool) return report.tool;
+  throw report.error!;
+}
+
+/** The kustomize the lookup order gives, with the candidates it refused; never throws a ToolError. */
+export async function findKustomize(options: LocateKustomizeOptions): Promise<ToolReport<KustomizeTool>> {
   const { env } = options;
   const limiter = options.limiter ?? sharedLimiter(options.concurrency);
-  let binary: string | undefined;
-  let from: string;
-  const requested = options.explicit ?? env.FLEETPLAN_KUSTOMIZE;
-  if (requested !== undefined && requested !== '') {
-    from = options.explicit !== undefined ? `--kustomize ${requested}` : `FLEETPLAN_KUSTOMIZE=${requested}`;
-    binary = findCommand(requested, env, options.cwd);
-    if (!binary) {
-      throw new ToolError(`kustomize not found: ${from} is not an executable file`, {
-        code: 'tool-missing',
-        hint: KUSTOMIZE_INSTALL_HINT,
-      });
+  const search = searchTool(KUSTOMIZE, { explicit: options.explicit, env, cwd: options.cwd, bundledDir: options.bundledDir });
+  return firstUsable(search, async ({ binary, from }) => {
+    const flavor = basename(binary).startsWith('kubectl') ? 'kubectl' : 'kustomize';
+    const version = await kustomizeVersion(binary, flavor, env, from);
+    if (version.major < MIN_KUSTOMIZE_MAJOR) {
+      throw new ToolError(
+        `kustomize ${version.text} (${binary}, from ${from}) is too old: fleetplan needs kustomize ${MIN_KUSTOMIZE_MAJOR} or newer`,
+        { code: 'tool-version', hint: KUSTOMIZE_INSTALL_HINT },
+      );
     }
-  } else {
-    from = 'PATH';
-    binary = findCommand('kustomize', env) ?? findCommand('kubectl', env);
-    if (!binary) {
-      throw new ToolError('kustomize not found: neither `kustomize` nor `kubectl` is on PATH', {
-        code: 'tool-missing',
-        hint: KUSTOMIZE_INSTALL_HINT,
-      });
-    }
-  }
-  const flavor = basename(binary).startsWith('kubectl') ? 'kubectl' : 'kustomize';
-  const version = await kustomizeVersion(binary, flavor, env, from);
-  if (version.major < MIN_KUSTOMIZE_MAJOR) {
-    throw new ToolError(
-      `kustomize ${version.text} (${binary}, from ${from}) is too old: fleetplan needs kustomize ${MIN_KUSTOMIZE_MAJOR} or newer`,
-      { code: 'tool-version', hint: KUSTOMIZE_INSTALL_HINT },
-    );
-  }
-  return new ProcessKustomize(binary, flavor, version.text, env, limiter);
+    return new ProcessKustomize(binary, flavor, version.text, env, limiter);
+  });
 }
 
 async function kustomizeVersion(binary: string, flavor: 'kustomize' | 'kubectl', env: ToolLocation['env'], from: string) {

@@ -32,6 +32,10 @@ export interface RenderLeavesOptions {
   concurrency?: number;
   /** Directory that relative `--kustomize`/`--helm` paths are taken from (default: repoRoot). */
   cwd?: string;
+  /** Searched for the tools after PATH (default: the package's `.tools/bin`; false: none). */
+  bundledDir?: string | false;
+  /** Called after each job with the number of jobs done and the total (a progress line). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeavesOptions): Promise<RenderLeavesResult> {
@@ -44,12 +48,12 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
     jobs,
     {
       reader: createSourceReader(),
-      kustomize: () => (kustomize ??= locateKustomize({ explicit: options.kustomize, env: options.env, cwd, limiter })),
-      helm: () => (helm ??= locateHelm({ explicit: options.helm, env: options.env, cwd, limiter })),
+      kustomize: () => (kustomize ??= locateKustomize({ explicit: options.kustomize, env: options.env, cwd, limiter, bundledDir: options.bundledDir })),
+      helm: () => (helm ??= locateHelm({ explicit: options.helm, env: options.env, cwd, limiter, bundledDir: options.bundledDir })),
       cache: cacheDir ? createDirectoryCache(cacheDir) : createMemoryCache(),
       writer: options.outDir !== undefined ? createManifestWriter(options.outDir) : undefined,
       chartArchive: createChartArchiveLocator(cacheDir, options.env),
     },
-    { repoRoot: options.repoRoot },
+    { repoRoot: options.repoRoot, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
   );
 }

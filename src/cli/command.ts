@@ -1,9 +1,10 @@
 import type { ParseArgsConfig } from 'node:util';
+import type { Palette } from './color.js';
 
 /** Where a command writes. stdout carries only the requested output; everything else goes to stderr. */
 export interface CliIO {
-  stdout: { write(chunk: string): unknown; isTTY?: boolean };
-  stderr: { write(chunk: string): unknown; isTTY?: boolean };
+  stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
+  stderr: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
   /** The process environment, passed in so that commands and tests never read `process.env` directly. */
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
@@ -18,7 +19,28 @@ export interface CommandContext {
   /** Parsed flags. `repo` is always present (default: cwd). */
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
+  /** Colours for what goes to stdout and to stderr (plain when that stream is not a terminal). */
+  color: { stdout: Palette; stderr: Palette };
 }
+
+/** One example of `fleetplan CMD --help`. test/cli/help.test.ts runs every offline one on examples/lab. */
+export interface Example {
+  /** What it shows, one line. */
+  what: string;
+  /** The command line, starting with `fleetplan`. */
+  run: string;
+  /** Why the help test cannot run it (needs a cluster, reads stdin); absent: it runs offline. */
+  notRun?: string;
+  /** The exit code the example gives on examples/lab (default 0). */
+  exit?: number;
+}
+
+/**
+ * What shell completion offers for a flag's value or a positional: a fixed list, or a kind the
+ * completer knows (cluster, app and sector names and label pairs of the fleet in --repo, example
+ * names, files, directories), or nothing.
+ */
+export type ValueKind = readonly string[] | 'cluster' | 'app' | 'sector' | 'selector' | 'example' | 'file' | 'dir' | 'none';
 
 export interface Command {
   name: string;
@@ -26,9 +48,13 @@ export interface Command {
   summary: string;
   /** Usage text shown by `fleetplan CMD --help`. */
   usage: string;
+  /** Shown under "Examples:" in `fleetplan CMD --help`. */
+  examples: readonly Example[];
   options: OptionSpec;
   /** Whether positionals are accepted. */
   allowPositionals?: boolean;
+  /** Completion of flag values (by long flag name; defaults by name in completion.ts) and positionals (by index). */
+  complete?: { flags?: Readonly<Record<string, ValueKind>>; positionals?: readonly ValueKind[] };
   /** Returns the exit code. Throws FleetplanError for usage/input/tool failures. */
   run(ctx: CommandContext): Promise<number>;
 }
@@ -37,4 +63,10 @@ export interface Command {
 export const commonOptions: OptionSpec = {
   repo: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+};
+
+/** The flags of every command that works on some of the fleet's clusters. */
+export const clusterOptions: OptionSpec = {
+  cluster: { type: 'string', multiple: true, short: 'c' },
+  selector: { type: 'string', multiple: true, short: 'l' },
 };

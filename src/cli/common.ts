@@ -1,11 +1,14 @@
 /** Helpers shared by commands: the repository root, loading, cluster selection, output formats. */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError, InputError, loadFleet, completeFallbacks, findingLine, summaryLine } from '../index.js';
-import type { LoadResult, Finding } from '../index.js';
+import { UsageError, InputError, loadFleet, completeFallbacks, findingLine, summaryLine, toYaml, selectClusters, parseSelector, selectClustersByLabels } from '../index.js';
+import type { LoadResult, Finding, Fleet } from '../index.js';
 import type { ClosableClusterBuilder } from '../adapters/cluster-build.js';
 import { createClusterBuilder } from '../adapters/cluster-build.js';
 import type { CommandContext } from './command.js';
+import { paintFindingLine } from './color.js';
+import type { ProgressLine } from './progress.js';
+import { progressLine, withStatus } from './progress.js';
 
 export function repoRoot(ctx: CommandContext): string {
   const repo = resolve(ctx.io.cwd, (ctx.values.repo as string | undefined) ?? '.');
@@ -15,17 +18,26 @@ export function repoRoot(ctx: CommandContext): string {
   return repo;
 }
 
+/** The progress line of this command on stderr (nothing unless stderr is a terminal). */
+export function progress(ctx: CommandContext): ProgressLine {
+  return progressLine(ctx.io.stderr, ctx.color.stderr);
+}
+
 /**
  * Loads the fleet in --repo. Clusters a layout reader could not read exactly are built with the
- * real kustomize and Helm (found through PATH, FLEETPLAN_KUSTOMIZE, FLEETPLAN_HELM).
+ * real kustomize and Helm (found through the flags, FLEETPLAN_KUSTOMIZE, FLEETPLAN_HELM, PATH,
+ * then fleetplan's .tools/bin); those builds can take a while, so a status line shows after 1 s.
  */
 export async function load(ctx: CommandContext): Promise<LoadResult> {
   const root = repoRoot(ctx);
   const result = loadFleet(root);
   if (result.fallbacks?.length) {
     let builder: ClosableClusterBuilder | undefined;
+    const n = result.fallbacks.length;
     try {
-      await completeFallbacks(result, async () => (builder = await createClusterBuilder(root, { env: ctx.io.env, cwd: ctx.io.cwd })));
+      await withStatus(progress(ctx), `building ${n} cluster director${n === 1 ? 'y' : 'ies'} with kustomize…`, () =>
+        completeFallbacks(result, async () => (builder = await createClusterBuilder(root, { env: ctx.io.env, cwd: ctx.io.cwd }))),
+      );
     } finally {
       builder?.close();
     }
@@ -33,9 +45,43 @@ export async function load(ctx: CommandContext): Promise<LoadResult> {
   return result;
 }
 
+/** The --cluster values as given (before --selector); see selectedClusters for the selection. */
 export function clusterNames(ctx: CommandContext): string[] {
   const v = ctx.values.cluster;
   return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+}
+
+function selectorTexts(ctx: CommandContext): string[] {
+  const v = ctx.values.selector;
+  return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+}
+
+/** Parses -l/--selector early, so that a bad selector is a usage error before any work. */
+export function checkSelector(ctx: CommandContext): void {
+  for (const s of selectorTexts(ctx)) parseSelector(s);
+}
+
+/**
+ * The clusters --cluster and -l/--selector choose, in bootstrap order; [] when neither is given
+ * (every cluster). Both given: the named clusters that match. An unknown --cluster name is the
+ * usual usage error; a selector that matches nothing is a usage error naming it.
+ */
+export function selectedClusters(ctx: CommandContext, fleet: Fleet): string[] {
+  const names = clusterNames(ctx);
+  const selectors = selectorTexts(ctx).map((s) => parseSelector(s));
+  if (selectors.length === 0) return names;
+  const candidates = selectClusters(fleet, names);
+  const defs = candidates.map((n) => fleet.clusters.find((c) => c.name === n)!);
+  let chosen = candidates;
+  for (const s of selectors) chosen = chosen.filter((n) => selectClustersByLabels(defs, s).includes(n));
+  if (chosen.length === 0) {
+    const text = selectors.map((s) => s.text).join('" and "');
+    throw new UsageError(`no cluster matches the selector "${text}"${names.length ? ` among --cluster ${names.join(', ')}` : ''}`, {
+      code: 'no-cluster-selected',
+      hint: `clusters: ${candidates.join(', ') || '(none)'}`,
+    });
+  }
+  return chosen;
 }
 
 export function choice<T extends string>(ctx: CommandContext, flag: string, allowed: readonly T[], fallback: T): T {
@@ -47,9 +93,14 @@ export function choice<T extends string>(ctx: CommandContext, flag: string, allo
   return v as T;
 }
 
-/** Findings to stderr, one line each, then a summary. */
+/** JSON text (sorted keys, as every -o json prints) as the same structure in YAML, for -o yaml. */
+export function yamlOfJson(json: string): string {
+  return toYaml(JSON.parse(json));
+}
+
+/** Findings to stderr, one line each (severity coloured on a terminal), then a summary. */
 export function reportFindings(ctx: CommandContext, findings: readonly Finding[]): void {
   if (findings.length === 0) return;
-  for (const f of findings) ctx.io.stderr.write(findingLine(f) + '\n');
+  for (const f of findings) ctx.io.stderr.write(paintFindingLine(ctx.color.stderr, findingLine(f)) + '\n');
   ctx.io.stderr.write(summaryLine(findings) + '\n');
 }

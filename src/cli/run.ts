@@ -4,71 +4,124 @@
  * operation, 2 usage or input error). No other module prints or exits.
  */
 import { parseArgs } from 'node:util';
-import { FleetplanError, InputError, UsageError, VERSION } from '../index.js';
-import type { CliIO } from './command.js';
+import { FleetplanError, InputError, UsageError } from '../index.js';
+import type { CliIO, Command, CommandContext, OptionSpec } from './command.js';
 import { commonOptions } from './command.js';
 import { commands } from './commands/index.js';
+import { versionCommand } from './commands/version.js';
+import { commandHelp, topHelp } from './help.js';
+import { didYouMean } from './suggest.js';
+import { complete, formatCompletion } from './completion.js';
+import { paletteFor } from './color.js';
+
+/** A usage error that ends with a suggestion on its own line (`did you mean plan?`). */
+class UnknownNameError extends UsageError {
+  constructor(
+    message: string,
+    readonly suggestion: string | undefined,
+    readonly helpCommand: string,
+  ) {
+    super(message, { code: 'unknown-name' });
+  }
+}
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(helpText());
-    return name === undefined ? 2 : 0;
-  }
-  if (name === '--version' || name === 'version') {
-    io.stdout.write(`fleetplan ${VERSION}\n`);
-    return 0;
-  }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
-    io.stderr.write(`fleetplan: unknown command "${name}"\n\n${helpText()}`);
+  const color = { stdout: paletteFor(io.stdout, io.env), stderr: paletteFor(io.stderr, io.env) };
+  if (name === undefined) {
+    io.stdout.write(topHelp(commands));
     return 2;
   }
+  if (name === '--help' || name === '-h') {
+    io.stdout.write(topHelp(commands));
+    return 0;
+  }
+  if (name === '__complete') {
+    // Hidden: the shell scripts' entry point. Never an error, never stderr.
+    io.stdout.write(formatCompletion(complete(rest, commands, { cwd: io.cwd })));
+    return 0;
+  }
+  let command: Command | undefined;
+  let label = name;
   try {
+    if (name === 'help') {
+      const [topic, ...extra] = rest;
+      if (topic === undefined) {
+        io.stdout.write(topHelp(commands));
+        return 0;
+      }
+      if (extra.length > 0) throw new UsageError(`help takes one command, got ${rest.length}`, { hint: 'fleetplan help COMMAND' });
+      io.stdout.write(commandHelp(findCommand(topic)));
+      return 0;
+    }
+    if (name === '--version' || name === '-v') {
+      command = versionCommand;
+      label = 'version';
+    } else if (name.startsWith('-')) {
+      const flag = name.replace(/=.*$/, '');
+      throw new UnknownNameError(`unknown flag ${flag}`, flag.startsWith('--') ? didYouMean(flag.slice(2), ['help', 'version'], (c) => `--${c}`) : undefined, 'fleetplan --help');
+    } else {
+      command = findCommand(name);
+    }
+    const options = { ...commonOptions, ...command.options };
+    rejectUnknownFlags(rest, options, command);
     let parsed;
     try {
-      parsed = parseArgs({
-        args: rest,
-        options: { ...commonOptions, ...command.options },
-        allowPositionals: command.allowPositionals ?? false,
-        strict: true,
-      });
+      parsed = parseArgs({ args: rest, options, allowPositionals: command.allowPositionals ?? false, strict: true });
     } catch (e) {
       throw new UsageError(`${(e as Error).message.replace(/^.*?: /, '')}`, {
-        hint: `see \`fleetplan ${name} --help\``,
+        hint: `see \`fleetplan ${command.name} --help\``,
       });
     }
     if (parsed.values.help) {
-      io.stdout.write(command.usage.endsWith('\n') ? command.usage : command.usage + '\n');
+      io.stdout.write(commandHelp(command));
       return 0;
     }
     const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
-    return await command.run({ io, values, positionals: parsed.positionals });
+    const ctx: CommandContext = { io, values, positionals: parsed.positionals, color };
+    return await command.run(ctx);
   } catch (e) {
+    const prefix = command || name === 'help' ? `fleetplan ${label}` : 'fleetplan';
+    if (e instanceof UnknownNameError) {
+      io.stderr.write(`${prefix}: ${e.message}\n${e.suggestion ? `${e.suggestion}\n` : ''}Run \`${e.helpCommand}\` for usage.\n`);
+      return 2;
+    }
     if (e instanceof FleetplanError) {
-      io.stderr.write(`fleetplan ${name}: ${e.format()}\n`);
+      io.stderr.write(`${prefix}: ${e.format()}\n`);
       return e instanceof UsageError || e instanceof InputError ? 2 : 1;
     }
     const err = e as Error;
-    io.stderr.write(`fleetplan ${name}: internal error: ${err?.stack ?? String(e)}\n`);
+    io.stderr.write(`${prefix}: internal error: ${err?.stack ?? String(e)}\n`);
     return 1;
   }
 }
 
+function findCommand(name: string): Command {
+  const command = commands.find((c) => c.name === name);
+  if (command) return command;
+  throw new UnknownNameError(
+    `unknown command "${name}"`,
+    didYouMean(
+      name,
+      commands.map((c) => c.name),
+    ),
+    'fleetplan --help',
+  );
+}
 
-
-function helpText(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
-  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return [
-    'fleetplan: plan, render, validate and bootstrap GitOps fleets',
-    '',
-    'Usage: fleetplan COMMAND [flags]   (every command takes --repo DIR, default: the current directory)',
-    '',
-    'Commands:',
-    ...lines,
-    '',
-    'Run `fleetplan COMMAND --help` for a command\'s flags.',
-    '',
-  ].join('\n');
+/**
+ * An unknown flag is named with the closest known ones. parseArgs' own message for it is long and
+ * suggests `--` instead, so unknown flags are found first with a lenient parse of the same options.
+ */
+function rejectUnknownFlags(args: string[], options: OptionSpec, command: Command): void {
+  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
+  for (const t of tokens) {
+    if (t.kind !== 'option' || Object.hasOwn(options, t.name)) continue;
+    const long = t.rawName.startsWith('--');
+    throw new UnknownNameError(
+      `unknown flag ${t.rawName}`,
+      long ? didYouMean(t.name, Object.keys(options), (c) => `--${c}`) : undefined,
+      `fleetplan ${command.name} --help`,
+    );
+  }
 }

@@ -40,7 +40,10 @@ export interface HelmTool {
   template(request: HelmTemplateRequest): Promise<string>;
 }
 
-/** Where a binary may come from, in order: an explicit path, an environment variable, PATH. */
+/**
+ * Where a binary may come from, in order: an explicit path, an environment variable, PATH, the
+ * package's own `.tools/bin` (docs/adr/0172-tool-lookup.md).
+ */
 export interface ToolLocation {
   /** Explicit path or command name (`--kustomize` / `--helm`). */
   explicit?: string;
@@ -48,4 +51,6 @@ export interface ToolLocation {
   env: Readonly<Record<string, string | undefined>>;
   /** Child processes run at most this many at once (default: the number of cores). */
   concurrency?: number;
+  /** The directory searched after PATH; default: the fleetplan package's `.tools/bin`; false: none. */
+  bundledDir?: string | false;
 }

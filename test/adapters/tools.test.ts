@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolError } from '../../src/errors/index.js';
-import { locateHelm } from '../../src/adapters/helm.js';
-import { locateKustomize } from '../../src/adapters/kustomize.js';
+import { findHelm, locateHelm } from '../../src/adapters/helm.js';
+import { findKustomize, locateKustomize } from '../../src/adapters/kustomize.js';
+import { bundledToolsDir, packageRoot } from '../../src/adapters/tools.js';
 import { Limiter } from '../../src/adapters/process.js';
-import { removeDir, requireTools, tempDir, toolEnv } from '../helpers/tools.js';
+import { TOOLS_BIN, removeDir, requireTools, tempDir, toolEnv } from '../helpers/tools.js';
 
 function fakeBinary(dir: string, name: string, script: string): string {
   mkdirSync(dir, { recursive: true });
@@ -49,6 +50,45 @@ test('finds kustomize through FLEETPLAN_KUSTOMIZE, then PATH (kustomize before k
   }
 });
 
+test('without PATH or flags, the package\'s own .tools/bin is found from the module location', async () => {
+  const { kubectl, helm } = requireTools();
+  assert.equal(packageRoot(), process.cwd());
+  assert.equal(bundledToolsDir(), TOOLS_BIN);
+  const dir = tempDir('empty-path');
+  try {
+    const h = await findHelm({ env: { PATH: dir } });
+    assert.equal(h.tool?.binary, helm);
+    assert.equal(h.from, '.tools/bin');
+    const k = await findKustomize({ env: { PATH: dir } });
+    assert.equal(k.tool?.binary, kubectl);
+    assert.equal(k.from, '.tools/bin');
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('a tool on PATH wins over .tools/bin; a refused one on PATH is skipped for it', async () => {
+  const { helm } = requireTools();
+  const dir = tempDir('fake');
+  try {
+    const v3 = join(dir, 'v3');
+    fakeBinary(v3, 'helm', 'echo v3.99.1+gabc');
+    const mine = await findHelm({ env: { PATH: v3 } });
+    assert.equal(mine.tool?.version, '3.99.1');
+    assert.equal(mine.from, 'PATH');
+    const v4 = join(dir, 'v4');
+    fakeBinary(v4, 'helm', 'echo v4.0.0+gabc');
+    const skipped = await findHelm({ env: { PATH: v4 } });
+    assert.equal(skipped.tool?.binary, helm);
+    assert.deepEqual(skipped.refused.map((r) => [r.binary, r.from]), [[join(v4, 'helm'), 'PATH']]);
+    assert.match(skipped.refused[0]!.error.message, /Helm 4 does not work with kustomize's helmCharts/);
+    // An explicit choice is never replaced: FLEETPLAN_HELM pointing at Helm 4 is an error.
+    await assert.rejects(locateHelm({ env: { PATH: v3, FLEETPLAN_HELM: join(v4, 'helm') } }), /helm 4\.0\.0 .*from FLEETPLAN_HELM=.* is not supported/);
+  } finally {
+    removeDir(dir);
+  }
+});
+
 const failures: { name: string; setup: (bin: string) => Promise<unknown>; message: RegExp; hint: RegExp }[] = [
   {
     name: 'rejects Helm 4 with the reason and what to install',
@@ -58,8 +98,14 @@ const failures: { name: string; setup: (bin: string) => Promise<unknown>; messag
   },
   {
     name: 'reports a missing helm on PATH',
-    setup: (bin) => locateHelm({ env: { PATH: bin } }),
-    message: /helm not found on PATH/,
+    setup: (bin) => locateHelm({ env: { PATH: bin }, bundledDir: false }),
+    message: /^helm not found on PATH$/,
+    hint: /install Helm 3/,
+  },
+  {
+    name: 'reports a missing helm on PATH and in the bundled directory, naming helm',
+    setup: (bin) => locateHelm({ env: { PATH: bin }, bundledDir: join(bin, '..') }),
+    message: /^helm not found on PATH or in .*fleetplan-fake-[^/]+$/,
     hint: /install Helm 3/,
   },
   {
@@ -70,8 +116,8 @@ const failures: { name: string; setup: (bin: string) => Promise<unknown>; messag
   },
   {
     name: 'reports neither kustomize nor kubectl on PATH',
-    setup: (bin) => locateKustomize({ env: { PATH: bin } }),
-    message: /neither `kustomize` nor `kubectl` is on PATH/,
+    setup: (bin) => locateKustomize({ env: { PATH: bin }, bundledDir: false }),
+    message: /neither `kustomize` nor `kubectl` is on PATH$/,
     hint: /install kustomize 5/,
   },
   {

@@ -205,7 +205,7 @@ test('refuses source paths outside the repository and unsafe app names', async (
 test('a missing kustomize fails each job with what to install, and nothing is built', async () => {
   const sb = sandbox();
   try {
-    const run = await renderLeaves(fleetJobs().slice(0, 2), { ...sb.options, kustomize: undefined, env: { PATH: '/nonexistent', HOME: sb.cache } });
+    const run = await renderLeaves(fleetJobs().slice(0, 2), { ...sb.options, kustomize: undefined, env: { PATH: '/nonexistent', HOME: sb.cache }, bundledDir: false });
     for (const r of run.results) {
       assert.ok(r.error instanceof ToolError);
       assert.match(r.error.message, /kustomize not found/);

@@ -40,7 +40,13 @@ export const appsetCommand: Command = {
   name: 'appset',
   summary: 'print the Applications an ApplicationSet generates (offline)',
   usage,
+  examples: [
+    { what: 'the Applications appset.yaml generates for the clusters of the lab fleet', run: 'fleetplan appset appset.yaml --clusters fleet --repo examples/lab' },
+    { what: 'the same as JSON, each with the generator and parameters it came from', run: 'fleetplan appset appset.yaml --clusters fleet --repo examples/lab -o json --explain' },
+    { what: 'with cluster Secrets from a file, git generators reading the tag v1.2.0', run: 'fleetplan appset appset.yaml --clusters clusters.yaml --revision v1.2.0', notRun: 'needs cluster Secrets and a Git repository with the tag' },
+  ],
   allowPositionals: true,
+  complete: { flags: { clusters: 'file', output: ['yaml', 'json'], revision: 'none' }, positionals: ['file'] },
   options: {
     clusters: { type: 'string' },
     revision: { type: 'string' },

@@ -1,5 +1,6 @@
 import type { Command, CommandContext } from '../command.js';
-import { choice, clusterNames, load, reportFindings } from '../common.js';
+import { clusterOptions } from '../command.js';
+import { checkSelector, choice, clusterNames, load, reportFindings, selectedClusters } from '../common.js';
 import { InputError, UsageError, hasErrors, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration } from '../../index.js';
 import type { BootstrapPlanOptions, ClusterOutcome, ClusterRun, FleetPorts, Reporter, BootstrapResult } from '../../index.js';
 import { systemClock } from '../../adapters/clock.js';
@@ -10,7 +11,7 @@ import { resolve } from 'node:path';
 export const bootstrapCommand: Command = {
   name: 'bootstrap',
   summary: 'install Argo CD on a cluster, hand it the root Application and wait for every wave',
-  usage: `Usage: fleetplan bootstrap (--cluster C | --all) [--context CTX] [--kubeconfig F] [--dry-run]
+  usage: `Usage: fleetplan bootstrap (--cluster C | -l SELECTOR | --all) [--context CTX] [--kubeconfig F] [--dry-run]
                            [--timeout D] [--no-wait] [--force-conflicts] [-o text|json] [--repo DIR]
 
 Runs the cluster's bootstrap stages (see \`fleetplan plan --cluster C\`): each stage is dry-run on
@@ -30,9 +31,17 @@ Safe to interrupt and run again: a rerun picks up where the last one stopped.
 Spokes: for a spoke, --context is its hub. fleetplan waits for the spoke's ClusterDeployment to be
 installed and its ManagedCluster available, then bootstraps the spoke with the admin kubeconfig from
 the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy installed is left as is.
-  --all                          the hub, then its spokes in parallel; each cluster's outcome is reported`,
+  --all                          the hub, then its spokes in parallel; each cluster's outcome is reported
+One cluster per run without --all: -l must select exactly one.`,
+  examples: [
+    { what: 'what bootstrapping the hub would change, without writing', run: 'fleetplan bootstrap --repo examples/lab --cluster hub --context hub-admin --dry-run', notRun: 'needs a cluster' },
+    { what: 'bootstrap the hub and wait for every wave, for at most 45 minutes', run: 'fleetplan bootstrap --repo examples/lab --cluster hub --context hub-admin --timeout 45m', notRun: 'needs a cluster' },
+    { what: 'the spoke etl4, through its hub\'s context, chosen by name label', run: 'fleetplan bootstrap --repo examples/lab -l fleetplan.io/name=etl4 --context hub-admin', notRun: 'needs a cluster' },
+    { what: 'the hub, then its spokes in parallel, as JSON events', run: 'fleetplan bootstrap --repo examples/lab --all --context hub-admin -o json', notRun: 'needs a cluster' },
+  ],
+  complete: { flags: { output: ['text', 'json'], kubeconfig: 'file', 'spoke-kubeconfig': 'file', 'argocd-manifests': 'file', 'secret-store': 'file', context: 'none', timeout: 'none' } },
   options: {
-    cluster: { type: 'string', multiple: true, short: 'c' },
+    ...clusterOptions,
     all: { type: 'boolean' },
     context: { type: 'string' },
     kubeconfig: { type: 'string' },
@@ -48,9 +57,11 @@ the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy insta
   },
   async run(ctx) {
     const format = choice(ctx, 'output', ['text', 'json'] as const, 'text');
+    checkSelector(ctx);
     const names = clusterNames(ctx);
     const all = ctx.values.all === true;
-    if (all === (names.length > 0)) throw new UsageError('give either --cluster C or --all');
+    const bySelector = ctx.values.selector !== undefined;
+    if (all === (names.length > 0 || bySelector)) throw new UsageError('give either --cluster C (or -l SELECTOR) or --all');
     if (names.length > 1) throw new UsageError('give one --cluster (or --all)');
     if (all && ctx.values['spoke-kubeconfig'] !== undefined) {
       throw new UsageError('--spoke-kubeconfig names one spoke: use it with --cluster, not --all', { hint: 'with --all, each spoke is reached through its Hive admin kubeconfig Secret' });
@@ -65,7 +76,11 @@ the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy insta
         hint: 'install Flux (flux install), then apply the files of render --out DIR/<cluster>/bootstrap in order',
       });
     }
-    const { clusters, findings } = resolveFleet(fleet, all ? {} : { clusters: names });
+    const chosen = all ? [] : selectedClusters(ctx, fleet);
+    if (chosen.length > 1) {
+      throw new UsageError(`the selector matches ${chosen.length} clusters (${chosen.join(', ')}): bootstrap takes one cluster, or --all`, { hint: 'narrow the selector, or add --cluster C' });
+    }
+    const { clusters, findings } = resolveFleet(fleet, all ? {} : { clusters: chosen });
     reportFindings(ctx, findings);
     if (hasErrors(findings)) {
       ctx.io.stderr.write('nothing applied: fix the errors above\n');

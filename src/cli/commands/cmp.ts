@@ -26,10 +26,19 @@ generate   builds the directory with kustomize (--enable-helm, --load-restrictor
 
 Flags:
   --variable NAME          declare a variable (repeat, or give a comma-separated list)
-  --kustomize PATH         kustomize or kubectl binary (default: FLEETPLAN_KUSTOMIZE, then PATH)
-  --helm PATH              Helm 3 binary for helmCharts (default: FLEETPLAN_HELM, then PATH)
+  --kustomize PATH         kustomize or kubectl binary (default: FLEETPLAN_KUSTOMIZE, PATH, .tools/bin)
+  --helm PATH              Helm 3 binary for helmCharts (default: FLEETPLAN_HELM, PATH, .tools/bin)
   --enable-alpha-plugins   pass --enable-alpha-plugins to kustomize (KRM plugins)
 `,
+  examples: [
+    { what: 'is this directory a kustomization? (Argo CD runs this in the Application\'s source directory)', run: 'fleetplan cmp discover', notRun: 'runs in an Application\'s source directory' },
+    {
+      what: 'build it with CLUSTER_NAME from ARGOCD_ENV_CLUSTER_NAME, as the plugin sidecar does',
+      run: 'ARGOCD_ENV_CLUSTER_NAME=etl4 fleetplan cmp generate --variable CLUSTER_NAME',
+      notRun: 'runs in an Application\'s source directory, with Argo CD\'s environment',
+    },
+  ],
+  complete: { flags: { kustomize: 'file', helm: 'file', variable: 'none' }, positionals: [['discover', 'generate']] },
   options: {
     variable: { type: 'string', multiple: true },
     kustomize: { type: 'string' },

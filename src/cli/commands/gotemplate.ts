@@ -46,6 +46,11 @@ Flags:
   --missingkey MODE   what a missing map key gives: default (<no value>), zero, or error
   --funcs SET         function set: argocd (default), sprig, or go (builtins only)
 `,
+  examples: [
+    { what: 'render template.txt with the values of data.json', run: 'fleetplan gotemplate template.txt --data data.json' },
+    { what: 'fail on a missing key instead of printing <no value>', run: 'fleetplan gotemplate template.txt --data data.json --missingkey error' },
+  ],
+  complete: { flags: { data: 'file', missingkey: MISSINGKEY, funcs: FUNCS }, positionals: ['file'] },
   options: {
     data: { type: 'string' },
     missingkey: { type: 'string' },

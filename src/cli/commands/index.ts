@@ -10,6 +10,8 @@ import { schemaCommand } from './schema.js';
 import { validateCommand } from './validate.js';
 import { bootstrapCommand } from './bootstrap.js';
 import { promoteCommand } from './promote.js';
+import { completionCommand } from './completion.js';
+import { versionCommand } from './version.js';
 
 export const commands: Command[] = [
   initCommand,
@@ -22,4 +24,6 @@ export const commands: Command[] = [
   cmpCommand,
   bootstrapCommand,
   promoteCommand,
+  completionCommand,
+  versionCommand,
 ];

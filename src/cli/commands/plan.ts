@@ -1,37 +1,53 @@
 import type { Command } from '../command.js';
-import { choice, clusterNames, load, reportFindings } from '../common.js';
-import { planFleet, planApplicationSetFleet, formatPlan, planJsonChunks, hasErrors, resolveFleet } from '../../index.js';
+import { clusterOptions } from '../command.js';
+import { checkSelector, choice, load, progress, reportFindings, selectedClusters, yamlOfJson } from '../common.js';
+import { planFleet, planApplicationSetFleet, formatPlan, planJson, planJsonChunks, hasErrors, resolveFleet } from '../../index.js';
 import { createFleetRepoSource } from '../../adapters/fleet-repo.js';
+import { paintPlanText } from '../color.js';
+import { withStatus } from '../progress.js';
+
+const FORMATS = ['text', 'json', 'yaml', 'mermaid', 'dot'] as const;
 
 export const planCommand: Command = {
   name: 'plan',
   summary: 'what each cluster gets and in what order: bootstrap steps, then sync waves',
-  usage: `Usage: fleetplan plan [--cluster C]... [-o text|json|mermaid|dot] [--repo DIR]
+  usage: `Usage: fleetplan plan [--cluster C]... [-l SELECTOR] [-o text|json|yaml|mermaid|dot] [--repo DIR]
 
 Prints, per cluster, the bootstrap steps and then the apps wave by wave.
 Under gitops.delivery: applicationset the apps are the Applications each cluster's root
 ApplicationSet generates, computed offline from the repository at the sector's revision.
   -o json      the stable machine interface (fleet, clusters[].apps[], findings[])
+  -o yaml      the same document as -o json, in YAML
   -o mermaid   a Mermaid flowchart; -o dot a Graphviz graph
-Exits 1 when the fleet has errors (they are printed to stderr, and included in -o json).`,
-  options: { cluster: { type: 'string', multiple: true, short: 'c' }, output: { type: 'string', short: 'o' } },
+Exits 1 when the fleet has errors (they are printed to stderr, and included in -o json/yaml).`,
+  examples: [
+    { what: 'every cluster of the lab fleet: bootstrap steps, then the apps wave by wave', run: 'fleetplan plan --repo examples/lab' },
+    { what: 'only the spokes, chosen by role', run: 'fleetplan plan --repo examples/lab -l role=spoke' },
+    { what: 'the clusters in the prod group, as the machine interface', run: 'fleetplan plan --repo examples/lab -l fleetplan.io/group=prod -o json' },
+    { what: 'the hub\'s waves as a Mermaid flowchart', run: 'fleetplan plan --repo examples/lab --cluster hub -o mermaid' },
+  ],
+  options: { ...clusterOptions, output: { type: 'string', short: 'o' } },
+  complete: { flags: { output: FORMATS } },
   async run(ctx) {
-    const format = choice(ctx, 'output', ['text', 'json', 'mermaid', 'dot'] as const, 'text');
+    const format = choice(ctx, 'output', FORMATS, 'text');
+    checkSelector(ctx);
     const { fleet } = await load(ctx);
-    const resolved = resolveFleet(fleet, { clusters: clusterNames(ctx) });
+    const resolved = resolveFleet(fleet, { clusters: selectedClusters(ctx, fleet) });
     let plan;
     if (fleet.delivery === 'applicationset') {
       // The Applications come from each cluster's root ApplicationSet, evaluated over the repository.
       const source = await createFleetRepoSource(fleet.root);
       try {
-        plan = await planApplicationSetFleet(resolved, source);
+        plan = await withStatus(progress(ctx), 'evaluating the root ApplicationSets…', () => planApplicationSetFleet(resolved, source));
       } finally {
         source.close();
       }
     } else plan = planFleet(resolved);
     if (format === 'json') for (const chunk of planJsonChunks(plan)) ctx.io.stdout.write(chunk);
+    else if (format === 'yaml') ctx.io.stdout.write(yamlOfJson(planJson(plan)));
+    else if (format === 'text') ctx.io.stdout.write(paintPlanText(ctx.color.stdout, formatPlan(plan, format)));
     else ctx.io.stdout.write(formatPlan(plan, format));
-    if (format !== 'json') reportFindings(ctx, plan.findings);
+    if (format !== 'json' && format !== 'yaml') reportFindings(ctx, plan.findings);
     return hasErrors(plan.findings) ? 1 : 0;
   },
 };

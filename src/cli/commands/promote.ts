@@ -20,6 +20,11 @@ integration → staging → production:
   --allow-rollback     accept a commit that is not a descendant of the sector's current pin
   --dry-run            print what would change, write nothing
 Prints the sector, its old and new revision, and the clusters that move.`,
+  examples: [
+    { what: 'what pinning sector lab to the current commit would change, writing nothing', run: 'fleetplan promote --repo examples/lab --to lab --revision HEAD --dry-run' },
+    { what: 'pin production to the commit staging tracks now', run: 'fleetplan promote --to production', notRun: 'needs a fleet with staging and production sectors' },
+  ],
+  complete: { flags: { to: 'sector', revision: 'none' } },
   options: {
     to: { type: 'string' },
     revision: { type: 'string' },

@@ -1,14 +1,17 @@
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
-import { choice, clusterNames, load, reportFindings } from '../common.js';
+import { clusterOptions } from '../command.js';
+import { checkSelector, choice, load, progress, reportFindings, selectedClusters } from '../common.js';
 import { deliveryFiles, renderCluster, renderedStream, hasErrors, jsonOf, resolveFleet, UsageError, formatLeafReport, renderLeaves, leafJobsFor } from '../../index.js';
 import { writeTree } from '../../adapters/output.js';
 import { nodeFileSystem } from '../../adapters/node-fs.js';
 
+const FORMATS = ['yaml', 'json'] as const;
+
 export const renderCommand: Command = {
   name: 'render',
   summary: 'the Argo CD objects each cluster gets, as files (--out) or one YAML stream',
-  usage: `Usage: fleetplan render [--cluster C]... [--out DIR] [-o yaml|json] [--repo DIR]
+  usage: `Usage: fleetplan render [--cluster C]... [-l SELECTOR] [--out DIR [--leaves]] [-o yaml|json] [--repo DIR]
 
 Without --out, prints every object as one multi-document YAML stream (or a JSON List with -o json),
 so that \`fleetplan render --cluster hub | kubectl apply -f -\` works.
@@ -26,10 +29,22 @@ Nothing is written when the fleet has errors (exit 1).
 \`kubectl kustomize\`) or \`helm template\`, substitutes the cluster's variables strictly, and writes
 DIR/<cluster>/manifests/<app>/NN-<kind>-<namespace>-<name>.yaml. Builds are cached by content
 (--cache-dir, default $XDG_CACHE_HOME/fleetplan or ~/.cache/fleetplan) and run in parallel.
-Tools: --kustomize PATH / --helm PATH, or FLEETPLAN_KUSTOMIZE / FLEETPLAN_HELM, or PATH.
-A failing build is reported with cluster, app and path; the others still render (exit 1).`,
+Tools: --kustomize PATH / --helm PATH, else FLEETPLAN_KUSTOMIZE / FLEETPLAN_HELM, else PATH, else the
+.tools/bin of a fleetplan checkout (see \`fleetplan version\`). On a terminal a progress line shows
+the builds done; a failing build is reported with cluster, app and path; the others still render (exit 1).`,
+  examples: [
+    { what: 'every Argo CD object of the hub as one YAML stream, ready for kubectl apply -f -', run: 'fleetplan render --repo examples/lab --cluster hub' },
+    { what: 'the spokes as a kubectl List in JSON', run: 'fleetplan render --repo examples/lab -l role=spoke -o json' },
+    { what: 'write the files of every cluster under rendered/', run: 'fleetplan render --repo examples/lab --out rendered' },
+    {
+      what: 'also build every app with kustomize and Helm into rendered/<cluster>/manifests/',
+      run: 'fleetplan render --repo examples/lab --out rendered --leaves',
+      notRun: 'builds 57 apps with the real tools (test/cli/render-leaves.test.ts runs it)',
+    },
+    { what: 'apply the hub\'s objects to the cluster of the current context', run: 'fleetplan render --repo examples/lab --cluster hub | kubectl apply -f -', notRun: 'needs a cluster' },
+  ],
   options: {
-    cluster: { type: 'string', multiple: true, short: 'c' },
+    ...clusterOptions,
     out: { type: 'string' },
     output: { type: 'string', short: 'o' },
     leaves: { type: 'boolean' },
@@ -37,12 +52,15 @@ A failing build is reported with cluster, app and path; the others still render 
     helm: { type: 'string' },
     'cache-dir': { type: 'string' },
   },
+  complete: { flags: { output: FORMATS, out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file' } },
   async run(ctx) {
-    const format = choice(ctx, 'output', ['yaml', 'json'] as const, 'yaml');
+    const format = choice(ctx, 'output', FORMATS, 'yaml');
     const leaves = ctx.values.leaves === true;
     if (leaves && !ctx.values.out) throw new UsageError('--leaves needs --out DIR', { hint: 'leaf manifests are written as files under DIR/<cluster>/manifests/' });
+    checkSelector(ctx);
     const { fleet } = await load(ctx);
-    const resolved = resolveFleet(fleet, { clusters: clusterNames(ctx) });
+    const selected = selectedClusters(ctx, fleet);
+    const resolved = resolveFleet(fleet, { clusters: selected });
     const { clusters, findings } = resolved;
     reportFindings(ctx, findings);
     if (hasErrors(findings)) {
@@ -69,7 +87,7 @@ A failing build is reported with cluster, app and path; the others still render 
       // sector, region and cluster type; stale ones are removed only when the whole fleet is rendered.
       const shared = deliveryFiles(fleet, clusters);
       if (shared.length > 0) {
-        const managedShared = clusterNames(ctx).length === 0 ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
+        const managedShared = selected.length === 0 ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
         const stats = writeTree(dir, shared, managedShared);
         total.written += stats.written;
         total.unchanged += stats.unchanged;
@@ -87,7 +105,10 @@ A failing build is reported with cluster, app and path; the others still render 
       const { jobs, skipped } = leafJobsFor(fleet, clusters, nodeFileSystem(fleet.root));
       for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
       const cacheDir = ctx.values['cache-dir'] as string | undefined;
+      const line = progress(ctx);
+      line.update(`building 0/${jobs.length} leaf sources…`);
       const run = await renderLeaves(jobs, {
+        onProgress: (done, all) => line.update(`building ${done}/${all} leaf sources…`),
         repoRoot: fleet.root,
         outDir: dir,
         env: ctx.io.env,
@@ -95,7 +116,7 @@ A failing build is reported with cluster, app and path; the others still render 
         ...(cacheDir !== undefined ? { cacheDir: resolve(ctx.io.cwd, cacheDir) } : {}),
         ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}),
         ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}),
-      });
+      }).finally(() => line.done());
       ctx.io.stderr.write(formatLeafReport(run));
       return run.results.some((r) => r.error) ? 1 : 0;
     }

@@ -35,8 +35,9 @@ export async function completeFallbacks(result: LoadResult, builder: () => Promi
     if (!def) continue;
     const why = req.reasons.join('; ');
     if (!tool) {
-      addFinding(result, def, req, `cannot build ${req.dir} with kustomize: ${toolError ?? 'no builder'}`, 'install kustomize 5 and Helm 3, or pass --kustomize / --helm');
-      def.notes = [...(def.notes ?? []), `not read: the values alone do not give the Applications (${why}), and kustomize is not available`];
+      // The tool error names the tool that is missing (kustomize or helm): the message must not blame the other.
+      addFinding(result, def, req, `cannot build ${req.dir}: ${toolError ?? 'no builder'}`, 'the build needs kustomize 5 and Helm 3: install them, or pass --kustomize / --helm');
+      def.notes = [...(def.notes ?? []), `not read: the values alone do not give the Applications (${why}), and the build tools are not available`];
       continue;
     }
     let text: string;

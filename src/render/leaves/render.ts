@@ -102,7 +102,11 @@ interface BuildPlan {
   run(): Promise<string>;
 }
 
-export async function renderLeafJobs(jobs: readonly LeafJob[], ports: LeafPorts, options: { repoRoot: string }): Promise<RenderLeavesResult> {
+export async function renderLeafJobs(
+  jobs: readonly LeafJob[],
+  ports: LeafPorts,
+  options: { repoRoot: string; onProgress?: (done: number, total: number) => void },
+): Promise<RenderLeavesResult> {
   const repoRoot = resolve(options.repoRoot);
   const walker = new InputWalker(ports.reader);
   const stats: LeafStats = { builds: 0, hits: 0, misses: 0, uncacheable: 0 };
@@ -268,7 +272,15 @@ export async function renderLeafJobs(jobs: readonly LeafJob[], ports: LeafPorts,
     return result;
   };
 
-  const results = await Promise.all(jobs.map(renderOne));
+  let done = 0;
+  const results = await Promise.all(
+    jobs.map((job) =>
+      renderOne(job).then((r) => {
+        options.onProgress?.(++done, jobs.length);
+        return r;
+      }),
+    ),
+  );
   return { results, stats };
 }
 

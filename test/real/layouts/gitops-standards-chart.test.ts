@@ -300,10 +300,25 @@ test('without kustomize the fallback cluster is an error that says what to insta
     'clusters/c2/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: argocd\n',
   });
   const result = loadFleet(dir);
-  await completeFallbacks(result, () => createClusterBuilder(dir, { env: { PATH: '/nonexistent' } }));
+  await completeFallbacks(result, () => createClusterBuilder(dir, { env: { PATH: '/nonexistent' }, bundledDir: false }));
   const f = result.fleet.loadFindings.find((x) => x.code === 'cluster-build-failed');
   assert.ok(f);
   assert.equal(f.cluster, 'c2');
-  assert.match(f.message, /cannot build clusters\/c2 with kustomize: kustomize not found/);
+  assert.match(f.message, /cannot build clusters\/c2: kustomize not found/);
   assert.equal(resolveCluster(result.fleet, 'c1').cluster.apps.length > 0, true);
+});
+
+test('without helm the fallback error names helm, not kustomize', async () => {
+  const v = VARIANTS[1]!;
+  const dir = repo(v, {
+    'clusters/c2/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: argocd\n',
+  });
+  const result = loadFleet(dir);
+  await completeFallbacks(result, () => createClusterBuilder(dir, { env: { PATH: '/nonexistent' }, kustomize: join(TOOLS, 'kubectl'), bundledDir: false }));
+  const f = result.fleet.loadFindings.find((x) => x.code === 'cluster-build-failed');
+  assert.ok(f);
+  assert.match(f.message, /^cannot build clusters\/c2: helm not found on PATH \(install Helm 3/);
+  assert.doesNotMatch(f.message + (f.hint ?? ''), /with kustomize/);
+  const def = result.fleet.clusters.find((d) => d.name === 'c2')!;
+  assert.match(def.notes!.join('\n'), /the build tools are not available/);
 });
