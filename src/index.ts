@@ -1,112 +1,104 @@
 /**
- * fleetplan's library API. The stages, in data-flow order:
- *   loadFleet → resolveCluster → planFleet / renderFleet / validateFleet
+ * fleetplan's library API: the stage functions, in data-flow order, and their types.
+ *   loadFleet → resolveFleet → planFleet / planRepository, renderFleet / writeRenderedFleet,
+ *   validateFleet → planBootstrap → bootstrapFleet → planPromotion
+ * The command line (src/cli) uses nothing else of the library (scripts/stages.mjs).
  */
+
+// The library entry points (src/api wires the adapters and layouts into the stages)
+export { runApplicationSets, readClusterSecrets, fleetIdentitySecrets, CLUSTER_SECRET_TYPE_LABEL } from './api/appset.js';
 export { loadFleet, validateFleet, rules, ruleCatalog } from './api/fleet.js';
-export type { LoadOptions, ValidateFleetOptions } from './api/fleet.js';
+export { renderGoTemplate } from './api/gotemplate.js';
 export { renderLeaves } from './api/leaves.js';
+export { planRepository } from './api/plan.js';
+export { writeRenderedFleet, renderFleetLeaves } from './api/render.js';
+export type { ApplicationSetRun, ApplicationSetRunOptions } from './api/appset.js';
+export type { LoadOptions, ValidateFleetOptions } from './api/fleet.js';
+export type { RenderLeavesOptions } from './api/leaves.js';
+export type { WriteRenderedOptions, FleetLeavesResult } from './api/render.js';
+
+// Errors
+export { FleetplanError, InputError, UsageError, ToolError, OperationError } from './errors/index.js';
+
+// The model
+export { hasErrors } from './model/finding.js';
+export { VERSION } from './model/version.js';
+export type { BootstrapFile, BootstrapPlan, BootstrapStage, ObjectChange, WaitSpec, ReadyCondition } from './model/bootstrap.js';
+export type { Finding, Severity } from './model/finding.js';
+export type { Fleet, ClusterDef, GroupDef, Layout, Origin } from './model/fleet.js';
+export type { FleetGraphs, HelmfileRelease, FluxKustomization } from './model/graphs.js';
+export type { K8sObject } from './model/k8s.js';
+export type { Plan, ClusterPlan, PlanApp, PlanWave, PlanBootstrapStep, PlanWait, PlanProvisioning } from './model/plan.js';
+export type { ResolvedCluster, ResolvedApp, AppSource } from './model/resolved.js';
+export type { AppSpec, ClusterSpec, FleetSpec, GroupSpec, ClusterRole, Platform, ProvisionSpec, Installer, HostSpec, CredentialRef } from './model/spec.js';
+
+// YAML
+export { parseYaml } from './yaml/index.js';
+export { toSortedJson, toYaml } from './yaml/serialize.js';
+
+// Ports: what the library needs from its host
+export type { Clock } from './ports/clock.js';
+export type { ClusterBuilder, FallbackRequest } from './ports/cluster-build.js';
+export type { RepoFileSystem } from './ports/filesystem.js';
+export type { FleetRepoSource, RevisionStatus } from './ports/fleet-repo.js';
+export type { KubeClient } from './ports/kube.js';
+export type { LeafObjects } from './ports/leaf-objects.js';
+export type { RevisionSource } from './ports/revisions.js';
+export type { HelmTool, KustomizeTool } from './ports/tools.js';
+
+// Go templates
+export { GoTemplateError } from './gotemplate/index.js';
+export type { FuncSet } from './gotemplate/index.js';
+
+// ApplicationSets
+export { formatApplications } from './appset/format.js';
+export type { GeneratedApplication } from './appset/applications.js';
+export type { OutputFormat } from './appset/format.js';
+export type { ClusterSecret } from './appset/types.js';
+
+// 1 load
+export { schemas, KINDS } from './load/schemas.js';
+export type { LoadResult } from './load/native.js';
+
+// 2 layering: resolve each cluster
+export { resolveFleet, selectClusters } from './layering/resolve-fleet.js';
+export { resolveCluster } from './layering/resolve.js';
+export { SELECTOR_SYNTAX, clusterSelectorLabels, parseSelector, selectClustersByLabels } from './layering/selector.js';
+export type { SelectOptions } from './layering/resolve-fleet.js';
+
+// 4 order: plans
+export { planApplicationSetFleet } from './order/applicationset-apps.js';
+export { planBootstrap, parseSecretRef } from './order/bootstrap-plan.js';
+export { planFleet } from './order/plan.js';
+export type { BootstrapPlanOptions } from './order/bootstrap-plan.js';
+
+// 5 render: files and reports
+export { findingsJson, findingsSarif } from './render/findings-format.js';
+export { renderFleet, renderedYamlChunks, renderedJsonChunks } from './render/fleet.js';
+export { discoverKustomization, generateCmpManifests } from './render/leaves/cmp.js';
+export { formatLeafReport } from './render/leaves/index.js';
+export { formatPlan, findingLine, formatFindingsText, planJsonChunks, summaryLine, planJson } from './render/plan-format.js';
+export type { RenderedFile } from './render/files.js';
+export type { RenderResult } from './render/fleet.js';
+export type { PlanFormat } from './render/plan-format.js';
+
+// 6 validate
 export { argoCdSchemasFromCrds } from './validate/catalog/argocd-schema-source.js';
 export type { ArgoCdSchemaSet } from './validate/catalog/argocd-schema-source.js';
-export type { RenderLeavesOptions } from './api/leaves.js';
-export { resolveCluster } from './layering/resolve.js';
 export type { RuleDefinition, RuleContext, CodeInfo } from './validate/index.js';
-export type { LeafObjects } from './ports/leaf-objects.js';
-export type { FleetGraphs, HelmfileRelease, FluxKustomization } from './model/graphs.js';
-export { resolveFleet } from './layering/resolve-fleet.js';
-export { planFleet } from './order/plan.js';
-export { planApplicationSetFleet, applicationSetApps, fleetClusterSecrets } from './order/applicationset-apps.js';
-export type { ClusterApplications } from './order/applicationset-apps.js';
-export type { FleetRepoSource, RevisionStatus } from './ports/fleet-repo.js';
-export { clusterSecretFor, identityLabels } from './generate/cluster-identity.js';
-export { rootApplicationSet, applicationSetBootstrap, valuesFor, valuesFilePath, appSetFilePath } from './generate/applicationset-delivery.js';
-export { renderFleet, renderedStream, deliveryFiles } from './render/fleet.js';
-export { formatPlan } from './render/plan-format.js';
-export { computeWaves, formatCycle } from './layering/waves.js';
-export { substitute } from './model/substitute.js';
-export { schemas } from './load/schemas.js';
-export { applicationFor, bootstrapFor, projectsFor, APPLICATION_HEALTH_LUA } from './generate/argocd.js';
-export { provisionBundlesFor, provisionBundle } from './generate/provision/index.js';
-export { FleetplanError, InputError, UsageError, ToolError, OperationError } from './errors/index.js';
-export { planBootstrap } from './order/bootstrap-plan.js';
-export { planPromotion, formatPromotion, setSectorRevision } from './promote/index.js';
-export type { Promotion, PromotionRequest } from './promote/index.js';
-export type { RevisionSource } from './ports/revisions.js';
-export { executeBootstrap, BootstrapTimeoutError } from './apply/executor.js';
-export { bootstrapFleet } from './apply/fleet.js';
+
+// Layouts
 export { completeFallbacks } from './layouts/gitops-standards/fallback.js';
 
-export type { LoadResult } from './load/native.js';
-export type { SelectOptions } from './layering/resolve-fleet.js';
-export type { Fleet, ClusterDef, GroupDef, Layout, Origin } from './model/fleet.js';
-export type { ResolvedCluster, ResolvedApp, AppSource } from './model/resolved.js';
-export type { Plan, ClusterPlan, PlanApp, PlanWave, PlanBootstrapStep, PlanWait, PlanProvisioning } from './model/plan.js';
-export type { Finding, Severity } from './model/finding.js';
-export type { AppSpec, ClusterSpec, FleetSpec, GroupSpec, ClusterRole, Platform, ProvisionSpec, Installer, HostSpec, CredentialRef } from './model/spec.js';
-export type { ProvisionBundle } from './generate/provision/index.js';
-export type { RenderResult } from './render/fleet.js';
-export type { RenderedFile } from './render/files.js';
-export type { PlanFormat } from './render/plan-format.js';
-export type { BootstrapFile } from './model/bootstrap.js';
-export type { K8sObject } from './model/k8s.js';
-export type { RepoFileSystem } from './ports/filesystem.js';
-export type { ClusterBuilder, FallbackRequest } from './ports/cluster-build.js';
-export type { FleetConventions } from './model/fleet.js';
-export type { ResolveResult } from './layering/resolve.js';
-export type { BootstrapPlan, BootstrapStage, ObjectChange, WaitSpec, ReadyCondition } from './model/bootstrap.js';
-export type { BootstrapResult } from './apply/change-set.js';
+// 7 apply: bootstrap
 export { ChangeSet } from './apply/change-set.js';
-export type { BootstrapPlanOptions } from './order/bootstrap-plan.js';
-export type { ExecuteOptions } from './apply/executor.js';
+export { executeBootstrap, BootstrapTimeoutError, DEFAULT_TIMEOUT_MS, formatDuration } from './apply/executor.js';
+export { bootstrapFleet } from './apply/fleet.js';
+export type { BootstrapResult } from './apply/change-set.js';
 export type { BootstrapEvent, Reporter } from './apply/events.js';
+export type { ExecuteOptions } from './apply/executor.js';
 export type { ClusterRun, ClusterOutcome, FleetPorts } from './apply/fleet.js';
-export type { KubeClient } from './ports/kube.js';
-export type { Clock } from './ports/clock.js';
 
-// Used by the command line (src/cli imports only this entry and the adapters).
-export type { ClusterSecret } from './appset/types.js';
-export type { FuncSet } from './gotemplate/index.js';
-export type { GenerateOptions } from './appset/applications.js';
-export type { GeneratedApplication } from './appset/applications.js';
-export type { GitRepo } from './ports/git-repo.js';
-export type { HelmTool } from './ports/tools.js';
-export type { KustomizeTool } from './ports/tools.js';
-export type { OutputFormat } from './appset/format.js';
-export { CLUSTER_SECRET_TYPE_LABEL } from './appset/generators/cluster.js';
-export { DEFAULT_TIMEOUT_MS } from './apply/executor.js';
-export { GoTemplateError } from './gotemplate/index.js';
-export { KINDS } from './load/schemas.js';
-export { VERSION } from './model/version.js';
-export { compileGoTemplate } from './gotemplate/index.js';
-export { createRepoServer } from './appset/repo-server.js';
-export { discoverKustomization } from './render/leaves/cmp.js';
-export { findingLine } from './render/plan-format.js';
-export { findingsJson } from './render/findings-format.js';
-export { findingsSarif } from './render/findings-format.js';
-export { formatApplications } from './appset/format.js';
-export { formatDuration } from './apply/executor.js';
-export { formatFindingsText } from './render/plan-format.js';
-export { formatLeafReport } from './render/leaves/index.js';
-export { generateApplications } from './appset/applications.js';
-export { generateCmpManifests } from './render/leaves/cmp.js';
-export { goTemplateEngine } from './appset/go-engine.js';
-export { goValueFromJsonArgoCD } from './gotemplate/index.js';
-export { hasErrors } from './model/finding.js';
-export { jsonOf } from './yaml/serialize.js';
-export { parseYaml } from './yaml/index.js';
-export { leafJobsFor } from './render/leaves/jobs.js';
-export { loadApplicationSet } from './appset/load.js';
-export { parseClusterSecrets } from './appset/load.js';
-export { parseSecretRef } from './order/bootstrap-plan.js';
-export { planJsonChunks } from './render/plan-format.js';
-export { renderCluster } from './render/fleet.js';
-export { summaryLine } from './render/plan-format.js';
-
-// Used by the command line (src/cli imports only this entry and the adapters).
-export { SELECTOR_SYNTAX } from './layering/selector.js';
-export { clusterSelectorLabels } from './layering/selector.js';
-export { parseSelector } from './layering/selector.js';
-export { planJson } from './render/plan-format.js';
-export { selectClusters } from './layering/resolve-fleet.js';
-export { selectClustersByLabels } from './layering/selector.js';
-export { toSortedJson } from './yaml/serialize.js';
-export { toYaml } from './yaml/serialize.js';
+// 8 promote
+export { planPromotion, formatPromotion, setSectorRevision } from './promote/index.js';
+export type { Promotion, PromotionRequest } from './promote/index.js';

@@ -24,7 +24,7 @@ import type { ResolvedFleet } from '../layering/resolve-fleet.js';
 import { renderProvision } from './provision.js';
 import { renderGenerated } from './generated.js';
 import { appSetFilePath, deliveryKey, rootApplicationSet, valuesFilePath, valuesFor } from '../generate/applicationset-delivery.js';
-import { header, toYaml } from '../yaml/serialize.js';
+import { header, toYaml, jsonOf } from '../yaml/serialize.js';
 import type { RenderedFile } from './files.js';
 
 
@@ -120,4 +120,25 @@ export function deliveryFiles(fleet: Fleet, clusters: readonly ResolvedCluster[]
     }
   }
   return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Every object of the selected clusters as one YAML stream, a cluster at a time (memory stays per cluster). */
+export function* renderedYamlChunks(resolved: ResolvedFleet): Generator<string> {
+  for (const c of resolved.clusters) yield renderedStream(renderCluster(resolved, c));
+}
+
+/** Every object of the selected clusters as a kubectl List in JSON, streamed; the same bytes as toSortedJson of the whole list. */
+export function* renderedJsonChunks(resolved: ResolvedFleet): Generator<string> {
+  yield '{\n  "apiVersion": "v1",\n  "items": [';
+  let first = true;
+  for (const c of resolved.clusters) {
+    for (const f of renderCluster(resolved, c)) {
+      for (const o of f.objects) {
+        yield (first ? '\n    ' : ',\n    ') + jsonOf(o, '    ');
+        first = false;
+      }
+    }
+  }
+  yield first ? ']' : '\n  ]';
+  yield ',\n  "kind": "List"\n}\n';
 }

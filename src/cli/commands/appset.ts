@@ -3,11 +3,9 @@
  */
 import { resolve } from 'node:path';
 import type { Command, CommandContext } from '../command.js';
-import { FleetplanError, InputError, UsageError, generateApplications, formatApplications, loadApplicationSet, parseClusterSecrets, createRepoServer, goTemplateEngine, CLUSTER_SECRET_TYPE_LABEL } from '../../index.js';
-import type { GeneratedApplication, GenerateOptions, OutputFormat, ClusterSecret, GitRepo } from '../../index.js';
+import { UsageError, formatApplications, readClusterSecrets, runApplicationSets, CLUSTER_SECRET_TYPE_LABEL } from '../../index.js';
+import type { OutputFormat, ClusterSecret } from '../../index.js';
 import { readTextFile } from '../../adapters/fs.js';
-import { createLocalGitTree } from '../../adapters/git.js';
-import type { LocalGitTree } from '../../adapters/git.js';
 import { clusterSecretsFromFleet } from './appset-fleet.js';
 
 const usage = `Usage: fleetplan appset FILE [--clusters FILE|fleet] [--repo DIR] [--revision REV]
@@ -64,66 +62,25 @@ export const appsetCommand: Command = {
     const repoDir = resolve(io.cwd, (values['repo'] as string | undefined) ?? '.');
     const revision = values['revision'] as string | undefined;
 
-    const loaded = loadApplicationSet(readTextFile(resolve(io.cwd, file), file), file);
     const clusters = values['clusters'] as string | undefined;
     let secrets: ClusterSecret[] = [];
     if (clusters === 'fleet') secrets = await clusterSecretsFromFleet(ctx);
     else if (clusters !== undefined) {
-      secrets = parseClusterSecrets(readTextFile(resolve(io.cwd, clusters), clusters), clusters);
-      const unlabelled = secrets.filter((s) => s.labels[CLUSTER_SECRET_TYPE_LABEL] !== 'cluster').map((s) => s.name);
-      if (unlabelled.length > 0) {
-        io.stderr.write(`fleetplan appset: ${clusters}: ignoring Secrets without the label ${CLUSTER_SECRET_TYPE_LABEL}: cluster: ${unlabelled.join(', ')}\n`);
+      const read = readClusterSecrets(readTextFile(resolve(io.cwd, clusters), clusters), clusters);
+      secrets = read.secrets;
+      if (read.unlabelled.length > 0) {
+        io.stderr.write(`fleetplan appset: ${clusters}: ignoring Secrets without the label ${CLUSTER_SECRET_TYPE_LABEL}: cluster: ${read.unlabelled.join(', ')}\n`);
       }
     }
-
-    let tree: LocalGitTree | undefined;
-    const lazyTree = (): LocalGitTree => (tree ??= createLocalGitTree(repoDir));
-    const server = createRepoServer(
-      {
-        listFiles: (u, r) => lazyTree().listFiles(u, r),
-        listDirectories: (u, r) => lazyTree().listDirectories(u, r),
-        readFiles: (u, r, p) => lazyTree().readFiles(u, r, p),
-      },
-      { includeHiddenDirectories: values['include-hidden-directories'] === true },
-    );
-    const mapRevision = (rev: string): string => ((rev === '' || rev === 'HEAD') && revision !== undefined ? revision : rev);
-    const git: GitRepo = {
-      getDirectories: (u, r) => server.getDirectories(u, mapRevision(r)),
-      getFiles: (u, r, p, g) => server.getFiles(u, mapRevision(r), p, g),
-    };
-    const options: GenerateOptions = {
+    const { applications: apps, rejected } = await runApplicationSets(readTextFile(resolve(io.cwd, file), file), file, {
       clusterSecrets: secrets,
-      git,
+      repoDir,
+      ...(revision !== undefined ? { revision } : {}),
       fileGlobbing: values['new-git-file-globbing'] === true ? 'doublestar' : 'pathspec',
-      ...goTemplateEngine,
-    };
-
-    const apps: GeneratedApplication[] = [];
-    let rejected = 0;
-    try {
-      for (const { appSet, locate } of loaded) {
-        let result;
-        try {
-          result = await generateApplications(appSet, options);
-        } catch (e) {
-          if (e instanceof FleetplanError && e.location?.path !== undefined && e.location.file === '') {
-            throw new InputError(`ApplicationSet ${appSet.metadata.name}: ${e.message}`, { code: e.code, location: locate(e.location.path), hint: e.hint, cause: e });
-          }
-          if (e instanceof FleetplanError && !e.location) {
-            throw new InputError(`ApplicationSet ${appSet.metadata.name}: ${e.message}`, { code: e.code, location: { file }, hint: e.hint, cause: e });
-          }
-          throw e;
-        }
-        apps.push(...result.applications);
-        for (const bad of result.invalid) {
-          rejected++;
-          io.stderr.write(`fleetplan appset: ${file}: ${bad.message} (from ${bad.generated.generator})\n`);
-        }
-      }
-    } finally {
-      tree?.close();
-    }
+      includeHiddenDirectories: values['include-hidden-directories'] === true,
+    });
+    for (const bad of rejected) io.stderr.write(`fleetplan appset: ${file}: ${bad.message} (from ${bad.generator})\n`);
     io.stdout.write(formatApplications(apps, { output: output as OutputFormat, explain: values['explain'] === true }));
-    return rejected > 0 ? 1 : 0;
+    return rejected.length > 0 ? 1 : 0;
   },
 };

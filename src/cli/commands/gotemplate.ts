@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { readTextFile } from '../../adapters/fs.js';
-import { InputError, UsageError, GoTemplateError, compileGoTemplate, goValueFromJsonArgoCD, parseYaml } from '../../index.js';
+import { InputError, UsageError, GoTemplateError, renderGoTemplate, parseYaml } from '../../index.js';
 import type { FuncSet } from '../../index.js';
 import type { Command } from '../command.js';
 
@@ -74,8 +74,7 @@ Flags:
     const dataFile = ctx.values.data as string | undefined;
     const data = dataFile === undefined ? null : parseData(readTextFile(resolve(ctx.io.cwd, dataFile), dataFile), dataFile);
     try {
-      const tmpl = compileGoTemplate(text, { missingkey: missingkey as (typeof MISSINGKEY)[number], funcs: funcs as FuncSet });
-      ctx.io.stdout.write(tmpl.execute(goValueFromJsonArgoCD(data)));
+      ctx.io.stdout.write(renderGoTemplate(text, data, { missingkey: missingkey as (typeof MISSINGKEY)[number], funcs: funcs as FuncSet }));
       return Promise.resolve(0);
     } catch (e) {
       if (e instanceof GoTemplateError) {

@@ -1,8 +1,7 @@
 import type { Command } from '../command.js';
 import { clusterOptions } from '../command.js';
 import { checkSelector, choice, load, progress, reportFindings, selectedClusters, yamlOfJson } from '../common.js';
-import { planFleet, planApplicationSetFleet, formatPlan, planJson, planJsonChunks, hasErrors, resolveFleet } from '../../index.js';
-import { createFleetRepoSource } from '../../adapters/fleet-repo.js';
+import { planRepository, formatPlan, planJson, planJsonChunks, hasErrors, resolveFleet } from '../../index.js';
 import { paintPlanText } from '../color.js';
 import { withStatus } from '../progress.js';
 
@@ -33,16 +32,9 @@ Exits 1 when the fleet has errors (they are printed to stderr, and included in -
     checkSelector(ctx);
     const { fleet } = await load(ctx);
     const resolved = resolveFleet(fleet, { clusters: selectedClusters(ctx, fleet) });
-    let plan;
-    if (fleet.delivery === 'applicationset') {
-      // The Applications come from each cluster's root ApplicationSet, evaluated over the repository.
-      const source = await createFleetRepoSource(fleet.root);
-      try {
-        plan = await withStatus(progress(ctx), 'evaluating the root ApplicationSets…', () => planApplicationSetFleet(resolved, source));
-      } finally {
-        source.close();
-      }
-    } else plan = planFleet(resolved);
+    // Under delivery: applicationset the Applications come from each cluster's root ApplicationSet,
+    // evaluated over the repository through git: a status line if that takes over a second.
+    const plan = resolved.fleet.delivery === 'applicationset' ? await withStatus(progress(ctx), 'evaluating the root ApplicationSets…', () => planRepository(resolved)) : await planRepository(resolved);
     if (format === 'json') for (const chunk of planJsonChunks(plan)) ctx.io.stdout.write(chunk);
     else if (format === 'yaml') ctx.io.stdout.write(yamlOfJson(planJson(plan)));
     else if (format === 'text') ctx.io.stdout.write(paintPlanText(ctx.color.stdout, formatPlan(plan, format)));

@@ -2,9 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { clusterOptions } from '../command.js';
 import { checkSelector, choice, load, progress, reportFindings, selectedClusters } from '../common.js';
-import { deliveryFiles, renderCluster, renderedStream, hasErrors, jsonOf, resolveFleet, UsageError, formatLeafReport, renderLeaves, leafJobsFor } from '../../index.js';
-import { writeTree } from '../../adapters/output.js';
-import { nodeFileSystem } from '../../adapters/node-fs.js';
+import { hasErrors, resolveFleet, UsageError, formatLeafReport, renderFleetLeaves, renderedJsonChunks, renderedYamlChunks, writeRenderedFleet } from '../../index.js';
 
 const FORMATS = ['yaml', 'json'] as const;
 
@@ -71,28 +69,7 @@ the builds done; a failing build is reported with cluster, app and path; the oth
     const out = ctx.values.out as string | undefined;
     if (out) {
       const dir = resolve(ctx.io.cwd, out);
-      const total = { written: 0, unchanged: 0, removed: 0 };
-      for (const c of clusters) {
-        const files = renderCluster(resolved, c);
-        // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
-        const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
-        // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
-        // (and a chart app removed from a Flux cluster its DIR/<cluster>/charts/<app>).
-        const stats = writeTree(dir, files, [...managed], [`${c.name}/provision`, `${c.name}/clustergroup`, `${c.name}/charts`]);
-        total.written += stats.written;
-        total.unchanged += stats.unchanged;
-        total.removed += stats.removed;
-      }
-      // delivery: applicationset — values files and ApplicationSet copies shared by clusters of one
-      // sector, region and cluster type; stale ones are removed only when the whole fleet is rendered.
-      const shared = deliveryFiles(fleet, clusters);
-      if (shared.length > 0) {
-        const managedShared = selected.length === 0 ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
-        const stats = writeTree(dir, shared, managedShared);
-        total.written += stats.written;
-        total.unchanged += stats.unchanged;
-        total.removed += stats.removed;
-      }
+      const total = writeRenderedFleet(resolved, dir, { wholeFleet: selected.length === 0 });
       ctx.io.stderr.write(
         `rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`,
       );
@@ -102,14 +79,14 @@ the builds done; a failing build is reported with cluster, app and path; the oth
         ctx.io.stderr.write('note: --leaves builds nothing under gitops.delivery: applicationset (no apps are rendered)\n');
         return 0;
       }
-      const { jobs, skipped } = leafJobsFor(fleet, clusters, nodeFileSystem(fleet.root));
-      for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
       const cacheDir = ctx.values['cache-dir'] as string | undefined;
       const line = progress(ctx);
-      line.update(`building 0/${jobs.length} leaf sources…`);
-      const run = await renderLeaves(jobs, {
+      const { run } = await renderFleetLeaves(resolved, {
+        onPlanned: (jobs, skipped) => {
+          for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
+          line.update(`building 0/${jobs} leaf sources…`);
+        },
         onProgress: (done, all) => line.update(`building ${done}/${all} leaf sources…`),
-        repoRoot: fleet.root,
         outDir: dir,
         env: ctx.io.env,
         cwd: ctx.io.cwd,
@@ -120,23 +97,8 @@ the builds done; a failing build is reported with cluster, app and path; the oth
       ctx.io.stderr.write(formatLeafReport(run));
       return run.results.some((r) => r.error) ? 1 : 0;
     }
-    if (format === 'json') {
-      // A kubectl List, streamed; the same bytes as toSortedJson of the whole list.
-      ctx.io.stdout.write('{\n  "apiVersion": "v1",\n  "items": [');
-      let first = true;
-      for (const c of clusters) {
-        for (const f of renderCluster(resolved, c)) {
-          for (const o of f.objects) {
-            ctx.io.stdout.write((first ? '\n    ' : ',\n    ') + jsonOf(o, '    '));
-            first = false;
-          }
-        }
-      }
-      ctx.io.stdout.write(first ? ']' : '\n  ]');
-      ctx.io.stdout.write(',\n  "kind": "List"\n}\n');
-      return 0;
-    }
-    for (const c of clusters) ctx.io.stdout.write(renderedStream(renderCluster(resolved, c)));
+    const chunks = format === 'json' ? renderedJsonChunks(resolved) : renderedYamlChunks(resolved);
+    for (const chunk of chunks) ctx.io.stdout.write(chunk);
     return 0;
   },
 };

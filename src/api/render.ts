@@ -1,0 +1,69 @@
+/**
+ * Rendering to a directory: the pure render stage's files written by the output adapter
+ * (atomic writes, stale generated files removed), and the leaf builds of `render --leaves`.
+ */
+import { writeTree } from '../adapters/output.js';
+import type { WriteStats } from '../adapters/output.js';
+import { nodeFileSystem } from '../adapters/node-fs.js';
+import type { ResolvedFleet } from '../layering/resolve-fleet.js';
+import { deliveryFiles, renderCluster } from '../render/fleet.js';
+import { leafJobsFor } from '../render/leaves/jobs.js';
+import type { RenderLeavesResult } from '../render/leaves/index.js';
+import { renderLeaves } from './leaves.js';
+import type { RenderLeavesOptions } from './leaves.js';
+
+export interface WriteRenderedOptions {
+  /** True when every cluster of the fleet is rendered: only then are stale shared files (delivery: applicationset) removed. */
+  wholeFleet: boolean;
+}
+
+/**
+ * Writes the files of every selected cluster under `dir`, a cluster at a time (memory stays per
+ * cluster), and removes files an earlier render wrote that are no longer produced.
+ */
+export function writeRenderedFleet(resolved: ResolvedFleet, dir: string, options: WriteRenderedOptions): WriteStats {
+  const total: WriteStats = { written: 0, unchanged: 0, removed: 0 };
+  const add = (s: WriteStats) => {
+    total.written += s.written;
+    total.unchanged += s.unchanged;
+    total.removed += s.removed;
+  };
+  for (const c of resolved.clusters) {
+    const files = renderCluster(resolved, c);
+    // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
+    const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
+    // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
+    // (and a chart app removed from a Flux cluster its DIR/<cluster>/charts/<app>).
+    add(writeTree(dir, files, [...managed], [`${c.name}/provision`, `${c.name}/clustergroup`, `${c.name}/charts`]));
+  }
+  // delivery: applicationset — values files and ApplicationSet copies shared by clusters of one
+  // sector, region and cluster type; stale ones are removed only when the whole fleet is rendered.
+  const shared = deliveryFiles(resolved.fleet, resolved.clusters);
+  if (shared.length > 0) {
+    const managedShared = options.wholeFleet ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
+    add(writeTree(dir, shared, managedShared));
+  }
+  return total;
+}
+
+export interface FleetLeavesResult {
+  run: RenderLeavesResult;
+  /** Apps that have no source fleetplan can build, with the reason. */
+  skipped: { cluster: string; app: string; reason: string }[];
+}
+
+/** Builds every app source of the selected clusters with the real kustomize and Helm (`render --leaves`). */
+export async function renderFleetLeaves(
+  resolved: ResolvedFleet,
+  options: Omit<RenderLeavesOptions, 'repoRoot'> & {
+    /** Called before building, with the number of builds and the apps that will not be built. */
+    onPlanned?: (jobs: number, skipped: FleetLeavesResult['skipped']) => void;
+  },
+): Promise<FleetLeavesResult> {
+  const { fleet } = resolved;
+  const { jobs, skipped } = leafJobsFor(fleet, resolved.clusters, nodeFileSystem(fleet.root));
+  options.onPlanned?.(jobs.length, skipped);
+  const { onPlanned: _onPlanned, ...leafOptions } = options;
+  const run = await renderLeaves(jobs, { ...leafOptions, repoRoot: fleet.root });
+  return { run, skipped };
+}
