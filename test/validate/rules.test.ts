@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { loadFleet, validateFleet } from '../../src/index.js';
 import type { Finding } from '../../src/index.js';
 import { baseFleet, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../src/model/fleet.js';
 
 function validate(files: Record<string, string>, mutate?: (fleet: ReturnType<typeof loadFleet>['fleet']) => void): Finding[] {
   const dir = writeTree(files);
@@ -167,19 +168,19 @@ const cases: Case[] = [
     files: baseFleet({
       'gitops-applications/spoke.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: spoke-applications\nspec:\n  generators:\n    - list:\n        elements:\n          - component: operators\n            syncWave: "2"\n  template:\n    metadata:\n      name: \'{{component}}\'\n      annotations:\n        argocd.argoproj.io/sync-wave: \'{{syncWave}}\'\n    spec: {}\n',
     }),
-    mutate: (f) => { f.layout = 'region-specs'; },
+    mutate: (f) => { f.layout = 'region-specs'; f.capabilities = ARGOCD_REPOSITORY_CAPABILITIES; },
     expect: [{ code: 'applicationset-waves', file: 'gitops-applications/spoke.yaml', message: /"spoke-applications" gives its Applications a sync wave/ }],
   },
   {
     name: 'waves-wait: another layout\'s ArgoCD CR without the Application health check is an error',
     files: baseFleet({ '.bootstrap/argocd.yaml': 'apiVersion: argoproj.io/v1beta1\nkind: ArgoCD\nmetadata:\n  name: openshift-gitops\nspec:\n  resourceHealthChecks: []\n' }),
-    mutate: (f) => { f.layout = 'gitops-standards'; },
+    mutate: (f) => { f.layout = 'gitops-standards'; f.capabilities = ARGOCD_REPOSITORY_CAPABILITIES; },
     expect: [{ code: 'no-application-health', file: '.bootstrap/argocd.yaml' }],
   },
   {
     name: 'waves-wait: another layout\'s ArgoCD CR with the Application health check passes',
     files: baseFleet({ '.bootstrap/argocd.yaml': 'apiVersion: argoproj.io/v1beta1\nkind: ArgoCD\nmetadata:\n  name: openshift-gitops\nspec:\n  resourceHealthChecks:\n    - group: argoproj.io\n      kind: Application\n      check: return {}\n' }),
-    mutate: (f) => { f.layout = 'gitops-standards'; },
+    mutate: (f) => { f.layout = 'gitops-standards'; f.capabilities = ARGOCD_REPOSITORY_CAPABILITIES; },
     expect: [],
     absent: ['no-application-health'],
   },
