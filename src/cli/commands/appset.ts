@@ -9,7 +9,7 @@ import { createLocalGitTree } from '../../adapters/git.js';
 import type { LocalGitTree } from '../../adapters/git.js';
 import { generateApplications } from '../../appset/applications.js';
 import type { GeneratedApplication, GenerateOptions } from '../../appset/applications.js';
-import { formatApplications } from '../../appset/format.js';
+import { formatApplicationChunks } from '../../appset/format.js';
 import type { OutputFormat } from '../../appset/format.js';
 import { loadApplicationSet, parseClusterSecrets } from '../../appset/load.js';
 import { createRepoServer } from '../../appset/repo-server.js';
@@ -126,7 +126,8 @@ export const appsetCommand: Command = {
     } finally {
       tree?.close();
     }
-    io.stdout.write(formatApplications(apps, { output: output as OutputFormat, explain: values['explain'] === true }));
+    // Written piece by piece: the whole stream of a large matrix never exists as one string.
+    for (const chunk of formatApplicationChunks(apps, { output: output as OutputFormat, explain: values['explain'] === true })) io.stdout.write(chunk);
     return rejected > 0 ? 1 : 0;
   },
 };
