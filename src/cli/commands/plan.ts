@@ -1,10 +1,11 @@
 import type { Command } from '../command.js';
 import { choice, clusterNames, load, reportFindings } from '../common.js';
-import { planFleet } from '../../order/plan.js';
+import { planFleet, planFleetLazily } from '../../order/plan.js';
 import { planApplicationSetFleet } from '../../order/applicationset-apps.js';
 import { createFleetRepoSource } from '../../adapters/fleet-repo.js';
 import { formatPlan, planJsonChunks } from '../../render/plan-format.js';
 import { hasErrors } from '../../model/finding.js';
+import type { Plan } from '../../model/plan.js';
 
 export const planCommand: Command = {
   name: 'plan',
@@ -21,7 +22,7 @@ Exits 1 when the fleet has errors (they are printed to stderr, and included in -
   async run(ctx) {
     const format = choice(ctx, 'output', ['text', 'json', 'mermaid', 'dot'] as const, 'text');
     const { fleet } = await load(ctx);
-    let plan;
+    let plan: Plan;
     if (fleet.delivery === 'applicationset') {
       // The Applications come from each cluster's root ApplicationSet, evaluated over the repository.
       const source = await createFleetRepoSource(fleet.root);
@@ -30,6 +31,11 @@ Exits 1 when the fleet has errors (they are printed to stderr, and included in -
       } finally {
         source.close();
       }
+    } else if (format === 'json') {
+      // Streamed: each cluster's plan is made, written and dropped in turn.
+      const lazy = planFleetLazily(fleet, { clusters: clusterNames(ctx) });
+      for (const chunk of planJsonChunks(lazy)) ctx.io.stdout.write(chunk);
+      return hasErrors(lazy.findings) ? 1 : 0;
     } else plan = planFleet(fleet, { clusters: clusterNames(ctx) });
     if (format === 'json') for (const chunk of planJsonChunks(plan)) ctx.io.stdout.write(chunk);
     else ctx.io.stdout.write(formatPlan(plan, format));
