@@ -4,12 +4,17 @@ import { choice, clusterNames, load, reportFindings } from '../common.js';
 import { deliveryFiles, renderCluster, renderedStream } from '../../render/fleet.js';
 import { hasErrors } from '../../model/finding.js';
 import { writeTree } from '../../adapters/output.js';
+import type { WriteStats } from '../../adapters/output.js';
+import { createTreeWriter } from '../../adapters/output-writer.js';
 import { jsonOf } from '../../render/yaml.js';
 import { resolveFleet } from '../../layering/resolve-fleet.js';
 import { UsageError } from '../../errors/index.js';
 import { nodeFileSystem } from '../../adapters/node-fs.js';
 import { formatLeafReport, renderLeaves } from '../../render/leaves/index.js';
 import { leafJobsFor } from '../../render/leaves/jobs.js';
+
+/** From this many clusters, `--out` writes through a worker thread (starting one costs ~30 ms). */
+const WRITER_MIN_CLUSTERS = 32;
 
 export const renderCommand: Command = {
   name: 'render',
@@ -59,26 +64,36 @@ A failing build is reported with cluster, app and path; the others still render 
     if (out) {
       const dir = resolve(ctx.io.cwd, out);
       const total = { written: 0, unchanged: 0, removed: 0 };
-      for (const c of clusters) {
-        const files = renderCluster(fleet, c);
-        // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
-        const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
-        // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
-        // (and a chart app removed from a Flux cluster its DIR/<cluster>/charts/<app>).
-        const stats = writeTree(dir, files, [...managed], [`${c.name}/provision`, `${c.name}/clustergroup`, `${c.name}/charts`]);
+      const add = (stats: WriteStats) => {
         total.written += stats.written;
         total.unchanged += stats.unchanged;
         total.removed += stats.removed;
-      }
-      // delivery: applicationset — values files and ApplicationSet copies shared by clusters of one
-      // sector, region and cluster type; stale ones are removed only when the whole fleet is rendered.
-      const shared = deliveryFiles(fleet, clusters);
-      if (shared.length > 0) {
-        const managedShared = clusterNames(ctx).length === 0 ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
-        const stats = writeTree(dir, shared, managedShared);
-        total.written += stats.written;
-        total.unchanged += stats.unchanged;
-        total.removed += stats.removed;
+      };
+      // Many clusters: a worker writes each cluster's files while the next ones render (on two
+      // cores, writing no longer comes on top of rendering). Few: written here, no worker to start.
+      const writer = clusters.length >= WRITER_MIN_CLUSTERS ? createTreeWriter(dir) : undefined;
+      try {
+        for (const c of clusters) {
+          const files = renderCluster(fleet, c);
+          // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
+          const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
+          // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
+          // (and a chart app removed from a Flux cluster its DIR/<cluster>/charts/<app>).
+          const parents = [`${c.name}/provision`, `${c.name}/clustergroup`, `${c.name}/charts`];
+          if (writer) await writer.write(files, [...managed], parents);
+          else add(writeTree(dir, files, [...managed], parents));
+        }
+        if (writer) add(await writer.close());
+        // delivery: applicationset — values files and ApplicationSet copies shared by clusters of one
+        // sector, region and cluster type; stale ones are removed only when the whole fleet is rendered.
+        const shared = deliveryFiles(fleet, clusters);
+        if (shared.length > 0) {
+          const managedShared = clusterNames(ctx).length === 0 ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
+          add(writeTree(dir, shared, managedShared));
+        }
+      } catch (e) {
+        await writer?.abort();
+        throw e;
       }
       ctx.io.stderr.write(
         `rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`,
