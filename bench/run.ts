@@ -3,23 +3,18 @@
  * figures as ratios against a baseline measured in the same run; absolute times are for context.
  * Figures, not assertions: the machine is shared and noisy.
  */
-import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { benchAppsetCli } from './appset-cli.js';
 import { benchFleet } from './fleet.js';
 import { runGotemplateBench } from './gotemplate.js';
 import { benchLeaves } from './leaves.js';
 import { benchBootstrap } from './bootstrap.js';
 import { benchValidate } from './validate.js';
 
-const appsetBench = fileURLToPath(new URL('./appset.js', import.meta.url));
-
 const suites: Record<string, () => Promise<void>> = {
   fleet: () => benchFleet(),
-  // The ApplicationSet matrix runs in its own process so that each peak-memory figure is its own.
-  appset: async () => {
-    for (const mode of ['go', 'flat']) process.stdout.write(execFileSync(process.execPath, [appsetBench, mode], { encoding: 'utf8' }));
-  },
+  // Through the CLI, as child processes: each peak-memory figure is its own.
+  appset: () => benchAppsetCli(),
   validate: async () => {
     await benchValidate();
   },

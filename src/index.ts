@@ -51,7 +51,7 @@ export { GoTemplateError } from './gotemplate/index.js';
 export type { FuncSet } from './gotemplate/index.js';
 
 // ApplicationSets
-export { formatApplications } from './appset/format.js';
+export { formatApplications, formatApplicationChunks } from './appset/format.js';
 export type { GeneratedApplication } from './appset/applications.js';
 export type { OutputFormat } from './appset/format.js';
 export type { ClusterSecret } from './appset/types.js';
@@ -69,7 +69,7 @@ export type { SelectOptions } from './layering/resolve-fleet.js';
 // 4 order: plans
 export { planApplicationSetFleet } from './order/applicationset-apps.js';
 export { planBootstrap, parseSecretRef } from './order/bootstrap-plan.js';
-export { planFleet } from './order/plan.js';
+export { planFleet, planFleetLazily } from './order/plan.js';
 export type { BootstrapPlanOptions } from './order/bootstrap-plan.js';
 
 // 5 render: files and reports

@@ -2,7 +2,7 @@
  * node:fs implementations of the build cache and the manifest writer.
  * Cache layout: `<cacheDir>/leaves-v1/<key[0..2]>/<key>.yaml`, the raw build output.
  */
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildCache, ManifestWriter, OutputFile } from '../ports/build-cache.js';
 import { writeFileAtomic } from './fs.js';
@@ -41,14 +41,30 @@ export function createManifestWriter(outDir: string): ManifestWriter {
   return {
     replaceDirectory(relDir: string, files: readonly OutputFile[]) {
       const dir = join(outDir, ...relDir.split('/'));
+      // The directory's files, listed once (undefined: it does not exist yet). A directory made
+      // here gets its files written in place: no old file to keep whole for a reader, compare or
+      // remove (`render --leaves` writes one directory per app; the temporary files, renames and
+      // existence checks were a third of its own time into a fresh output directory).
+      // existsSync first: a failing readdirSync costs an exception (with a stack) per directory.
+      let names: string[] | undefined;
+      try {
+        names = existsSync(dir) ? readdirSync(dir) : undefined;
+      } catch {
+        names = undefined;
+      }
+      if (names === undefined) {
+        mkdirSync(dir, { recursive: true });
+        for (const f of files) writeFileSync(join(dir, f.name), f.content);
+        return;
+      }
+      const present = new Set(names);
       const keep = new Set(files.map((f) => f.name));
       for (const f of files) {
         const p = join(dir, f.name);
-        if (existsSync(p) && readFileSync(p, 'utf8') === f.content) continue;
+        if (present.has(f.name) && readFileSync(p, 'utf8') === f.content) continue;
         writeFileAtomic(p, f.content);
       }
-      if (!existsSync(dir)) return;
-      for (const name of readdirSync(dir)) {
+      for (const name of names) {
         if (name.endsWith('.yaml') && !keep.has(name)) rmSync(join(dir, name), { force: true });
       }
     },

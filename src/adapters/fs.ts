@@ -28,8 +28,10 @@ export function resolveInside(root: string, rel: string, base = root): string {
     });
   }
   if (existsSync(abs)) {
-    const real = realpathSync(abs);
-    const realRoot = realpathSync(root);
+    // The native realpath(3): one system call, where the JS version lstat()s every path component
+    // (loading a fleet resolves every file it reads; at 5,000 clusters that was ~5% of `plan`).
+    const real = realpathSync.native(abs);
+    const realRoot = realpathSync.native(root);
     if (!isWithin(realRoot, real)) {
       throw new InputError(`path "${rel}" leads outside the repository through a symlink`, {
         code: 'path-escapes-repo',

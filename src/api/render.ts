@@ -4,6 +4,7 @@
  */
 import { writeTree } from '../adapters/output.js';
 import type { WriteStats } from '../adapters/output.js';
+import { createTreeWriter } from '../adapters/output-writer.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
 import type { ResolvedFleet } from '../layering/resolve-fleet.js';
 import { deliveryFiles, renderCluster } from '../render/fleet.js';
@@ -17,31 +18,45 @@ export interface WriteRenderedOptions {
   wholeFleet: boolean;
 }
 
+/** From this many clusters, files are written through a worker thread (starting one costs ~30 ms). */
+const WRITER_MIN_CLUSTERS = 32;
+
 /**
  * Writes the files of every selected cluster under `dir`, a cluster at a time (memory stays per
- * cluster), and removes files an earlier render wrote that are no longer produced.
+ * cluster), and removes files an earlier render wrote that are no longer produced. With many
+ * clusters a worker writes each cluster's files while the next ones render (on two cores, writing
+ * no longer comes on top of rendering).
  */
-export function writeRenderedFleet(resolved: ResolvedFleet, dir: string, options: WriteRenderedOptions): WriteStats {
+export async function writeRenderedFleet(resolved: ResolvedFleet, dir: string, options: WriteRenderedOptions): Promise<WriteStats> {
   const total: WriteStats = { written: 0, unchanged: 0, removed: 0 };
   const add = (s: WriteStats) => {
     total.written += s.written;
     total.unchanged += s.unchanged;
     total.removed += s.removed;
   };
-  for (const c of resolved.clusters) {
-    const files = renderCluster(resolved, c);
-    // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
-    const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
-    // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
-    // (and a chart app removed from a Flux cluster its DIR/<cluster>/charts/<app>).
-    add(writeTree(dir, files, [...managed], [`${c.name}/provision`, `${c.name}/clustergroup`, `${c.name}/charts`]));
-  }
-  // delivery: applicationset — values files and ApplicationSet copies shared by clusters of one
-  // sector, region and cluster type; stale ones are removed only when the whole fleet is rendered.
-  const shared = deliveryFiles(resolved.fleet, resolved.clusters);
-  if (shared.length > 0) {
-    const managedShared = options.wholeFleet ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
-    add(writeTree(dir, shared, managedShared));
+  const writer = resolved.clusters.length >= WRITER_MIN_CLUSTERS ? createTreeWriter(dir) : undefined;
+  try {
+    for (const c of resolved.clusters) {
+      const files = renderCluster(resolved, c);
+      // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
+      const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
+      // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
+      // (and a chart app removed from a Flux cluster its DIR/<cluster>/charts/<app>).
+      const parents = [`${c.name}/provision`, `${c.name}/clustergroup`, `${c.name}/charts`];
+      if (writer) await writer.write(files, [...managed], parents);
+      else add(writeTree(dir, files, [...managed], parents));
+    }
+    if (writer) add(await writer.close());
+    // delivery: applicationset — values files and ApplicationSet copies shared by clusters of one
+    // sector, region and cluster type; stale ones are removed only when the whole fleet is rendered.
+    const shared = deliveryFiles(resolved.fleet, resolved.clusters);
+    if (shared.length > 0) {
+      const managedShared = options.wholeFleet ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
+      add(writeTree(dir, shared, managedShared));
+    }
+  } catch (e) {
+    await writer?.abort();
+    throw e;
   }
   return total;
 }

@@ -5,7 +5,7 @@
  * `{generator, params, application}` records).
  */
 import type { GeneratedApplication } from './applications.js';
-import { dumpYaml } from '../yaml/index.js';
+import { dumpSortedInto, dumpYaml } from '../yaml/index.js';
 
 export type OutputFormat = 'yaml' | 'json';
 
@@ -43,24 +43,34 @@ function sortKeysDeep(v: unknown): unknown {
 const yamlOptions = { sortKeys: true, lineWidth: -1, noRefs: true } as const;
 
 export function formatApplications(apps: readonly GeneratedApplication[], options: FormatOptions = defaultFormatOptions): string {
+  return [...formatApplicationChunks(apps, options)].join('');
+}
+
+/**
+ * The text of `formatApplications` in pieces of at most 1,000 Applications, for writing as they
+ * are made: 100,000 Applications are ~100 MB of YAML, which need never be one string.
+ */
+export function* formatApplicationChunks(apps: readonly GeneratedApplication[], options: FormatOptions = defaultFormatOptions): Generator<string> {
   const sorted = sortApplications(apps);
   if (options.output === 'json') {
     const items = sorted.map((g) => (options.explain ? { application: g.application, generator: g.generator, params: g.params } : g.application));
-    return `${JSON.stringify(sortKeysDeep(items), null, 2)}\n`;
+    yield `${JSON.stringify(sortKeysDeep(items), null, 2)}\n`;
+    return;
   }
-  if (sorted.length === 0) return '';
-  return sorted
-    .map((g) => {
-      let doc = '';
+  for (let i = 0; i < sorted.length; i += 1000) {
+    const chunk: string[] = [];
+    for (const g of sorted.slice(i, i + 1000)) {
+      chunk.push('---\n');
       if (options.explain) {
         const params = dumpYaml(g.params, yamlOptions).trimEnd();
-        doc += `# generator: ${g.generator}\n# params:\n${params
+        chunk.push(`# generator: ${g.generator}\n# params:\n${params
           .split('\n')
           .map((l) => `#   ${l}`)
-          .join('\n')}\n`;
+          .join('\n')}\n`);
       }
-      return `${doc}${dumpYaml(g.application, yamlOptions)}`;
-    })
-    .map((d) => `---\n${d}`)
-    .join('');
+      // js-yaml's bytes (yamlOptions), several times faster for the many Applications of a matrix.
+      dumpSortedInto(chunk, g.application);
+    }
+    yield chunk.join('');
+  }
 }

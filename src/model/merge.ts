@@ -9,7 +9,10 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 export function deepMerge<T>(base: T, over: unknown): T {
   if (!isPlainObject(base) || !isPlainObject(over)) return clone(over) as T;
-  const out: Record<string, unknown> = { ...base };
+  // Object.assign, not `{ ...base }`: V8 builds a spread copy that is then extended ~7× slower,
+  // and this runs per app and layer (200,000 apps at 5,000 clusters). Only an own `__proto__`
+  // key (js-yaml reads one as such) needs the spread, which defines it instead of assigning it.
+  const out: Record<string, unknown> = Object.hasOwn(base, '__proto__') ? { ...base } : Object.assign({}, base);
   for (const [k, v] of Object.entries(over)) {
     out[k] = k in base ? deepMerge(base[k], v) : clone(v);
   }

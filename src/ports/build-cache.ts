@@ -19,7 +19,8 @@ export interface OutputFile {
 export interface ManifestWriter {
   /**
    * Makes `relDir` (relative to the output directory, forward slashes) hold exactly `files`:
-   * writes each atomically (skipping unchanged ones) and removes other `.yaml` files there.
+   * writes each atomically (skipping unchanged ones) and removes other `.yaml` files there. In a
+   * directory that did not exist, files are written in place (there is no old file to keep whole).
    */
   replaceDirectory(relDir: string, files: readonly OutputFile[]): void;
 }

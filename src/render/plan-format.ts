@@ -25,16 +25,17 @@ export function planJson(plan: Plan): string {
 
 /**
  * The same bytes as `toSortedJson` of the plan document, produced cluster by cluster so that a
- * large fleet never needs its whole plan as one string.
+ * large fleet never needs its whole plan as one string. `clusters` is iterated once: with a lazy
+ * plan (planFleetLazily) each cluster's plan is made, written and dropped in turn.
  */
-export function* planJsonChunks(plan: Plan): Generator<string> {
+export function* planJsonChunks(plan: Omit<Plan, 'clusters'> & { clusters: Iterable<ClusterPlan> }): Generator<string> {
   // Keys in sorted order: clusters, findings, fleet, layout.
-  if (plan.clusters.length === 0) yield '{\n  "clusters": [],';
-  else {
-    yield '{\n  "clusters": [';
-    for (let i = 0; i < plan.clusters.length; i++) yield (i ? ',\n    ' : '\n    ') + jsonOf(plan.clusters[i], '    ');
-    yield '\n  ],';
+  let first = true;
+  for (const c of plan.clusters) {
+    yield (first ? '{\n  "clusters": [\n    ' : ',\n    ') + jsonOf(c, '    ');
+    first = false;
   }
+  yield first ? '{\n  "clusters": [],' : '\n  ],';
   yield '\n  "findings": ' + jsonOf(plan.findings.map(findingJson), '  ');
   yield ',\n  "fleet": ' + JSON.stringify(plan.fleet);
   yield ',\n  "layout": ' + JSON.stringify(plan.layout) + '\n}\n';

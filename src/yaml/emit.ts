@@ -9,10 +9,14 @@
  * syncPolicy) are emitted once per indent and reused.
  */
 
-// Subtrees seen once are remembered; from their second appearance their text is reused.
+// Large subtrees seen once are remembered; from their second appearance their text is reused.
+// Small ones are not: the bookkeeping (a weak-set entry, and an identity hash, per object) cost
+// more than emitting them again, and made rendering 5,000 clusters twice as slow as needed.
 const seen = new WeakSet<object>();
 const memo = new WeakMap<object, Map<number, string>>();
 const plainCache = new Map<string, boolean>();
+/** Texts at least this long are worth remembering. */
+const MEMO_MIN_LENGTH = 512;
 
 /** One YAML document for `v`, ending in one newline. */
 export function emitYaml(v: unknown): string {
@@ -27,15 +31,10 @@ function isMap(v: unknown): v is Record<string, unknown> {
 
 /** A non-empty map or list at `indent`, as full lines. */
 function block(v: Record<string, unknown> | unknown[], indent: number): string {
-  const again = seen.has(v);
-  let perIndent: Map<number, string> | undefined;
-  if (again) {
-    perIndent = memo.get(v);
-    const cached = perIndent?.get(indent);
-    if (cached !== undefined) return cached;
-  } else {
-    seen.add(v);
-  }
+  // A lookup is cheap for an object never remembered (it has no identity hash yet).
+  const perIndent = memo.get(v);
+  const cached = perIndent?.get(indent);
+  if (cached !== undefined) return cached;
   const pad = ' '.repeat(indent);
   let s = '';
   if (Array.isArray(v)) {
@@ -47,9 +46,10 @@ function block(v: Record<string, unknown> | unknown[], indent: number): string {
       s += pad + key(k) + ':' + afterKey(x, indent);
     }
   }
-  if (again) {
-    if (!perIndent) memo.set(v, (perIndent = new Map()));
-    perIndent.set(indent, s);
+  if (indent > 0 && s.length >= MEMO_MIN_LENGTH) {
+    if (perIndent) perIndent.set(indent, s);
+    else if (seen.has(v)) memo.set(v, new Map([[indent, s]]));
+    else seen.add(v);
   }
   return s;
 }

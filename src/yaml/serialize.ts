@@ -23,9 +23,25 @@ export function toSortedJson(v: unknown): string {
   return jsonOf(v, '') + '\n';
 }
 
+/**
+ * JSON.stringify of strings, remembered: plans and lists repeat the same keys and values (app
+ * names, repository URLs, revisions) for every cluster. Bounded, so memory stays small.
+ */
+const quoted = new Map<string, string>();
+function quote(s: string): string {
+  let q = quoted.get(s);
+  if (q === undefined) {
+    q = JSON.stringify(s);
+    if (quoted.size < 100_000) quoted.set(s, q);
+  }
+  return q;
+}
+
 /** Sorted-key JSON of `v` whose nested lines are indented by `indent` (for streaming a list). */
 export function jsonOf(v: unknown, indent: string): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  // `plan -o json` of 5,000 clusters is 175 MB of this: quoted strings are remembered, keys are
+  // sorted only when they are not in order already, and no key list is filtered or copied.
+  if (v === null || typeof v !== 'object') return typeof v === 'string' ? quote(v) : (JSON.stringify(v) ?? 'null');
   const inner = indent + '  ';
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
@@ -37,16 +53,20 @@ export function jsonOf(v: unknown, indent: string): string {
     return s + indent + ']';
   }
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o)
-    .filter((k) => o[k] !== undefined && typeof o[k] !== 'function')
-    .sort();
-  if (keys.length === 0) return '{}';
-  let s = '{\n';
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    s += inner + JSON.stringify(k) + ': ' + jsonOf(o[k], inner) + (i < keys.length - 1 ? ',\n' : '\n');
+  const keys = Object.keys(o);
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
   }
-  return s + indent + '}';
+  let s = '';
+  for (const k of keys) {
+    const x = o[k];
+    if (x === undefined || typeof x === 'function') continue;
+    s += (s === '' ? '{\n' : ',\n') + inner + quote(k) + ': ' + jsonOf(x, inner);
+  }
+  return s === '' ? '{}' : s + '\n' + indent + '}';
 }
 
 export function sortDeep(v: unknown): unknown {

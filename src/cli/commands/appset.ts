@@ -3,7 +3,7 @@
  */
 import { resolve } from 'node:path';
 import type { Command, CommandContext } from '../command.js';
-import { UsageError, formatApplications, readClusterSecrets, runApplicationSets, CLUSTER_SECRET_TYPE_LABEL } from '../../index.js';
+import { UsageError, formatApplicationChunks, readClusterSecrets, runApplicationSets, CLUSTER_SECRET_TYPE_LABEL } from '../../index.js';
 import type { OutputFormat, ClusterSecret } from '../../index.js';
 import { readTextFile } from '../../adapters/fs.js';
 import { clusterSecretsFromFleet } from './appset-fleet.js';
@@ -80,7 +80,8 @@ export const appsetCommand: Command = {
       includeHiddenDirectories: values['include-hidden-directories'] === true,
     });
     for (const bad of rejected) io.stderr.write(`fleetplan appset: ${file}: ${bad.message} (from ${bad.generator})\n`);
-    io.stdout.write(formatApplications(apps, { output: output as OutputFormat, explain: values['explain'] === true }));
+    // Written piece by piece: the whole stream of a large matrix never exists as one string.
+    for (const chunk of formatApplicationChunks(apps, { output: output as OutputFormat, explain: values['explain'] === true })) io.stdout.write(chunk);
     return rejected.length > 0 ? 1 : 0;
   },
 };

@@ -69,7 +69,7 @@ the builds done; a failing build is reported with cluster, app and path; the oth
     const out = ctx.values.out as string | undefined;
     if (out) {
       const dir = resolve(ctx.io.cwd, out);
-      const total = writeRenderedFleet(resolved, dir, { wholeFleet: selected.length === 0 });
+      const total = await writeRenderedFleet(resolved, dir, { wholeFleet: selected.length === 0 });
       ctx.io.stderr.write(
         `rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`,
       );
