@@ -61,10 +61,10 @@ export { schemas, KINDS } from './load/schemas.js';
 export type { LoadResult } from './load/native.js';
 
 // 2 layering: resolve each cluster
-export { resolveFleet, selectClusters } from './layering/resolve-fleet.js';
+export { resolveFleet, selectClusters, resolveFleetLazily } from './layering/resolve-fleet.js';
 export { resolveCluster } from './layering/resolve.js';
 export { SELECTOR_SYNTAX, clusterSelectorLabels, parseSelector, selectClustersByLabels } from './layering/selector.js';
-export type { SelectOptions } from './layering/resolve-fleet.js';
+export type { SelectOptions, LazyResolvedFleet } from './layering/resolve-fleet.js';
 
 // 4 order: plans
 export { planApplicationSetFleet } from './order/applicationset-apps.js';

@@ -25,12 +25,14 @@ for (const c of sortedJsonCases) {
 }
 
 test('the plan streamed cluster by cluster (planFleetLazily) gives the bytes of the whole plan', async () => {
-  const { loadFleet, planFleet, resolveFleet } = await import('../../src/index.js');
+  const { loadFleet, planFleet, resolveFleet, resolveFleetLazily } = await import('../../src/index.js');
   const { planFleetLazily } = await import('../../src/order/plan.js');
   const { planJson, planJsonChunks } = await import('../../src/render/plan-format.js');
   const fleet = loadFleet('examples/lab').fleet;
-  assert.equal([...planJsonChunks(planFleetLazily(resolveFleet(fleet)))].join(''), planJson(planFleet(resolveFleet(fleet))));
-  assert.equal([...planJsonChunks(planFleetLazily(resolveFleet(fleet, { clusters: ['hub'] })))].join(''), planJson(planFleet(resolveFleet(fleet, { clusters: ['hub'] }))));
+  assert.equal([...planJsonChunks(planFleetLazily(resolveFleetLazily(fleet)))].join(''), planJson(planFleet(resolveFleet(fleet))));
+  assert.equal([...planJsonChunks(planFleetLazily(resolveFleetLazily(fleet, { clusters: ['hub'] })))].join(''), planJson(planFleet(resolveFleet(fleet, { clusters: ['hub'] }))));
+  // Findings are known only once every cluster has been resolved.
+  assert.throws(() => planFleetLazily(resolveFleetLazily(fleet)).findings, /once every cluster is resolved/);
 });
 
 test('toYaml sorts keys, never folds lines and ends with one newline', () => {

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { clusterOptions } from '../command.js';
 import { checkSelector, choice, load, progress, reportFindings, selectedClusters, yamlOfJson } from '../common.js';
-import { planRepository, planFleetLazily, formatPlan, planJson, planJsonChunks, hasErrors, resolveFleet } from '../../index.js';
+import { planRepository, planFleetLazily, formatPlan, planJson, planJsonChunks, hasErrors, resolveFleet, resolveFleetLazily } from '../../index.js';
 import { paintPlanText } from '../color.js';
 import { withStatus } from '../progress.js';
 
@@ -31,13 +31,14 @@ Exits 1 when the fleet has errors (they are printed to stderr, and included in -
     const format = choice(ctx, 'output', FORMATS, 'text');
     checkSelector(ctx);
     const { fleet } = await load(ctx);
-    const resolved = resolveFleet(fleet, { clusters: selectedClusters(ctx, fleet) });
-    if (format === 'json' && resolved.fleet.delivery !== 'applicationset') {
-      // Streamed: each cluster's plan is made, written and dropped in turn.
-      const lazy = planFleetLazily(resolved);
+    const clusters = selectedClusters(ctx, fleet);
+    if (format === 'json' && fleet.delivery !== 'applicationset') {
+      // Streamed: each cluster is resolved, planned, written and dropped in turn.
+      const lazy = planFleetLazily(resolveFleetLazily(fleet, { clusters }));
       for (const chunk of planJsonChunks(lazy)) ctx.io.stdout.write(chunk);
       return hasErrors(lazy.findings) ? 1 : 0;
     }
+    const resolved = resolveFleet(fleet, { clusters });
     // Under delivery: applicationset the Applications come from each cluster's root ApplicationSet,
     // evaluated over the repository through git: a status line if that takes over a second.
     const plan = resolved.fleet.delivery === 'applicationset' ? await withStatus(progress(ctx), 'evaluating the root ApplicationSets…', () => planRepository(resolved)) : await planRepository(resolved);
