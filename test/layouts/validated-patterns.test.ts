@@ -9,23 +9,10 @@ import { resolve } from 'node:path';
 import { test } from 'node:test';
 import { resolveTemplate } from '../../src/layouts/validated-patterns/reader.js';
 import { cli } from '../support/fleet-fixture.js';
+import type { PlanJson } from '../support/plan-json.js';
 
 const FIXTURE = 'test/fixtures/validated-patterns/pattern';
 
-interface PlanJson {
-  fleet: string;
-  layout: string;
-  clusters: {
-    name: string;
-    role: string;
-    hub: string | null;
-    revision: string;
-    notes: string[];
-    waves: { wave: number; apps: string[] }[];
-    apps: { name: string; wave: number; from: string; project: string; destination: { namespace?: string }; source: { repoURL: string; targetRevision: string; path?: string; chart?: string } }[];
-  }[];
-  findings: unknown[];
-}
 
 test('a values-global.yaml whose cluster group has no values file is not read, and the message says which file is missing', async () => {
   const { writeTree } = await import('../support/fleet-fixture.js');

@@ -11,25 +11,12 @@ import { loadFleet } from '../../../src/index.js';
 import { clusterDef } from '../../../src/model/fleet.js';
 import { cli } from '../../support/fleet-fixture.js';
 import { realRepo } from '../../support/shared.js';
+import type { PlanJson } from '../../support/plan-json.js';
 
 /** The real repositories (resolved inside each test). */
 const mcg = () => realRepo('validatedpatterns__multicloud-gitops');
 const chart = () => realRepo('validatedpatterns__clustergroup-chart');
 
-interface PlanJson {
-  fleet: string;
-  layout: string;
-  clusters: {
-    name: string;
-    role: string;
-    hub: string | null;
-    revision: string;
-    notes: string[];
-    waves: { wave: number; apps: string[] }[];
-    apps: { name: string; wave: number; from: string; project: string; destination: { namespace?: string }; source: { repoURL: string; targetRevision: string; path?: string; chart?: string } }[];
-  }[];
-  findings: unknown[];
-}
 
 test('the real multicloud-gitops folder is there', () => {
   assert.ok(existsSync(mcg()), `${mcg()} is missing: the real-repository tests need realrepos/ in the shared data`);
