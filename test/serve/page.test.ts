@@ -39,9 +39,9 @@ test('the lab fleet as a matrix of clusters × apps, with a wave in each cell an
   try {
     await page.goto(server.url);
     await page.waitForSelector('body[data-ready="true"]');
-    const rows = page.locator('#matrix tbody tr');
+    const rows = page.locator('#matrix tbody tr[data-i]');
     assert.equal(await rows.count(), 3);
-    assert.deepEqual(await page.locator('#matrix tbody th').allTextContents(), ['hub', 'etl4', 'etl6']);
+    assert.deepEqual(await page.locator('#matrix tbody th a').allTextContents(), ['hub', 'etl4', 'etl6']);
     // Every column header and row header is a header of its column or row.
     assert.equal(await page.locator('#matrix thead th[scope="col"]').count(), await page.locator('#matrix thead th').count());
     // The cell of hub × acm-operator holds its wave (5 in examples/lab/clusters/hub).
@@ -57,7 +57,7 @@ test('the lab fleet as a matrix of clusters × apps, with a wave in each cell an
     // Search matches cluster names and the apps a cluster runs: the hub runs the app that provisions etl4.
     await page.getByLabel('Search clusters and apps').fill('etl4');
     await page.waitForSelector('body[data-shown="2"]');
-    assert.deepEqual(await page.locator('#matrix tbody tr:not([hidden]) th').allTextContents(), ['hub', 'etl4']);
+    assert.deepEqual(await page.locator('#matrix tbody tr[data-i] th a').allTextContents(), ['hub', 'etl4']);
     await page.getByLabel('Search clusters and apps').fill('');
     await page.waitForSelector('body[data-shown="3"]');
     await shot(page, 'matrix');
@@ -149,13 +149,14 @@ test('the page follows the repository: a new cluster file appears in the matrix 
     const etl6 = readFileSync(join(lab.dir, 'clusters/etl6/cluster.yaml'), 'utf8');
     mkdirSync(join(lab.dir, 'clusters/etl7'));
     writeFileSync(join(lab.dir, 'clusters/etl7/cluster.yaml'), etl6.replaceAll('etl6', 'etl7'));
-    await page.locator('#matrix tbody tr').nth(3).waitFor({ state: 'attached', timeout: 20000 });
-    assert.equal(await page.locator('#matrix tbody tr').count(), 4);
+    // Under the role=spoke filter: the two spokes, then the new one.
+    await page.locator('#matrix tbody tr[data-i]').nth(2).waitFor({ state: 'attached', timeout: 20000 });
+    assert.equal(await page.locator('body').getAttribute('data-shown'), '3');
     assert.ok(Number(await page.locator('body').getAttribute('data-version')) >= 2);
     assert.match((await page.locator('#status').textContent()) ?? '', /The repository changed/);
     // The filter the user typed is kept, and applies to the new cluster too.
     assert.equal(await page.getByLabel('Role').inputValue(), 'spoke');
-    assert.deepEqual(await page.locator('#matrix tbody tr:not([hidden]) th a').allTextContents(), ['etl4', 'etl6', 'etl7']);
+    assert.deepEqual(await page.locator('#matrix tbody tr[data-i] th a').allTextContents(), ['etl4', 'etl6', 'etl7']);
     assert.equal(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker), 42);
     await shot(page, 'live-update');
     assert.deepEqual(errors, []);
@@ -226,5 +227,41 @@ test('a bootstrap\'s progress, written by `bootstrap -o json` to a file, streams
     await page.close();
     await server.close();
     lab.cleanup();
+  }
+});
+
+test('a large matrix keeps only the rows in view in the page, and scrolling and filtering reach every cluster', { skip }, async () => {
+  const { writeSyntheticFleet } = await import('../../bench/synthetic.js');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'fleetplan-serve-large-'));
+  writeSyntheticFleet(dir, { clusters: 300, appsPerCluster: 12 });
+  const server = await serve(dir);
+  const { page, errors } = await newPage();
+  try {
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await page.locator('body').getAttribute('data-shown'), '300');
+    const rows = page.locator('#matrix tbody tr[data-i]');
+    const inDom = await rows.count();
+    assert.ok(inDom > 10 && inDom < 150, `${inDom} rows in the page`);
+    assert.equal(await page.locator('#matrix').getAttribute('aria-rowcount'), '301');
+    const model = (await (await fetch(`${server.url}api/model`)).json()) as { clusters: { name: string }[] };
+    const lastName = model.clusters[299]!.name;
+    // Scrolled to the end, the last cluster's row is there, with its position for assistive technology.
+    await page.locator('#matrix-scroll').evaluate((e) => ((e as unknown as { scrollTop: number; scrollHeight: number }).scrollTop = (e as unknown as { scrollHeight: number }).scrollHeight));
+    const last = page.locator('#matrix tbody tr[data-i="299"]');
+    await last.waitFor({ state: 'attached' });
+    assert.equal(await last.locator('th a').textContent(), lastName);
+    assert.equal(await last.getAttribute('aria-rowindex'), '301');
+    await shot(page, 'matrix-large-scrolled');
+    await page.getByLabel('Search clusters and apps').fill(lastName);
+    await page.waitForSelector('body[data-shown="1"]');
+    assert.deepEqual(await page.locator('#matrix tbody tr[data-i] th a').allTextContents(), [lastName]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

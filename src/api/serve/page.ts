@@ -60,6 +60,9 @@ table.matrix th.app { writing-mode: vertical-rl; transform: rotate(180deg); font
 table.matrix td { text-align: center; min-width: 2.2em; font-variant-numeric: tabular-nums; }
 table.matrix tbody th { position: sticky; left: 0; background: #fff; white-space: nowrap; font-weight: normal; }
 table.matrix td.none { background: #f6f8fa; }
+table.matrix tbody tr[data-i] { height: 24px; }
+table.matrix tbody th, table.matrix tbody td { line-height: 19px; white-space: nowrap; }
+table.matrix tr.spacer td { border: 0; padding: 0; }
 .sev-error { color: var(--err); font-weight: bold; }
 .sev-warning { color: var(--warn); font-weight: bold; }
 .sev-info { color: var(--muted); }
@@ -178,21 +181,18 @@ function renderMatrix() {
   h.push('<label for="f-label">Label (key=value)<input id="f-label" data-filter="label" autocomplete="off" value="' + esc(f.label) + '"></label>');
   h.push('<label for="f-q">Search clusters and apps<input id="f-q" type="search" data-filter="q" autocomplete="off" value="' + esc(f.q) + '"></label>');
   h.push('</form><p id="matrix-count" class="muted"></p>');
-  h.push('<div class="scroll" tabindex="0" role="region" aria-labelledby="matrix-title"><table class="matrix" id="matrix" aria-rowcount="' + (m.clusters.length + 1) + '"><thead><tr><th scope="col">Cluster</th>');
+  h.push('<div class="scroll" id="matrix-scroll" tabindex="0" role="region" aria-labelledby="matrix-title"><table class="matrix" id="matrix"><thead><tr aria-rowindex="1"><th scope="col">Cluster</th>');
   for (var a = 0; a < m.apps.length; a++) h.push('<th scope="col" class="app">' + esc(m.apps[a]) + '</th>');
-  h.push('</tr></thead><tbody>');
-  var n = m.apps.length;
-  for (var c = 0; c < m.clusters.length; c++) {
-    var cl = m.clusters[c], row = new Array(n), cells = m.cells[c];
-    for (var k = 0; k < cells.length; k += 2) row[cells[k]] = cells[k + 1];
-    var tr = '<tr data-i="' + c + '"><th scope="row"><a href="#/cluster/' + esc(encodeURIComponent(cl.name)) + '">' + esc(cl.name) + '</a>' + (cl.errors ? ' <span class="sev-error" title="' + cl.errors + ' errors">!' + cl.errors + '</span>' : '') + '</th>';
-    for (var j = 0; j < n; j++) tr += row[j] === undefined ? '<td class="none"></td>' : '<td>' + row[j] + '</td>';
-    h.push(tr + '</tr>');
-  }
-  h.push('</tbody></table></div>');
+  h.push('</tr></thead><tbody></tbody></table></div>');
   main.innerHTML = h.join('');
   main.querySelector('form').addEventListener('input', onFilter);
   main.querySelector('form').addEventListener('submit', function (e) { e.preventDefault(); });
+  var scroller = document.getElementById('matrix-scroll'), pending = false;
+  scroller.addEventListener('scroll', function () {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () { pending = false; drawRows(); });
+  });
   applyFilters();
 }
 
@@ -225,16 +225,49 @@ function clusterMatches(c, i) {
   return true;
 }
 
+/* The clusters the filters keep, in order; only the rows in view (and a margin) are in the DOM. */
+var matched = [];
+var ROWH = 24, OVERSCAN = 20;
 function applyFilters() {
-  var m = state.model, rows = main.querySelectorAll('#matrix tbody tr'), shown = 0;
-  for (var i = 0; i < rows.length; i++) {
-    var ok = clusterMatches(m.clusters[i], i);
-    rows[i].hidden = !ok;
-    if (ok) shown++;
-  }
-  var text = 'Showing ' + shown + ' of ' + m.clusters.length + ' clusters, ' + m.apps.length + ' apps';
+  var m = state.model;
+  matched = [];
+  for (var i = 0; i < m.clusters.length; i++) if (clusterMatches(m.clusters[i], i)) matched.push(i);
+  var text = 'Showing ' + matched.length + ' of ' + m.clusters.length + ' clusters, ' + m.apps.length + ' apps';
   document.getElementById('matrix-count').textContent = text;
-  document.body.setAttribute('data-shown', String(shown));
+  document.getElementById('matrix').setAttribute('aria-rowcount', String(matched.length + 1));
+  document.body.setAttribute('data-shown', String(matched.length));
+  drawRows();
+}
+
+function rowHtml(c, pos) {
+  var m = state.model, n = m.apps.length, cl = m.clusters[c], row = new Array(n), cells = m.cells[c];
+  for (var k = 0; k < cells.length; k += 2) row[cells[k]] = cells[k + 1];
+  var tr = '<tr data-i="' + c + '" aria-rowindex="' + (pos + 2) + '"><th scope="row"><a href="#/cluster/' + esc(encodeURIComponent(cl.name)) + '">' + esc(cl.name) + '</a>' + (cl.errors ? ' <span class="sev-error" title="' + cl.errors + ' errors">!' + cl.errors + '</span>' : '') + '</th>';
+  for (var j = 0; j < n; j++) tr += row[j] === undefined ? '<td class="none"></td>' : '<td>' + row[j] + '</td>';
+  return tr + '</tr>';
+}
+
+function drawRows() {
+  var scroller = document.getElementById('matrix-scroll');
+  if (!scroller) return;
+  var tbody = scroller.querySelector('tbody');
+  var head = scroller.querySelector('thead').offsetHeight;
+  var top = Math.max(0, scroller.scrollTop - head);
+  var first = Math.max(0, Math.floor(top / ROWH) - OVERSCAN);
+  var last = Math.min(matched.length, Math.ceil((top + scroller.clientHeight) / ROWH) + OVERSCAN);
+  if (tbody.getAttribute('data-range') === first + ':' + last + ':' + matched.length + ':' + state.model.version) return;
+  var active = document.activeElement, focused = active && tbody.contains(active) ? active.closest('tr').getAttribute('data-i') : null;
+  var cols = state.model.apps.length + 1;
+  var h = [];
+  if (first > 0) h.push('<tr class="spacer" aria-hidden="true"><td colspan="' + cols + '" data-h="' + first * ROWH + '"></td></tr>');
+  for (var p = first; p < last; p++) h.push(rowHtml(matched[p], p));
+  if (last < matched.length) h.push('<tr class="spacer" aria-hidden="true"><td colspan="' + cols + '" data-h="' + (matched.length - last) * ROWH + '"></td></tr>');
+  tbody.innerHTML = h.join('');
+  // Heights through the CSSOM: the CSP allows no style attributes.
+  var spacers = tbody.querySelectorAll('td[data-h]');
+  for (var x = 0; x < spacers.length; x++) spacers[x].style.height = spacers[x].getAttribute('data-h') + 'px';
+  tbody.setAttribute('data-range', first + ':' + last + ':' + matched.length + ':' + state.model.version);
+  if (focused !== null) { var again = tbody.querySelector('tr[data-i="' + focused + '"] a'); if (again) again.focus({ preventScroll: true }); }
 }
 
 function renderUnreadable() {
@@ -494,6 +527,7 @@ function connect() {
 
 window.addEventListener('hashchange', function () { render().then(function () { main.focus({ preventScroll: true }); }); });
 loadModel().then(render).then(function () {
+  document.body.setAttribute('data-rendered-ms', String(Math.round(performance.now())));
   document.body.setAttribute('data-ready', 'true');
   connect();
 });
