@@ -21,6 +21,7 @@ The page updates by itself when the repository's files change.
   examples: [
     { what: 'the lab fleet\'s dashboard on http://127.0.0.1:7420/', run: 'fleetplan serve --repo examples/lab', notRun: 'serves until interrupted' },
     { what: 'a bootstrap\'s progress, live, beside the plan', run: 'fleetplan serve --repo examples/lab --progress /tmp/hub.ndjson', notRun: 'serves until interrupted' },
+    { what: 'refused: an address other hosts can reach, without --allow-remote (exit 2)', run: 'fleetplan serve --repo examples/lab --host 0.0.0.0', exit: 2 },
   ],
   options: {
     port: { type: 'string' },
