@@ -265,3 +265,58 @@ test('a large matrix keeps only the rows in view in the page, and scrolling and 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('sectors with their commits and clusters, the diff between two revisions, and keyboard use', { skip }, async () => {
+  const lab = labCopy();
+  const { execFileSync } = await import('node:child_process');
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: lab.dir, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-qm', 'lab');
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: lab.dir, encoding: 'utf8' }).trim();
+  const fleet = join(lab.dir, 'fleet.yaml');
+  writeFileSync(fleet, readFileSync(fleet, 'utf8').replace('    - name: lab\n', `    - name: lab\n      revision: ${head}\n`));
+  const group = join(lab.dir, 'groups/all/group.yaml');
+  writeFileSync(group, readFileSync(group, 'utf8').replace('      namespace: metallb-system\n      wave: 20', '      namespace: metallb-system\n      wave: 22'));
+  const server = await serve(lab.dir);
+  const { page, errors } = await newPage();
+  try {
+    await page.goto(`${server.url}#/sectors`);
+    await page.waitForSelector('body[data-view="sectors"] table');
+    const row = page.locator('main table tbody tr', { hasText: 'lab' });
+    assert.match((await row.textContent()) ?? '', new RegExp(`^lab${head}no`));
+    assert.deepEqual(await row.locator('a').allTextContents(), ['etl4', 'etl6', 'hub']);
+    await shot(page, 'sectors');
+
+    await page.goto(`${server.url}#/diff`);
+    await page.waitForSelector('body[data-view="diff"] #diff-form');
+    await page.getByLabel('From (revision; empty: merge base)').fill('HEAD');
+    await page.getByLabel('Cluster').selectOption('etl4');
+    await page.getByRole('button', { name: 'Compare' }).click();
+    const out = page.locator('#diff-out pre.diff');
+    await out.waitFor({ timeout: 60000 });
+    const text = (await out.textContent()) ?? '';
+    assert.match(text, /etl4/);
+    assert.match(text, /metallb-operator/);
+    assert.doesNotMatch(text, /\betl6\b/);
+    await shot(page, 'diff');
+
+    // Keyboard only: from the skip link to the filters, and into a cluster with Enter.
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent), 'Skip to content');
+    await page.getByLabel('Search clusters and apps').focus();
+    await page.keyboard.type('etl6');
+    await page.waitForSelector('body[data-shown="2"]');
+    await page.locator('#matrix tbody tr[data-i] th a', { hasText: 'etl6' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('body[data-view="cluster"] #cluster-title');
+    assert.equal(await page.locator('#cluster-title').textContent(), 'Cluster etl6');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await server.close();
+    lab.cleanup();
+  }
+});

@@ -200,6 +200,8 @@ function onFilter(e) {
   var key = e.target.getAttribute('data-filter');
   if (!key) return;
   state.filters[key] = e.target.value;
+  var scroller = document.getElementById('matrix-scroll');
+  if (scroller) scroller.scrollTop = 0;
   applyFilters();
 }
 
@@ -253,8 +255,9 @@ function drawRows() {
   var tbody = scroller.querySelector('tbody');
   var head = scroller.querySelector('thead').offsetHeight;
   var top = Math.max(0, scroller.scrollTop - head);
-  var first = Math.max(0, Math.floor(top / ROWH) - OVERSCAN);
-  var last = Math.min(matched.length, Math.ceil((top + scroller.clientHeight) / ROWH) + OVERSCAN);
+  var inView = Math.ceil(scroller.clientHeight / ROWH);
+  var first = Math.max(0, Math.min(Math.floor(top / ROWH), matched.length - inView) - OVERSCAN);
+  var last = Math.min(matched.length, first + inView + 2 * OVERSCAN);
   if (tbody.getAttribute('data-range') === first + ':' + last + ':' + matched.length + ':' + state.model.version) return;
   var active = document.activeElement, focused = active && tbody.contains(active) ? active.closest('tr').getAttribute('data-i') : null;
   var cols = state.model.apps.length + 1;
