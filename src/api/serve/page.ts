@@ -131,7 +131,7 @@ function loadModel() {
     state.model = r.body;
     document.getElementById('fleet-name').textContent = r.body.fleet.name ? '— ' + r.body.fleet.name + ' (' + r.body.fleet.layout + ')' : '';
     var errs = r.body.findings.filter(function (f) { return f.severity === 'error'; }).length;
-    document.getElementById('finding-count').textContent = '(' + r.body.findings.length + (errs ? ', ' + errs + ' errors' : '') + ')';
+    document.getElementById('finding-count').textContent = '(' + r.body.findings.length + (errs ? ', ' + errs + ' error' + (errs === 1 ? '' : 's') : '') + ')';
   });
 }
 
@@ -326,7 +326,9 @@ function clip(s, n) { return s.length > n ? s.slice(0, n - 1) + '…' : s; }
 function graph(p) {
   var COLW = 190, BOXW = 170, ROWH = 30, BOXH = 22, TOP = 30, LEFT = 10;
   var cols = [];
-  (p.stages || []).forEach(function (s) { cols.push({ title: 'stage', kind: 'stage', items: [{ id: 'stage:' + s.name, label: s.name, detail: s.description }] }); });
+  // The bootstrap stages, in order, down the first column; then one column per sync wave.
+  var stages = (p.stages || []).map(function (s) { return { id: 'stage:' + s.name, label: s.name, wave: s.wave, detail: s.description + (s.wait.length ? '; waits for ' + s.wait.length : '') }; });
+  if (stages.length) cols.push({ title: 'bootstrap stages', kind: 'stage', items: stages });
   p.waves.forEach(function (w) { cols.push({ title: 'wave ' + w.wave, kind: 'app', items: w.apps.map(function (a) { return { id: 'app:' + a, label: a, detail: 'wave ' + w.wave }; }) }); });
   var pos = {}, maxRows = 1;
   cols.forEach(function (col, ci) {
@@ -345,9 +347,18 @@ function graph(p) {
   cols.forEach(function (col, ci) {
     var x = LEFT + ci * COLW;
     root.appendChild(svg('text', { x: x, y: 16, class: 'col' }, col.title));
+    if (col.kind === 'stage') {
+      for (var si = 1; si < col.items.length; si++) {
+        var up = pos[col.items[si - 1].id];
+        root.appendChild(svg('path', { class: 'seq', d: 'M' + (up.x + BOXW / 2) + ',' + (up.y + BOXH) + ' L' + (up.x + BOXW / 2) + ',' + (up.y + ROWH) }));
+      }
+    }
     if (ci > 0) {
-      var prev = cols[ci - 1].items[0];
-      var a = pos[prev.id];
+      var prevItems = cols[ci - 1].items;
+      // From the stages: the last one that applies (root-application), not the waits for each wave.
+      var from = prevItems[0];
+      if (cols[ci - 1].kind === 'stage') prevItems.forEach(function (it) { if (it.wave === undefined) from = it; });
+      var a = pos[from.id];
       root.appendChild(svg('path', { class: 'seq', d: 'M' + (a.x + BOXW) + ',' + (a.y + BOXH / 2) + ' L' + x + ',' + (TOP + BOXH / 2) }));
     }
   });
@@ -385,7 +396,7 @@ function renderFindingList(findings, into) {
   var h = ['<thead><tr><th scope="col">Severity</th><th scope="col">Where</th><th scope="col">Code</th><th scope="col">Message</th><th scope="col">Hint</th><th scope="col">Cluster / app</th></tr></thead><tbody>'];
   findings.forEach(function (f) {
     var w = where(f);
-    h.push('<tr><td class="sev-' + esc(f.severity) + '">' + esc(f.severity) + '</td><td>' + (f.file ? '<a class="loc" href="' + esc(fileHref(f.file, f.line)) + '">' + esc(w) + '</a>' + (f.path ? ' <span class="muted">' + esc(f.path) + '</span>' : '') : '') + '</td><td>' + esc(f.code) + '</td><td>' + esc(f.message) + '</td><td>' + esc(f.hint || '') + '</td><td>' + esc((f.cluster || '') + (f.app ? ' / ' + f.app : '')) + '</td></tr>');
+    h.push('<tr><td class="sev-' + esc(f.severity) + '">' + esc(f.severity) + '</td><td>' + (f.file ? '<a class="loc" href="' + esc(fileHref(f.file, f.line)) + '">' + esc(w) + '</a>' + (f.path ? ' <span class="muted">' + esc(f.path) + '</span>' : '') : '') + '</td><td>' + esc(f.code) + '</td><td>' + esc(f.message) + '</td><td>' + esc(f.hint || '') + '</td><td>' + esc([f.cluster, f.app].filter(Boolean).join(' / ')) + '</td></tr>');
   });
   t.innerHTML = h.join('') + '</tbody>';
   into.appendChild(t);
