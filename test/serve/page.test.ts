@@ -255,6 +255,11 @@ test('a large matrix keeps only the rows in view in the page, and scrolling and 
     assert.equal(await last.locator('th a').textContent(), lastName);
     assert.equal(await last.getAttribute('aria-rowindex'), '301');
     await shot(page, 'matrix-large-scrolled');
+    // A change to the repository redraws the matrix where the reader was, not at the top.
+    const { appendFileSync: append } = await import('node:fs');
+    append(join(dir, 'fleet.yaml'), '# touched\n');
+    await page.waitForSelector('body[data-version="2"]', { timeout: 30000 });
+    await page.locator('#matrix tbody tr[data-i="299"]').waitFor({ state: 'attached' });
     await page.getByLabel('Search clusters and apps').fill(lastName);
     await page.waitForSelector('body[data-shown="1"]');
     assert.deepEqual(await page.locator('#matrix tbody tr[data-i] th a').allTextContents(), [lastName]);

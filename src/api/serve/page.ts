@@ -524,12 +524,15 @@ function connect() {
     var v = JSON.parse(ev.data).version;
     if (state.model && v === state.model.version) return;
     var focusId = document.activeElement && document.activeElement.id;
+    var scroller = document.getElementById('matrix-scroll'), scrollTop = scroller ? scroller.scrollTop : 0;
     loadModel().then(function () {
       var r = route();
       if (r.view === 'diff' || r.view === 'bootstrap') { document.body.setAttribute('data-version', String(state.model.version)); }
       else return render();
     }).then(function () {
-      if (focusId) { var f = document.getElementById(focusId); if (f) f.focus(); }
+      var again = document.getElementById('matrix-scroll');
+      if (again && scrollTop) { again.scrollTop = scrollTop; drawRows(); }
+      if (focusId) { var f = document.getElementById(focusId); if (f) f.focus({ preventScroll: true }); }
       announce('The repository changed: showing version ' + state.model.version + '.');
     });
   });
