@@ -10,6 +10,7 @@ import { runGotemplateBench } from './gotemplate.js';
 import { benchLeaves } from './leaves.js';
 import { benchBootstrap } from './bootstrap.js';
 import { benchValidate } from './validate.js';
+import { benchServe } from './serve.js';
 
 const suites: Record<string, () => Promise<void>> = {
   fleet: () => benchFleet(),
@@ -23,6 +24,8 @@ const suites: Record<string, () => Promise<void>> = {
     for (const line of runGotemplateBench()) console.log(line);
   },
   bootstrap: async () => void (await benchBootstrap()),
+  // In headless Chromium: the dashboard's matrix on 1,000 clusters × 40 apps.
+  serve: () => benchServe(),
 };
 
 const wanted = process.argv.slice(2);

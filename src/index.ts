@@ -14,6 +14,8 @@ export { planRepository } from './api/plan.js';
 export { writeRenderedFleet, renderFleetLeaves, repositoryApplications } from './api/render.js';
 export { diffFleet, diffPromotion, validateAgainstBase } from './api/diff.js';
 export type { DiffOptions, DiffLeavesOptions, PromotionDiffOptions, BaseFindingsOptions } from './api/diff.js';
+export { startServe, isLoopback } from './api/serve/server.js';
+export type { ServeOptions, RunningServe } from './api/serve/server.js';
 export type { ApplicationSetRun, ApplicationSetRunOptions } from './api/appset.js';
 export type { LoadOptions, ValidateFleetOptions, CompleteLoadOptions } from './api/fleet.js';
 export type { RenderLeavesOptions } from './api/leaves.js';

@@ -11,6 +11,7 @@ import { validateCommand } from './validate.js';
 import { diffCommand } from './diff.js';
 import { bootstrapCommand } from './bootstrap.js';
 import { promoteCommand } from './promote.js';
+import { serveCommand } from './serve.js';
 import { completionCommand } from './completion.js';
 import { versionCommand } from './version.js';
 
@@ -26,6 +27,7 @@ export const commands: Command[] = [
   cmpCommand,
   bootstrapCommand,
   promoteCommand,
+  serveCommand,
   completionCommand,
   versionCommand,
 ];
