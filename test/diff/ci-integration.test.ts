@@ -124,6 +124,14 @@ test('README: the workflow and pre-commit examples parse and match action.yml an
   assert.ok(config, 'a .pre-commit-config.yaml example');
   assert.equal(config.repos[0]!.rev, `v${VERSION}`);
   assert.deepEqual(config.repos[0]!.hooks.map((h) => h.id), hooks.map((h) => h.id));
+  // Extra hook arguments the README suggests are flags of the hook's command.
+  for (const m of readme.matchAll(/`args: \[([^\]]+)\]` on `([\w-]+)`/g)) {
+    const hook = hooks.find((h) => h.id === m[2])!;
+    assert.ok(hook, `${m[2]} is a hook`);
+    const ok = accepted(help(hook.entry.split(' ')[1]!));
+    for (const a of m[1]!.split(',').map((x) => x.trim()).filter((x) => x.startsWith('-'))) assert.ok(ok.has(a), `${a} in ${hook.entry} --help`);
+  }
+  assert.match(readme, /`args: \[--base, HEAD\]` on `fleetplan-validate`/);
 });
 
 // --- the action's scripts, run ---
