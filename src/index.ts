@@ -92,7 +92,7 @@ export type { ArgoCdSchemaSet } from './validate/catalog/argocd-schema-source.js
 export type { RuleDefinition, RuleContext, CodeInfo } from './validate/index.js';
 
 // diff: what a change does to each cluster
-export { diffText, diffJson, diffMarkdown, formatDiff, hasChanges, diffFindings, MARKDOWN_LIMIT } from './diff/index.js';
+export { diffText, diffJson, diffMarkdown, diffHtml, formatDiff, hasChanges, diffFindings, MARKDOWN_LIMIT } from './diff/index.js';
 export type { FleetDiff, ClusterDiff, ClusterStatus, ObjectDiff, FieldChange, OrderChange, LeafDiff, FindingsDelta, DiffRevision, DiffFormat, DiffPalette, ChangeCounts } from './diff/index.js';
 
 // Layouts

@@ -166,9 +166,14 @@ async function fleetBranch(where: FleetCheckout, fleet: Fleet): Promise<string> 
   });
 }
 
+/** A message with the checkout directory's paths made repository-relative (the temporary checkout's name changes on every run). */
+function portableText(s: string, root: string): string {
+  return s.split(`${root}/`).join('').split(root).join('.');
+}
+
 /** Messages that name the checkout directory name the repository instead, so the two sides compare. */
 function portable(findings: readonly Finding[], root: string): Finding[] {
-  const fix = (s: string) => s.split(`${root}/`).join('').split(root).join('.');
+  const fix = (s: string) => portableText(s, root);
   return findings.map((f) => ({ ...f, message: fix(f.message), ...(f.hint !== undefined ? { hint: fix(f.hint) } : {}) }));
 }
 
@@ -198,7 +203,7 @@ async function loadClusters(side: Side, fleet: Fleet, names: readonly string[], 
   const plan = await planRepository(resolved);
   const sides = new Map<string, ClusterSide>();
   const notes = new Map<string, string[]>();
-  const leaves = options.leaves ? await buildLeaves(resolved, options.leaves, notes) : undefined;
+  const leaves = options.leaves ? await buildLeaves(resolved, options.leaves, notes, side.root) : undefined;
   for (const c of resolved.clusters) {
     const p = plan.clusters.find((x) => x.name === c.name)!;
     sides.set(c.name, {
@@ -216,9 +221,10 @@ async function loadClusters(side: Side, fleet: Fleet, names: readonly string[], 
 }
 
 /** Leaf objects per cluster and app; apps that were not built or failed get a note and no entry. */
-async function buildLeaves(resolved: ResolvedFleet, options: DiffLeavesOptions, notes: Map<string, string[]>): Promise<Map<string, Map<string, Record<string, unknown>[]>>> {
+async function buildLeaves(resolved: ResolvedFleet, options: DiffLeavesOptions, notes: Map<string, string[]>, root: string): Promise<Map<string, Map<string, Record<string, unknown>[]>>> {
   const out = new Map<string, Map<string, Record<string, unknown>[]>>();
-  const note = (cluster: string, text: string) => notes.set(cluster, [...(notes.get(cluster) ?? []), text]);
+  // Tool errors name the checkout's (temporary) paths: repository-relative, the report is the same on every run.
+  const note = (cluster: string, text: string) => notes.set(cluster, [...(notes.get(cluster) ?? []), portableText(text, root)]);
   if (resolved.clusters.length === 0) return out;
   const dir = mkdtempSync(join(tmpdir(), 'fleetplan-diff-leaves-'));
   try {

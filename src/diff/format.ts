@@ -14,7 +14,7 @@ export type DiffFormat = 'text' | 'json' | 'markdown';
 export const MARKDOWN_LIMIT = 65_536;
 
 /** A cluster with nothing to show: unchanged, or pinned with nothing pending. */
-function quiet(c: ClusterDiff): boolean {
+export function quiet(c: ClusterDiff): boolean {
   return c.status === 'unchanged' || (c.status === 'pinned' && total(c.pending) + (c.pendingOrder ?? 0) === 0);
 }
 
@@ -44,7 +44,7 @@ export function revisionLabel(r: FleetDiff['from']): string {
   return r.commit === null ? r.revision : r.revision === r.commit ? short(r.commit) : `${r.revision} (${short(r.commit)})`;
 }
 
-function ref(o: { kind: string; namespace?: string; name: string }): string {
+export function ref(o: { kind: string; namespace?: string; name: string }): string {
   return o.namespace ? `${o.kind} ${o.namespace}/${o.name}` : `${o.kind} ${o.name}`;
 }
 
@@ -52,13 +52,13 @@ const MARK = { added: '+', removed: '-', changed: '~' } as const;
 
 const list = (v: unknown): string => (Array.isArray(v) ? `[${v.map((x) => showValue(x)).join(', ')}]` : showValue(v));
 
-function orderLine(o: OrderChange): string {
+export function orderLine(o: OrderChange): string {
   if (o.what === 'wave') return `${o.app}: wave ${showValue(o.from)} → ${showValue(o.to)}`;
   if (o.what === 'needs') return `${o.app}: needs ${list(o.from)} → ${list(o.to)}`;
   return `bootstrap steps: ${(o.from as string[]).join(', ') || '(none)'} → ${(o.to as string[]).join(', ') || '(none)'}`;
 }
 
-function countsText(c: ChangeCounts): string {
+export function countsText(c: ChangeCounts): string {
   return `${c.added} added, ${c.changed} changed, ${c.removed} removed`;
 }
 
@@ -100,12 +100,12 @@ function clusterBody(c: ClusterDiff): string[] {
   return lines;
 }
 
-function findingText(f: Finding): string {
+export function findingText(f: Finding): string {
   const where = f.file ? `${f.file}${f.line !== undefined ? `:${f.line}` : ''}${f.path ? ` ${f.path}` : ''}: ` : '';
   return `${f.severity}: ${where}${f.message} [${f.code}]`;
 }
 
-function summary(d: FleetDiff): string {
+export function summary(d: FleetDiff): string {
   const n = (s: ClusterDiff['status']) => d.clusters.filter((c) => c.status === s).length;
   const parts = [`${d.clusters.length} cluster${d.clusters.length === 1 ? '' : 's'}`, `${n('changed')} changed`, `${n('added')} added`, `${n('removed')} removed`];
   if (n('pinned')) parts.push(`${n('pinned')} pinned`);

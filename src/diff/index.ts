@@ -5,7 +5,7 @@
  * its apps' waves and needs, its bootstrap steps, optionally its leaf manifests), and the
  * findings of each side. Output: a FleetDiff — per cluster added / removed / changed /
  * unchanged / pinned, objects field by field, order changes, leaf unified diffs; the findings
- * introduced and fixed — and its text, JSON and Markdown forms. Pure: reading the two revisions
+ * introduced and fixed — and its text, JSON, Markdown and HTML forms. Pure: reading the two revisions
  * through git, rendering and building leaves are the caller's (src/api/diff.ts).
  * Decisions: docs/adr/0225-fleetplan-diff.md.
  */
@@ -18,3 +18,4 @@ export { unifiedDiff } from './lines.js';
 export { redactPair, REDACTED, REDACTED_CHANGED } from './redact.js';
 export { diffText, diffJson, diffMarkdown, formatDiff, hasChanges, revisionLabel, MARKDOWN_LIMIT, NO_COLOR } from './format.js';
 export type { DiffFormat, DiffPalette, MarkdownOptions } from './format.js';
+export { diffHtml, clusterAnchor, escapeHtml } from './html.js';

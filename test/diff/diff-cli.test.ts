@@ -1,5 +1,5 @@
 // fleetplan diff on real git repositories built here: one base commit on main, then a change
-// (uncommitted, or committed on a branch). Each case's text, JSON and Markdown reports are golden
+// (uncommitted, or committed on a branch). Each case's text, JSON, Markdown and HTML reports are golden
 // files under test/golden/diff/<case>/ (UPDATE_GOLDEN=1 rewrites them; review the diff). Commit
 // dates and authors are fixed, so commit SHAs (and the reports that name them) are too.
 import { test } from 'node:test';
@@ -273,7 +273,7 @@ const cases: Case[] = [
 ];
 
 for (const c of cases) {
-  test(`diff: ${c.name} — text, JSON and Markdown as the golden files; --exit-code ${c.exit}`, async () => {
+  test(`diff: ${c.name} — text, JSON, Markdown and HTML as the golden files; --exit-code ${c.exit}`, async () => {
     const { dir, first } = makeRepo();
     const home = join(tmpdir(), `fleetplan-diff-home-${process.pid}`);
     const env = { PATH: `${TOOLS}:/usr/local/bin:/usr/bin:/bin`, HOME: home, NO_COLOR: '1' };
@@ -282,7 +282,7 @@ for (const c of cases) {
       const args = ['diff', '--repo', dir, ...extra];
       const withCache = extra.includes('--leaves') ? ['--cache-dir', join(home, 'cache')] : [];
       const head = git(dir, 'status', '--porcelain');
-      for (const [format, file] of [['text', 'text.txt'], ['json', 'diff.json'], ['markdown', 'comment.md']] as const) {
+      for (const [format, file] of [['text', 'text.txt'], ['json', 'diff.json'], ['markdown', 'comment.md'], ['html', 'report.html']] as const) {
         const r = await cli([...args, ...withCache, '-o', format], process.cwd(), env);
         assert.equal(r.code, 0, r.stderr);
         assert.ok(!r.stdout.includes(dir) && !r.stdout.includes(tmpdir() + '/fleetplan-diff'), 'no temporary path in the report');

@@ -2,12 +2,12 @@ import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { clusterOptions, clusterSecretsOptions } from '../command.js';
 import { checkSelector, choice, clusterNames, completeRead, progress, repoRoot, selectorTexts } from '../common.js';
-import { FleetplanError, InputError, UsageError, diffFleet, formatDiff, hasChanges, parseSelector } from '../../index.js';
+import { FleetplanError, InputError, UsageError, diffFleet, diffHtml, formatDiff, hasChanges, parseSelector } from '../../index.js';
 import type { DiffLeavesOptions, DiffPalette } from '../../index.js';
 import type { CommandContext } from '../command.js';
 import type { Palette } from '../color.js';
 
-const FORMATS = ['text', 'json', 'markdown'] as const;
+const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 
 /** `+` lines green-less: the CLI palette has red, yellow and cyan; additions cyan, removals red. */
 export function diffPalette(p: Palette): DiffPalette {
@@ -29,7 +29,7 @@ export function leafOptions(ctx: CommandContext): DiffLeavesOptions {
 export const diffCommand: Command = {
   name: 'diff',
   summary: 'what a change does to each cluster, offline: objects, order, leaves and findings',
-  usage: `Usage: fleetplan diff [--from REV] [--to REV] [--cluster C]... [-l SELECTOR] [--clusters FILE] [--leaves] [-o text|json|markdown] [--exit-code] [--repo DIR]
+  usage: `Usage: fleetplan diff [--from REV] [--to REV] [--cluster C]... [-l SELECTOR] [--clusters FILE] [--leaves] [-o text|json|markdown|html] [--exit-code] [--repo DIR]
 
 Compares what each cluster gets at two revisions of the fleet repository, read through git
 without touching the working tree (each commit is checked out in a temporary clone):
@@ -50,11 +50,15 @@ message, not by line).
   -o json      the stable document of docs/diff-json.md
   -o markdown  a pull-request comment: a table of clusters, a collapsible section per cluster,
                kept under GitHub's 65,536 characters (sections left out are counted)
+  -o html      one self-contained page for reviewers (no external assets, works offline): a
+               table of every cluster linking to its collapsible section, field tables, leaf
+               diffs and the findings delta; every name and value escaped
   --exit-code  exit 1 when anything changed, 0 when nothing did (as git diff --exit-code);
                without it diff exits 0. Errors exit 2.`,
   examples: [
     { what: 'what the uncommitted edits of examples/lab do to each cluster', run: 'fleetplan diff --repo examples/lab --from HEAD' },
     { what: 'the same as a pull-request comment in Markdown', run: 'fleetplan diff --repo examples/lab --from HEAD -o markdown' },
+    { what: 'the same as one self-contained HTML page (redirect it to a file and open that in a browser)', run: 'fleetplan diff --repo examples/lab --from HEAD -o html' },
     { what: 'a branch against main, with leaf manifests, failing CI when something changed', run: 'fleetplan diff --from main --to my-branch --leaves --exit-code', notRun: 'needs a fleet repository with those branches' },
   ],
   options: {
@@ -99,7 +103,7 @@ message, not by line).
     } finally {
       line.done();
     }
-    ctx.io.stdout.write(formatDiff(diff, format, diffPalette(ctx.color.stdout)));
+    ctx.io.stdout.write(format === 'html' ? diffHtml(diff) : formatDiff(diff, format, diffPalette(ctx.color.stdout)));
     return exitCode && hasChanges(diff) ? 1 : 0;
   },
 };
