@@ -9,6 +9,7 @@ import { benchFleet } from './fleet.js';
 import { runGotemplateBench } from './gotemplate.js';
 import { benchLeaves } from './leaves.js';
 import { benchBootstrap } from './bootstrap.js';
+import { benchDiff } from './diff.js';
 import { benchValidate } from './validate.js';
 
 const suites: Record<string, () => Promise<void>> = {
@@ -23,6 +24,7 @@ const suites: Record<string, () => Promise<void>> = {
     for (const line of runGotemplateBench()) console.log(line);
   },
   bootstrap: async () => void (await benchBootstrap()),
+  diff: () => benchDiff(),
 };
 
 const wanted = process.argv.slice(2);
