@@ -7,8 +7,8 @@
  * its definition (generated objects, identity, the root ApplicationSet), its groups' definitions,
  * and across clusters only the hub/spoke pair (a hub's provisioning directories name its spokes,
  * a spoke's name its hub). The fingerprint hashes exactly those; two equal fingerprints mean the
- * same objects, waves, needs and bootstrap steps. A value that has no JSON form (a function) makes
- * the cluster's fingerprint unknown, and the cluster is rendered.
+ * same objects, waves, needs and bootstrap steps. Fleet settings that have no JSON form (a function)
+ * make every fingerprint unknown, and every cluster is rendered.
  */
 import { createHash } from 'node:crypto';
 import type { ResolvedFleet } from '../layering/resolve-fleet.js';
@@ -53,7 +53,9 @@ export function clusterFingerprints(resolved: ResolvedFleet): Map<string, string
     const def = defs.get(name);
     if (def === undefined) return canonicalText(null);
     const groups = [...new Set([...(def.spec.groups ?? []), ...resolved.cluster(name).groups])].map((g) => [g, fleet.groups.get(g) ?? null]);
-    const text = canonicalText([def, groups, resolved.cluster(name)]);
+    // Definitions and resolutions are JSON data by their types (no Map, Set or function): plain
+    // JSON.stringify, several times faster than one with a replacer, on every cluster of both sides.
+    const text = JSON.stringify([def, groups, resolved.cluster(name)]);
     return text === undefined ? undefined : createHash('sha256').update(text).digest('hex');
   };
   const memo = new Map<string, string | undefined>();

@@ -344,7 +344,17 @@ async function compareSides(revs: Revisions, a: Side, b: Side, options: DiffOpti
   }
   const names = [...nb, ...na.filter((n) => !nb.includes(n))];
   const incremental = options.full !== true && incrementalFits(fa) && incrementalFits(fb);
-  const { clusters, findings } = incremental ? await compareIncrementally(revs, a, b, na, nb, names, options) : await compareInFull(revs, a, b, na, nb, names, options);
+  // Both sides build through one content cache, so a source that is the same on both is built
+  // once; without a cache directory (cacheDir: false) a temporary one serves this run only.
+  const scratch = options.leaves?.cacheDir === false ? mkdtempSync(join(tmpdir(), 'fleetplan-diff-cache-')) : undefined;
+  const opts: DiffOptions = scratch !== undefined ? { ...options, leaves: { ...options.leaves!, cacheDir: scratch } } : options;
+  let compared: Compared;
+  try {
+    compared = incremental ? await compareIncrementally(revs, a, b, na, nb, names, opts) : await compareInFull(revs, a, b, na, nb, names, opts);
+  } finally {
+    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+  }
+  const { clusters, findings } = compared;
   return {
     fleet: fb.name,
     layout: fb.layout,
