@@ -9,6 +9,7 @@ import { benchFleet } from './fleet.js';
 import { runGotemplateBench } from './gotemplate.js';
 import { benchLeaves } from './leaves.js';
 import { benchBootstrap } from './bootstrap.js';
+import { benchDiff } from './diff.js';
 import { benchValidate } from './validate.js';
 import { benchServe } from './serve.js';
 
@@ -26,6 +27,7 @@ const suites: Record<string, () => Promise<void>> = {
   bootstrap: async () => void (await benchBootstrap()),
   // In headless Chromium: the dashboard's matrix on 1,000 clusters × 40 apps.
   serve: () => benchServe(),
+  diff: () => benchDiff(),
 };
 
 const wanted = process.argv.slice(2);

@@ -18,7 +18,7 @@ import { leafObjectsFromDirectory } from '../adapters/leaf-objects.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
 import type { ClusterSide, DiffRevision, FleetDiff } from '../diff/index.js';
 import { countChanges, diffCluster, diffFindings, diffObjects, diffOrder } from '../diff/index.js';
-import type { ClusterDiff } from '../diff/index.js';
+import type { ClusterDiff, FindingsDelta } from '../diff/index.js';
 import { InputError, UsageError } from '../errors/index.js';
 import type { Selector } from '../layering/selector.js';
 import { selectClustersByLabels } from '../layering/selector.js';
@@ -27,6 +27,9 @@ import type { ResolvedFleet } from '../layering/resolve-fleet.js';
 import type { LoadResult } from '../load/native.js';
 import type { Finding } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
+import type { ResolvedCluster } from '../model/resolved.js';
+import { planCluster } from '../order/plan.js';
+import { clusterFingerprints } from './diff-inputs.js';
 import { emptyFleet, NATIVE_CAPABILITIES } from '../model/fleet.js';
 import { renderCluster } from '../render/fleet.js';
 import { loadFleet, validateFleet } from './fleet.js';
@@ -56,6 +59,11 @@ export interface DiffOptions {
   complete?: (result: LoadResult, root: string) => Promise<void>;
   /** A line of progress (stderr). */
   onProgress?: (message: string) => void;
+  /**
+   * Render every selected cluster on both sides, even those whose inputs are the same
+   * (default: only the clusters whose fingerprints differ; docs/adr/0245-incremental-diff.md).
+   */
+  full?: boolean;
 }
 
 /** One revision of the fleet, loaded. */
@@ -340,13 +348,19 @@ async function compareSides(revs: Revisions, a: Side, b: Side, options: DiffOpti
       throw new UsageError(`unknown cluster "${n}": it is defined at neither ${a.label.revision} nor ${b.label.revision}`, { code: 'unknown-cluster' });
     }
   }
-  options.onProgress?.(`rendering ${a.label.revision}…`);
-  const la = await loadClusters(a, fa, na, options);
-  options.onProgress?.(`rendering ${b.label.revision}…`);
-  const lb = await loadClusters(b, fb, nb, options);
   const names = [...nb, ...na.filter((n) => !nb.includes(n))];
-  const clusters: ClusterDiff[] = [];
-  for (const n of names) clusters.push(await compareCluster(revs, n, na.includes(n) ? la : undefined, nb.includes(n) ? lb : undefined, options));
+  const incremental = options.full !== true && incrementalFits(fa) && incrementalFits(fb);
+  // Both sides build through one content cache, so a source that is the same on both is built
+  // once; without a cache directory (cacheDir: false) a temporary one serves this run only.
+  const scratch = options.leaves?.cacheDir === false ? mkdtempSync(join(tmpdir(), 'fleetplan-diff-cache-')) : undefined;
+  const opts: DiffOptions = scratch !== undefined ? { ...options, leaves: { ...options.leaves!, cacheDir: scratch } } : options;
+  let compared: Compared;
+  try {
+    compared = incremental ? await compareIncrementally(revs, a, b, na, nb, names, opts) : await compareInFull(revs, a, b, na, nb, names, opts);
+  } finally {
+    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+  }
+  const { clusters, findings } = compared;
   return {
     fleet: fb.name,
     layout: fb.layout,
@@ -354,8 +368,88 @@ async function compareSides(revs: Revisions, a: Side, b: Side, options: DiffOpti
     to: b.label,
     leaves: options.leaves !== undefined,
     clusters,
-    findings: diffFindings(la.findings, lb.findings),
+    findings,
   };
+}
+
+/**
+ * Whether a fleet's clusters can be compared one at a time from their fingerprints: not under
+ * `delivery: applicationset`, whose plan evaluates the repository's ApplicationSets across
+ * clusters with real git (the whole fleet is then rendered on both sides).
+ */
+function incrementalFits(fleet: Fleet): boolean {
+  return fleet.delivery !== 'applicationset';
+}
+
+interface Compared {
+  clusters: ClusterDiff[];
+  findings: FindingsDelta;
+}
+
+/** Every selected cluster rendered on both sides (`full: true`, and fleets incrementalFits refuses). */
+async function compareInFull(revs: Revisions, a: Side, b: Side, na: readonly string[], nb: readonly string[], names: readonly string[], options: DiffOptions): Promise<Compared> {
+  options.onProgress?.(`rendering ${a.label.revision}…`);
+  const la = await loadClusters(a, a.load.fleet, na, options);
+  options.onProgress?.(`rendering ${b.label.revision}…`);
+  const lb = await loadClusters(b, b.load.fleet, nb, options);
+  const clusters: ClusterDiff[] = [];
+  for (const n of names) clusters.push(await compareCluster(revs, n, na.includes(n) ? la : undefined, nb.includes(n) ? lb : undefined, options));
+  return { clusters, findings: diffFindings(la.findings, lb.findings) };
+}
+
+/**
+ * Both sides resolved in full (validation and the findings delta need every cluster), but only
+ * the clusters whose fingerprints differ (diff-inputs.ts) rendered and planned, one cluster at a
+ * time, so that no more than one cluster's objects of each side are held; a cluster with equal
+ * fingerprints gets exactly what the full comparison would give it: nothing changed. Leaves
+ * (`--leaves`) are built for every cluster on both sides through the one content cache.
+ */
+async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: readonly string[], nb: readonly string[], names: readonly string[], options: DiffOptions): Promise<Compared> {
+  options.onProgress?.(`resolving ${a.label.revision} and ${b.label.revision}…`);
+  const ra = resolveFleet(a.load.fleet, { clusters: [...na] });
+  const rb = resolveFleet(b.load.fleet, { clusters: [...nb] });
+  const fpa = clusterFingerprints(ra);
+  const fpb = clusterFingerprints(rb);
+  const ca = new Map(ra.clusters.map((c) => [c.name, c]));
+  const cb = new Map(rb.clusters.map((c) => [c.name, c]));
+  const same = (n: string) => fpa.get(n) !== undefined && fpa.get(n) === fpb.get(n);
+  const notesA = new Map<string, string[]>();
+  const notesB = new Map<string, string[]>();
+  let leavesA: Map<string, Map<string, Record<string, unknown>[]>> | undefined;
+  let leavesB: Map<string, Map<string, Record<string, unknown>[]>> | undefined;
+  if (options.leaves) {
+    options.onProgress?.(`building leaves of ${a.label.revision}…`);
+    leavesA = await buildLeaves(ra, options.leaves, notesA);
+    options.onProgress?.(`building leaves of ${b.label.revision}…`);
+    leavesB = await buildLeaves(rb, options.leaves, notesB);
+  }
+  const sideOf = (resolved: ResolvedFleet, c: ResolvedCluster, render: boolean, leaves: Map<string, Map<string, Record<string, unknown>[]>> | undefined): ClusterSide => {
+    const p = planCluster(resolved.fleet, c);
+    return {
+      name: c.name,
+      sector: p.sector,
+      revision: p.revision,
+      objects: render ? renderCluster(resolved, c).flatMap((f) => f.objects.map((object) => ({ file: f.path, object }))) : [],
+      apps: render ? p.apps : [],
+      bootstrap: render ? p.bootstrap : [],
+      ...(leaves ? { leaves: leaves.get(c.name) ?? new Map() } : {}),
+    };
+  };
+  const rendered = names.filter((n) => !same(n)).length;
+  options.onProgress?.(`rendering ${rendered} of ${names.length} clusters whose inputs differ…`);
+  const clusters: ClusterDiff[] = [];
+  for (const n of names) {
+    const render = !same(n);
+    const x = ca.get(n);
+    const y = cb.get(n);
+    const one = (resolved: ResolvedFleet, c: ResolvedCluster | undefined, notes: Map<string, string[]>, leaves: typeof leavesA): Loaded | undefined =>
+      c === undefined ? undefined : { resolved, sides: new Map([[n, sideOf(resolved, c, render, leaves)]]), findings: [], notes };
+    clusters.push(await compareCluster(revs, n, one(ra, x, notesA, leavesA), one(rb, y, notesB, leavesB), options));
+    leavesA?.delete(n);
+    leavesB?.delete(n);
+  }
+  const findings = diffFindings(portable(validateFleet(ra, { fs: nodeFileSystem(a.root) }), a.root), portable(validateFleet(rb, { fs: nodeFileSystem(b.root) }), b.root));
+  return { clusters, findings };
 }
 
 export interface PromotionDiffOptions extends Omit<DiffOptions, 'from' | 'to'> {

@@ -1,0 +1,254 @@
+// Incremental diff (docs/adr/0245-incremental-diff.md): only the clusters whose inputs differ are
+// rendered, and the result equals the full comparison (every cluster rendered on both sides) on
+// each change below. Real git repositories made here; the progress line says how many clusters
+// were rendered.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { diffFleet } from '../../src/api/diff.js';
+import type { DiffOptions } from '../../src/api/diff.js';
+import type { FleetDiff } from '../../src/diff/index.js';
+import { removeTree, writeTree } from '../support/fleet-fixture.js';
+
+const TOOLS = resolve('.tools/bin');
+
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+};
+const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { env: gitEnv, encoding: 'utf8' }).trim();
+
+const cluster = (name: string, role: string, sector: string, groups: string[], extra = '') =>
+  `apiVersion: fleetplan.io/v1alpha1
+kind: Cluster
+metadata:
+  name: ${name}
+spec:
+  role: ${role}
+${role === 'spoke' ? '  hub: hub\n' : ''}  sector: ${sector}
+  groups: [${groups.join(', ')}]
+  vars:
+    ZONE: ${name}-zone
+${extra}`;
+
+const fleetYaml = (pin: string) => `apiVersion: fleetplan.io/v1alpha1
+kind: Fleet
+metadata:
+  name: t
+spec:
+  repoURL: https://git.example.com/fleet.git
+  revision: main
+  sectors:
+    - name: canary
+    - name: production
+      revision: ${pin}
+  defaults:
+    project: platform
+`;
+
+const BASE = `apiVersion: fleetplan.io/v1alpha1
+kind: Group
+metadata:
+  name: base
+spec:
+  apps:
+    operator:
+      path: components/operator
+      namespace: op
+      wave: 5
+    config:
+      path: components/config
+      namespace: op
+      needs: [operator]
+`;
+
+const EDGE = `apiVersion: fleetplan.io/v1alpha1
+kind: Group
+metadata:
+  name: edge
+spec:
+  apps:
+    ingress:
+      path: components/ingress
+      namespace: ingress
+      wave: 15
+`;
+
+const configMap = (name: string, data: string) => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${name}
+data:
+  ${data}
+  zone: \${ZONE}
+`;
+
+/** main: a hub, edge-1 and edge-2 (canary, unpinned), core-1 (canary, base only), prod-1 (production, pinned to the first commit). */
+function makeRepo(): { dir: string; first: string } {
+  const dir = writeTree({
+    'fleet.yaml': fleetYaml('main'),
+    'README.md': 'the fleet\n',
+    'groups/base/group.yaml': BASE,
+    'groups/edge/group.yaml': EDGE,
+    'clusters/hub/cluster.yaml': cluster('hub', 'hub', 'canary', ['base']),
+    'clusters/prod-1/cluster.yaml': cluster('prod-1', 'spoke', 'production', ['base']),
+    'components/operator/kustomization.yaml': 'resources: [cm.yaml]\n',
+    'components/operator/cm.yaml': configMap('operator-settings', 'level: info'),
+    'components/config/kustomization.yaml': 'resources: [cm.yaml]\n',
+    'components/config/cm.yaml': configMap('config', 'mode: a'),
+    'components/ingress/kustomization.yaml': 'resources: [cm.yaml]\n',
+    'components/ingress/cm.yaml': configMap('ingress', 'class: nginx'),
+  });
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'first');
+  const first = git(dir, 'rev-parse', 'HEAD');
+  writeTree(
+    {
+      'fleet.yaml': fleetYaml(first),
+      'clusters/edge-1/cluster.yaml': cluster('edge-1', 'spoke', 'canary', ['base', 'edge']),
+      'clusters/edge-2/cluster.yaml': cluster('edge-2', 'spoke', 'canary', ['base', 'edge']),
+      'clusters/core-1/cluster.yaml': cluster('core-1', 'spoke', 'canary', ['base']),
+    },
+    dir,
+  );
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'base');
+  return { dir, first };
+}
+
+function edit(dir: string, path: string, from: string | RegExp, to: string): void {
+  const abs = join(dir, path);
+  const text = readFileSync(abs, 'utf8');
+  const next = text.replace(from, to);
+  assert.notEqual(next, text, `${path}: nothing replaced`);
+  writeFileSync(abs, next);
+}
+
+/** The diff both ways, and how many clusters the incremental one rendered (from its progress line). */
+async function both(options: DiffOptions): Promise<{ full: FleetDiff; incremental: FleetDiff; rendered: number; of: number }> {
+  const full = await diffFleet({ ...options, full: true });
+  const lines: string[] = [];
+  const incremental = await diffFleet({ ...options, onProgress: (m) => lines.push(m) });
+  const line = lines.find((l) => /^rendering \d+ of \d+ clusters/.test(l));
+  assert.ok(line, `no progress line saying what was rendered in: ${lines.join(' | ')}`);
+  const [, rendered, of] = /^rendering (\d+) of (\d+)/.exec(line)!;
+  return { full, incremental, rendered: Number(rendered), of: Number(of) };
+}
+
+interface Case {
+  name: string;
+  change(dir: string, first: string): DiffOptions['from'] | void;
+  /** Clusters the incremental diff renders (on either side). */
+  rendered: number;
+  /** Clusters whose status is not unchanged/pinned, as a check that the change shows. */
+  changed: string[];
+  leaves?: boolean;
+}
+
+const cases: Case[] = [
+  {
+    // Every cluster reads groups/base: all of them are rendered.
+    name: 'a change to a shared group file',
+    change: (dir) => edit(dir, 'groups/base/group.yaml', 'wave: 5', 'wave: 6'),
+    rendered: 5,
+    changed: ['hub', 'core-1', 'edge-1', 'edge-2'],
+  },
+  {
+    // Only the edge clusters read groups/edge; the hub's provisioning names its spokes, so it is rendered too.
+    name: 'a change to a group only some clusters read',
+    change: (dir) => edit(dir, 'groups/edge/group.yaml', 'namespace: ingress', 'namespace: ingress-nginx'),
+    rendered: 3,
+    changed: ['edge-1', 'edge-2'],
+  },
+  {
+    // Only core-1 reads its cluster file (and its hub, whose provisioning reads the spoke's definition).
+    name: 'a change to a file only one cluster reads',
+    change: (dir) => edit(dir, 'clusters/core-1/cluster.yaml', 'ZONE: core-1-zone', 'ZONE: core-1-zone\n  apps:\n    config:\n      wave: 9'),
+    rendered: 2,
+    changed: ['core-1'],
+  },
+  {
+    name: 'a change with no effect on any cluster (README, component content without --leaves)',
+    change: (dir) => {
+      edit(dir, 'README.md', 'the fleet', 'the fleet, edited');
+      edit(dir, 'components/ingress/cm.yaml', 'class: nginx', 'class: haproxy');
+    },
+    rendered: 0,
+    changed: [],
+  },
+  {
+    name: 'a change in fleet.yaml (every cluster reads it)',
+    change: (dir) => edit(dir, 'fleet.yaml', 'project: platform', 'project: platform\n    annotations:\n      team: core'),
+    rendered: 5,
+    changed: ['hub', 'core-1', 'edge-1', 'edge-2'],
+  },
+  {
+    name: 'an added and a removed cluster, committed on a branch',
+    change: (dir) => {
+      git(dir, 'checkout', '-q', '-b', 'change');
+      rmSync(join(dir, 'clusters/edge-2'), { recursive: true });
+      writeTree({ 'clusters/edge-3/cluster.yaml': cluster('edge-3', 'spoke', 'canary', ['base', 'edge']) }, dir);
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', 'change');
+      return 'main';
+    },
+    // edge-3 (added), edge-2 (removed), and the hub whose spokes changed (its objects do not name them).
+    rendered: 3,
+    changed: ['edge-3', 'edge-2'],
+  },
+  {
+    // The production sector's pin moves from the first commit to main's: prod-1 is compared at both pins.
+    name: 'a pinned sector promoted',
+    change: (dir) => {
+      const head = git(dir, 'rev-parse', 'HEAD');
+      edit(dir, 'fleet.yaml', /revision: [0-9a-f]{40}/, `revision: ${head}`);
+    },
+    rendered: 5,
+    changed: ['prod-1'],
+  },
+  {
+    // Component content is seen only with --leaves; the clusters that build it show it.
+    name: 'a component change with --leaves',
+    change: (dir) => edit(dir, 'components/ingress/cm.yaml', 'class: nginx', 'class: haproxy'),
+    rendered: 0,
+    changed: ['edge-1', 'edge-2'],
+    leaves: true,
+  },
+];
+
+for (const c of cases) {
+  test(`incremental diff equals the full diff: ${c.name}`, async () => {
+    const { dir, first } = makeRepo();
+    const cache = mkdtempSync(join(tmpdir(), 'fleetplan-diffinc-cache-'));
+    try {
+      const from = c.change(dir, first);
+      const options: DiffOptions = {
+        root: dir,
+        ...(from ? { from, to: 'HEAD' } : {}),
+        ...(c.leaves ? { leaves: { env: { ...process.env }, kustomize: join(TOOLS, 'kubectl'), helm: join(TOOLS, 'helm'), cacheDir: cache, bundledDir: false } } : {}),
+      };
+      const { full, incremental, rendered, of } = await both(options);
+      assert.deepEqual(incremental, full);
+      assert.equal(of, full.clusters.length);
+      assert.equal(rendered, c.rendered, `clusters rendered by the incremental diff`);
+      assert.deepEqual(
+        full.clusters.filter((x) => x.status !== 'unchanged' && x.status !== 'pinned').map((x) => x.name).sort(),
+        [...c.changed].sort(),
+      );
+    } finally {
+      removeTree(dir);
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+}
