@@ -46,10 +46,13 @@ export function wallLimitMs(): number {
 }
 
 /** Runs `fleetplan ARGS` in a child process under the limits. */
-export async function runLimited(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<LimitedRun> {
+export async function runLimited(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; /** Another script instead of the CLI (the runner's own tests). */ script?: string; /** Another wall-clock limit (the runner's own tests). */ wallMs?: number } = {},
+): Promise<LimitedRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'fleetplan-limited-'));
   const timeFile = join(scratch, 'time');
-  const node = [process.execPath, `--max-old-space-size=${LIMITS.memoryBytes / 1024 / 1024}`, CLI, ...args];
+  const node = [process.execPath, `--max-old-space-size=${LIMITS.memoryBytes / 1024 / 1024}`, options.script ?? CLI, ...args];
   const limited = PRLIMIT ? [PRLIMIT, `--data=${LIMITS.memoryBytes}`, `--cpu=${LIMITS.seconds}:${LIMITS.seconds + 1}`, '--', ...node] : node;
   const argv = TIME ? [TIME, '-o', timeFile, '-f', 'maxrss-kib=%M', ...limited] : limited;
   const env = options.env ?? { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, LANG: 'C.UTF-8' };
@@ -58,7 +61,7 @@ export async function runLimited(args: string[], options: { cwd?: string; env?: 
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
   child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  const limit = wallLimitMs();
+  const limit = options.wallMs ?? wallLimitMs();
   let killedAfterMs: number | undefined;
   const started = Date.now();
   const timer = setTimeout(() => {
