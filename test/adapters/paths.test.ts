@@ -11,6 +11,7 @@ import { baseFleet, cli, writeTree } from '../support/fleet-fixture.js';
 import { toolEnv } from '../helpers/tools.js';
 import { renderLeaves } from '../../src/api/leaves.js';
 import { OUTPUT_MANIFEST } from '../../src/adapters/output.js';
+import { LEAF_FAILURES } from '../../src/adapters/leaf-objects.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'fleetplan-paths-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -97,7 +98,10 @@ test('leaf builds of a repository holding a link out of it are refused before an
   assert.ok(err, 'the build is refused');
   assert.equal(err.code, 'symlink-outside-repo');
   assert.match(err.message, new RegExp(`linked is a symlink to ${outside}`));
-  assert.deepEqual(files(out), {});
+  // Nothing built; only the record of the failure for validate --leaves (ADR 0260).
+  const { [LEAF_FAILURES]: record, ...rest } = files(out);
+  assert.deepEqual(rest, {});
+  assert.equal((JSON.parse(record!) as Record<string, { code: string }>)['c1/web']?.code, 'symlink-outside-repo');
 });
 
 test('a gitops-standards values.yaml symlinked outside the repository is an error, and the cluster is not built from it', async () => {

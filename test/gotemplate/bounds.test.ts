@@ -97,7 +97,7 @@ test('nested ranges are bounded by their total iterations', () => {
 });
 
 test('template output is bounded', () => {
-  limitError('{{ range 9000000 }}0123456789{{ end }}', new RegExp(`^template: base:1:\\d+: executing "base": template output exceeds fleetplan's limit of ${TEMPLATE_LIMITS.maxOutput} characters`));
+  limitError(`{{ range 900000 }}${'0123456789'.repeat(10)}{{ end }}`, new RegExp(`^template: base:1:\\d+: executing "base": template output exceeds fleetplan's limit of ${TEMPLATE_LIMITS.maxOutput} characters`));
 });
 
 test('until and repeat refuse results beyond the limits', () => {
