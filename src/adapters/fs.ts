@@ -2,8 +2,8 @@
  * File-system access for everything that reads the repository or writes output.
  * Paths given by users stay inside the repository; files are size-limited; writes are atomic.
  */
-import type { Dirent } from 'node:fs';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../errors/index.js';
@@ -166,11 +166,29 @@ export function isWithin(root: string, abs: string): boolean {
   return r === '' || (!r.startsWith('..') && !isAbsolute(r));
 }
 
-/** Reads a UTF-8 text file, refusing files larger than `maxBytes`. */
-export function readTextFile(abs: string, displayPath: string, maxBytes = MAX_INPUT_BYTES): string {
-  let size: number;
+/**
+ * Reads a UTF-8 text file, refusing files larger than `maxBytes`, and anything that is not a
+ * regular file. The file is opened first and everything is decided on the open descriptor (ADR
+ * 0259): its type and size by fstat, and — given `insideRoot` — where it really is, by the
+ * descriptor's own path (/proc/self/fd) or, without /proc, by the device and inode of the path's
+ * real path. A symlink swapped in after the caller's check therefore cannot make this read a file
+ * outside the repository. Opened non-blocking, so a FIFO is refused instead of waited on; at most
+ * `maxBytes` + 1 bytes are read, so a file that grows after the fstat is refused too.
+ */
+export function readTextFile(abs: string, displayPath: string, maxBytes = MAX_INPUT_BYTES, insideRoot?: string): string {
+  let fd: number;
   try {
-    const st = statSync(abs);
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (e) {
+    throw unreadable(displayPath, e);
+  }
+  try {
+    let st: Stats;
+    try {
+      st = fstatSync(fd);
+    } catch (e) {
+      throw unreadable(displayPath, e);
+    }
     if (!st.isFile()) {
       // A FIFO or a device would block or never end; a directory is not a file either.
       throw new InputError(`${displayPath} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}`, {
@@ -179,23 +197,68 @@ export function readTextFile(abs: string, displayPath: string, maxBytes = MAX_IN
         hint: 'fleet files are regular files',
       });
     }
-    size = st.size;
-  } catch (e) {
-    if (e instanceof InputError) throw e;
-    throw new InputError(`cannot read ${displayPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
-      code: 'unreadable-file',
+    if (st.size > maxBytes) throw tooLarge(displayPath, st.size, maxBytes);
+    if (insideRoot !== undefined) checkOpenedInside(fd, st, abs, insideRoot, displayPath);
+    let buf = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);
+    let len = 0;
+    for (;;) {
+      const n = readSync(fd, buf, len, buf.length - len, null);
+      if (n === 0) break;
+      len += n;
+      if (len === buf.length) {
+        if (len > maxBytes) throw tooLarge(displayPath, len, maxBytes);
+        // The file grew since the fstat: keep reading, up to the limit.
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
+        buf.copy(bigger, 0, 0, len);
+        buf = bigger;
+      }
+    }
+    return buf.toString('utf8', 0, len);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function unreadable(displayPath: string, e: unknown): InputError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new InputError(`cannot read ${displayPath}: ${code === 'ELOOP' ? 'a symlink loop on the way to it (ELOOP)' : (code ?? (e as Error).message)}`, {
+    code: 'unreadable-file',
+    location: { file: displayPath },
+    cause: e,
+    ...(code === 'ELOOP' ? { hint: 'a symlink on this path leads back to itself: replace it with the file or directory it should name' } : {}),
+  });
+}
+
+function tooLarge(displayPath: string, size: number, maxBytes: number): InputError {
+  return new InputError(`file is ${size} bytes, more than the limit of ${maxBytes}`, {
+    code: 'file-too-large',
+    location: { file: displayPath },
+    hint: 'split the file; fleet files are expected to be small',
+  });
+}
+
+/** The opened file is inside the repository's real path (checked on the descriptor, not on the name). */
+function checkOpenedInside(fd: number, st: Stats, abs: string, root: string, displayPath: string): void {
+  let real: string | undefined;
+  try {
+    real = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    // No /proc: the real path of the name, accepted only if it is the very file that is open.
+    try {
+      const candidate = realpathSync.native(abs);
+      const cst = statSync(candidate);
+      if (cst.dev === st.dev && cst.ino === st.ino) real = candidate;
+    } catch {
+      // left undefined: refused below
+    }
+  }
+  if (real === undefined || !isAbsolute(real) || !isWithin(realRootOf(root), real)) {
+    throw new InputError(`${displayPath} leads outside the repository${real === undefined ? ' (it changed while being read)' : ` (it resolves to ${real})`}`, {
+      code: 'symlink-outside-repo',
       location: { file: displayPath },
-      cause: e,
+      hint: SYMLINK_HINT,
     });
   }
-  if (size > maxBytes) {
-    throw new InputError(`file is ${size} bytes, more than the limit of ${maxBytes}`, {
-      code: 'file-too-large',
-      location: { file: displayPath },
-      hint: 'split the file; fleet files are expected to be small',
-    });
-  }
-  return readFileSync(abs, 'utf8');
 }
 
 /** Writes through a temporary file in the same directory and renames it into place. */

@@ -54,11 +54,11 @@ function uncachedFileSystem(absRoot: string): RepoFileSystem {
   return {
     root: absRoot,
     readText(path) {
-      return readTextFile(inside(path), path);
+      return readTextFile(inside(path), path, undefined, absRoot);
     },
     exists(path) {
       try {
-        return existsSync(inside(path));
+        return existsSync(inside(path)) || isLoop(inside(path));
       } catch {
         return false;
       }
@@ -78,4 +78,18 @@ function uncachedFileSystem(absRoot: string): RepoFileSystem {
       }
     },
   };
+}
+
+/**
+ * A path that cannot be resolved because of a symlink loop on the way (ELOOP) exists as far as a
+ * reader asks (ADR 0258): the read that follows names it, where "no such file" would silently drop
+ * a cluster whose cluster.yaml is such a loop.
+ */
+function isLoop(abs: string): boolean {
+  try {
+    statSync(abs);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ELOOP';
+  }
 }

@@ -11,7 +11,7 @@
  *   directories a run writes or cleans.
  */
 import type { Dirent } from 'node:fs';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors/index.js';
@@ -102,9 +102,7 @@ export function openOutput(outDir: string): OutputSession {
       guard(file);
       mkdirSync(root, { recursive: true });
       const text = `${MANIFEST_HEADER}\n${[...now].sort().map((p) => `${p}\n`).join('')}`;
-      const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-      writeFileSync(tmp, text);
-      renameSync(tmp, file);
+      writeVerified(root, file, text, `${file}.${randomBytes(6).toString('hex')}.tmp`);
       dirty = false;
     },
   };
@@ -225,19 +223,12 @@ export function writeTree(
       // A directory this call made has no old file to keep whole for a reader: written in place,
       // without a temporary file and a rename (~8% of `render --out` into a fresh directory). A
       // failed run leaves at worst a partial file, which the next render rewrites.
-      writeFileSync(abs, f.content);
+      writeVerified(out.root, abs, f.content);
       stats.written++;
       continue;
     }
     // Atomic: a reader sees the old file or the new one, never half of one.
-    const tmp = abs + tmpSuffix;
-    try {
-      writeFileSync(tmp, f.content);
-      renameSync(tmp, abs);
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      throw e;
-    }
+    writeVerified(out.root, abs, f.content, abs + tmpSuffix);
     stats.written++;
   }
   const owned = new Set(managedDirs);
@@ -267,7 +258,7 @@ export function writeTree(
         out.forget(rel);
         if (e.isSymbolicLink()) throw linkError(out.root, abs);
         if (!e.isFile()) continue;
-        rmSync(abs);
+        removeVerified(out.root, abs);
         stats.removed++;
         left--;
       }
@@ -276,6 +267,112 @@ export function writeTree(
   }
   if (!session) out.save();
   return stats;
+}
+
+/**
+ * Test seam (ADR 0259): called with the absolute path just before a file is created or removed
+ * (`beforeOpen`) and before a temporary file is renamed over it (`beforeRename`), so that a test
+ * can swap a directory for a symlink at the worst moment. Not for production use.
+ */
+export const OUTPUT_HOOKS: { beforeOpen?: (abs: string) => void; beforeRename?: (abs: string) => void } = {};
+
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Where an open descriptor's file really is: Linux's /proc/self/fd link, else undefined (then
+ * only the O_NOFOLLOW|O_EXCL open protects, as on other systems).
+ */
+function openedPath(fd: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes `content` to `abs` (via `tmp` and a rename when given) so that nothing stays outside the
+ * output directory even if a directory on the way is swapped for a symlink after the checks
+ * (ADR 0259): the file is created with O_CREAT|O_EXCL|O_NOFOLLOW (never an existing file, never
+ * through a final link), written through its descriptor, and where the descriptor's file really is
+ * is checked after the write and again after the rename. A file of ours that ended up elsewhere is
+ * removed (it is ours: created exclusively, same inode) and the run fails naming the path.
+ */
+function writeVerified(root: string, abs: string, content: string, tmp?: string): void {
+  const created = tmp ?? abs;
+  OUTPUT_HOOKS.beforeOpen?.(abs);
+  const fd = openSync(created, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o666);
+  /** Fails unless the open file is at `expected` (when the system can tell). */
+  const check = (expected: string): void => {
+    const at = openedPath(fd);
+    if (at !== undefined && at !== expected) throw swapped(root, abs, at);
+  };
+  try {
+    const bytes = Buffer.from(content, 'utf8');
+    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    check(created);
+    if (tmp !== undefined) {
+      OUTPUT_HOOKS.beforeRename?.(abs);
+      try {
+        renameSync(tmp, abs);
+      } catch (e) {
+        // The temporary file is not where it was made: a directory on the way was swapped.
+        check(created);
+        throw e;
+      }
+      check(abs);
+    }
+  } catch (e) {
+    // Our file, wherever it is now (the descriptor says): never left behind, inside or outside.
+    removeIfSame(fd, openedPath(fd) ?? created);
+    throw e;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Removes `path` if it is the file open on `fd` (same device and inode). */
+function removeIfSame(fd: number, path: string): void {
+  try {
+    const a = fstatSync(fd);
+    const b = lstatSync(path);
+    if (a.dev === b.dev && a.ino === b.ino) unlinkSync(path);
+  } catch {
+    // gone already
+  }
+}
+
+/**
+ * Removes a file fleetplan wrote, after checking on an O_NOFOLLOW descriptor that the path really
+ * is that file inside the output directory. Residual risk (ADR 0259): a swap between this check and
+ * the unlink; node has no unlinkat relative to a directory descriptor.
+ */
+function removeVerified(root: string, abs: string): void {
+  OUTPUT_HOOKS.beforeOpen?.(abs);
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | O_NOFOLLOW);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw linkError(root, abs);
+    throw e;
+  }
+  try {
+    const where = openedPath(fd) ?? abs;
+    if (where !== abs) throw swapped(root, abs, where);
+    unlinkSync(abs);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function swapped(root: string, abs: string, where: string): UsageError {
+  const shown = relative(root, abs).split(sep).join('/');
+  return new UsageError(`${shown} resolved to ${where} while it was written: a directory in the output directory was replaced by a symlink during the render; nothing was left there`, {
+    code: 'output-symlink',
+    location: { file: join(root, shown) },
+    hint: 'another process changed the output directory while fleetplan wrote it: remove the link and render again',
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import { InputError } from '../errors/index.js';
 import { locateKustomize } from '../adapters/kustomize.js';
 import { Limiter, defaultConcurrency } from '../adapters/process.js';
 import { createSourceReader } from '../adapters/source-reader.js';
+import { recordLeafFailures } from '../adapters/leaf-objects.js';
 import type { HelmTool, KustomizeTool } from '../ports/tools.js';
 import type { LeafJob, RenderLeavesResult } from '../render/leaves/index.js';
 import { renderLeafJobs } from '../render/leaves/index.js';
@@ -72,5 +73,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
     { repoRoot: options.repoRoot, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
   );
   writer?.close();
+  // Failed builds are recorded beside the leaves, for `validate --leaves DIR` (ADR 0260).
+  if (options.outDir !== undefined) recordLeafFailures(options.outDir, result.results);
   return result;
 }

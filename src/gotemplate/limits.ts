@@ -9,7 +9,7 @@ export const TEMPLATE_LIMITS = {
   /** Characters one execution may write (64 Mi; a rendered Application is a few KiB). */
   maxOutput: 64 * 1024 * 1024,
   /** Iterations of all `range` actions of one execution together, and the length of a list `until`/`seq` builds. */
-  maxRangeIterations: 10_000_000,
+  maxRangeIterations: 1_000_000,
   /** Nested `{{template}}` calls (Go's own limit is 100000, beyond JavaScript's stack). */
   maxTemplateDepth: 1000,
   /** Nesting of parentheses and of if/range/with blocks in the text (Go limits parentheses to 10000). */

@@ -11,4 +11,21 @@ export interface LeafObjects {
    */
   readonly complete?: boolean;
   objects(cluster: string, app: string): readonly Record<string, unknown>[] | undefined;
+  /**
+   * Why the app's build failed in that run, as render printed it (ADR 0260): the error's code,
+   * message, place and hint. Undefined: no failure recorded (the build did not run, or the
+   * directory is from a render that recorded none).
+   */
+  failure?(cluster: string, app: string): LeafFailure | undefined;
+}
+
+/** A failed leaf build as `render --leaves --out DIR` recorded it in DIR. */
+export interface LeafFailure {
+  code: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  path?: string;
+  hint?: string;
 }

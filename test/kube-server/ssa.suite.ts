@@ -216,9 +216,11 @@ describe('server-side apply merges keyed lists by their merge keys', () => {
       volumes: [{ name: 'plugins', emptyDir: {} }],
     }), { fieldManager: 'fleetplan' });
     const spec = JSON.parse(JSON.stringify(merged.spec.template.spec));
+    // With the server's defaults (ADR 0258), as a real API server returns them.
+    const defaulted = { imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' };
     assert.deepEqual(spec.containers, [
-      { name: 'server', image: 'argocd:1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], ports: [{ containerPort: 8080, protocol: 'TCP' }] },
-      { name: 'plugin', image: 'cmp:1' },
+      { name: 'server', image: 'argocd:1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], ports: [{ containerPort: 8080, protocol: 'TCP' }], ...defaulted },
+      { name: 'plugin', image: 'cmp:1', ...defaulted },
     ]);
     assert.deepEqual(spec.volumes.map((v: { name: string }) => v.name), ['tmp', 'plugins']);
     const mine = merged.metadata.managedFields.find((m: { manager: string }) => m.manager === 'fleetplan');

@@ -185,7 +185,13 @@ for (const [code, c] of Object.entries(CASES)) {
       }
       const withLeaves = validateFleet(resolved, { leaves: leafObjectsFromDirectory(out) });
       const codes = withLeaves.filter((x) => x.app === c.app || x.code === c.staticCode).map((x) => x.code);
-      assert.ok(codes.includes('leaf-not-built') || (c.staticCode !== undefined && codes.includes(c.staticCode)), `validate --leaves: ${codes.join(', ')}`);
+      assert.ok(codes.includes('leaf-build-failed') || (c.staticCode !== undefined && codes.includes(c.staticCode)), `validate --leaves: ${codes.join(', ')}`);
+      // The build's failure, as render --leaves recorded it in DIR (ADR 0260): render's code, at
+      // render's file, line and column, naming the app and where it is defined.
+      const built = withLeaves.find((x) => x.code === 'leaf-build-failed' && x.app === c.app);
+      assert.ok(built, `validate --leaves reports the build failure of ${c.app}: ${codes.join(', ')}`);
+      assert.match(built.message, new RegExp(`^app "${c.app.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" on cluster \\S+ .*not built: .*\\[${code}\\]$`, 's'));
+      if (renderLoc?.file) assert.deepEqual([built.file, built.line, built.column], [renderLoc.file, renderLoc.line, renderLoc.column], built.message);
     } finally {
       removeTree(root);
       removeDir(work);

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { ObjectStore } from '../../support/kube-server/index.js';
 import { BUILTIN_TYPES } from '../../support/kube-server/resources.js';
 import type { Obj } from '../../support/kube-server/types.js';
+import { applyDefaults } from '../../support/kube-server/defaults.js';
 
 const SMD = '/usr/share/gocode/src/sigs.k8s.io/structured-merge-diff';
 const go = spawnSync('go', ['version'], { encoding: 'utf8' });
@@ -58,9 +59,15 @@ const SCHEMA = `types:
     - name: env
       type: {list: {elementType: {namedType: __untyped_deduced_}, elementRelationship: associative, keys: [name]}}
     - name: ports
-      type: {list: {elementType: {namedType: __untyped_deduced_}, elementRelationship: associative, keys: [containerPort, protocol]}}
+      type: {list: {elementType: {namedType: containerPort}, elementRelationship: associative, keys: [containerPort, protocol]}}
     - name: volumeMounts
       type: {list: {elementType: {namedType: __untyped_deduced_}, elementRelationship: associative, keys: [mountPath]}}
+    elementType: {namedType: __untyped_deduced_}
+- name: containerPort
+  map:
+    fields:
+    - {name: containerPort, type: {scalar: numeric}}
+    - {name: protocol, type: {scalar: string}, default: TCP}
     elementType: {namedType: __untyped_deduced_}
 - name: service
   map:
@@ -171,6 +178,14 @@ const cases: Array<{ name: string; kind: string; type: string; steps: Step[] }> 
     ],
   },
   {
+    name: 'a container port without protocol is keyed by the schema default (TCP) and merges with the live port',
+    kind: 'Deployment', type: 'deployment',
+    steps: [
+      { manager: 'kubectl', object: repoServer([upstreamServer], []) },
+      { manager: 'fleetplan', object: repoServer([{ name: 'argocd-repo-server', ports: [{ containerPort: 8081, name: 'server' }, { containerPort: 9000 }] }], []) },
+    ],
+  },
+  {
     name: 'Service ports merge by port and protocol',
     kind: 'Service', type: 'service',
     steps: [
@@ -192,7 +207,8 @@ test('the test server merges like structured-merge-diff', { skip: missing }, asy
       const lib = viaLibrary(bin, c.type, c.steps);
       const ours = viaTestServer(c.kind, c.steps);
       assert.equal(ours.conflicts, lib.conflicts.length, `conflicts: ${lib.conflicts.join('; ')}`);
-      assert.deepEqual(body(ours.object), body(lib.object));
+      // The real server defaults the merged object (ADR 0258); the library alone does not.
+      assert.deepEqual(body(ours.object), body(applyDefaults(c.kind, lib.object)));
     });
   }
 });

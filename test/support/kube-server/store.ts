@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { conflictMessage, formatPath, recordUpdate, serverSideApply } from './fields.js';
 import { listKeysFor, type ListKeys } from './list-keys.js';
+import { applyDefaults, defaultKeyFields } from './defaults.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import { BUILTIN_TYPES, isEstablished, typeFromCrd } from './resources.js';
 import type { Matcher } from './selectors.js';
@@ -192,6 +193,8 @@ export class ObjectStore {
     if (this.objects.has(this.key(rt, ns, name))) throw alreadyExists(rt, name);
     if (rt.statusSubresource && rt.kind !== 'Namespace') delete obj.status;
     delete obj.metadata.managedFields;
+    // Create and update decode (and so default) the body before the field manager sees it.
+    if (rt.builtin) applyDefaults(rt.kind, obj);
     const manager = this.manager(opts);
     obj.metadata.managedFields = recordUpdate(this.ownership(rt, undefined, manager, obj, opts), obj);
     return this.commit(rt, undefined, obj, opts);
@@ -203,6 +206,7 @@ export class ObjectStore {
     const rv = incoming.metadata.resourceVersion;
     if (rv !== undefined && rv !== '' && rv !== old.metadata.resourceVersion) throw conflict(rt, name, MODIFIED);
     const next = this.mergeSubresource(rt, old, incoming, opts.subresource);
+    if (rt.builtin) applyDefaults(rt.kind, next);
     next.metadata.managedFields = recordUpdate(this.ownership(rt, old, this.manager(opts), next, opts), next);
     return this.commit(rt, old, next, opts);
   }
@@ -217,6 +221,7 @@ export class ObjectStore {
     const rv = incoming.metadata.resourceVersion;
     if (rv !== undefined && rv !== old.metadata.resourceVersion) throw conflict(rt, name, MODIFIED);
     const next = this.mergeSubresource(rt, old, incoming, opts.subresource);
+    if (rt.builtin) applyDefaults(rt.kind, next);
     next.metadata.managedFields = recordUpdate(this.ownership(rt, old, this.manager(opts), next, opts), next);
     return this.commit(rt, old, next, opts);
   }
@@ -244,6 +249,9 @@ export class ObjectStore {
     } else if (rt.statusSubresource) {
       delete applied.status;
     }
+    // Key fields with a schema default are defaulted before the merge, as structured-merge-diff
+    // keys elements; the merged object is defaulted after it (ADR 0258).
+    if (rt.builtin) defaultKeyFields(rt.kind, applied);
     const time = timestamp(this.opts.clock);
     const res = serverSideApply(
       { live: old ? clone(old) : undefined, keys: this.listKeys(rt), manager: opts.fieldManager, apiVersion: incoming.apiVersion, time, subresource: opts.subresource },
@@ -259,6 +267,7 @@ export class ObjectStore {
     const next = res.object;
     next.apiVersion = incoming.apiVersion;
     next.kind = rt.kind;
+    if (rt.builtin) applyDefaults(rt.kind, next);
     if (!old) {
       if (this.objects.has(this.key(rt, ns, name))) throw alreadyExists(rt, name);
       if (rt.statusSubresource && rt.kind !== 'Namespace' && opts.subresource !== 'status') delete next.status;
