@@ -5,7 +5,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,17 +14,9 @@ import { CRD_SETS, startKubeServer, type KubeServer } from '../support/kube-serv
 import { inClusterCredentials } from '../../src/adapters/in-cluster.js';
 import { describeKubeSource, kubeSource } from '../../src/adapters/kube.js';
 import { InputError } from '../../src/errors/index.js';
+import { selfSigned } from '../support/tls.js';
 
 const TOKEN = 'service-account-token-of-the-job';
-
-/** A self-signed certificate for 127.0.0.1, as the cluster CA and the server's certificate at once. */
-function selfSigned(dir: string, name: string): { key: string; cert: string } {
-  const key = join(dir, `${name}.key`);
-  const cert = join(dir, `${name}.crt`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert,
-    '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-  return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
-}
 
 describe('in-cluster credentials', () => {
   const files = (names: Record<string, string>) => ({ exists: (p: string) => p in names, read: (p: string) => names[p] ?? '' });
