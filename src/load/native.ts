@@ -117,6 +117,7 @@ export function loadNativeFleet(fs: RepoFileSystem): LoadResult {
     plugin: spec.gitops?.plugin ? { image: spec.gitops.plugin.image, name: spec.gitops.plugin.name ?? 'fleetplan' } : undefined,
     operator: spec.gitops?.operator ?? {},
     ...bootstrapRunnerOf(spec, sources.get(FLEET_FILE), findings),
+    ...(spec.gitops?.selfManaged !== undefined ? { selfManaged: spec.gitops.selfManaged } : {}),
     sectors: spec.sectors ?? [],
     vars: stringifyVars(spec.vars),
     defaults: spec.defaults ?? {},

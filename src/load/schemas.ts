@@ -336,6 +336,10 @@ export const fleetSchema = kindSchema(
               },
             },
           },
+          selfManaged: {
+            type: 'boolean',
+            description: 'After the hand-off, Argo CD manages its own configuration through the Application gitops-self, which reads the bootstrap files. Default true.',
+          },
           bootstrapRunner: {
             description: 'Bootstrap each provisioned spoke from its hub once its ManagedCluster is Available: `job` (a Kubernetes Job with its ServiceAccount and RBAC) or `tekton` (a Task, a Pipeline and a PipelineRun), running the fleetplan image (Containerfile).',
             oneOf: [

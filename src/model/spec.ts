@@ -92,6 +92,8 @@ export interface FleetSpec {
     operator?: { channel?: string; source?: string; sourceNamespace?: string; installPlanApproval?: 'Automatic' | 'Manual' };
     /** What bootstraps each provisioned spoke from the hub (ADR 0239): a Job, or a Tekton PipelineRun. */
     bootstrapRunner?: BootstrapRunnerType | BootstrapRunnerSpec;
+    /** Argo CD manages its own configuration after the hand-off (ADR 0240). Default true. */
+    selfManaged?: boolean;
   };
   sectors?: SectorSpec[];
   vars?: Record<string, string | number | boolean>;
