@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import jsYaml from 'js-yaml';
 import { loadFleet } from '../../src/index.js';
-import { provisionBundle } from '../../src/generate/provision/index.js';
+import { provisionBundle, provisionBundlesFor } from '../../src/generate/provision/index.js';
 import { renderFleet } from '../../src/render/fleet.js';
 import { resolveFleet } from '../../src/layering/resolve-fleet.js';
 import { bootstrapCommand } from '../../src/cli/commands/bootstrap.js';
@@ -93,8 +93,12 @@ test('job: a Hive spoke gets a ServiceAccount, read-only RBAC limited to its nam
     assert.deepEqual(c.args, ['bootstrap', '--cluster', 'ocp1', '--timeout', '2h']);
     assertBootstrapArgs(c.args);
     assert.deepEqual(envOf(c), { FLEETPLAN_REPO_URL: 'https://git.example.com/fleet.git', FLEETPLAN_REVISION: 'main', HOME: '/workspace' });
-    // The runner replaces the root-application policy.
+    // The runner replaces the root-application policy, and the operator policy of the spoke's set
+    // (fleetplan bootstrap installs the operator: one owner of the Subscription).
     assert.equal(find(objs, 'Policy', 'ocp1-gitops-root'), undefined);
+    const wiring = provisionBundlesFor(fleet, 'hub').find((b) => b.installer === 'acm-gitops')!.objects;
+    assert.ok(find(wiring, 'GitOpsCluster'), 'the ACM–GitOps registration stays');
+    assert.equal(wiring.find((o) => o.kind === 'Policy' && o.metadata.name.startsWith('gitops-operator-')), undefined);
   });
 });
 
@@ -102,6 +106,8 @@ test('without bootstrapRunner the spoke keeps its root-application policy and ge
   withFleet({}, (fleet) => {
     const objs = provisionBundle(fleet, 'ocp1').objects;
     assert.ok(find(objs, 'Policy', 'ocp1-gitops-root'));
+    const wiring = provisionBundlesFor(fleet, 'hub').find((b) => b.installer === 'acm-gitops')!.objects;
+    assert.ok(wiring.find((o) => o.kind === 'Policy' && o.metadata.name.startsWith('gitops-operator-')));
     assert.equal(find(objs, 'Job'), undefined);
     assert.equal(find(objs, 'ServiceAccount', 'fleetplan-bootstrap'), undefined);
   });

@@ -87,7 +87,8 @@ export function provisionBundlesFor(fleet: Fleet, hub: string, lookup: ClusterLo
   for (const s of spokes) {
     const name = clusterSetOf(provisionInput(fleet, lookup(s.name)));
     const e = sets.get(name) ?? { name, openshift: false };
-    e.openshift ||= runsArgoOnOpenShift(fleet, s);
+    // With a bootstrap runner, fleetplan bootstrap installs the operator: no OperatorPolicy as a second owner (ADR 0239).
+    e.openshift ||= !fleet.bootstrapRunner && runsArgoOnOpenShift(fleet, s);
     sets.set(name, e);
   }
   bundles.push(gitopsWiringBundle(fleet, hub, gitopsNamespace, [...sets.values()].sort((a, b) => (a.name < b.name ? -1 : 1))));
