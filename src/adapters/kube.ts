@@ -24,6 +24,7 @@ import { createInterface } from 'node:readline';
 import { delimiter, join } from 'node:path';
 import type * as K8s from '@kubernetes/client-node';
 import { InputError } from '../errors/index.js';
+import { inClusterCredentials, type InClusterCredentials } from './in-cluster.js';
 import {
   FIELD_MANAGER, KubeApiError, type ApplyOptions, type KubeClient, type KubeObject, type KubeStatusCause, type ListQuery,
   type ObjectList, type ObjectRef, type ResourceInfo, type WatchEvent, type WatchHandle, type WatchOptions,
@@ -63,6 +64,39 @@ export interface KubeConnectOptions {
   deadline?: number;
   /** In [0, 1): the backoff's jitter (default `Math.random`; tests pass a constant). */
   random?: () => number;
+  /** The service account directory for in-cluster credentials (default SERVICE_ACCOUNT_DIR; tests inject one). */
+  serviceAccountDir?: string;
+  /** Where the credentials come from, when the caller resolved it already (kubeSource). */
+  source?: KubeSource;
+}
+
+/** Where a client's credentials come from: kubeconfig files, or the pod's service account (ADR 0238). */
+export type KubeSource =
+  | { kind: 'kubeconfig'; files: string[] }
+  | { kind: 'in-cluster'; credentials: InClusterCredentials };
+
+/**
+ * kubectl's and client-go's rule: a kubeconfig when anything names one (--kubeconfig, KUBECONFIG,
+ * an existing ~/.kube/config) or a --context is asked for; otherwise, in a pod, the service
+ * account's token and CA; otherwise the "no kubeconfig" error of kubeconfigFiles.
+ */
+export function kubeSource(opts: Pick<KubeConnectOptions, 'kubeconfig' | 'env' | 'context' | 'serviceAccountDir'>, exists: (p: string) => boolean = existsSync, read?: (p: string) => string): KubeSource {
+  const env = opts.env ?? {};
+  const named = (opts.kubeconfig !== undefined && opts.kubeconfig !== '') || (env.KUBECONFIG ?? '') !== '' || (opts.context !== undefined && opts.context !== '');
+  if (!named && !exists(join(env.HOME ?? env.USERPROFILE ?? homedir(), '.kube', 'config'))) {
+    const credentials = inClusterCredentials({ env, exists, ...(read ? { read } : {}), ...(opts.serviceAccountDir !== undefined ? { dir: opts.serviceAccountDir } : {}) });
+    if (credentials) return { kind: 'in-cluster', credentials };
+  }
+  return { kind: 'kubeconfig', files: kubeconfigFiles(opts, exists) };
+}
+
+/** One line for people: which credentials a run uses. */
+export function describeKubeSource(source: KubeSource, context?: string): string {
+  if (source.kind === 'in-cluster') {
+    const c = source.credentials;
+    return `in-cluster service account (token ${c.tokenFile}, CA ${c.caFile}${c.namespace ? `, namespace ${c.namespace}` : ''}) at ${c.server}`;
+  }
+  return `kubeconfig ${source.files.join(delimiter)}${context ? `, context ${context}` : ', its current context'}`;
 }
 
 /**
@@ -88,15 +122,23 @@ export function kubeconfigFiles(opts: Pick<KubeConnectOptions, 'kubeconfig' | 'e
   const home = env.HOME ?? env.USERPROFILE ?? homedir();
   const def = join(home, '.kube', 'config');
   if (!exists(def)) {
-    throw new InputError(`no kubeconfig: ${def} does not exist and KUBECONFIG is not set`, { code: 'kubeconfig-missing', hint: 'pass --kubeconfig or set KUBECONFIG' });
+    throw new InputError(`no kubeconfig: ${def} does not exist and KUBECONFIG is not set`, {
+      code: 'kubeconfig-missing',
+      hint: 'pass --kubeconfig or set KUBECONFIG (in a pod without --context: the service account token, CA and KUBERNETES_SERVICE_HOST/PORT are used)',
+    });
   }
   return [def];
 }
 
 /** Loads the kubeconfig, picks the context and returns a connected client (no request made yet). */
 export async function connectKube(opts: KubeConnectOptions = {}): Promise<KubeClient> {
-  const files = kubeconfigFiles(opts);
+  const source = opts.source ?? kubeSource(opts);
   const k8s = await import('@kubernetes/client-node');
+  if (source.kind === 'in-cluster') {
+    const kc = inClusterConfig(k8s, source.credentials);
+    return new ClientNodeKube(k8s, kc, kc.getCurrentContext(), source.credentials.server, opts);
+  }
+  const files = source.files;
   const kc = loadMerged(k8s, files);
   if (opts.context !== undefined && opts.context !== '') {
     if (!kc.getContexts().some((c) => c.name === opts.context)) {
@@ -118,6 +160,19 @@ export async function connectKube(opts: KubeConnectOptions = {}): Promise<KubeCl
     throw new InputError(`context "${contextName}" names cluster "${ctx.cluster}", which the kubeconfig does not define`, { code: 'kube-cluster-missing' });
   }
   return new ClientNodeKube(k8s, kc, contextName, cluster.server, opts);
+}
+
+/** What client-node's loadFromCluster builds, with https always and the paths given. */
+function inClusterConfig(k8s: typeof K8s, c: InClusterCredentials): K8s.KubeConfig {
+  const kc = new k8s.KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'in-cluster', server: c.server, caFile: c.caFile, skipTLSVerify: false }],
+    // The tokenFile provider re-reads the file, so a token the kubelet rotates keeps working.
+    users: [{ name: 'in-cluster', authProvider: { name: 'tokenFile', config: { tokenFile: c.tokenFile } } }],
+    contexts: [{ name: 'in-cluster', cluster: 'in-cluster', user: 'in-cluster', ...(c.namespace ? { namespace: c.namespace } : {}) }],
+    currentContext: 'in-cluster',
+  });
+  return kc;
 }
 
 function loadMerged(k8s: typeof K8s, files: string[]): K8s.KubeConfig {

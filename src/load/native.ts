@@ -116,6 +116,8 @@ export function loadNativeFleet(fs: RepoFileSystem): LoadResult {
     renderedPath: (spec.gitops?.renderedPath ?? 'rendered').replace(/\/+$/, ''),
     plugin: spec.gitops?.plugin ? { image: spec.gitops.plugin.image, name: spec.gitops.plugin.name ?? 'fleetplan' } : undefined,
     operator: spec.gitops?.operator ?? {},
+    ...bootstrapRunnerOf(spec, sources.get(FLEET_FILE), findings),
+    ...(spec.gitops?.selfManaged !== undefined ? { selfManaged: spec.gitops.selfManaged } : {}),
     sectors: spec.sectors ?? [],
     vars: stringifyVars(spec.vars),
     defaults: spec.defaults ?? {},
@@ -181,4 +183,19 @@ export function at(source: SourceFile, path: readonly (string | number)[], f: Om
   const pos = source.locate(path);
   const p = formatPath(path);
   return { ...f, file: source.file, line: pos.line, column: pos.column, ...(p ? { path: p } : {}) };
+}
+
+/** `gitops.bootstrapRunner` with its defaults; an error finding when no image can be named. */
+function bootstrapRunnerOf(spec: FleetSpec, source: SourceFile | undefined, findings: Finding[]): Pick<Fleet, 'bootstrapRunner'> {
+  const raw = spec.gitops?.bootstrapRunner;
+  if (raw === undefined) return {};
+  const r = typeof raw === 'string' ? { type: raw } : raw;
+  const image = r.image ?? spec.gitops?.plugin?.image;
+  if (image === undefined) {
+    const f = { severity: 'error' as const, code: 'bootstrap-runner-image', message: `bootstrapRunner ${r.type} needs the fleetplan image, and gitops.plugin.image is not set`,
+      hint: 'write bootstrapRunner: { type: ' + r.type + ', image: REGISTRY/fleetplan:TAG } (built from the Containerfile)' };
+    findings.push(source ? at(source, ['spec', 'gitops', 'bootstrapRunner'], f) : { ...f, file: FLEET_FILE });
+    return {};
+  }
+  return { bootstrapRunner: { type: r.type, image, timeout: r.timeout ?? '2h' } };
 }

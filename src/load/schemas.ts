@@ -336,6 +336,26 @@ export const fleetSchema = kindSchema(
               },
             },
           },
+          selfManaged: {
+            type: 'boolean',
+            description: 'After the hand-off, Argo CD manages its own configuration through the Application gitops-self, which reads the bootstrap files. Default true.',
+          },
+          bootstrapRunner: {
+            description: 'Bootstrap each provisioned spoke from its hub once its ManagedCluster is Available: `job` (a Kubernetes Job with its ServiceAccount and RBAC) or `tekton` (a Task, a Pipeline and a PipelineRun), running the fleetplan image (Containerfile).',
+            oneOf: [
+              { enum: ['job', 'tekton'] },
+              {
+                type: 'object',
+                required: ['type'],
+                additionalProperties: false,
+                properties: {
+                  type: { enum: ['job', 'tekton'] },
+                  image: { type: 'string', minLength: 1, description: 'The fleetplan image. Default gitops.plugin.image.' },
+                  timeout: { type: 'string', pattern: '^([0-9]+(ms|s|m|h))+$', description: 'bootstrap --timeout of the runner, including the wait for the install. Default 2h.' },
+                },
+              },
+            ],
+          },
           operator: {
             type: 'object',
             additionalProperties: false,

@@ -77,6 +77,10 @@ export interface Fleet {
   /** The config-management plugin, when the fleet uses it. */
   plugin: { image: string; name: string } | undefined;
   operator: NonNullable<NonNullable<FleetSpec['gitops']>['operator']>;
+  /** `gitops.bootstrapRunner`, image and timeout filled in: the hub bootstraps each provisioned spoke (ADR 0239). */
+  bootstrapRunner?: { type: 'job' | 'tekton'; image: string; timeout: string };
+  /** `gitops.selfManaged`; absent means true where the layout supports it (ADR 0240). */
+  selfManaged?: boolean;
   sectors: SectorSpec[];
   vars: Record<string, string>;
   defaults: AppSpec;

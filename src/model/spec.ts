@@ -67,6 +67,16 @@ export interface ApplicationSetDeliverySpec {
   directories?: string[];
 }
 
+export type BootstrapRunnerType = 'job' | 'tekton';
+
+export interface BootstrapRunnerSpec {
+  type: BootstrapRunnerType;
+  /** The fleetplan image (Containerfile); default gitops.plugin.image. */
+  image?: string;
+  /** `bootstrap --timeout` of the runner, which includes waiting for the spoke's install (default 2h). */
+  timeout?: string;
+}
+
 export interface FleetSpec {
   repoURL: string;
   revision?: string;
@@ -80,6 +90,10 @@ export interface FleetSpec {
     /** Settings of `delivery: applicationset` (seed 004's root ApplicationSet). */
     applicationset?: ApplicationSetDeliverySpec;
     operator?: { channel?: string; source?: string; sourceNamespace?: string; installPlanApproval?: 'Automatic' | 'Manual' };
+    /** What bootstraps each provisioned spoke from the hub (ADR 0239): a Job, or a Tekton PipelineRun. */
+    bootstrapRunner?: BootstrapRunnerType | BootstrapRunnerSpec;
+    /** Argo CD manages its own configuration after the hand-off (ADR 0240). Default true. */
+    selfManaged?: boolean;
   };
   sectors?: SectorSpec[];
   vars?: Record<string, string | number | boolean>;

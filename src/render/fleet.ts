@@ -22,6 +22,7 @@ import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import type { ResolvedFleet } from '../layering/resolve-fleet.js';
 import { renderProvision } from './provision.js';
+import { SELF_APPLICATION, selfManaged, selfManagedApplication } from '../generate/argocd-self.js';
 import { renderGenerated } from './generated.js';
 import { appSetFilePath, deliveryKey, rootApplicationSet, valuesFilePath, valuesFor } from '../generate/applicationset-delivery.js';
 import { header, toYaml, jsonOf } from '../yaml/serialize.js';
@@ -69,6 +70,8 @@ export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, gener
     for (const app of c.apps) {
       files.push(file(`${c.name}/apps/${app.name}.yaml`, [...new Set(app.layers.map((l) => l.file))], [applicationFor(c, app, fleet.plugin)]));
     }
+    // Argo CD's own configuration, from the bootstrap files, after the hand-off (ADR 0240).
+    if (selfManaged(fleet)) files.push(file(`${c.name}/apps/${SELF_APPLICATION}.yaml`, [fleet.file], [selfManagedApplication(fleet, c)]));
   } else {
     // What the ApplicationSet controller makes on the cluster, when it was evaluated.
     const own = generated?.byCluster.get(c.name);

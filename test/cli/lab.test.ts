@@ -136,8 +136,10 @@ test('render --out writes apps, projects and bootstrap per cluster, identically 
     assert.equal(r.code, 0, r.stderr);
     // beside the cluster folders, the list of files render wrote (only those are ever removed)
     assert.deepEqual(readdirSync(out).sort(), ['.fleetplan-manifest', 'etl4', 'etl6', 'hub']);
-    assert.equal(readdirSync(join(out, 'hub/apps')).length, 24);
-    assert.equal(readdirSync(join(out, 'etl4/apps')).length, 18);
+    // The fleet's apps and gitops-self, Argo CD's own configuration (ADR 0240).
+    assert.equal(readdirSync(join(out, 'hub/apps')).length, 25);
+    assert.ok(readdirSync(join(out, 'hub/apps')).includes('gitops-self.yaml'));
+    assert.equal(readdirSync(join(out, 'etl4/apps')).length, 19);
     assert.deepEqual(readdirSync(join(out, 'hub/bootstrap')), ['00-gitops-operator.yaml', '10-rbac.yaml', '15-plugin.yaml', '20-argocd.yaml', '90-root-application.yaml']);
     assert.match(readFileSync(join(out, 'etl4/apps/openshift-config.yaml'), 'utf8'), /plugin:\n {6}name: fleetplan/);
     assert.match(readFileSync(join(out, 'etl4/bootstrap/15-plugin.yaml'), 'utf8'), /CLUSTER_BASE_DOMAIN: etl4\.qe\.lab\.example\.com/);
@@ -163,7 +165,8 @@ test('render -o json is a kubectl List', async () => {
   const r = await cli(['render', '--repo', LAB, '--cluster', 'hub', '-o', 'json']);
   const list = JSON.parse(r.stdout) as { kind: string; items: { kind: string }[] };
   assert.equal(list.kind, 'List');
-  assert.equal(list.items.filter((i) => i.kind === 'Application').length, 25);
+  // 24 apps, the root Application (bootstrap) and gitops-self (ADR 0240).
+  assert.equal(list.items.filter((i) => i.kind === 'Application').length, 26);
 });
 
 test('init --example lab writes the lab fleet, which plans like examples/lab', async () => {

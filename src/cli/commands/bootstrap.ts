@@ -18,7 +18,8 @@ Runs the cluster's bootstrap stages (see \`fleetplan plan --cluster C\`): each s
 the server, then server-side applied as field manager "fleetplan", then awaited through watches.
 Safe to interrupt and run again: a rerun picks up where the last one stopped.
 
-  --context CTX, --kubeconfig F   the cluster (default: KUBECONFIG, else ~/.kube/config; its current context)
+  --context CTX, --kubeconfig F   the cluster (default: KUBECONFIG, else ~/.kube/config; its current context;
+                                 else, in a pod, the service account's token and CA: see "in-cluster" in the README)
   --dry-run                      server-side dry-run only: print the change set, write nothing
   --timeout D                    for the whole run, e.g. 90s, 20m, 1h (default 30m); names what is not ready
   --no-wait                      stop after the root Application instead of waiting for the waves
@@ -105,18 +106,23 @@ One cluster per run without --all: -l must select exactly one.`,
         return spoke ? { plan, hub: c.hub! } : { plan };
       });
 
-    const { connectKube } = await import('../../adapters/kube.js');
+    const { connectKube, describeKubeSource, kubeSource } = await import('../../adapters/kube.js');
     const env = ctx.io.env;
     // Requests retry throttling, server errors and resets until the run's deadline, not for a
     // number of attempts (ADR 0221).
     const deadline = systemClock.now() + timeoutMs;
     const kubeconfigFlag = ctx.values.kubeconfig as string | undefined;
-    const client = await connectKube({
+    const target = {
       ...(kubeconfigFlag !== undefined ? { kubeconfig: resolve(ctx.io.cwd, kubeconfigFlag) } : {}),
       ...(ctx.values.context !== undefined ? { context: String(ctx.values.context) } : {}),
+      // In a pod with no kubeconfig: the service account (ADR 0238). FLEETPLAN_SERVICE_ACCOUNT_DIR
+      // moves its directory (tests; a token mounted elsewhere).
+      ...(env.FLEETPLAN_SERVICE_ACCOUNT_DIR ? { serviceAccountDir: env.FLEETPLAN_SERVICE_ACCOUNT_DIR } : {}),
       env,
-      deadline,
-    });
+    };
+    const source = kubeSource(target);
+    const client = await connectKube({ ...target, source, deadline });
+    ctx.io.stderr.write(`fleetplan bootstrap: credentials: ${describeKubeSource(source, source.kind === 'kubeconfig' ? client.context : undefined)}\n`);
     const spokeFlag = ctx.values['spoke-kubeconfig'] as string | undefined;
     const ports: FleetPorts = {
       client,

@@ -7,6 +7,7 @@
  * `<renderedPath>/<hub>/provision/<app>` (src/render/provision.ts). Pure.
  */
 import { bootstrapFor } from '../argocd.js';
+import { bootstrapRunnerObjects } from '../bootstrap-runner.js';
 import type { ClusterDef, Fleet } from '../../model/fleet.js';
 import type { ResolvedCluster } from '../../model/resolved.js';
 import { provisionedSpokes } from '../../layering/provision-apps.js';
@@ -64,7 +65,11 @@ export function provisionBundle(fleet: Fleet, spoke: string, lookup: ClusterLook
   const resolved = lookup(spoke);
   const input = provisionInput(fleet, resolved);
   const bundle = installerBundle(input);
-  if (runsArgoOnOpenShift(fleet, def)) {
+  if (fleet.bootstrapRunner) {
+    // The runner bootstraps the spoke from the hub (ADR 0239), instead of the root policy: two
+    // owners of the spoke's day-0 objects would fight over them.
+    bundle.objects.push(...bootstrapRunnerObjects({ fleet, spoke: resolved, hive: input.spec.installer !== 'capi-eks' }));
+  } else if (runsArgoOnOpenShift(fleet, def)) {
     const bootstrap = bootstrapFor(fleet, resolved).flatMap((f) => f.objects);
     bundle.objects.push(...rootPolicyObjects(resolved, clusterSetOf(input), bootstrap, channelOf(input.spec)));
   }
@@ -82,7 +87,8 @@ export function provisionBundlesFor(fleet: Fleet, hub: string, lookup: ClusterLo
   for (const s of spokes) {
     const name = clusterSetOf(provisionInput(fleet, lookup(s.name)));
     const e = sets.get(name) ?? { name, openshift: false };
-    e.openshift ||= runsArgoOnOpenShift(fleet, s);
+    // With a bootstrap runner, fleetplan bootstrap installs the operator: no OperatorPolicy as a second owner (ADR 0239).
+    e.openshift ||= !fleet.bootstrapRunner && runsArgoOnOpenShift(fleet, s);
     sets.set(name, e);
   }
   bundles.push(gitopsWiringBundle(fleet, hub, gitopsNamespace, [...sets.values()].sort((a, b) => (a.name < b.name ? -1 : 1))));

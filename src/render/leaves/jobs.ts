@@ -11,6 +11,7 @@ import type { Fleet } from '../../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../../model/resolved.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { applicationFor } from '../../generate/argocd.js';
+import { SELF_APPLICATION, selfManaged } from '../../generate/argocd-self.js';
 import { applicationSource, argoSourceType } from '../../model/argo-source-type.js';
 import { isPlainObject } from '../../model/merge.js';
 import type { HelmParameter, LeafJob } from './render.js';
@@ -36,6 +37,8 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
   let index: RepoConfigIndex | undefined;
   for (const c of clusters) {
     const variables = substitutes ? c.vars : undefined;
+    // Argo CD's own configuration (ADR 0240) reads the bootstrap files render --out writes.
+    if (selfManaged(fleet)) skipped.push({ cluster: c.name, app: SELF_APPLICATION, reason: `its objects are fleetplan's own output at ${fleet.renderedPath}/${c.name}/bootstrap` });
     for (const app of c.apps) {
       const src = app.source;
       const m = app.manifest;

@@ -6,6 +6,7 @@
  * snapshot), the request log, fault injection, the controllers, and hooks on incoming requests.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import yaml from 'js-yaml';
@@ -31,6 +32,8 @@ export interface KubeServerOptions {
   controllers?: ControllerOptions;
   /** Largest request body accepted (default 16 MiB). */
   maxBodyBytes?: number;
+  /** Serve HTTPS with this key and certificate (PEM), as a real API server (in-cluster credentials). */
+  tls?: { key: string; cert: string };
 }
 
 interface OpenWatch {
@@ -59,12 +62,13 @@ export class KubeServer {
   private constructor(private readonly opts: KubeServerOptions) {
     this.store = new ObjectStore({ clock: opts.clock ?? systemClock, historyLimit: opts.historyLimit ?? 10_000 });
     this.controllers = new Controllers(this.store, opts.controllers ?? {}, opts.clock ?? systemClock);
-    this.server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
       this.handle(req, res).catch((err: unknown) => {
         if (!res.headersSent) this.sendStatus(res, internalError(String(err)));
         else res.destroy();
       });
-    });
+    };
+    this.server = opts.tls ? createTlsServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : createServer(handler);
     this.server.on('connection', (s) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
@@ -84,7 +88,7 @@ export class KubeServer {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.opts.tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
   }
 
   /** A kubeconfig (YAML) whose current context points at this server. */
