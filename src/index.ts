@@ -55,7 +55,7 @@ export { GoTemplateError } from './gotemplate/index.js';
 export type { FuncSet } from './gotemplate/index.js';
 
 // ApplicationSets
-export { formatApplications, formatApplicationChunks } from './appset/format.js';
+export { formatApplications, formatApplicationChunks, formatApplicationBytes } from './appset/format.js';
 export type { GeneratedApplication } from './appset/applications.js';
 export type { OutputFormat } from './appset/format.js';
 export type { ClusterSecret } from './appset/types.js';

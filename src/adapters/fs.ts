@@ -3,7 +3,7 @@
  * Paths given by users stay inside the repository; files are size-limited; writes are atomic.
  */
 import type { Dirent, Stats } from 'node:fs';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../errors/index.js';
@@ -110,9 +110,33 @@ function linkLeaves(root: string, abs: string, target: string): boolean {
  * refuses the whole repository for. Sorted by link path.
  */
 export function findOutsideLinks(root: string, under = ''): OutsideLink[] {
+  return walkRepository(root, under).links;
+}
+
+/** What a directory held when the repository was walked: entry name → kind (a link is not followed). */
+export type EntryKind = 'file' | 'dir' | 'link' | 'other';
+
+export interface RepositoryWalk {
+  /** The links leaving the repository, sorted by link path (findOutsideLinks). */
+  links: OutsideLink[];
+  /**
+   * Every real directory the walk listed (repository path, '' for the root; neither `.git` nor
+   * anything below a link): its entries in readdir's order. A directory reached through a link,
+   * or deeper than the walk goes, is not here.
+   */
+  dirs: Map<string, Map<string, EntryKind>>;
+}
+
+/**
+ * One walk of the repository (from `under`, default the root), which serves the symlink check and
+ * the loading that follows it: the directories it listed answer exists / isDirectory / list
+ * without another system call (src/adapters/node-fs.ts).
+ */
+export function walkRepository(root: string, under = ''): RepositoryWalk {
   const absRoot = resolve(root);
   const out: OutsideLink[] = [];
-  const walk = (dir: string, depth: number): void => {
+  const dirs = new Map<string, Map<string, EntryKind>>();
+  const walk = (dir: string, rel: string, depth: number): void => {
     if (depth > 128) return;
     let entries: Dirent[];
     try {
@@ -120,9 +144,12 @@ export function findOutsideLinks(root: string, under = ''): OutsideLink[] {
     } catch {
       return;
     }
+    const kinds = new Map<string, EntryKind>();
+    dirs.set(rel, kinds);
     for (const e of entries) {
       const abs = join(dir, e.name);
       if (e.isSymbolicLink()) {
+        kinds.set(e.name, 'link');
         let target: string;
         try {
           target = readlinkSync(abs);
@@ -130,8 +157,11 @@ export function findOutsideLinks(root: string, under = ''): OutsideLink[] {
           continue;
         }
         if (linkLeaves(absRoot, abs, target)) out.push({ link: toRepoPath(absRoot, abs), target });
-      } else if (e.isDirectory() && !(dir === absRoot && e.name === '.git')) {
-        walk(abs, depth + 1);
+      } else if (e.isDirectory()) {
+        kinds.set(e.name, 'dir');
+        if (!(dir === absRoot && e.name === '.git')) walk(abs, rel === '' ? e.name : `${rel}/${e.name}`, depth + 1);
+      } else {
+        kinds.set(e.name, e.isFile() ? 'file' : 'other');
       }
     }
   };
@@ -140,13 +170,16 @@ export function findOutsideLinks(root: string, under = ''): OutsideLink[] {
   try {
     if (start !== absRoot && lstatSync(start).isSymbolicLink()) {
       const target = readlinkSync(start);
-      if (linkLeaves(absRoot, start, target)) return [{ link: toRepoPath(absRoot, start), target }];
+      return { links: linkLeaves(absRoot, start, target) ? [{ link: toRepoPath(absRoot, start), target }] : [], dirs };
     }
   } catch {
-    return [];
+    return { links: [], dirs };
   }
-  walk(start, 0);
-  return out.sort((a, b) => (a.link < b.link ? -1 : a.link > b.link ? 1 : 0));
+  const startRel = toRepoPath(absRoot, start);
+  walk(start, startRel, 0);
+  // Only a walk from a directory inside the repository describes repository paths.
+  if (!isWithin(absRoot, start)) dirs.clear();
+  return { links: out.sort((a, b) => (a.link < b.link ? -1 : a.link > b.link ? 1 : 0)), dirs };
 }
 
 /** The real path of each repository root, resolved once per process (roots do not move under a command). */
@@ -258,6 +291,30 @@ function checkOpenedInside(fd: number, st: Stats, abs: string, root: string, dis
       location: { file: displayPath },
       hint: SYMLINK_HINT,
     });
+  }
+}
+
+/**
+ * readTextFile for a file known to be a regular file (a repository walk listed it): one open and
+ * one fstat instead of a stat, then the open and fstat of the read. Opened non-blocking, so that a
+ * FIFO put in its place since the walk is refused rather than waited on.
+ */
+export function readRegularFile(abs: string, displayPath: string, maxBytes = MAX_INPUT_BYTES, insideRoot?: string): string {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    throw unreadable(displayPath, e);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return readTextFile(abs, displayPath, maxBytes, insideRoot);
+    // A directory swapped for a link since the walk must not lead the read outside: decided on
+    // the open descriptor, as readTextFile does.
+    if (insideRoot !== undefined) checkOpenedInside(fd, st, abs, insideRoot, displayPath);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -12,8 +12,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { toolEnv } from './process.js';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { existsSync, lstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { GitTree, RepositoryOrigin } from '../ports/git-repo.js';
 import { InputError, ToolError } from '../errors/index.js';
 
@@ -276,6 +276,26 @@ export async function isAncestor(dir: string, ancestor: string, descendant: stri
 }
 
 /**
+ * Whether git could find a work tree for `dir`: a `.git` in it or in a parent of its real path (git
+ * discovers from the physical directory; GIT_DIR is not passed on, gitEnv). False spares the
+ * three git processes of readRepositoryOrigin outside any clone.
+ */
+function mayBeInWorkTree(dir: string): boolean {
+  let d: string;
+  try {
+    d = realpathSync.native(dir);
+  } catch {
+    return true; // let git say
+  }
+  for (;;) {
+    if (existsSync(join(d, '.git'))) return true;
+    const parent = dirname(d);
+    if (parent === d) return false;
+    d = parent;
+  }
+}
+
+/**
  * The repository's own address as Argo CD would be told it: the URL of the `origin` remote and the
  * branch checked out (`undefined` for a detached HEAD or when there is no remote). Read with real
  * git, synchronously, once per load: layout readers take repoURL and revision from the
@@ -290,6 +310,7 @@ export function readRepositoryOrigin(dir: string): RepositoryOrigin {
       return undefined;
     }
   };
+  if (!mayBeInWorkTree(dir)) return {};
   if (git(['rev-parse', '--is-inside-work-tree']) !== 'true') return {};
   const url = git(['config', '--get', 'remote.origin.url']);
   const branch = git(['symbolic-ref', '--quiet', '--short', 'HEAD']);

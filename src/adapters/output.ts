@@ -177,7 +177,7 @@ function listDir(dir: string): Map<string, Dirent> | undefined {
  */
 export function writeTree(
   outDir: string,
-  files: readonly { path: string; content: string }[],
+  files: readonly { path: string; content: string | Uint8Array }[],
   managedDirs: readonly string[],
   managedParents: readonly string[] = [],
   session?: OutputSession,
@@ -203,15 +203,16 @@ export function writeTree(
     const names = listing(dir);
     const entry = names?.get(abs.slice(dir.length + 1));
     if (entry?.isSymbolicLink()) throw linkError(out.root, abs);
-    let current: string | undefined;
+    // Contents given as UTF-8 bytes (the writer thread's) are compared as bytes.
+    let same = false;
     if (entry?.isFile()) {
       try {
-        current = readFileSync(abs, 'utf8');
+        same = typeof f.content === 'string' ? readFileSync(abs, 'utf8') === f.content : readFileSync(abs).equals(f.content);
       } catch {
-        current = undefined;
+        same = false;
       }
     }
-    if (current === f.content) {
+    if (same) {
       stats.unchanged++;
       continue;
     }

@@ -49,12 +49,15 @@ export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
   if (options.layout && !forced) throw new InputError(`unknown layout ${options.layout}`, { code: 'unknown-layout', hint: `use one of ${readers.map((r) => r.layout).join(', ')}` });
   let chosen: ReturnType<typeof chooseLayout>;
   let result: LoadResult;
+  // The symlink check first: its walk of the repository then answers the reader's questions about
+  // paths (adapters/node-fs.ts), instead of a walk after loading and system calls per file during it.
+  const links = fs.outsideLinks?.() ?? [];
   try {
     chosen = forced ? { reader: forced, findings: [] } : chooseLayout(fs);
     result = chosen.reader.load(fs);
   } catch (e) {
     // No fleet found, because its own file is a link out of the repository: say so, not "no fleet".
-    const first = fs.outsideLinks?.()[0];
+    const first = links[0];
     if (first && e instanceof InputError && (e.code === 'no-fleet' || e.code === 'bad-fleet')) {
       throw new InputError(`${first.link} is a symlink to ${first.target}, outside the repository: fleetplan does not read it (${e.message})`, {
         code: 'symlink-outside-repo',
@@ -69,7 +72,7 @@ export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
   const extra = [...chosen.findings, ...fillRepositoryOrigin(result.fleet, origin)];
   // Argo CD's repo-server refuses a whole repository that holds a symlink leading out of it
   // (docs/adr/0210-paths-stay-inside.md): each one is an error, whichever layout reads the repository.
-  for (const l of fs.outsideLinks?.() ?? []) {
+  for (const l of links) {
     extra.push({
       severity: 'error',
       code: 'symlink-outside-repo',

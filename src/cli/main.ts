@@ -4,6 +4,7 @@ import { runCli } from './run.js';
 
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
+  stdoutBytes: (chunk: Uint8Array) => process.stdout.write(chunk),
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),

@@ -34,6 +34,8 @@ export function dns1123SubdomainProblem(name: string): string | undefined {
 
 /** The one path component `component` (a file or directory name) is too long for a file system. */
 export function fileNameProblem(component: string): string | undefined {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: short names need no counting (one per app and cluster).
+  if (component.length * 3 <= FILE_NAME_MAX) return undefined;
   const bytes = Buffer.byteLength(component, 'utf8');
   return bytes > FILE_NAME_MAX ? `a file name of ${bytes} bytes exceeds the ${FILE_NAME_MAX}-byte limit of file systems` : undefined;
 }
@@ -48,6 +50,8 @@ const GO_INT_MIN = -(2n ** 63n);
  * holds exactly (the written digits would differ from the ones in the file).
  */
 export function syncWaveProblem(wave: number): string | undefined {
+  // Every safe integer is inside Go's int: the common case needs no BigInt (one per app and cluster).
+  if (Number.isSafeInteger(wave)) return undefined;
   if (!Number.isFinite(wave) || !Number.isInteger(wave)) {
     return `${String(wave)} is not an integer; Argo CD reads the sync-wave annotation with strconv.Atoi, fails, and syncs the app in wave 0`;
   }

@@ -22,7 +22,7 @@ import { bootstrapFor } from '../generate/argocd.js';
 import { ROOT_APPLICATION, VARIABLES_CONFIGMAP } from '../model/constants.js';
 import { upstreamPluginObjects } from '../generate/argocd-plugin.js';
 import { clusterSecretFor } from '../generate/cluster-identity.js';
-import type { BootstrapPlan, BootstrapStage, ReadyCondition, WaitSpec } from '../model/bootstrap.js';
+import type { BootstrapFile, BootstrapPlan, BootstrapStage, ReadyCondition, WaitSpec } from '../model/bootstrap.js';
 import type { ObjectKey } from '../model/k8s.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
@@ -74,8 +74,15 @@ function stage(s: Omit<BootstrapStage, 'files' | 'notes'> & Partial<Pick<Bootstr
 }
 
 export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: BootstrapPlanOptions = {}): BootstrapPlan {
+  return planBootstrapOf(fleet, cluster, bootstrapFor(fleet, cluster), options);
+}
+
+/**
+ * planBootstrap over the cluster's bootstrap files when the caller has them already (`plan`
+ * lists the same files: one bootstrapFor per cluster, not two). The files are only read.
+ */
+export function planBootstrapOf(fleet: Fleet, cluster: ResolvedCluster, files: readonly BootstrapFile[], options: BootstrapPlanOptions = {}): BootstrapPlan {
   const ns = cluster.gitopsNamespace;
-  const files = bootstrapFor(fleet, cluster);
   const file = (step: BootstrapStepId) => files.find((f) => f.step === step);
   const notes: string[] = [];
   const stages: BootstrapStage[] = [];

@@ -5,10 +5,10 @@
 import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
 import { FLUX_PLAN_NOTE, fluxBootstrapFor } from '../generate/flux.js';
-import { planBootstrap } from './bootstrap-plan.js';
+import { planBootstrapOf } from './bootstrap-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
-import type { BootstrapPlan } from '../model/bootstrap.js';
+import type { BootstrapFile, BootstrapPlan } from '../model/bootstrap.js';
 import type { ClusterPlan, Plan, PlanBootstrapStep, PlanStage, PlanWait, PlanWave } from '../model/plan.js';
 import { provisionPath } from '../model/constants.js';
 import { provisionedSpokes } from '../layering/provision-apps.js';
@@ -48,7 +48,8 @@ export function planFleetLazily(resolved: LazyResolvedFleet): LazyPlan {
 
 export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
   if (fleet.engine === 'flux' && fleet.capabilities.bootstrap) return planFluxCluster(fleet, c);
-  const boot = planBootstrap(fleet, c);
+  const files = bootstrapFor(fleet, c);
+  const boot = planBootstrapOf(fleet, c, files);
   return {
     name: c.name,
     role: c.role,
@@ -58,7 +59,7 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     platform: c.platform,
     revision: c.revision,
     // Layouts that bootstrap themselves (helmfile + Flux) get no fleetplan bootstrap steps.
-    bootstrap: fleet.capabilities.bootstrap ? bootstrapSteps(fleet, c, boot) : [],
+    bootstrap: fleet.capabilities.bootstrap ? bootstrapSteps(files, boot) : [],
     stages: fleet.capabilities.bootstrap ? planStages(boot) : [],
     bootstrapNotes: fleet.capabilities.bootstrap ? boot.notes : [],
     waves: wavesOf(c),
@@ -140,8 +141,8 @@ export function provisioningPlan(fleet: Fleet, c: ResolvedCluster): Pick<Cluster
 }
 
 /** The bootstrap files, each with the stage that applies it and what that stage waits for. */
-function bootstrapSteps(fleet: Fleet, c: ResolvedCluster, boot: BootstrapPlan): PlanBootstrapStep[] {
-  return bootstrapFor(fleet, c).map((f) => {
+function bootstrapSteps(files: readonly BootstrapFile[], boot: BootstrapPlan): PlanBootstrapStep[] {
+  return files.map((f) => {
     const step: PlanBootstrapStep = { file: f.name, description: f.description, objects: f.objects.map((o) => formatRef(o)) };
     const stage = boot.stages.find((s) => s.files.includes(f.name));
     if (stage) {

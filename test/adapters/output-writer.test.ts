@@ -67,3 +67,24 @@ test('a symlink in the output directory stops the worker with the usage error, a
   );
   assert.deepEqual(readdirSync(victim), []);
 });
+
+test('contents cross to the writer as UTF-8 bytes: non-ASCII, astral, empty files are written byte for byte and found unchanged', async () => {
+  const files = [
+    { path: 'u/apps/a.yaml', content: `${H}note: ünïcødé ✓ 𝄞\n` },
+    { path: 'u/apps/empty.yaml', content: '' },
+    { path: 'u/apps/b.yaml', content: `${H}b: 1\n` },
+  ];
+  const direct = join(root, 'bytes-direct');
+  const viaWorker = join(root, 'bytes-worker');
+  writeTree(direct, files, ['u/apps']);
+  const w = createTreeWriter(viaWorker);
+  await w.write(files, ['u/apps']);
+  await w.write([], []);
+  assert.deepEqual(await w.close(), { written: 3, unchanged: 0, removed: 0 });
+  for (const f of files) assert.ok(readFileSync(join(viaWorker, f.path)).equals(Buffer.from(f.content, 'utf8')), f.path);
+  assert.deepEqual(tree(viaWorker), tree(direct));
+  // One character changed in the non-ASCII file: only it is written again.
+  const again = createTreeWriter(viaWorker);
+  await again.write([{ ...files[0]!, content: files[0]!.content.replace('✓', '✗') }, files[1]!, files[2]!], ['u/apps']);
+  assert.deepEqual(await again.close(), { written: 1, unchanged: 2, removed: 0 });
+});

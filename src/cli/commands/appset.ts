@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { Command, CommandContext } from '../command.js';
 import { clusterOptions } from '../command.js';
-import { UsageError, formatApplicationChunks, readClusterSecrets, runApplicationSets, CLUSTER_SECRET_TYPE_LABEL } from '../../index.js';
+import { UsageError, formatApplicationChunks, formatApplicationBytes, readClusterSecrets, runApplicationSets, CLUSTER_SECRET_TYPE_LABEL } from '../../index.js';
 import type { OutputFormat, ClusterSecret } from '../../index.js';
 import { readTextFile } from '../../adapters/fs.js';
 import { clusterSecretsFromFleet } from './appset-fleet.js';
@@ -108,7 +108,9 @@ export const appsetCommand: Command = {
       );
     }
     // Written piece by piece: the whole stream of a large matrix never exists as one string.
-    for (const chunk of formatApplicationChunks(apps, { output: output as OutputFormat, explain: values['explain'] === true })) io.stdout.write(chunk);
+    const format = { output: output as OutputFormat, explain: values['explain'] === true };
+    if (io.stdoutBytes) for (const chunk of formatApplicationBytes(apps, format)) io.stdoutBytes(chunk);
+    else for (const chunk of formatApplicationChunks(apps, format)) io.stdout.write(chunk);
     // Nothing generated because no cluster was selected: missing input (2) without --clusters, else a failed run (1).
     if (apps.length === 0 && unmatched.length > 0) return clusters === undefined ? 2 : 1;
     return rejected.length > 0 ? 1 : 0;
