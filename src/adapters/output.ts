@@ -299,7 +299,7 @@ function openedPath(fd: number): string | undefined {
  * is checked after the write and again after the rename. A file of ours that ended up elsewhere is
  * removed (it is ours: created exclusively, same inode) and the run fails naming the path.
  */
-function writeVerified(root: string, abs: string, content: string, tmp?: string): void {
+function writeVerified(root: string, abs: string, content: string | Uint8Array, tmp?: string): void {
   const created = tmp ?? abs;
   OUTPUT_HOOKS.beforeOpen?.(abs);
   const fd = openSync(created, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o666);
@@ -309,7 +309,7 @@ function writeVerified(root: string, abs: string, content: string, tmp?: string)
     if (at !== undefined && at !== expected) throw swapped(root, abs, at);
   };
   try {
-    const bytes = Buffer.from(content, 'utf8');
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
     check(created);
     if (tmp !== undefined) {

@@ -419,9 +419,9 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
   let leavesB: Map<string, Map<string, Record<string, unknown>[]>> | undefined;
   if (options.leaves) {
     options.onProgress?.(`building leaves of ${a.label.revision}…`);
-    leavesA = await buildLeaves(ra, options.leaves, notesA);
+    leavesA = await buildLeaves(ra, options.leaves, notesA, a.root);
     options.onProgress?.(`building leaves of ${b.label.revision}…`);
-    leavesB = await buildLeaves(rb, options.leaves, notesB);
+    leavesB = await buildLeaves(rb, options.leaves, notesB, b.root);
   }
   const sideOf = (resolved: ResolvedFleet, c: ResolvedCluster, render: boolean, leaves: Map<string, Map<string, Record<string, unknown>[]>> | undefined): ClusterSide => {
     const p = planCluster(resolved.fleet, c);
