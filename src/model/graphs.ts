@@ -28,6 +28,19 @@ export interface HelmfileRelease {
   waitsForGroups: string[];
   /** Repository files its hooks `kubectl apply`. */
   applies: string[];
+  /** `values:` as written: file names (relative to the helmfile) and inline maps, in order. */
+  values?: Array<string | Record<string, unknown>>;
+  /** Every hook as written, `{{ .Release.Namespace }}`/`{{ .Release.Name }}` filled in. */
+  hooks?: HelmfileHook[];
+  /** The helmfile `repositories:` entry a `repo/chart` chart names. */
+  repository?: { name: string; url: string; oci: boolean };
+}
+
+export interface HelmfileHook {
+  events: string[];
+  command: string;
+  args: string[];
+  line: number;
 }
 
 export interface FluxKustomization {

@@ -15,7 +15,7 @@ import { parseAllDocuments, LineCounter, isMap, isPair, isScalar, isSeq } from '
 import type { YamlNode, Document } from '../../yaml/index.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, Fleet, GroupDef } from '../../model/fleet.js';
-import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileRelease } from '../../model/graphs.js';
+import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileHook, HelmfileRelease } from '../../model/graphs.js';
 import { releaseApp, kustomizationApp } from '../../model/graphs.js';
 import type { AppSpec } from '../../model/spec.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
@@ -248,6 +248,15 @@ function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], rel
           }
         }
       }
+      const hooks: HelmfileHook[] = [];
+      (Array.isArray(r.hooks) ? r.hooks : []).forEach((h: unknown, j: number) => {
+        if (!isObj(h) || typeof h.command !== 'string') return;
+        const fill = (a: unknown) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name));
+        hooks.push({ events: Array.isArray(h.events) ? h.events.map(String) : [], command: h.command, args: Array.isArray(h.args) ? h.args.map(fill) : [], line: doc.locate(['releases', i, 'hooks', j]).line });
+      });
+      const values = (Array.isArray(r.values) ? r.values : []).filter((x: unknown): x is string | Record<string, unknown> => typeof x === 'string' || isObj(x));
+      const repoName = chart !== undefined && !chart.startsWith('.') && !chart.startsWith('/') && !chart.includes('://') ? chart.split('/')[0] : undefined;
+      const repo = repoName !== undefined && Array.isArray(v.repositories) ? v.repositories.find((x: unknown) => isObj(x) && x.name === repoName) : undefined;
       const release: HelmfileRelease = {
         name: r.name,
         namespace: ns,
@@ -260,6 +269,9 @@ function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], rel
         needs,
         waitsForGroups: [...new Set(waits)].sort(),
         applies,
+        ...(values.length ? { values } : {}),
+        ...(hooks.length ? { hooks } : {}),
+        ...(isObj(repo) && typeof repo.url === 'string' ? { repository: { name: repoName!, url: repo.url, oci: repo.oci === true } } : {}),
       };
       releasePaths.set(release, ['releases', i]);
       releases.push(release);
