@@ -20,44 +20,11 @@ import type { Fleet } from '../model/fleet.js';
 import type { FluxKustomization, HelmfileRelease } from '../model/graphs.js';
 import { releaseId } from '../model/graphs.js';
 import type { PlanStage } from '../model/plan.js';
+import type { ChartRef, HelmfileBootstrapPlan, HelmfileReleaseSpec, HelmfileStep, HookAction } from '../model/helmfile-bootstrap.js';
+
+export type { ChartRef, HelmfileBootstrapPlan, HelmfileReleaseSpec, HelmfileStep, HookAction } from '../model/helmfile-bootstrap.js';
 
 export const DEFAULT_HELMFILE_ENVIRONMENT = 'default';
-
-export type ChartRef =
-  /** A chart directory, repository-relative. */
-  | { kind: 'local'; path: string }
-  /** `oci://…`, or a chart of a `repositories:` entry (`--repo URL NAME`). */
-  | { kind: 'remote'; ref: string; repo?: string; version?: string };
-
-export interface HelmfileReleaseSpec {
-  id: string;
-  name: string;
-  namespace: string;
-  chart: ChartRef;
-  /** Values files (repository-relative) and inline maps, in helmfile order (later wins). */
-  values: Array<{ file: string } | { inline: Record<string, unknown> }>;
-  /** Where the release is written. */
-  file: string;
-  line: number;
-}
-
-export type HookAction =
-  | { kind: 'apply'; files: string[]; namespace?: string }
-  | { kind: 'wait-crds'; crds: string[] };
-
-export type HelmfileStep =
-  | { kind: 'crds'; name: string; releases: HelmfileReleaseSpec[] }
-  | { kind: 'release'; name: string; release: HelmfileReleaseSpec; needs: string[] }
-  | { kind: 'hook'; name: string; release: string; event: 'presync' | 'postsync'; action: HookAction; text: string }
-  | { kind: 'flux'; name: string; depth: number; kustomizations: Array<{ namespace: string; name: string; file: string; line: number }> };
-
-export interface HelmfileBootstrapPlan {
-  cluster: string;
-  environment: string;
-  steps: HelmfileStep[];
-  /** What the plan cannot carry out, each naming file and line; bootstrap refuses while any is left. */
-  problems: string[];
-}
 
 function dirOf(file: string): string {
   const i = file.lastIndexOf('/');
