@@ -17,7 +17,7 @@ export interface HelmfileReleaseSpec {
   namespace: string;
   chart: ChartRef;
   /** Values files (repository-relative) and inline maps, in helmfile order (later wins). */
-  values: Array<{ file: string } | { inline: Record<string, unknown> }>;
+  values: Array<{ file: string } | { inline: Record<string, unknown>; from?: string }>;
   /** Where the release is written. */
   file: string;
   line: number;

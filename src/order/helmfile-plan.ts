@@ -72,11 +72,17 @@ function specOf(r: HelmfileRelease, environment: string, problems: string[]): He
     return undefined;
   }
   const values: HelmfileReleaseSpec['values'] = [];
-  for (const v of r.values ?? []) {
-    if (typeof v !== 'string') {
-      values.push({ inline: v });
+  const before = problems.length;
+  for (const entry of r.values ?? []) {
+    if ('inline' in entry) {
+      values.push({ inline: entry.inline });
       continue;
     }
+    if ('helmRelease' in entry) {
+      values.push({ inline: entry.values, from: `${entry.helmRelease} spec.values` });
+      continue;
+    }
+    const v = entry.file;
     const file = fill(v, environment);
     if (file.includes('{{') || file.endsWith('.gotmpl')) {
       problems.push(`${where}: release ${releaseId(r)}: values "${v}" is a helmfile template, which fleetplan does not execute; give a plain values file`);
@@ -84,6 +90,7 @@ function specOf(r: HelmfileRelease, environment: string, problems: string[]): He
     }
     values.push({ file: joinPath(dirOf(r.file), file) });
   }
+  if (problems.length > before) return undefined;
   return { id: releaseId(r), name: r.name, namespace: r.namespace, chart, values, file: r.file, line: r.line };
 }
 
@@ -218,7 +225,7 @@ export function helmfilePlanStages(plan: HelmfileBootstrapPlan): PlanStage[] {
       case 'release':
         return {
           name: s.name,
-          description: `helm upgrade --install ${s.release.name} ${chartText(s.release.chart)} -n ${s.release.namespace}${s.release.values.length ? ` (${s.release.values.map((v) => ('file' in v ? v.file : 'inline values')).join(', ')})` : ''}${s.needs.length ? `, after ${s.needs.join(', ')}` : ''}`,
+          description: `helm upgrade --install ${s.release.name} ${chartText(s.release.chart)} -n ${s.release.namespace}${s.release.values.length ? ` (${s.release.values.map((v) => ('file' in v ? v.file : v.from ?? 'inline values')).join(', ')})` : ''}${s.needs.length ? `, after ${s.needs.join(', ')}` : ''}`,
           objects: [],
           files: [s.release.file],
           wait: ['its Deployments and StatefulSets available, its CRDs Established'],

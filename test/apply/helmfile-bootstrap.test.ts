@@ -228,6 +228,48 @@ test('plan of a helmfile + Flux repository: CRDs, releases in needs order with t
   }
 });
 
+test('plan: values a helmfile template reads from the Flux HelmRelease (bases + defaultInherit) are those spec.values', () => {
+  const dir = writeTree({
+    ...helmfileRepo(),
+    'bootstrap/helmfile.d/default.yaml': `templates:
+  default:
+    values:
+      - ./templates/values.yaml.gotmpl
+`,
+    'bootstrap/helmfile.d/templates/values.yaml.gotmpl': '{{ (fromYaml (readFile (printf "../../../kubernetes/apps/%s/%s/app/helmrelease.yaml" .Release.Namespace .Release.Name))).spec.values | toYaml }}\n',
+    'bootstrap/helmfile.d/01-apps.yaml': `bases: [default.yaml]
+defaultInherit: default
+releases:
+  - name: podinfo
+    namespace: apps
+    chart: ../charts/podinfo
+  - name: other
+    namespace: apps
+    chart: ../charts/podinfo
+`,
+    'kubernetes/apps/apps/podinfo/app/helmrelease.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: podinfo
+spec:
+  values:
+    replicas: 3
+`,
+  });
+  try {
+    const plan = planHelmfileBootstrap(loadFleet(dir).fleet, 'cluster', 'infra');
+    const release = (id: string) => plan.steps.find((s) => s.kind === 'release' && s.release.id === id);
+    const podinfo = release('apps/podinfo');
+    assert.ok(podinfo?.kind === 'release');
+    assert.deepEqual(podinfo.release.values, [{ inline: { replicas: 3 }, from: 'kubernetes/apps/apps/podinfo/app/helmrelease.yaml spec.values' }]);
+    // Without a HelmRelease the template cannot be read: the plan says bootstrap cannot run it.
+    assert.equal(release('apps/other'), undefined);
+    assert.match(plan.problems.join('\n'), /release apps\/other: values "\.\/templates\/values\.yaml\.gotmpl" is a helmfile template/);
+  } finally {
+    removeTree(dir);
+  }
+});
+
 test('plan text prints the helmfile bootstrap phases', async () => {
   const dir = writeTree(helmfileRepo());
   try {
@@ -275,11 +317,13 @@ test('a second bootstrap changes nothing: no object written, no new Helm revisio
   const h = await harness();
   try {
     await run(h);
-    const before = JSON.stringify(h.server.snapshot());
+    const versions = () => new Map(h.server.snapshot().map((o) => [`${String(o.kind)}/${o.metadata.namespace ?? ''}/${String(o.metadata.name)}`, String(o.metadata.resourceVersion)]));
+    const before = versions();
     const second = await run(h);
     assert.deepEqual(second.changes.with('created', 'configured'), []);
     assert.deepEqual(helmSecrets(h.server, 'apps'), ['sh.helm.release.v1.podinfo.v1']);
-    assert.equal(JSON.stringify(h.server.snapshot()), before);
+    const after = versions();
+    assert.deepEqual([...after].filter(([k, rv]) => before.get(k) !== rv).map(([k]) => k), [], 'objects written by the second run');
   } finally {
     await h.close();
   }

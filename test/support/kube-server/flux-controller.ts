@@ -54,6 +54,8 @@ export function startFluxController(server: KubeServer, opts: { delayMs?: number
       if (!ready(dep)) return setReady(rt, k, 'False', 'DependencyNotReady', `dependency '${String(d.namespace ?? ns)}/${String(d.name)}' is not ready`);
     }
     const hold = held.get(key);
+    // Reconciled at this generation already: as kustomize-controller between intervals, nothing is reapplied.
+    if (hold === undefined && ready(k) && k.status?.observedGeneration === (k.metadata.generation ?? 1)) return;
     if (hold !== undefined) return setReady(rt, k, 'False', 'HealthCheckFailed', hold);
     for (const o of manifests.get(key) ?? []) {
       const [group, version] = String(o.apiVersion).includes('/') ? String(o.apiVersion).split('/') : ['', String(o.apiVersion)];
