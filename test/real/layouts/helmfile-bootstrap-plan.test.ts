@@ -16,7 +16,7 @@ for (const snapshot of ['at-d9078e4d', 'at-ba0958d9']) {
   test(`plan of onedr0p/home-ops ${snapshot} prints the bootstrap phases in the seed's order`, async () => {
     const r = await cli(['plan', '--repo', realRepo('onedr0p__home-ops', snapshot)]);
     assert.equal(r.code, 0, r.stderr);
-    const names = r.stdout.split('\n').map((l) => /^    ((?:crds|release|postsync|flux \d+)\S*(?: \S+)*?)(?:\s{2,}|$)/.exec(l)?.[1]).filter((x): x is string => x !== undefined);
+    const names = r.stdout.split('\n').map((l) => /^ {4}((?:crds|release|postsync|flux \d+)\S*(?: \S+)*?)(?:\s{2,}|$)/.exec(l)?.[1]).filter((x): x is string => x !== undefined);
     assert.equal(names[0], 'crds');
     const releases = names.filter((n) => n.startsWith('release ')).map((n) => n.slice('release '.length));
     assert.deepEqual(releases, ORDER);
