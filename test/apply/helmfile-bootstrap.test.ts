@@ -15,7 +15,8 @@ import type { BootstrapEvent } from '../../src/apply/events.js';
 import type { BootstrapResult } from '../../src/apply/change-set.js';
 import { systemClock } from '../../src/adapters/clock.js';
 import { parseYamlAll } from '../../src/yaml/index.js';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { startKubeServer, type KubeServer } from '../support/kube-server/index.js';
 import { startFluxController, type FluxController } from '../support/kube-server/flux-controller.js';
 import type { Obj } from '../support/kube-server/types.js';
@@ -281,6 +282,45 @@ test('plan text prints the helmfile bootstrap phases', async () => {
     assert.match(r.stdout, /wait: Kustomization flux-system\/podinfo-config Ready/);
   } finally {
     removeTree(dir);
+  }
+});
+
+const PHASES_GOLDEN = resolve('test/golden/plan/helmfile-bootstrap-phases.txt');
+
+test('plan golden: the bootstrap phases of the helmfile + Flux fixture', async () => {
+  const dir = writeTree(helmfileRepo());
+  try {
+    const r = await cli(['plan', '--repo', dir]);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.split('\n');
+    const from = lines.indexOf('  bootstrap');
+    const to = lines.findIndex((l, i) => i > from && /^ {2}wave /.test(l));
+    const phases = lines.slice(from, to).join('\n') + '\n';
+    if (process.env.UPDATE_GOLDEN === '1' || !existsSync(PHASES_GOLDEN)) {
+      mkdirSync(dirname(PHASES_GOLDEN), { recursive: true });
+      writeFileSync(PHASES_GOLDEN, phases);
+    }
+    assert.equal(phases, readFileSync(PHASES_GOLDEN, 'utf8'));
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('fleetplan bootstrap (CLI) on a helmfile + Flux repository converges, then changes nothing', async () => {
+  const h = await harness();
+  try {
+    const args = ['bootstrap', '--repo', h.dir, '--cluster', 'cluster', '--kubeconfig', h.kubeconfig, '--environment', 'apps', '--helm', HELM, '--timeout', '60s'];
+    const env = { PATH: process.env.PATH, HOME: h.home };
+    const first = await cli(args, process.cwd(), env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /created\s+HelmRelease\/apps\/podinfo/);
+    assert.equal(h.server.object('apps/v1', 'Deployment', 'podinfo', 'apps')!.spec.template.spec.containers[0].image, 'example/podinfo:apps');
+    const second = await cli(args, process.cwd(), env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.doesNotMatch(second.stdout, /^\s+(created|configured)\s/m);
+    assert.match(second.stdout, /unchanged\s+HelmRelease\/apps\/podinfo\s+\(Helm release revision 1\)/);
+  } finally {
+    await h.close();
   }
 });
 
