@@ -11,6 +11,8 @@ export { loadFleet, completeLoad, validateFleet, rules, ruleCatalog } from './ap
 export { renderGoTemplate } from './api/gotemplate.js';
 export { renderLeaves } from './api/leaves.js';
 export { planRepository } from './api/plan.js';
+export { bootstrapHelmfile } from './api/helmfile-bootstrap.js';
+export type { HelmfileBootstrapOptions } from './api/helmfile-bootstrap.js';
 export { writeRenderedFleet, renderFleetLeaves, repositoryApplications } from './api/render.js';
 export { diffFleet, diffPromotion, validateAgainstBase } from './api/diff.js';
 export type { DiffOptions, DiffLeavesOptions, PromotionDiffOptions, BaseFindingsOptions } from './api/diff.js';

@@ -28,6 +28,26 @@ export interface HelmfileRelease {
   waitsForGroups: string[];
   /** Repository files its hooks `kubectl apply`. */
   applies: string[];
+  /** `values:` (inherited template values first): files as written (relative to the helmfile), inline maps, in order. */
+  values?: HelmfileValues[];
+  /** Every hook as written, `{{ .Release.Namespace }}`/`{{ .Release.Name }}` filled in. */
+  hooks?: HelmfileHook[];
+  /** The helmfile `repositories:` entry a `repo/chart` chart names. */
+  repository?: { name: string; url: string; oci: boolean };
+}
+
+/**
+ * One `values:` entry: a file name as written, an inline map, or the values of the app's Flux
+ * HelmRelease (`spec.values`), which a helmfile template (`values.yaml.gotmpl` reading
+ * `kubernetes/apps/<ns>/<name>/app/helmrelease.yaml`) gives, read as the template reads them.
+ */
+export type HelmfileValues = { file: string } | { inline: Record<string, unknown> } | { helmRelease: string; values: Record<string, unknown> };
+
+export interface HelmfileHook {
+  events: string[];
+  command: string;
+  args: string[];
+  line: number;
 }
 
 export interface FluxKustomization {

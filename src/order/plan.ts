@@ -6,6 +6,7 @@ import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
 import { FLUX_PLAN_NOTE, fluxBootstrapFor } from '../generate/flux.js';
 import { planBootstrapOf } from './bootstrap-plan.js';
+import { helmfilePlanStages, planHelmfileBootstrap } from './helmfile-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
 import type { BootstrapFile, BootstrapPlan } from '../model/bootstrap.js';
@@ -58,15 +59,22 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     sector: c.sector ?? null,
     platform: c.platform,
     revision: c.revision,
-    // Layouts that bootstrap themselves (helmfile + Flux) get no fleetplan bootstrap steps.
+    // Layouts that bootstrap themselves get no fleetplan bootstrap steps; helmfile + Flux gets
+    // the phases of its own bootstrap (src/order/helmfile-plan.ts).
     bootstrap: fleet.capabilities.bootstrap ? bootstrapSteps(files, boot) : [],
-    stages: fleet.capabilities.bootstrap ? planStages(boot) : [],
-    bootstrapNotes: fleet.capabilities.bootstrap ? boot.notes : [],
+    ...(fleet.capabilities.bootstrap ? { stages: planStages(boot), bootstrapNotes: boot.notes } : helmfileStages(fleet, c)),
     waves: wavesOf(c),
     apps: appsOf(c),
     notes: [...(clusterDef(fleet, c.name)?.notes ?? [])],
     ...provisioningPlan(fleet, c),
   };
+}
+
+/** The phases of a helmfile + Flux bootstrap; none for other layouts that bootstrap themselves. */
+function helmfileStages(fleet: Fleet, c: ResolvedCluster): Pick<ClusterPlan, 'stages' | 'bootstrapNotes'> {
+  if (fleet.layout !== 'helmfile-flux' || !fleet.graphs) return { stages: [], bootstrapNotes: [] };
+  const plan = planHelmfileBootstrap(fleet, c.name);
+  return { stages: helmfilePlanStages(plan), bootstrapNotes: plan.problems.map((p) => `fleetplan bootstrap cannot run this: ${p}`) };
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Command, CommandContext } from '../command.js';
 import { clusterOptions } from '../command.js';
 import { checkSelector, choice, clusterNames, load, reportFindings, selectedClusters } from '../common.js';
-import { InputError, UsageError, hasErrors, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration } from '../../index.js';
-import type { BootstrapPlanOptions, ClusterOutcome, ClusterRun, FleetPorts, Reporter, BootstrapResult } from '../../index.js';
+import { InputError, UsageError, hasErrors, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration, bootstrapHelmfile } from '../../index.js';
+import type { BootstrapPlanOptions, ClusterOutcome, ClusterRun, FleetPorts, Reporter, BootstrapResult, Fleet } from '../../index.js';
 import { systemClock } from '../../adapters/clock.js';
 import { readManifests, withPrivateFile } from '../../adapters/manifests.js';
 import { jsonReporter, lineReporter, liveReporter, summaryLine } from '../bootstrap-progress.js';
@@ -33,14 +33,19 @@ Spokes: for a spoke, --context is its hub. fleetplan waits for the spoke's Clust
 installed and its ManagedCluster available, then bootstraps the spoke with the admin kubeconfig from
 the Hive Secret (or --spoke-kubeconfig F). A GitOps operator an ACM policy installed is left as is.
   --all                          the hub, then its spokes in parallel; each cluster's outcome is reported
-One cluster per run without --all: -l must select exactly one.`,
+One cluster per run without --all: -l must select exactly one.
+helmfile + Flux repositories: the CRD phase (helm template --include-crds, CRDs applied server-side),
+then each release in needs order with the real Helm 3 (helm upgrade --install, its hooks), then every
+Flux Kustomization Ready in dependsOn order.
+  --environment NAME             the helmfile environment ({{ .Environment.Name }}; default "default")
+  --helm PATH                    the Helm 3 binary (default: FLEETPLAN_HELM, PATH, .tools/bin)`,
   examples: [
     { what: 'what bootstrapping the hub would change, without writing', run: 'fleetplan bootstrap --repo examples/lab --cluster hub --context hub-admin --dry-run', notRun: 'needs a cluster' },
     { what: 'bootstrap the hub and wait for every wave, for at most 45 minutes', run: 'fleetplan bootstrap --repo examples/lab --cluster hub --context hub-admin --timeout 45m', notRun: 'needs a cluster' },
     { what: 'the spoke etl4, through its hub\'s context, chosen by name label', run: 'fleetplan bootstrap --repo examples/lab -l fleetplan.io/name=etl4 --context hub-admin', notRun: 'needs a cluster' },
     { what: 'the hub, then its spokes in parallel, as JSON events', run: 'fleetplan bootstrap --repo examples/lab --all --context hub-admin -o json', notRun: 'needs a cluster' },
   ],
-  complete: { flags: { output: ['text', 'json'], kubeconfig: 'file', 'spoke-kubeconfig': 'file', 'argocd-manifests': 'file', 'secret-store': 'file', context: 'none', timeout: 'none' } },
+  complete: { flags: { output: ['text', 'json'], kubeconfig: 'file', helm: 'file', environment: 'none', 'spoke-kubeconfig': 'file', 'argocd-manifests': 'file', 'secret-store': 'file', context: 'none', timeout: 'none' } },
   options: {
     ...clusterOptions,
     all: { type: 'boolean' },
@@ -55,6 +60,8 @@ One cluster per run without --all: -l must select exactly one.`,
     'secret-store': { type: 'string' },
     'secret-store-credentials': { type: 'string' },
     'spoke-kubeconfig': { type: 'string' },
+    environment: { type: 'string' },
+    helm: { type: 'string' },
   },
   async run(ctx) {
     const format = choice(ctx, 'output', ['text', 'json'] as const, 'text');
@@ -69,6 +76,8 @@ One cluster per run without --all: -l must select exactly one.`,
     }
     const timeoutMs = ctx.values.timeout !== undefined ? parseDuration(String(ctx.values.timeout)) : DEFAULT_TIMEOUT_MS;
     const { fleet } = await load(ctx);
+    if (fleet.layout === 'helmfile-flux') return runHelmfile(ctx, fleet, names, all, timeoutMs, format);
+    if (ctx.values.environment !== undefined) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
     if (!fleet.capabilities.bootstrap) {
       throw new UsageError('a helmfile + Flux repository bootstraps itself (helmfile sync, then Flux): fleetplan bootstrap applies Argo CD fleets only');
     }
@@ -150,6 +159,37 @@ One cluster per run without --all: -l must select exactly one.`,
     return outcomes.every((o) => o.ok) ? 0 : 1;
   },
 };
+
+async function runHelmfile(ctx: CommandContext, fleet: Fleet, names: string[], all: boolean, timeoutMs: number, format: 'text' | 'json'): Promise<number> {
+  if (ctx.values['dry-run'] === true || ctx.values['no-wait'] === true) throw new UsageError('--dry-run and --no-wait are not supported for a helmfile + Flux bootstrap', { hint: 'fleetplan plan --cluster C shows what it would do' });
+  const cluster = fleet.clusters[0]!.name;
+  if (!all && names.length === 1 && names[0] !== cluster) throw new UsageError(`a helmfile + Flux repository has one cluster, "${cluster}", not "${names[0]}"`);
+  const reporter = reporterFor(ctx, format);
+  const kubeconfigFlag = ctx.values.kubeconfig as string | undefined;
+  let outcome: ClusterOutcome;
+  try {
+    const result = await bootstrapHelmfile(fleet, {
+      cluster,
+      ...(ctx.values.environment !== undefined ? { environment: String(ctx.values.environment) } : {}),
+      ...(kubeconfigFlag !== undefined ? { kubeconfig: resolve(ctx.io.cwd, kubeconfigFlag) } : {}),
+      ...(ctx.values.context !== undefined ? { context: String(ctx.values.context) } : {}),
+      ...(ctx.values.helm !== undefined ? { helm: String(ctx.values.helm) } : {}),
+      env: ctx.io.env,
+      clock: systemClock,
+      reporter,
+      timeoutMs,
+      forceConflicts: ctx.values['force-conflicts'] === true,
+    });
+    outcome = { cluster, ok: true, result };
+  } catch (err) {
+    const error = err instanceof Error ? err : new Error(String(err));
+    reporter.event({ type: 'failed', cluster, message: error.message });
+    outcome = { cluster, ok: false, error };
+  }
+  if (format === 'text') ctx.io.stdout.write(formatOutcomes([outcome]));
+  if (outcome.error) ctx.io.stderr.write(`fleetplan bootstrap: ${cluster}: ${'format' in outcome.error && typeof outcome.error.format === 'function' ? (outcome.error.format as () => string)() : outcome.error.message}\n`);
+  return outcome.ok ? 0 : 1;
+}
 
 function planOptionsFrom(ctx: CommandContext): BootstrapPlanOptions {
   const opts: BootstrapPlanOptions = {};

@@ -15,7 +15,7 @@ import { parseAllDocuments, LineCounter, isMap, isPair, isScalar, isSeq } from '
 import type { YamlNode, Document } from '../../yaml/index.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, Fleet, GroupDef } from '../../model/fleet.js';
-import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileRelease } from '../../model/graphs.js';
+import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileHook, HelmfileRelease, HelmfileValues } from '../../model/graphs.js';
 import { releaseApp, kustomizationApp } from '../../model/graphs.js';
 import type { AppSpec } from '../../model/spec.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
@@ -201,12 +201,60 @@ function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): Return
   return parsed.docs;
 }
 
+/** The `templates:` of a helmfile document and of its `bases:` (files relative to the helmfile). */
+function helmfileTemplates(fs: RepoFileSystem, file: string, v: Record<string, unknown>, findings: Finding[]): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  const add = (t: unknown) => {
+    if (!isObj(t)) return;
+    for (const [k, x] of Object.entries(t)) if (isObj(x)) out[k] = x;
+  };
+  for (const b of Array.isArray(v.bases) ? v.bases : []) {
+    if (typeof b !== 'string' || b.includes('{{')) continue;
+    for (const doc of readDocs(fs, joinRelative(dirOf(file), b) ?? b, findings)) if (isObj(doc.value)) add(doc.value.templates);
+  }
+  add(v.templates);
+  return out;
+}
+
+/** Templates a release inherits: its `inherit: [{template}]`, else the document's `defaultInherit`. */
+function inheritedTemplates(r: Record<string, unknown>, v: Record<string, unknown>): string[] {
+  if (Array.isArray(r.inherit)) return r.inherit.flatMap((x: unknown) => (isObj(x) && typeof x.template === 'string' ? [x.template] : []));
+  if (typeof v.defaultInherit === 'string') return [v.defaultInherit];
+  return [];
+}
+
+/**
+ * A values template that returns the app's Flux HelmRelease `spec.values` (onedr0p/home-ops:
+ * `readFile (printf ".../kubernetes/apps/%s/%s/app/helmrelease.yaml" .Release.Namespace
+ * .Release.Name)).spec.values`): those values, read as the template reads them.
+ */
+function valuesFromFlux(fs: RepoFileSystem, template: string | undefined, ns: string, name: string): HelmfileValues | undefined {
+  if (template === undefined || !fs.exists(template)) return undefined;
+  let text: string;
+  try {
+    text = fs.readText(template);
+  } catch {
+    return undefined;
+  }
+  if (!/kubernetes\/apps\/%s\/%s\/app\/helmrelease\.yaml/.test(text) || !/\.spec\.values\b/.test(text)) return undefined;
+  const file = `kubernetes/apps/${ns}/${name}/app/helmrelease.yaml`;
+  if (!fs.exists(file)) return undefined;
+  try {
+    const o = parseManifests(file, fs.readText(file)).find((x) => x.kind === 'HelmRelease');
+    const spec = o && isObj(o.body.spec) ? o.body.spec : undefined;
+    return { helmRelease: file, values: spec && isObj(spec.values) ? spec.values : {} };
+  } catch {
+    return undefined;
+  }
+}
+
 function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[]): void {
   for (const doc of readDocs(fs, file, findings)) {
     const v = doc.value;
     if (!isObj(v) || !Array.isArray(v.releases)) continue;
     const defaults = isObj(v.helmDefaults) ? v.helmDefaults : {};
     const args = Array.isArray(defaults.args) ? defaults.args.map(String) : [];
+    const templates = helmfileTemplates(fs, file, v, findings);
     const phase: HelmfileRelease['phase'] = args.includes('--include-crds') && args.includes('--no-hooks') ? 'crds' : /(^|\/)(\d+-)?crds\.ya?ml/.test(file) ? 'crds' : 'apps';
     v.releases.forEach((r: unknown, i: number) => {
       if (!isObj(r) || typeof r.name !== 'string') return;
@@ -248,6 +296,21 @@ function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], rel
           }
         }
       }
+      const hooks: HelmfileHook[] = [];
+      (Array.isArray(r.hooks) ? r.hooks : []).forEach((h: unknown, j: number) => {
+        if (!isObj(h) || typeof h.command !== 'string') return;
+        const fill = (a: unknown) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name));
+        hooks.push({ events: Array.isArray(h.events) ? h.events.map(String) : [], command: h.command, args: Array.isArray(h.args) ? h.args.map(fill) : [], line: doc.locate(['releases', i, 'hooks', j]).line });
+      });
+      const inherited = inheritedTemplates(r, v).flatMap((t) => (Array.isArray(templates[t]?.values) ? (templates[t]!.values as unknown[]) : []));
+      const values = [...inherited, ...(Array.isArray(r.values) ? r.values : [])].flatMap((x: unknown): HelmfileValues[] => {
+        if (isObj(x)) return [{ inline: x }];
+        if (typeof x !== 'string') return [];
+        const fromFlux = x.endsWith('.gotmpl') ? valuesFromFlux(fs, joinRelative(dirOf(file), x), ns, r.name as string) : undefined;
+        return [fromFlux ?? { file: x }];
+      });
+      const repoName = chart !== undefined && !chart.startsWith('.') && !chart.startsWith('/') && !chart.includes('://') ? chart.split('/')[0] : undefined;
+      const repo = repoName !== undefined && Array.isArray(v.repositories) ? v.repositories.find((x: unknown) => isObj(x) && x.name === repoName) : undefined;
       const release: HelmfileRelease = {
         name: r.name,
         namespace: ns,
@@ -260,6 +323,9 @@ function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], rel
         needs,
         waitsForGroups: [...new Set(waits)].sort(),
         applies,
+        ...(values.length ? { values } : {}),
+        ...(hooks.length ? { hooks } : {}),
+        ...(isObj(repo) && typeof repo.url === 'string' ? { repository: { name: repoName!, url: repo.url, oci: repo.oci === true } } : {}),
       };
       releasePaths.set(release, ['releases', i]);
       releases.push(release);

@@ -1,6 +1,6 @@
 /**
- * Non-apply patches: JSON merge patch (RFC 7386), JSON patch (RFC 6902), and strategic merge
- * patch treated as a merge patch (lists replaced whole) — enough for what a bootstrap sends.
+ * Non-apply patches: JSON merge patch (RFC 7386) and JSON patch (RFC 6902); strategic merge
+ * patch is strategic.ts.
  */
 import { badRequest, StatusError } from './status.js';
 import { clone, deepEqual, isPlainObject, type Obj } from './types.js';
@@ -13,14 +13,6 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
     else out[k] = mergePatch(out[k], v);
   }
   return out;
-}
-
-/** Strategic merge patch without the per-field list strategies: `$patch` directives are refused. */
-export function strategicMergePatch(target: unknown, patch: unknown): unknown {
-  if (JSON.stringify(patch).includes('"$patch"') || JSON.stringify(patch).includes('"$setElementOrder')) {
-    throw badRequest('strategic merge patch directives ($patch, $setElementOrder) are not supported by this test server');
-  }
-  return mergePatch(target, patch);
 }
 
 function unescape(token: string): string {

@@ -13,6 +13,8 @@ import yaml from 'js-yaml';
 import { Controllers, type ControllerOptions } from './controllers.js';
 import { Faults, type RequestMatch, matches } from './faults.js';
 import { discoveryEntries } from './resources.js';
+import { serveOpenApi } from './openapi.js';
+import { PROTOBUF, protobufToJson } from './protobuf.js';
 import { parseRequest, type RequestInfo, type RequestLogEntry } from './router.js';
 
 export type { RequestLogEntry } from './router.js';
@@ -250,7 +252,9 @@ export class KubeServer {
     }
     let body: string;
     try {
-      body = await readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+      const bytes = await readBody(req, this.opts.maxBodyBytes ?? 16 * 1024 * 1024);
+      // client-go's typed clients (Helm's release Secrets) send protobuf: see protobuf.ts.
+      body = contentType.startsWith(PROTOBUF) ? protobufToJson(bytes) : bytes.toString('utf8');
     } catch (err) {
       if (err instanceof StatusError) return this.sendStatus(res, err);
       throw err;
@@ -426,6 +430,7 @@ export class KubeServer {
   }
 
   private discovery(path: string, res: ServerResponse): void {
+    if (serveOpenApi(path, res)) return;
     const types = this.store.allTypes();
     const groups = new Map<string, string[]>();
     for (const t of types) {
@@ -490,7 +495,7 @@ function faultStatus(status: number, info: RequestInfo, retryAfterSeconds: numbe
   }
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -503,7 +508,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
         chunks.push(c);
       }
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

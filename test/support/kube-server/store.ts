@@ -8,7 +8,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { conflictMessage, formatPath, recordUpdate, serverSideApply } from './fields.js';
 import { listKeysFor, type ListKeys } from './list-keys.js';
 import { applyDefaults, defaultKeyFields } from './defaults.js';
-import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
+import { jsonPatch, mergePatch } from './patch.js';
+import { strategicMerge } from './strategic.js';
 import { BUILTIN_TYPES, isEstablished, typeFromCrd } from './resources.js';
 import type { Matcher } from './selectors.js';
 import {
@@ -215,7 +216,7 @@ export class ObjectStore {
     if (type === 'apply') return this.apply(rt, ns, name, patch, opts);
     if (opts.force !== undefined) throw invalid(rt, name, [{ field: 'force', message: 'Unsupported value: true: may not be specified for non-apply patch' }]);
     const old = this.mustGet(rt, ns, name);
-    const patched = type === 'json' ? jsonPatch(old, patch) : type === 'merge' ? mergePatch(old, patch) : strategicMergePatch(old, patch);
+    const patched = type === 'json' ? jsonPatch(old, patch) : type === 'merge' ? mergePatch(old, patch) : strategicMerge(old, patch, this.listKeys(rt));
     if (!isPlainObject(patched)) throw badRequest('the patch does not produce an object');
     const incoming = this.checkBody(rt, ns, patched, name);
     const rv = incoming.metadata.resourceVersion;

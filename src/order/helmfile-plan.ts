@@ -1,0 +1,254 @@
+/**
+ * Stage 4, the bootstrap of a helmfile + Flux repository as data (pure): what
+ * `helmfile -f crds.yaml template | kubectl apply` then `helmfile sync` do, then the Flux
+ * hand-off. Steps, in order:
+ *
+ * 1. `crds`: the CRDs of the CRD-phase releases (`helm template --include-crds`, CRDs only),
+ *    applied server-side, each awaited Established.
+ * 2. one `release` step per apps-phase release in `needs` order (ties in file order): a Helm 3
+ *    release of the same name and namespace (`helm upgrade --install`), then its objects awaited;
+ *    its presync hooks before, its postsync hooks after (`kubectl apply -f FILE`, `kubectl wait
+ *    --for=create crd/NAME`).
+ * 3. `flux N`: every Flux Kustomization, by depth of `dependsOn` (and of the Kustomization whose
+ *    path creates it), awaited Ready.
+ *
+ * `{{ .Environment.Name }}` in values files and hook arguments is the helmfile environment chosen;
+ * any other template is not executed and is a problem of the plan (bootstrap refuses to run it).
+ * Decisions: docs/adr/0231-helmfile-bootstrap.md.
+ */
+import type { Fleet } from '../model/fleet.js';
+import type { FluxKustomization, HelmfileRelease } from '../model/graphs.js';
+import { releaseId } from '../model/graphs.js';
+import type { PlanStage } from '../model/plan.js';
+import type { ChartRef, HelmfileBootstrapPlan, HelmfileReleaseSpec, HelmfileStep, HookAction } from '../model/helmfile-bootstrap.js';
+
+export type { ChartRef, HelmfileBootstrapPlan, HelmfileReleaseSpec, HelmfileStep, HookAction } from '../model/helmfile-bootstrap.js';
+
+export const DEFAULT_HELMFILE_ENVIRONMENT = 'default';
+
+function dirOf(file: string): string {
+  const i = file.lastIndexOf('/');
+  return i < 0 ? '.' : file.slice(0, i);
+}
+
+/** `base/rel` normalised (`..`, `.`); rel starting with `/` stays absolute. */
+export function joinPath(base: string, rel: string): string {
+  if (rel.startsWith('/')) return rel;
+  const out: string[] = base === '.' ? [] : base.split('/');
+  for (const seg of rel.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (out.length && out[out.length - 1] !== '..') out.pop();
+      else out.push('..');
+    } else out.push(seg);
+  }
+  return out.join('/') || '.';
+}
+
+function fill(text: string, environment: string): string {
+  return text.replace(/\{\{\s*\.Environment\.Name\s*\}\}/g, environment);
+}
+
+function chartOf(r: HelmfileRelease): ChartRef | undefined {
+  const chart = r.chart;
+  if (chart === undefined) return undefined;
+  const version = r.version !== undefined && !r.version.includes('{{') ? r.version : undefined;
+  if (chart.startsWith('./') || chart.startsWith('../') || chart.startsWith('/') || chart === '.') return { kind: 'local', path: joinPath(dirOf(r.file), chart) };
+  if (chart.startsWith('oci://')) return { kind: 'remote', ref: chart, ...(version ? { version } : {}) };
+  if (r.repository) {
+    const name = chart.slice(r.repository.name.length + 1);
+    return r.repository.oci
+      ? { kind: 'remote', ref: `oci://${r.repository.url.replace(/\/+$/, '')}/${name}`, ...(version ? { version } : {}) }
+      : { kind: 'remote', ref: name, repo: r.repository.url, ...(version ? { version } : {}) };
+  }
+  return undefined;
+}
+
+function specOf(r: HelmfileRelease, environment: string, problems: string[]): HelmfileReleaseSpec | undefined {
+  const where = `${r.file}:${r.line}`;
+  const chart = chartOf(r);
+  if (!chart) {
+    problems.push(`${where}: release ${releaseId(r)}: chart "${r.chart ?? ''}" is neither a local directory, oci:// nor a chart of a repositories: entry`);
+    return undefined;
+  }
+  const values: HelmfileReleaseSpec['values'] = [];
+  const before = problems.length;
+  for (const entry of r.values ?? []) {
+    if ('inline' in entry) {
+      values.push({ inline: entry.inline });
+      continue;
+    }
+    if ('helmRelease' in entry) {
+      values.push({ inline: entry.values, from: `${entry.helmRelease} spec.values` });
+      continue;
+    }
+    const v = entry.file;
+    const file = fill(v, environment);
+    if (file.includes('{{') || file.endsWith('.gotmpl')) {
+      problems.push(`${where}: release ${releaseId(r)}: values "${v}" is a helmfile template, which fleetplan does not execute; give a plain values file`);
+      continue;
+    }
+    values.push({ file: joinPath(dirOf(r.file), file) });
+  }
+  if (problems.length > before) return undefined;
+  return { id: releaseId(r), name: r.name, namespace: r.namespace, chart, values, file: r.file, line: r.line };
+}
+
+function hookOf(r: HelmfileRelease, h: NonNullable<HelmfileRelease['hooks']>[number], environment: string, problems: string[]): HookAction | undefined {
+  const where = `${r.file}:${h.line}`;
+  const args = h.args.map((a) => fill(a, environment));
+  const templated = args.find((a) => a.includes('{{'));
+  if (templated !== undefined) {
+    problems.push(`${where}: hook of ${releaseId(r)}: argument "${templated}" is a template fleetplan does not execute`);
+    return undefined;
+  }
+  if (h.command === 'kubectl' && args[0] === 'apply') {
+    const files: string[] = [];
+    let namespace: string | undefined;
+    for (let i = 1; i < args.length; i++) {
+      const a = args[i]!;
+      const m = /^(?:--filename|-f)=(.+)$/.exec(a);
+      if (m) files.push(joinPath(dirOf(r.file), m[1]!));
+      else if ((a === '-f' || a === '--filename') && args[i + 1] !== undefined) files.push(joinPath(dirOf(r.file), args[++i]!));
+      else if (/^(?:--namespace|-n)=/.test(a)) namespace = a.slice(a.indexOf('=') + 1);
+      else if ((a === '-n' || a === '--namespace') && args[i + 1] !== undefined) namespace = args[++i]!;
+      else if (!['--server-side', '--force-conflicts', '--server-side=true', '--force-conflicts=true'].includes(a)) {
+        problems.push(`${where}: hook of ${releaseId(r)}: kubectl apply argument "${a}" is not understood by fleetplan`);
+        return undefined;
+      }
+    }
+    return { kind: 'apply', files, ...(namespace !== undefined ? { namespace } : {}) };
+  }
+  if (h.command === 'kubectl' && args[0] === 'wait' && args.some((a) => a === '--for=create')) {
+    const crds = args.flatMap((a) => {
+      const m = /^(?:crds?|customresourcedefinitions?(?:\.apiextensions\.k8s\.io)?)\/(.+)$/.exec(a);
+      return m ? [m[1]!] : [];
+    });
+    if (crds.length) return { kind: 'wait-crds', crds };
+  }
+  problems.push(`${where}: hook of ${releaseId(r)}: "${[h.command, ...args].join(' ')}" is not a hook fleetplan runs (kubectl apply -f FILE, kubectl wait --for=create crd/NAME)`);
+  return undefined;
+}
+
+/** Apps-phase releases in `needs` order; ties keep file order. Edges that name nothing or close a cycle are ignored (the graph rules report them). */
+function inNeedsOrder(releases: HelmfileRelease[]): HelmfileRelease[] {
+  const byId = new Map(releases.map((r) => [`${r.file}|${releaseId(r)}`, r]));
+  const find = (from: HelmfileRelease, n: { name: string; namespace?: string }) => {
+    if (n.namespace !== undefined) return byId.get(`${from.file}|${n.namespace}/${n.name}`);
+    return byId.get(`${from.file}|${from.namespace}/${n.name}`) ?? releases.filter((x) => x.file === from.file && x.name === n.name).find((_, __, all) => all.length === 1);
+  };
+  const out: HelmfileRelease[] = [];
+  const state = new Map<HelmfileRelease, 1 | 2>();
+  const visit = (r: HelmfileRelease) => {
+    if (state.get(r) !== undefined) return;
+    state.set(r, 1);
+    for (const n of r.needs) {
+      const d = find(r, n);
+      if (d && state.get(d) !== 1) visit(d);
+    }
+    state.set(r, 2);
+    out.push(r);
+  };
+  for (const r of releases) visit(r);
+  return out;
+}
+
+function fluxLevels(flux: FluxKustomization[]): FluxKustomization[][] {
+  const find = (from: FluxKustomization, d: { name: string; namespace?: string }) => flux.find((k) => k.name === d.name && k.namespace === (d.namespace ?? from.namespace));
+  const parentOf = (k: FluxKustomization) => flux.filter((p) => p !== k && p.path !== undefined && (p.path === '.' || k.file.startsWith(p.path + '/'))).sort((a, b) => b.path!.length - a.path!.length)[0];
+  const depth = new Map<FluxKustomization, number>();
+  const visiting = new Set<FluxKustomization>();
+  const visit = (k: FluxKustomization): number => {
+    const known = depth.get(k);
+    if (known !== undefined) return known;
+    visiting.add(k);
+    let d = 0;
+    const deps = k.dependsOn.map((x) => find(k, x)).filter((x): x is FluxKustomization => x !== undefined);
+    const parent = parentOf(k);
+    for (const m of parent ? [...deps, parent] : deps) if (!visiting.has(m)) d = Math.max(d, visit(m) + 1);
+    visiting.delete(k);
+    depth.set(k, d);
+    return d;
+  };
+  for (const k of flux) visit(k);
+  const levels: FluxKustomization[][] = [];
+  for (const k of flux) (levels[depth.get(k)!] ??= []).push(k);
+  return levels.filter((l) => l !== undefined).map((l) => [...l].sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`)));
+}
+
+/** The bootstrap of a helmfile + Flux fleet (`fleet.graphs`), for one helmfile environment. */
+export function planHelmfileBootstrap(fleet: Fleet, cluster: string, environment = DEFAULT_HELMFILE_ENVIRONMENT): HelmfileBootstrapPlan {
+  const graphs = fleet.graphs ?? { helmfile: [], flux: [] };
+  const problems: string[] = [];
+  const steps: HelmfileStep[] = [];
+  const crds = graphs.helmfile.filter((r) => r.phase === 'crds').map((r) => specOf(r, environment, problems)).filter((x): x is HelmfileReleaseSpec => x !== undefined);
+  if (crds.length) steps.push({ kind: 'crds', name: 'crds', releases: crds });
+  for (const r of inNeedsOrder(graphs.helmfile.filter((x) => x.phase === 'apps'))) {
+    const spec = specOf(r, environment, problems);
+    const hooks = (r.hooks ?? []).flatMap((h) => {
+      const event = h.events.includes('presync') ? 'presync' : h.events.includes('postsync') ? 'postsync' : undefined;
+      if (!event) {
+        problems.push(`${r.file}:${h.line}: hook of ${releaseId(r)} runs on ${h.events.join(', ') || 'no event'}: fleetplan runs presync and postsync hooks only`);
+        return [];
+      }
+      const action = hookOf(r, h, environment, problems);
+      return action ? [{ event, action, text: [h.command, ...h.args.map((a) => fill(a, environment))].join(' ') }] : [];
+    });
+    const hookStep = (event: 'presync' | 'postsync') => hooks.filter((h) => h.event === event).map((h, i): HelmfileStep => ({ kind: 'hook', name: `${event} ${releaseId(r)}${i ? ` #${i + 1}` : ''}`, release: releaseId(r), event, action: h.action, text: h.text }));
+    steps.push(...hookStep('presync'));
+    if (spec) steps.push({ kind: 'release', name: `release ${spec.id}`, release: spec, needs: r.needs.map((n) => (n.namespace !== undefined ? `${n.namespace}/${n.name}` : n.name)) });
+    steps.push(...hookStep('postsync'));
+  }
+  fluxLevels(graphs.flux).forEach((level, depth) => {
+    steps.push({ kind: 'flux', name: `flux ${depth}`, depth, kustomizations: level.map((k) => ({ namespace: k.namespace, name: k.name, file: k.file, line: k.line })) });
+  });
+  return { cluster, environment, steps, problems };
+}
+
+function chartText(c: ChartRef): string {
+  return c.kind === 'local' ? c.path : `${c.repo ? `${c.repo} ` : ''}${c.ref}${c.version ? ` ${c.version}` : ''}`;
+}
+
+/** The steps as `plan` prints them. */
+export function helmfilePlanStages(plan: HelmfileBootstrapPlan): PlanStage[] {
+  return plan.steps.map((s): PlanStage => {
+    switch (s.kind) {
+      case 'crds':
+        return {
+          name: s.name,
+          description: `the CRDs of ${s.releases.map((r) => r.id).join(', ')} (helm template --include-crds, CustomResourceDefinitions only), applied server-side`,
+          objects: [],
+          files: [...new Set(s.releases.map((r) => r.file))],
+          wait: ['every CustomResourceDefinition Established'],
+          notes: [],
+        };
+      case 'release':
+        return {
+          name: s.name,
+          description: `helm upgrade --install ${s.release.name} ${chartText(s.release.chart)} -n ${s.release.namespace}${s.release.values.length ? ` (${s.release.values.map((v) => ('file' in v ? v.file : v.from ?? 'inline values')).join(', ')})` : ''}${s.needs.length ? `, after ${s.needs.join(', ')}` : ''}`,
+          objects: [],
+          files: [s.release.file],
+          wait: ['its Deployments and StatefulSets available, its CRDs Established'],
+          notes: [],
+        };
+      case 'hook':
+        return {
+          name: s.name,
+          description: s.action.kind === 'apply' ? `apply ${s.action.files.join(', ')} server-side` : `wait for ${s.action.crds.map((c) => `CRD ${c}`).join(', ')}`,
+          objects: [],
+          files: s.action.kind === 'apply' ? s.action.files : [],
+          wait: s.action.kind === 'wait-crds' ? s.action.crds.map((c) => `CustomResourceDefinition ${c} Established`) : [],
+          notes: [`helmfile hook: ${s.text}`],
+        };
+      case 'flux':
+        return {
+          name: s.name,
+          description: `Flux Kustomizations at dependsOn depth ${s.depth}`,
+          objects: [],
+          files: [],
+          wait: s.kustomizations.map((k) => `Kustomization ${k.namespace}/${k.name} Ready`),
+          notes: [],
+        };
+    }
+  });
+}
