@@ -22,6 +22,12 @@ import { parseYamlSource } from '../yaml/source.js';
 import { formatPath } from '../model/source.js';
 import { FLEET_FILE } from '../model/constants.js';
 import { NATIVE_CAPABILITIES } from '../model/fleet.js';
+import { loadMirror } from './mirror.js';
+
+function mirrorOf(spec: FleetSpec, source: SourceFile | undefined, findings: Finding[]): Pick<Fleet, 'mirror'> {
+  const mirror = source ? loadMirror(spec.gitops?.mirror, spec.repoURL, source, findings) : undefined;
+  return mirror ? { mirror } : {};
+}
 
 
 export interface LoadResult {
@@ -116,6 +122,7 @@ export function loadNativeFleet(fs: RepoFileSystem): LoadResult {
     renderedPath: (spec.gitops?.renderedPath ?? 'rendered').replace(/\/+$/, ''),
     plugin: spec.gitops?.plugin ? { image: spec.gitops.plugin.image, name: spec.gitops.plugin.name ?? 'fleetplan' } : undefined,
     operator: spec.gitops?.operator ?? {},
+    ...mirrorOf(spec, sources.get(FLEET_FILE), findings),
     sectors: spec.sectors ?? [],
     vars: stringifyVars(spec.vars),
     defaults: spec.defaults ?? {},

@@ -67,6 +67,27 @@ export interface ApplicationSetDeliverySpec {
   directories?: string[];
 }
 
+/** A Secret on the cluster, or the ExternalSecret that makes it: credentials by reference, never by value. */
+export interface MirrorCredentialsSpec {
+  secretRef?: { namespace: string; name: string };
+  externalSecretRef?: { namespace: string; name: string };
+  /** Keys of the Secret's data (default `username`, `password`). */
+  usernameKey?: string;
+  passwordKey?: string;
+}
+
+export interface MirrorSpec {
+  /** The repository URL inside the cluster, as Argo CD reads it in phase 2. */
+  url: string;
+  /** Where fleetplan pushes to, when it cannot reach `url` (e.g. through a port-forward or route). Default `url`. */
+  pushURL?: string;
+  /** The app (on each cluster) that deploys the Git service; phase 2 starts once it is Healthy. */
+  app: string;
+  /** The branch pushed to. Default: the cluster's revision when it is a branch name, else `main`. */
+  branch?: string;
+  credentials: MirrorCredentialsSpec;
+}
+
 export interface FleetSpec {
   repoURL: string;
   revision?: string;
@@ -80,6 +101,8 @@ export interface FleetSpec {
     /** Settings of `delivery: applicationset` (seed 004's root ApplicationSet). */
     applicationset?: ApplicationSetDeliverySpec;
     operator?: { channel?: string; source?: string; sourceNamespace?: string; installPlanApproval?: 'Automatic' | 'Manual' };
+    /** The internal Git service of seed 000's phase 2 (docs/adr/0235-internal-git-mirror.md). */
+    mirror?: MirrorSpec;
   };
   sectors?: SectorSpec[];
   vars?: Record<string, string | number | boolean>;
