@@ -6,6 +6,7 @@ import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
 import { FLUX_PLAN_NOTE, fluxBootstrapFor } from '../generate/flux.js';
 import { planBootstrap } from './bootstrap-plan.js';
+import { mirrorPlanStages, planMirror } from './mirror-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
 import type { BootstrapPlan } from '../model/bootstrap.js';
@@ -59,7 +60,7 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     revision: c.revision,
     // Layouts that bootstrap themselves (helmfile + Flux) get no fleetplan bootstrap steps.
     bootstrap: fleet.capabilities.bootstrap ? bootstrapSteps(fleet, c, boot) : [],
-    stages: fleet.capabilities.bootstrap ? planStages(boot) : [],
+    stages: fleet.capabilities.bootstrap ? [...planStages(boot), ...phaseTwoStages(fleet, c)] : [],
     bootstrapNotes: fleet.capabilities.bootstrap ? boot.notes : [],
     waves: wavesOf(c),
     apps: appsOf(c),
@@ -150,6 +151,12 @@ function bootstrapSteps(fleet: Fleet, c: ResolvedCluster, boot: BootstrapPlan): 
     }
     return step;
   });
+}
+
+/** The stages of the internal Git phase, when the fleet has `gitops.mirror`. */
+function phaseTwoStages(fleet: Fleet, c: ResolvedCluster): PlanStage[] {
+  const m = planMirror(fleet, c);
+  return m ? mirrorPlanStages(m) : [];
 }
 
 export function planStages(boot: BootstrapPlan): PlanStage[] {
