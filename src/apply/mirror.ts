@@ -139,6 +139,9 @@ export async function runMirror(client: KubeClient, git: MirrorGit, plan: Mirror
 
   const appKey = (name: string) => ({ apiVersion: APPLICATION, kind: 'Application', namespace: ns, name });
   const judge = (w: WaitSpec) => async () => {
+    if (!(await client.resource(w.object.apiVersion, w.object.kind))) {
+      return { ready: false, message: `${w.object.kind} (${w.object.apiVersion}) is not served on this cluster: is it bootstrapped (phase 1)?`, conditions: [] };
+    }
     const o = (await client.get(w.object)) as LiveObject | undefined;
     return evaluate(w, () => o);
   };
