@@ -28,7 +28,7 @@ each Synced from it. The pushed commit must hold the tree of \`fleetplan render 
   --force-push                   replace a mirror branch that has commits the cluster's commit does not
   -o json                        one JSON event per line on stdout (the last one holds the result)`,
   examples: [
-    { what: 'move the hub onto its internal Git service', run: 'fleetplan mirror --repo examples/lab --cluster hub --context hub-admin', notRun: 'needs a cluster' },
+    { what: 'move the hub onto its internal Git service', run: 'fleetplan mirror --repo . --cluster hub --context hub-admin', notRun: 'needs a cluster' },
   ],
   complete: { flags: { output: ['text', 'json'], kubeconfig: 'file', context: 'none', timeout: 'none' } },
   options: {
