@@ -70,7 +70,7 @@ export type { LoadResult } from './load/native.js';
 export { resolveFleet, selectClusters, resolveFleetLazily } from './layering/resolve-fleet.js';
 export { resolveCluster } from './layering/resolve.js';
 export { SELECTOR_SYNTAX, clusterSelectorLabels, parseSelector, selectClustersByLabels } from './layering/selector.js';
-export type { SelectOptions, LazyResolvedFleet } from './layering/resolve-fleet.js';
+export type { SelectOptions, LazyResolvedFleet, ResolvedFleet } from './layering/resolve-fleet.js';
 
 // 4 order: plans
 export { planApplicationSetFleet } from './order/applicationset-apps.js';
@@ -108,6 +108,12 @@ export type { BootstrapResult } from './apply/change-set.js';
 export type { BootstrapEvent, Reporter } from './apply/events.js';
 export type { ExecuteOptions } from './apply/executor.js';
 export type { ClusterRun, ClusterOutcome, FleetPorts } from './apply/fleet.js';
+// 7 apply: phase 2, the internal Git service (gitops.mirror)
+export { planMirror } from './order/mirror-plan.js';
+export type { MirrorPlan } from './order/mirror-plan.js';
+export { runMirror, expectedPhaseTwoFiles, MirrorTimeoutError } from './apply/mirror.js';
+export type { MirrorOptions, MirrorResult } from './apply/mirror.js';
+export type { MirrorGit, GitCredentials } from './ports/mirror-git.js';
 
 // 8 promote
 export { planPromotion, formatPromotion, setSectorRevision } from './promote/index.js';

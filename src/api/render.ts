@@ -23,6 +23,8 @@ export interface WriteRenderedOptions {
   wholeFleet: boolean;
   /** Applications the clusters' own ApplicationSets generate (repositoryApplications), written as apps/. */
   generated?: GeneratedApplications;
+  /** 2: also the phase-2 tree of a fleet with `gitops.mirror` (render/fleet.ts RenderOptions). */
+  phase?: 1 | 2;
 }
 
 /**
@@ -73,7 +75,7 @@ export async function writeRenderedFleet(resolved: ResolvedFleet, dir: string, o
   let session: OutputSession | undefined = writer ? undefined : openOutput(dir);
   try {
     for (const c of resolved.clusters) {
-      const files = renderCluster(resolved, c, options.generated);
+      const files = renderCluster(resolved, c, options.generated, options.phase !== undefined ? { phase: options.phase } : {});
       // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
       const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
       // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too

@@ -22,6 +22,12 @@ import { parseYamlSource } from '../yaml/source.js';
 import { formatPath } from '../model/source.js';
 import { FLEET_FILE } from '../model/constants.js';
 import { NATIVE_CAPABILITIES } from '../model/fleet.js';
+import { loadMirror } from './mirror.js';
+
+function mirrorOf(spec: FleetSpec, source: SourceFile | undefined, findings: Finding[]): Pick<Fleet, 'mirror'> {
+  const mirror = source ? loadMirror(spec.gitops?.mirror, spec.repoURL, source, findings) : undefined;
+  return mirror ? { mirror } : {};
+}
 
 
 export interface LoadResult {
@@ -118,6 +124,7 @@ export function loadNativeFleet(fs: RepoFileSystem): LoadResult {
     operator: spec.gitops?.operator ?? {},
     ...bootstrapRunnerOf(spec, sources.get(FLEET_FILE), findings),
     ...(spec.gitops?.selfManaged !== undefined ? { selfManaged: spec.gitops.selfManaged } : {}),
+    ...mirrorOf(spec, sources.get(FLEET_FILE), findings),
     sectors: spec.sectors ?? [],
     vars: stringifyVars(spec.vars),
     defaults: spec.defaults ?? {},

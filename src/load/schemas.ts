@@ -294,6 +294,16 @@ const project: JsonSchema = {
   },
 };
 
+function secretRef(description: string): Record<string, unknown> {
+  return {
+    type: 'object',
+    description,
+    required: ['namespace', 'name'],
+    additionalProperties: false,
+    properties: { namespace: { type: 'string', pattern: dnsLabel }, name: { type: 'string', minLength: 1 } },
+  };
+}
+
 export const fleetSchema = kindSchema(
   'Fleet',
   {
@@ -355,6 +365,29 @@ export const fleetSchema = kindSchema(
                 },
               },
             ],
+          },
+          mirror: {
+            type: 'object',
+            description: 'The internal Git service (seed 000, phase 2): once its app is Healthy, `fleetplan bootstrap` (or `fleetplan mirror`) pushes the repository to it and switches the root Application and every generated source to `url`.',
+            required: ['url', 'app', 'credentials'],
+            additionalProperties: false,
+            properties: {
+              url: { type: 'string', minLength: 1, description: 'The repository URL inside the cluster (http or https), e.g. http://gitea-http.gitea.svc.cluster.local:3000/platform/fleet.git.' },
+              pushURL: { type: 'string', minLength: 1, description: 'Where fleetplan pushes from where it runs (a route or port-forward), when url is reachable only inside the cluster. Default url.' },
+              app: { type: 'string', pattern: dnsLabel, description: 'The app on each cluster that deploys the Git service.' },
+              branch: { type: 'string', minLength: 1, description: 'Branch pushed to. Default: the cluster revision when it is a branch name, else main.' },
+              credentials: {
+                type: 'object',
+                description: 'The push credentials, by reference to a Secret on the cluster (or the ExternalSecret that makes it); never a literal value.',
+                additionalProperties: false,
+                properties: {
+                  secretRef: secretRef('A Secret on the cluster holding the push credentials.'),
+                  externalSecretRef: secretRef('An ExternalSecret; its target Secret (spec.target.name, default its own name) holds the push credentials.'),
+                  usernameKey: { type: 'string', minLength: 1, description: 'Key of the username in the Secret. Default username.' },
+                  passwordKey: { type: 'string', minLength: 1, description: 'Key of the password or token in the Secret. Default password.' },
+                },
+              },
+            },
           },
           operator: {
             type: 'object',

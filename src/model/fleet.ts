@@ -57,6 +57,20 @@ export const NATIVE_CAPABILITIES: FleetCapabilities = { bootstrap: true, renderR
 /** A layout whose Argo CD objects are the repository's own; fleetplan still plans and runs the bootstrap. */
 export const ARGOCD_REPOSITORY_CAPABILITIES: FleetCapabilities = { bootstrap: true, renderRepositoryObjects: false, repositoryArgoConfig: true, promote: false };
 
+/**
+ * The internal Git service of seed 000's phase 2, defaults filled in (docs/adr/0235): Argo CD
+ * reads `url` once `app` is Healthy and fleetplan has pushed the cluster's revision to `pushURL`.
+ */
+export interface FleetMirror {
+  url: string;
+  pushURL: string;
+  app: string;
+  /** Set when fleet.yaml names one; else per cluster (mirrorBranch in generate/mirror.ts). */
+  branch?: string;
+  /** Where the push credentials are read from on the cluster (a Secret, or the ExternalSecret that makes one). */
+  credentials: { kind: 'Secret' | 'ExternalSecret'; namespace: string; name: string; usernameKey: string; passwordKey: string };
+}
+
 export interface Fleet {
   /** Absolute path of the repository root. */
   root: string;
@@ -81,6 +95,8 @@ export interface Fleet {
   bootstrapRunner?: { type: 'job' | 'tekton'; image: string; timeout: string };
   /** `gitops.selfManaged`; absent means true where the layout supports it (ADR 0240). */
   selfManaged?: boolean;
+  /** The internal Git service of phase 2 (native fleets' `gitops.mirror`); absent: one phase. */
+  mirror?: FleetMirror;
   sectors: SectorSpec[];
   vars: Record<string, string>;
   defaults: AppSpec;

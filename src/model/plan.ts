@@ -35,6 +35,8 @@ export interface PlanStage {
   wait: string[];
   /** Applied once this CRD is Established, alongside the later stages. */
   gate?: string;
+  /** 2: a stage of the internal Git phase (`fleetplan mirror`, run by bootstrap after the waves). */
+  phase?: 2;
   notes: string[];
 }
 

@@ -77,6 +77,27 @@ export interface BootstrapRunnerSpec {
   timeout?: string;
 }
 
+/** A Secret on the cluster, or the ExternalSecret that makes it: credentials by reference, never by value. */
+export interface MirrorCredentialsSpec {
+  secretRef?: { namespace: string; name: string };
+  externalSecretRef?: { namespace: string; name: string };
+  /** Keys of the Secret's data (default `username`, `password`). */
+  usernameKey?: string;
+  passwordKey?: string;
+}
+
+export interface MirrorSpec {
+  /** The repository URL inside the cluster, as Argo CD reads it in phase 2. */
+  url: string;
+  /** Where fleetplan pushes to, when it cannot reach `url` (e.g. through a port-forward or route). Default `url`. */
+  pushURL?: string;
+  /** The app (on each cluster) that deploys the Git service; phase 2 starts once it is Healthy. */
+  app: string;
+  /** The branch pushed to. Default: the cluster's revision when it is a branch name, else `main`. */
+  branch?: string;
+  credentials: MirrorCredentialsSpec;
+}
+
 export interface FleetSpec {
   repoURL: string;
   revision?: string;
@@ -94,6 +115,8 @@ export interface FleetSpec {
     bootstrapRunner?: BootstrapRunnerType | BootstrapRunnerSpec;
     /** Argo CD manages its own configuration after the hand-off (ADR 0240). Default true. */
     selfManaged?: boolean;
+    /** The internal Git service of seed 000's phase 2 (docs/adr/0235-internal-git-mirror.md). */
+    mirror?: MirrorSpec;
   };
   sectors?: SectorSpec[];
   vars?: Record<string, string | number | boolean>;

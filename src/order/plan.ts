@@ -7,6 +7,7 @@ import { bootstrapFor } from '../generate/argocd.js';
 import { FLUX_PLAN_NOTE, fluxBootstrapFor } from '../generate/flux.js';
 import { planBootstrapOf } from './bootstrap-plan.js';
 import { helmfilePlanStages, planHelmfileBootstrap } from './helmfile-plan.js';
+import { mirrorPlanStages, planMirror } from './mirror-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
 import type { BootstrapFile, BootstrapPlan } from '../model/bootstrap.js';
@@ -60,9 +61,10 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     platform: c.platform,
     revision: c.revision,
     // Layouts that bootstrap themselves get no fleetplan bootstrap steps; helmfile + Flux gets
-    // the phases of its own bootstrap (src/order/helmfile-plan.ts).
+    // the phases of its own bootstrap (src/order/helmfile-plan.ts); a fleet with gitops.mirror adds
+    // phase 2 after the waves.
     bootstrap: fleet.capabilities.bootstrap ? bootstrapSteps(files, boot) : [],
-    ...(fleet.capabilities.bootstrap ? { stages: planStages(boot), bootstrapNotes: boot.notes } : helmfileStages(fleet, c)),
+    ...(fleet.capabilities.bootstrap ? { stages: [...planStages(boot), ...phaseTwoStages(fleet, c)], bootstrapNotes: boot.notes } : helmfileStages(fleet, c)),
     waves: wavesOf(c),
     apps: appsOf(c),
     notes: [...(clusterDef(fleet, c.name)?.notes ?? [])],
@@ -159,6 +161,12 @@ function bootstrapSteps(files: readonly BootstrapFile[], boot: BootstrapPlan): P
     }
     return step;
   });
+}
+
+/** The stages of the internal Git phase, when the fleet has `gitops.mirror`. */
+function phaseTwoStages(fleet: Fleet, c: ResolvedCluster): PlanStage[] {
+  const m = planMirror(fleet, c);
+  return m ? mirrorPlanStages(m) : [];
 }
 
 export function planStages(boot: BootstrapPlan): PlanStage[] {

@@ -28,6 +28,8 @@ import { appSetFilePath, deliveryKey, rootApplicationSet, valuesFilePath, values
 import { header, toYaml, jsonOf } from '../yaml/serialize.js';
 import type { RenderedFile } from './files.js';
 import { appFileName } from '../model/graphs.js';
+import { PHASE_TWO_DIR, phaseTwoObjects } from '../generate/mirror.js';
+import { bootstrapFileName } from '../model/bootstrap.js';
 
 
 export interface RenderResult {
@@ -54,7 +56,15 @@ export interface GeneratedApplications {
 }
 
 /** The files of one cluster (its bootstrap, projects, apps, and a hub's provisioning directories). */
-export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, generated?: GeneratedApplications): RenderedFile[] {
+export interface RenderOptions {
+  /**
+   * 2: also the phase-2 tree of a fleet with `gitops.mirror` (src/generate/mirror.ts), under
+   * `<cluster>/phase-2/{bootstrap,projects,apps}`. Default 1: the tree as without a mirror.
+   */
+  phase?: 1 | 2;
+}
+
+export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, generated?: GeneratedApplications, options: RenderOptions = {}): RenderedFile[] {
   const { fleet } = resolved;
   const files: RenderedFile[] = [];
   const file = (path: string, from: string[], objects: K8sObject[]): RenderedFile => {
@@ -83,6 +93,16 @@ export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, gener
   files.push(...renderProvision(fleet, c.name, resolved.cluster));
   // Sources a layout reader generates (Namespaces, OLM Subscriptions of Validated Patterns).
   files.push(...renderGenerated(fleet, c));
+  if (options.phase === 2 && fleet.mirror && fleet.delivery !== 'applicationset') {
+    const two = phaseTwoObjects(fleet, fleet.mirror, c);
+    const dir = `${c.name}/${PHASE_TWO_DIR}`;
+    files.push(file(`${dir}/bootstrap/${bootstrapFileName('root-application')}`, [fleet.file, c.file], [two.root]));
+    for (const p of two.projects) files.push(file(`${dir}/projects/${p.metadata.name}.yaml`, [fleet.file], [p]));
+    for (const a of two.applications) {
+      const app = c.apps.find((x) => x.name === a.app)!;
+      files.push(file(`${dir}/apps/${a.app}.yaml`, [...new Set([fleet.file, ...app.layers.map((l) => l.file)])], [a.object]));
+    }
+  }
   // Apply order: bootstrap steps, then projects, then apps by wave, then provisioning objects.
   return files;
 }
@@ -144,16 +164,16 @@ export function deliveryFiles(fleet: Fleet, clusters: readonly ResolvedCluster[]
 }
 
 /** Every object of the selected clusters as one YAML stream, a cluster at a time (memory stays per cluster). */
-export function* renderedYamlChunks(resolved: ResolvedFleet, generated?: GeneratedApplications): Generator<string> {
-  for (const c of resolved.clusters) yield renderedStream(renderCluster(resolved, c, generated));
+export function* renderedYamlChunks(resolved: ResolvedFleet, generated?: GeneratedApplications, options: RenderOptions = {}): Generator<string> {
+  for (const c of resolved.clusters) yield renderedStream(renderCluster(resolved, c, generated, options));
 }
 
 /** Every object of the selected clusters as a kubectl List in JSON, streamed; the same bytes as toSortedJson of the whole list. */
-export function* renderedJsonChunks(resolved: ResolvedFleet, generated?: GeneratedApplications): Generator<string> {
+export function* renderedJsonChunks(resolved: ResolvedFleet, generated?: GeneratedApplications, options: RenderOptions = {}): Generator<string> {
   yield '{\n  "apiVersion": "v1",\n  "items": [';
   let first = true;
   for (const c of resolved.clusters) {
-    for (const f of renderCluster(resolved, c, generated)) {
+    for (const f of renderCluster(resolved, c, generated, options)) {
       for (const o of f.objects) {
         yield (first ? '\n    ' : ',\n    ') + jsonOf(o, '    ');
         first = false;

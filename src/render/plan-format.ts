@@ -62,7 +62,7 @@ export function planText(plan: Plan): string {
     for (const note of c.notes) lines.push(`  note: ${note}`);
     if (c.provisioning) lines.push(`  provisioned by ${c.provisioning.hub} (${c.provisioning.installer}, app ${c.provisioning.app})`);
     for (const w of c.waitsFor ?? []) lines.push(`  wait: ${w.description}${w.createdBy ? ` (created by app ${w.createdBy} on ${w.cluster})` : ''}`);
-    const stages = (c.stages ?? []).filter((s) => s.wave === undefined);
+    const stages = (c.stages ?? []).filter((s) => s.wave === undefined && s.phase === undefined);
     if (stages.length) {
       lines.push('  bootstrap');
       for (const note of c.bootstrapNotes ?? []) lines.push(`    note: ${note}`);
@@ -85,6 +85,18 @@ export function planText(plan: Plan): string {
     }
     const last = (c.stages ?? []).filter((s) => s.wave !== undefined).pop();
     if (last) lines.push(`  each wave waits: every Application Synced and Healthy; the last also: ${last.wait[last.wait.length - 1] ?? ''}`);
+    const two = (c.stages ?? []).filter((s) => s.phase === 2);
+    if (two.length) {
+      lines.push('  phase 2: internal Git (fleetplan mirror, run by bootstrap once the waves converge)');
+      const w = Math.max(...two.map((s) => s.name.length));
+      const pad = ' '.repeat(w + 6);
+      for (const s of two) {
+        lines.push(`    ${s.name.padEnd(w)}  ${s.description}`);
+        for (const o of s.objects) lines.push(`${pad}apply: ${o}`);
+        for (const t of s.wait) lines.push(`${pad}wait: ${t}`);
+        for (const n of s.notes) lines.push(`${pad}note: ${n}`);
+      }
+    }
     const appCount = c.apps.length;
     lines.push(`  ${appCount} app${appCount === 1 ? '' : 's'} in ${c.waves.length} wave${c.waves.length === 1 ? '' : 's'}`);
   }

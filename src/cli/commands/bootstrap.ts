@@ -1,12 +1,13 @@
 import type { Command, CommandContext } from '../command.js';
 import { clusterOptions } from '../command.js';
 import { checkSelector, choice, clusterNames, load, reportFindings, selectedClusters } from '../common.js';
-import { InputError, UsageError, hasErrors, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration, bootstrapHelmfile } from '../../index.js';
+import { InputError, OperationError, UsageError, hasErrors, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration, bootstrapHelmfile } from '../../index.js';
 import type { BootstrapPlanOptions, ClusterOutcome, ClusterRun, FleetPorts, Reporter, BootstrapResult, Fleet } from '../../index.js';
 import { systemClock } from '../../adapters/clock.js';
 import { readManifests, withPrivateFile } from '../../adapters/manifests.js';
 import { jsonReporter, lineReporter, liveReporter, summaryLine } from '../bootstrap-progress.js';
 import { resolve } from 'node:path';
+import { formatMirrorResult, runPhaseTwo } from '../phase-two.js';
 
 export const bootstrapCommand: Command = {
   name: 'bootstrap',
@@ -38,7 +39,10 @@ helmfile + Flux repositories: the CRD phase (helm template --include-crds, CRDs 
 then each release in needs order with the real Helm 3 (helm upgrade --install, its hooks), then every
 Flux Kustomization Ready in dependsOn order.
   --environment NAME             the helmfile environment ({{ .Environment.Name }}; default "default")
-  --helm PATH                    the Helm 3 binary (default: FLEETPLAN_HELM, PATH, .tools/bin)`,
+  --helm PATH                    the Helm 3 binary (default: FLEETPLAN_HELM, PATH, .tools/bin)
+Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan mirror\` on the cluster
+(push to the internal Git service, switch Argo CD to it); not with --dry-run, --no-wait or --all.
+  --force-push                   (phase 2) replace a mirror branch that has commits the cluster's commit does not`,
   examples: [
     { what: 'what bootstrapping the hub would change, without writing', run: 'fleetplan bootstrap --repo examples/lab --cluster hub --context hub-admin --dry-run', notRun: 'needs a cluster' },
     { what: 'bootstrap the hub and wait for every wave, for at most 45 minutes', run: 'fleetplan bootstrap --repo examples/lab --cluster hub --context hub-admin --timeout 45m', notRun: 'needs a cluster' },
@@ -62,6 +66,7 @@ Flux Kustomization Ready in dependsOn order.
     'spoke-kubeconfig': { type: 'string' },
     environment: { type: 'string' },
     helm: { type: 'string' },
+    'force-push': { type: 'boolean' },
   },
   async run(ctx) {
     const format = choice(ctx, 'output', ['text', 'json'] as const, 'text');
@@ -149,14 +154,32 @@ Flux Kustomization Ready in dependsOn order.
         noWait: ctx.values['no-wait'] === true,
         forceConflicts: ctx.values['force-conflicts'] === true,
       });
+      if (format === 'text') ctx.io.stdout.write(formatOutcomes(outcomes));
+      for (const o of outcomes) {
+        if (o.error) ctx.io.stderr.write(`fleetplan bootstrap: ${o.cluster}: ${'format' in o.error && typeof o.error.format === 'function' ? (o.error.format as () => string)() : o.error.message}\n`);
+      }
+      if (!outcomes.every((o) => o.ok)) return 1;
+      // Phase 2: the internal Git service, on the cluster this client reaches (not a spoke through its hub).
+      if (fleet.mirror && runs.length === 1) {
+        const only = runs[0]!;
+        if (ctx.values['dry-run'] === true || ctx.values['no-wait'] === true || all || only.hub !== undefined) {
+          ctx.io.stderr.write(`fleetplan bootstrap: phase 2 (internal Git) not run${all || only.hub !== undefined ? ' for a run through a hub' : ' with --dry-run or --no-wait'}: run fleetplan mirror --cluster ${only.plan.cluster} once the waves converge\n`);
+          return 0;
+        }
+        const one = resolveFleet(fleet, { clusters: [only.plan.cluster] });
+        try {
+          const result = await runPhaseTwo(ctx, fleet, one, client, reporter, Math.max(1000, deadline - systemClock.now()));
+          if (format === 'text') ctx.io.stdout.write(formatMirrorResult(result));
+        } catch (err) {
+          if (!(err instanceof OperationError)) throw err;
+          ctx.io.stderr.write(`fleetplan bootstrap: ${only.plan.cluster}: phase 2: ${err.format()}\n`);
+          return 1;
+        }
+      }
+      return 0;
     } finally {
       client.close();
     }
-    if (format === 'text') ctx.io.stdout.write(formatOutcomes(outcomes));
-    for (const o of outcomes) {
-      if (o.error) ctx.io.stderr.write(`fleetplan bootstrap: ${o.cluster}: ${'format' in o.error && typeof o.error.format === 'function' ? (o.error.format as () => string)() : o.error.message}\n`);
-    }
-    return outcomes.every((o) => o.ok) ? 0 : 1;
   },
 };
 
@@ -206,7 +229,7 @@ function planOptionsFrom(ctx: CommandContext): BootstrapPlanOptions {
   return opts;
 }
 
-function reporterFor(ctx: CommandContext, format: 'text' | 'json'): Reporter {
+export function reporterFor(ctx: CommandContext, format: 'text' | 'json'): Reporter {
   const now = () => systemClock.now();
   if (format === 'json') return jsonReporter(ctx.io.stdout, now);
   if (ctx.io.stderr.isTTY) {

@@ -10,6 +10,7 @@ import { schemaCommand } from './schema.js';
 import { validateCommand } from './validate.js';
 import { diffCommand } from './diff.js';
 import { bootstrapCommand } from './bootstrap.js';
+import { mirrorCommand } from './mirror.js';
 import { promoteCommand } from './promote.js';
 import { serveCommand } from './serve.js';
 import { completionCommand } from './completion.js';
@@ -26,6 +27,7 @@ export const commands: Command[] = [
   schemaCommand,
   cmpCommand,
   bootstrapCommand,
+  mirrorCommand,
   promoteCommand,
   serveCommand,
   completionCommand,

@@ -9,7 +9,7 @@ const FORMATS = ['yaml', 'json'] as const;
 export const renderCommand: Command = {
   name: 'render',
   summary: 'the Argo CD objects each cluster gets, as files (--out) or one YAML stream',
-  usage: `Usage: fleetplan render [--cluster C]... [-l SELECTOR] [--clusters FILE] [--out DIR [--leaves]] [-o yaml|json] [--repo DIR]
+  usage: `Usage: fleetplan render [--cluster C]... [-l SELECTOR] [--clusters FILE] [--out DIR [--leaves]] [--phase 1|2] [-o yaml|json] [--repo DIR]
 
 Without --out, prints every object as one multi-document YAML stream (or a JSON List with -o json),
 so that \`fleetplan render --cluster hub | kubectl apply -f -\` works.
@@ -24,6 +24,11 @@ cluster's ApplicationSet generates, evaluated offline, and nothing is written un
 Under gitops.engine: flux, apps/<app>.yaml holds a Flux Kustomization, DIR/<cluster>/charts/<app>/
 the HelmRelease of a chart app, bootstrap/ the Flux namespace, GitRepository and root Kustomization.
 Nothing is written when the fleet has errors (exit 1).
+
+--phase 2 (a fleet with gitops.mirror) also writes the self-referencing objects of phase 2 under
+DIR/<cluster>/phase-2/: apps/ and projects/ whose sources read the internal Git URL, and
+bootstrap/NN-root-application.yaml, the root Application that reads phase-2/ from the internal Git.
+Commit them with the rest: \`fleetplan mirror\` pushes that commit and switches to them.
 
 --leaves (with --out) also builds every Application's source with the real kustomize (or
 \`kubectl kustomize\`) or \`helm template\`, substitutes the cluster's variables strictly, and writes
@@ -49,17 +54,25 @@ the builds done; a failing build is reported with cluster, app and path; the oth
     out: { type: 'string' },
     output: { type: 'string', short: 'o' },
     leaves: { type: 'boolean' },
+    phase: { type: 'string' },
     kustomize: { type: 'string' },
     helm: { type: 'string' },
     'cache-dir': { type: 'string' },
   },
-  complete: { flags: { output: FORMATS, clusters: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file' } },
+  complete: { flags: { phase: ['1', '2'], output: FORMATS, clusters: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file' } },
   async run(ctx) {
     const format = choice(ctx, 'output', FORMATS, 'yaml');
     const leaves = ctx.values.leaves === true;
     if (leaves && !ctx.values.out) throw new UsageError('--leaves needs --out DIR', { hint: 'leaf manifests are written as files under DIR/<cluster>/manifests/' });
+    const phase = choice(ctx, 'phase', ['1', '2'] as const, '1') === '2' ? 2 : 1;
     checkSelector(ctx);
     const { fleet } = await load(ctx);
+    if (phase === 2 && !fleet.mirror) {
+      throw new UsageError('--phase 2 needs an internal Git service: this fleet has no gitops.mirror', { hint: 'add gitops.mirror (url, app, credentials) to fleet.yaml; see fleetplan schema Fleet' });
+    }
+    if (phase === 2 && fleet.delivery === 'applicationset') {
+      throw new UsageError('--phase 2 writes app-of-apps Applications; this fleet sets gitops.delivery: applicationset');
+    }
     const selected = selectedClusters(ctx, fleet);
     const resolved = resolveFleet(fleet, { clusters: selected });
     const { clusters } = resolved;
@@ -76,7 +89,7 @@ the builds done; a failing build is reported with cluster, app and path; the oth
     const out = ctx.values.out as string | undefined;
     if (out) {
       const dir = resolve(ctx.io.cwd, out);
-      const total = await writeRenderedFleet(resolved, dir, { wholeFleet: selected.length === 0, ...(generated ? { generated } : {}) });
+      const total = await writeRenderedFleet(resolved, dir, { wholeFleet: selected.length === 0, phase, ...(generated ? { generated } : {}) });
       ctx.io.stderr.write(
         `rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`,
       );
@@ -104,7 +117,7 @@ the builds done; a failing build is reported with cluster, app and path; the oth
       ctx.io.stderr.write(formatLeafReport(run));
       return run.results.some((r) => r.error) ? 1 : 0;
     }
-    const chunks = format === 'json' ? renderedJsonChunks(resolved, generated) : renderedYamlChunks(resolved, generated);
+    const chunks = format === 'json' ? renderedJsonChunks(resolved, generated, { phase }) : renderedYamlChunks(resolved, generated, { phase });
     for (const chunk of chunks) ctx.io.stdout.write(chunk);
     return 0;
   },

@@ -13,7 +13,10 @@
  * - applications:    an Application with automated sync, in a namespace with an Available ArgoCD,
  *                    syncs the manifests a test gave it wave by wave (`argocd.argoproj.io/sync-wave`):
  *                    a wave is applied only once every resource of the lower waves is healthy; an
- *                    Application is healthy when Synced and Healthy. Then Synced + Healthy itself.
+ *                    Application is healthy when Synced and Healthy. Then Synced + Healthy itself,
+ *                    with `status.sync.comparedTo.source` its current `spec.source` (a changed
+ *                    source, e.g. a new repoURL, is compared and synced again). Manifests given
+ *                    for one repoURL (`setManifests(..., repoURL)`) are what that repository holds.
  * - clusterDeployments: a Hive ClusterDeployment becomes installed, with an admin kubeconfig Secret.
  * - managedClusters: an accepted ManagedCluster joins and becomes available once the Hive
  *                    ClusterDeployment of the same name is installed (`local-cluster` and the
@@ -114,8 +117,8 @@ export class Controllers {
   }
 
   /** The objects an Application syncs (its "Git content"), by Application namespace/name. */
-  setManifests(appNamespace: string, appName: string, objects: Obj[]): void {
-    this.manifests.set(`${appNamespace}/${appName}`, JSON.parse(JSON.stringify(objects)) as Obj[]);
+  setManifests(appNamespace: string, appName: string, objects: Obj[], repoURL?: string): void {
+    this.manifests.set(`${appNamespace}/${appName}${repoURL !== undefined ? `@${repoURL}` : ''}`, JSON.parse(JSON.stringify(objects)) as Obj[]);
     this.schedule(`applications:${appNamespace}/${appName}`, 'applications', () => this.reconcileApplication(appNamespace, appName));
   }
 
@@ -467,7 +470,8 @@ export class Controllers {
       this.setAppStatus(rt, app, 'OutOfSync', 'Missing', undefined, revision, []);
       return;
     }
-    const resources = this.manifests.get(`${ns}/${name}`) ?? [];
+    const repoURL = app.spec?.source?.repoURL as string | undefined;
+    const resources = (repoURL !== undefined ? this.manifests.get(`${ns}/${name}@${repoURL}`) : undefined) ?? this.manifests.get(`${ns}/${name}`) ?? [];
     const waves = [...new Set(resources.map(waveOf))].sort((a, b) => a - b);
     const destNs = app.spec?.destination?.namespace as string | undefined;
     let pendingWave: number | undefined;
@@ -659,7 +663,11 @@ function waveOf(r: Obj): number {
 }
 
 function appDone(app: Obj): boolean {
-  return app.status?.sync?.status === 'Synced' && app.status?.health?.status === 'Healthy';
+  return app.status?.sync?.status === 'Synced' && app.status?.health?.status === 'Healthy' && sortedJson(app.status?.sync?.comparedTo?.source ?? {}) === sortedJson(app.spec?.source ?? {});
+}
+
+function sortedJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (isPlainObject(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
 }
 
 export function isWorkloadReady(o: Obj): boolean {

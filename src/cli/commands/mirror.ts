@@ -1,0 +1,77 @@
+import { resolve } from 'node:path';
+import type { Command } from '../command.js';
+import { clusterOptions } from '../command.js';
+import { checkSelector, choice, load, reportFindings, selectedClusters } from '../common.js';
+import { DEFAULT_TIMEOUT_MS, OperationError, UsageError, hasErrors, resolveFleet } from '../../index.js';
+import { systemClock } from '../../adapters/clock.js';
+import { parseDuration, reporterFor } from './bootstrap.js';
+import { formatMirrorResult, runPhaseTwo } from '../phase-two.js';
+
+export const mirrorCommand: Command = {
+  name: 'mirror',
+  summary: 'phase 2 of a two-phase bootstrap: push to the internal Git service, switch Argo CD to it',
+  usage: `Usage: fleetplan mirror (--cluster C | -l SELECTOR) [--context CTX] [--kubeconfig F] [--timeout D]
+                        [--force-push] [-o text|json] [--repo DIR]
+
+For a fleet with gitops.mirror (see \`fleetplan plan --cluster C\`, "phase 2"), on a cluster already
+bootstrapped from the external repository: waits until the app that deploys the internal Git service
+is Synced and Healthy and the push credentials exist on the cluster; pushes the commit the cluster
+runs to the mirror with git (credentials from the referenced Secret, given to git through a private
+GIT_ASKPASS helper, never on a command line or in an environment); then server-side applies the
+root Application (reading <renderedPath>/<cluster>/phase-2 from the mirror) and every Application
+whose source is the fleet repository, switched to the mirror's URL; and waits until Argo CD reports
+each Synced from it. The pushed commit must hold the tree of \`fleetplan render --phase 2\`.
+\`fleetplan bootstrap\` runs this by itself once the waves converge. Safe to interrupt and rerun.
+
+  --context CTX, --kubeconfig F   the cluster (default: KUBECONFIG, else ~/.kube/config; its current context)
+  --timeout D                    for the whole run, e.g. 90s, 20m (default 30m); names what is not ready
+  --force-push                   replace a mirror branch that has commits the cluster's commit does not
+  -o json                        one JSON event per line on stdout (the last one holds the result)`,
+  examples: [
+    { what: 'move the hub onto its internal Git service', run: 'fleetplan mirror --repo . --cluster hub --context hub-admin', notRun: 'needs a cluster' },
+  ],
+  complete: { flags: { output: ['text', 'json'], kubeconfig: 'file', context: 'none', timeout: 'none' } },
+  options: {
+    ...clusterOptions,
+    context: { type: 'string' },
+    kubeconfig: { type: 'string' },
+    timeout: { type: 'string' },
+    'force-push': { type: 'boolean' },
+    output: { type: 'string', short: 'o' },
+  },
+  async run(ctx) {
+    const format = choice(ctx, 'output', ['text', 'json'] as const, 'text');
+    checkSelector(ctx);
+    const timeoutMs = ctx.values.timeout !== undefined ? parseDuration(String(ctx.values.timeout)) : DEFAULT_TIMEOUT_MS;
+    const { fleet } = await load(ctx);
+    if (!fleet.mirror) throw new UsageError('this fleet has no internal Git service (gitops.mirror in fleet.yaml)', { hint: 'fleetplan schema Fleet shows gitops.mirror' });
+    const chosen = selectedClusters(ctx, fleet);
+    if (chosen.length !== 1) throw new UsageError(`give one cluster (--cluster C, or -l selecting one), ${chosen.length ? `the selector matches ${chosen.join(', ')}` : 'none given'}`);
+    const resolved = resolveFleet(fleet, { clusters: chosen });
+    reportFindings(ctx, resolved.findings);
+    if (hasErrors(resolved.findings)) {
+      ctx.io.stderr.write('nothing pushed: fix the errors above\n');
+      return 1;
+    }
+    const { connectKube } = await import('../../adapters/kube.js');
+    const kubeconfigFlag = ctx.values.kubeconfig as string | undefined;
+    const client = await connectKube({
+      ...(kubeconfigFlag !== undefined ? { kubeconfig: resolve(ctx.io.cwd, kubeconfigFlag) } : {}),
+      ...(ctx.values.context !== undefined ? { context: String(ctx.values.context) } : {}),
+      env: ctx.io.env,
+      deadline: systemClock.now() + timeoutMs,
+    });
+    try {
+      const result = await runPhaseTwo(ctx, fleet, resolved, client, reporterFor(ctx, format), timeoutMs);
+      if (format === 'text') ctx.io.stdout.write(formatMirrorResult(result));
+      return 0;
+    } catch (err) {
+      if (!(err instanceof OperationError)) throw err;
+      ctx.io.stderr.write(`fleetplan mirror: ${resolved.clusters[0]!.name}: ${err.format()}\n`);
+      return 1;
+    } finally {
+      client.close();
+    }
+  },
+};
+
