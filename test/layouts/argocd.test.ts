@@ -484,3 +484,26 @@ stringData:
     removeTree(secrets);
   }
 });
+
+test('a YAML file the scan cannot read (a FIFO, an Argo CD file over the scan limit) is said, not skipped in silence', async () => {
+  const big = `${application('big', 'components/one')}# ${'x'.repeat(2_100_000)}\n`;
+  const dir = gitRepo({
+    'bootstrap/root.yaml': application('root', 'apps'),
+    'apps/one.yaml': application('one', 'components/one'),
+    'other/big.yaml': big,
+    'components/one/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n',
+    // A large file without Argo CD objects (a CRD bundle) is no concern of the scan.
+    'misc/README.md': 'not yaml\n',
+    'crds/bundle.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  x: "${'y'.repeat(2_100_000)}"\n`,
+  });
+  execFileSync('mkfifo', [join(dir, 'misc/pipe.yaml')]);
+  try {
+    const r = await load(dir, NO_TOOLS);
+    const notRead = r.findings.filter((f) => f.code === 'not-read' && /not scanned for Argo CD objects/.test(f.message));
+    assert.deepEqual(notRead.map((f) => f.file).sort(), ['misc/pipe.yaml', 'other/big.yaml']);
+    assert.ok(notRead.every((f) => f.severity === 'info' && f.hint !== undefined));
+    assert.deepEqual(apps(r), { 'in-cluster': ['one', 'root'] });
+  } finally {
+    removeTree(dir);
+  }
+});

@@ -74,10 +74,18 @@ export function scanRepository(fs: RepoFileSystem): RepoScan {
     let text: string;
     try {
       text = fs.readText(file);
-    } catch {
+    } catch (e) {
+      // A link out of the repository is its own finding (symlink-outside-repo); anything else
+      // that cannot be read is said, since Argo CD objects in it would be missing from the plan.
+      const code = (e as { code?: unknown }).code;
+      if (code !== 'symlink-outside-repo') scan.findings.push(notScanned(file, e));
       continue;
     }
-    if (text.length > MAX_FILE_BYTES || !text.includes(ARGO_API)) continue;
+    if (text.length > MAX_FILE_BYTES) {
+      if (text.includes(ARGO_API)) scan.findings.push(notScanned(file, new Error(`${text.length} characters, more than the scan limit of ${MAX_FILE_BYTES}`)));
+      continue;
+    }
+    if (!text.includes(ARGO_API)) continue;
     const argo = ARGO_KIND.test(text);
     const secret = SECRET_TYPE.test(text);
     if (!argo && !secret) continue;
@@ -183,4 +191,18 @@ export function normalizeGitURL(url: string): string {
   u = u.replace(/^(ssh|git|http|https):\/\/([^@/]+@)?/i, 'https://').replace(/\/+$/, '').replace(/\.git$/i, '');
   const m = /^https:\/\/([^/]+)(.*)$/.exec(u);
   return m ? `https://${m[1]!.toLowerCase().replace(/:443$/, '')}${m[2]}` : u;
+}
+
+/**
+ * A YAML file the scan could not read (too large, not a regular file, unreadable): an info finding,
+ * because a large CRD bundle is common and harmless, but Argo CD objects in it would be missing.
+ */
+function notScanned(file: string, e: unknown): Finding {
+  return {
+    severity: 'info',
+    code: 'not-read',
+    message: `${file} was not scanned for Argo CD objects (${(e as Error).message.split('\n')[0]}): an Application or ApplicationSet in it is not found as a root, only where another Application's source reads it`,
+    file,
+    hint: 'if it holds Applications or ApplicationSets, split it into smaller regular files; else ignore this',
+  };
 }
