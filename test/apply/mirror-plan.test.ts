@@ -96,6 +96,8 @@ describe('render --phase 2', () => {
       assert.match(readFileSync(`${dir}/out/hub/phase-2/apps/config.yaml`, 'utf8'), new RegExp(`repoURL: ${MIRROR_URL}`));
       assert.match(readFileSync(`${dir}/out/hub/phase-2/apps/metrics.yaml`, 'utf8'), /repoURL: https:\/\/charts\.example\.com/);
       assert.match(readFileSync(`${dir}/out/hub/phase-2/projects/platform.yaml`, 'utf8'), new RegExp(`- ${MIRROR_URL}`));
+      // Argo CD's own Application is in the tree the phase-2 root reads (else the root prunes it), reading the mirror.
+      assert.match(readFileSync(`${dir}/out/hub/phase-2/apps/gitops-self.yaml`, 'utf8'), new RegExp(`repoURL: ${MIRROR_URL}`));
       // Phase 1 is written beside it, as without --phase.
       assert.match(readFileSync(`${dir}/out/hub/apps/config.yaml`, 'utf8'), /repoURL: https:\/\/git\.example\.com\/platform\/fleet\.git/);
       assert.ok(existsSync(`${dir}/out/hub/bootstrap`));
