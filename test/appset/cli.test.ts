@@ -3,14 +3,12 @@
 // UPDATE_GOLDEN=1 rewrites the expected files.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/run.js';
+import { git } from '../support/git.js';
 
-const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
-const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { env, encoding: 'utf8' }).trim();
 const tmp = mkdtempSync(join(tmpdir(), 'fleetplan-appset-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 

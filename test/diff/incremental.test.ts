@@ -4,7 +4,6 @@
 // were rendered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,21 +11,10 @@ import { diffFleet } from '../../src/api/diff.js';
 import type { DiffOptions } from '../../src/api/diff.js';
 import type { FleetDiff } from '../../src/diff/index.js';
 import { removeTree, writeTree } from '../support/fleet-fixture.js';
+import { git } from '../support/git.js';
 
 const TOOLS = resolve('.tools/bin');
 
-const gitEnv = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
-  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-};
-const git = (dir: string, ...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { env: gitEnv, encoding: 'utf8' }).trim();
 
 const cluster = (name: string, role: string, sector: string, groups: string[], extra = '') =>
   `apiVersion: fleetplan.io/v1alpha1
