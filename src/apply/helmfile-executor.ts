@@ -32,6 +32,7 @@ import type { Reporter } from './events.js';
 import { BootstrapTimeoutError, DEFAULT_TIMEOUT_MS } from './executor.js';
 import { LiveObjects } from './live-objects.js';
 import { evaluate, watchesFor } from './readiness.js';
+import { kustomizationReady } from '../order/flux-levels.js';
 
 export interface HelmfileExecuteOptions {
   clock: Clock;
@@ -49,7 +50,6 @@ export interface HelmfilePorts {
   readFile(path: string): string;
 }
 
-export const FLUX_KUSTOMIZATION_API = 'kustomize.toolkit.fluxcd.io/v1';
 
 /** The objects of a release manifest (`helm get manifest`), namespaced ones in `namespace` unless they say. */
 export function manifestObjects(manifest: string): K8sObject[] {
@@ -242,7 +242,7 @@ export async function executeHelmfileBootstrap(plan: HelmfileBootstrapPlan, port
         return;
       }
       case 'flux':
-        await waitFor(step.name, step.kustomizations.map((k) => ({ object: { apiVersion: FLUX_KUSTOMIZATION_API, kind: 'Kustomization', namespace: k.namespace, name: k.name }, condition: 'ready-condition', text: `Kustomization ${k.namespace}/${k.name} Ready` })));
+        await waitFor(step.name, step.kustomizations.map((k) => kustomizationReady(k.namespace, k.name)));
         return;
     }
   };

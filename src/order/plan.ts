@@ -6,7 +6,8 @@ import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
 import { FLUX_PLAN_NOTE, fluxBootstrapFor } from '../generate/flux.js';
 import { planBootstrapOf } from './bootstrap-plan.js';
-import { helmfilePlanStages, planHelmfileBootstrap } from './helmfile-plan.js';
+import { hasHelmfileBootstrap, helmfilePlanStages, planHelmfileBootstrap } from './helmfile-plan.js';
+import { planFluxBootstrapOf } from './flux-bootstrap-plan.js';
 import { mirrorPlanStages, planMirror } from './mirror-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
@@ -74,16 +75,19 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
 
 /** The phases of a helmfile + Flux bootstrap; none for other layouts that bootstrap themselves. */
 function helmfileStages(fleet: Fleet, c: ResolvedCluster): Pick<ClusterPlan, 'stages' | 'bootstrapNotes'> {
-  if (fleet.layout !== 'helmfile-flux' || !fleet.graphs) return { stages: [], bootstrapNotes: [] };
+  if (!hasHelmfileBootstrap(fleet)) return { stages: [], bootstrapNotes: [] };
   const plan = planHelmfileBootstrap(fleet, c.name);
   return { stages: helmfilePlanStages(plan), bootstrapNotes: plan.problems.map((p) => `fleetplan bootstrap cannot run this: ${p}`) };
 }
 
 /**
- * A cluster of a Flux fleet: its Flux bootstrap files, applied in order (no staged bootstrap:
- * `bootstrap` drives Argo CD only), and a note that waves are Flux dependsOn.
+ * A cluster of a Flux fleet: its Flux bootstrap files and the stages `bootstrap` runs (Flux's
+ * components, the GitRepository and root Kustomization, then every Kustomization Ready by
+ * dependsOn: src/order/flux-bootstrap-plan.ts), and a note that waves are Flux dependsOn.
  */
 function planFluxCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
+  const files = fluxBootstrapFor(fleet, c);
+  const boot = planFluxBootstrapOf(fleet, c, files);
   return {
     name: c.name,
     role: c.role,
@@ -92,9 +96,9 @@ function planFluxCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     sector: c.sector ?? null,
     platform: c.platform,
     revision: c.revision,
-    bootstrap: fluxBootstrapFor(fleet, c).map((f) => ({ file: f.name, description: f.description, objects: f.objects.map((o) => formatRef(o)) })),
-    stages: [],
-    bootstrapNotes: [],
+    bootstrap: bootstrapSteps(files, boot),
+    stages: planStages(boot),
+    bootstrapNotes: boot.notes,
     waves: wavesOf(c),
     apps: appsOf(c),
     notes: [...(clusterDef(fleet, c.name)?.notes ?? []), FLUX_PLAN_NOTE],
