@@ -1,7 +1,7 @@
 import type { Command, CommandContext } from '../command.js';
 import { clusterOptions } from '../command.js';
 import { checkSelector, choice, clusterNames, load, reportFindings, selectedClusters } from '../common.js';
-import { InputError, OperationError, UsageError, hasErrors, hasHelmfileBootstrap, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration, bootstrapHelmfile } from '../../index.js';
+import { InputError, OperationError, UsageError, hasErrors, hasHelmfileBootstrap, planHelmfileBootstrap, formatHelmfileDryRun, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration, bootstrapHelmfile } from '../../index.js';
 import type { BootstrapPlanOptions, ClusterOutcome, ClusterRun, FleetPorts, Reporter, BootstrapResult, Fleet } from '../../index.js';
 import { systemClock } from '../../adapters/clock.js';
 import { readManifests, withPrivateFile } from '../../adapters/manifests.js';
@@ -42,6 +42,8 @@ helmfile + Flux repositories: the CRD phase (helm template --include-crds, CRDs 
 then each release in needs order with the real Helm 3 (helm upgrade --install, its hooks), then every
 Flux Kustomization Ready in dependsOn order.
   --environment NAME             the helmfile environment ({{ .Environment.Name }}; default "default")
+  --dry-run                      (helmfile) per phase: the helm commands, CRDs and hook objects as the server's
+                                 dry-run sees them, the Kustomizations it would await; writes nothing
   --helm PATH                    the Helm 3 binary (default: FLEETPLAN_HELM, PATH, .tools/bin)
 Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan mirror\` on the cluster
 (push to the internal Git service, switch Argo CD to it); not with --dry-run, --no-wait or --all.
@@ -185,7 +187,8 @@ Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan 
 };
 
 async function runHelmfile(ctx: CommandContext, fleet: Fleet, names: string[], all: boolean, timeoutMs: number, format: 'text' | 'json'): Promise<number> {
-  if (ctx.values['dry-run'] === true || ctx.values['no-wait'] === true) throw new UsageError('--dry-run and --no-wait are not supported for a helmfile + Flux bootstrap', { hint: 'fleetplan plan --cluster C shows what it would do' });
+  if (ctx.values['no-wait'] === true) throw new UsageError('--no-wait is not supported for a helmfile + Flux bootstrap', { hint: 'fleetplan plan --cluster C shows what it would do; --dry-run shows it against the cluster' });
+  const dryRun = ctx.values['dry-run'] === true;
   const cluster = fleet.clusters[0]!.name;
   if (!all && names.length === 1 && names[0] !== cluster) throw new UsageError(`a helmfile + Flux repository has one cluster, "${cluster}", not "${names[0]}"`);
   const reporter = reporterFor(ctx, format);
@@ -203,8 +206,14 @@ async function runHelmfile(ctx: CommandContext, fleet: Fleet, names: string[], a
       reporter,
       timeoutMs,
       forceConflicts: ctx.values['force-conflicts'] === true,
+      ...(dryRun ? { dryRun: true } : {}),
     });
     outcome = { cluster, ok: true, result };
+    if (dryRun && format === 'text') {
+      const environment = ctx.values.environment !== undefined ? String(ctx.values.environment) : undefined;
+      ctx.io.stdout.write(formatHelmfileDryRun(planHelmfileBootstrap(fleet, cluster, environment), result).join('\n') + '\n');
+      return 0;
+    }
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     reporter.event({ type: 'failed', cluster, message: error.message });
