@@ -11,6 +11,7 @@ import type { BootstrapResult } from './change-set.js';
 
 export function formatHelmfileDryRun(plan: HelmfileBootstrapPlan, result: BootstrapResult): string[] {
   const lines = [`${plan.cluster}: dry run, nothing written (helmfile environment ${plan.environment})`];
+  for (const n of plan.notes) lines.push(`  note: ${n}`);
   const stages = helmfilePlanStages(plan);
   const w = Math.max(0, ...result.changes.entries.map((c) => c.action.length));
   for (const s of stages) {

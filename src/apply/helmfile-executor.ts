@@ -107,6 +107,7 @@ export async function executeHelmfileBootstrap(plan: HelmfileBootstrapPlan, port
   const live = new LiveObjects(client, { onRetry: (what, err, attempt, delayMs) => reporter.event({ type: 'retry', cluster, what, attempt, delayMs, error: err.message }) });
   const dryRun = options.dryRun === true;
   reporter.event({ type: 'start', cluster, context: client.context, server: client.server, stages: plan.steps.map((s) => s.name), dryRun });
+  for (const note of plan.notes) reporter.event({ type: 'note', cluster, message: note });
 
   const record = (stage: string, ref: string, action: ChangeAction, reason?: string) => {
     changes.add({ ref, stage, action, ...(reason ? { reason } : {}) });

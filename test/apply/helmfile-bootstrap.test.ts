@@ -113,7 +113,7 @@ test('plan: values a helmfile template reads from the Flux HelmRelease (bases + 
       - ./templates/values.yaml.gotmpl
 `,
     'bootstrap/helmfile.d/templates/values.yaml.gotmpl': '{{ (fromYaml (readFile (printf "../../../kubernetes/apps/%s/%s/app/helmrelease.yaml" .Release.Namespace .Release.Name))).spec.values | toYaml }}\n',
-    'bootstrap/helmfile.d/01-apps.yaml': `bases: [default.yaml]
+    'bootstrap/helmfile.d/01-apps.yaml': `bases: [../environments.yaml, default.yaml]
 defaultInherit: default
 releases:
   - name: podinfo

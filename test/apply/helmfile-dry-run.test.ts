@@ -61,7 +61,8 @@ test('bootstrap --dry-run on an empty cluster prints each phase and writes nothi
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(writes(h.server), [], 'the server saw writes');
     assert.match(r.stdout, /^cluster: dry run, nothing written \(helmfile environment infra\)$/m);
-    const phases = r.stdout.split('\n').filter((l) => /^ {2}\S/.test(l)).map((l) => l.trim().split(/\s{2,}/)[0]);
+    assert.match(r.stdout, /note: helmfile environment infra: bootstrap\/environments\.yaml:2/);
+    const phases = r.stdout.split('\n').filter((l) => /^ {2}\S/.test(l) && !l.startsWith('  note: ')).map((l) => l.trim().split(/\s{2,}/)[0]);
     assert.deepEqual(phases, ['crds', 'release apps/podinfo', 'release flux-system/flux-operator', 'postsync flux-system/flux-operator', 'postsync flux-system/flux-operator #2', 'flux 0', 'flux 1', 'flux 2']);
     // The CRD phase: what the server's dry-run says of each CRD.
     assert.match(r.stdout, /created\s+CustomResourceDefinition\/widgets\.example\.com/);

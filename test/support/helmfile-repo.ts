@@ -42,14 +42,27 @@ function chart(name: string): string {
 /** A small helmfile + Flux repository: a CRD phase, two releases chained by needs, a postsync hook, three Flux Kustomizations. */
 export function helmfileRepo(): Record<string, string> {
   return {
-    'bootstrap/helmfile.d/00-crds.yaml': `helmDefaults:
+    // The environments of seed 003's pattern 4 (infra and apps clusters), shared through bases.
+    'bootstrap/environments.yaml': `environments:
+  infra:
+    values:
+      - clusters/infra/values.yaml
+  apps:
+    values:
+      - clusters/apps/values.yaml
+`,
+    'bootstrap/clusters/infra/values.yaml': 'cluster: infra\n',
+    'bootstrap/clusters/apps/values.yaml': 'cluster: apps\n',
+    'bootstrap/helmfile.d/00-crds.yaml': `bases: [../environments.yaml]
+helmDefaults:
   args: [--include-crds, --no-hooks]
 releases:
   - name: widgets
     namespace: widgets
     chart: ../charts/widgets
 `,
-    'bootstrap/helmfile.d/01-apps.yaml': `releases:
+    'bootstrap/helmfile.d/01-apps.yaml': `bases: [../environments.yaml]
+releases:
   - name: podinfo
     namespace: apps
     chart: ../charts/podinfo

@@ -72,8 +72,8 @@ for (const c of cases) {
     assert.equal(f.severity, 'error');
     // Both sides by file and line: the helmfile release where the finding is, the HelmRelease in the message.
     assert.equal(f.file, 'bootstrap/helmfile.d/01-apps.yaml');
-    assert.equal(f.line, 2);
-    assert.match(f.message, /helmfile release apps\/podinfo \(bootstrap\/helmfile\.d\/01-apps\.yaml:2\) is not the release Flux HelmRelease [a-z-]+\/podinfo \(kubernetes\/apps\/apps\/podinfo\/app\/helmrelease\.yaml:1\) adopts/);
+    assert.equal(f.line, 3);
+    assert.match(f.message, /helmfile release apps\/podinfo \(bootstrap\/helmfile\.d\/01-apps\.yaml:3\) is not the release Flux HelmRelease [a-z-]+\/podinfo \(kubernetes\/apps\/apps\/podinfo\/app\/helmrelease\.yaml:1\) adopts/);
     assert.match(f.message, /Flux would install a second release instead of adopting this one/);
     for (const re of c.expect) assert.match(`${f.message}\n${f.hint ?? ''}`, re);
   });
@@ -121,7 +121,7 @@ test('validate (CLI) reports the mismatch with both files', async () => {
   try {
     const r = await cli(['validate', '--repo', dir]);
     assert.equal(r.code, 1);
-    assert.match(r.stdout + r.stderr, /bootstrap\/helmfile\.d\/01-apps\.yaml\n {2}2:1\s+error\s+helmrelease-identity /);
+    assert.match(r.stdout + r.stderr, /bootstrap\/helmfile\.d\/01-apps\.yaml\n {2}3:1\s+error\s+helmrelease-identity /);
     assert.match(r.stdout + r.stderr, /kubernetes\/apps\/apps\/podinfo\/app\/helmrelease\.yaml:1/);
   } finally {
     removeTree(dir);

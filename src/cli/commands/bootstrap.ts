@@ -41,7 +41,7 @@ One cluster per run without --all: -l must select exactly one.
 helmfile + Flux repositories: the CRD phase (helm template --include-crds, CRDs applied server-side),
 then each release in needs order with the real Helm 3 (helm upgrade --install, its hooks), then every
 Flux Kustomization Ready in dependsOn order.
-  --environment NAME             the helmfile environment ({{ .Environment.Name }}; default "default")
+  -e, --environment NAME         the helmfile environment ({{ .Environment.Name }}; default "default")
   --dry-run                      (helmfile) per phase: the helm commands, CRDs and hook objects as the server's
                                  dry-run sees them, the Kustomizations it would await; writes nothing
   --helm PATH                    the Helm 3 binary (default: FLEETPLAN_HELM, PATH, .tools/bin)
@@ -70,7 +70,7 @@ Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan 
     'secret-store': { type: 'string' },
     'secret-store-credentials': { type: 'string' },
     'spoke-kubeconfig': { type: 'string' },
-    environment: { type: 'string' },
+    environment: { type: 'string', short: 'e' },
     helm: { type: 'string' },
     'force-push': { type: 'boolean' },
   },
