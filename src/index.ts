@@ -12,6 +12,8 @@ export { renderGoTemplate } from './api/gotemplate.js';
 export { renderLeaves } from './api/leaves.js';
 export { planRepository } from './api/plan.js';
 export { bootstrapHelmfile } from './api/helmfile-bootstrap.js';
+export { hasHelmfileBootstrap, planHelmfileBootstrap } from './order/helmfile-plan.js';
+export { formatHelmfileDryRun } from './apply/helmfile-dry-run.js';
 export type { HelmfileBootstrapOptions } from './api/helmfile-bootstrap.js';
 export { writeRenderedFleet, renderFleetLeaves, repositoryApplications } from './api/render.js';
 export { diffFleet, diffPromotion, validateAgainstBase } from './api/diff.js';

@@ -29,6 +29,8 @@ export interface HelmfileBootstrapOptions {
   reporter: Reporter;
   timeoutMs: number;
   forceConflicts?: boolean;
+  /** Write nothing: server-side dry-runs and Helm's view of its releases only (ADR 0262). */
+  dryRun?: boolean;
   signal?: AbortSignal;
 }
 
@@ -48,6 +50,7 @@ export async function bootstrapHelmfile(fleet: Fleet, options: HelmfileBootstrap
       reporter: options.reporter,
       timeoutMs: options.timeoutMs,
       ...(options.forceConflicts ? { forceConflicts: true } : {}),
+      ...(options.dryRun ? { dryRun: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } finally {

@@ -32,12 +32,20 @@ import type { Reporter } from './events.js';
 import { BootstrapTimeoutError, DEFAULT_TIMEOUT_MS } from './executor.js';
 import { LiveObjects } from './live-objects.js';
 import { evaluate, watchesFor } from './readiness.js';
+import { kustomizationReady } from '../order/flux-levels.js';
 
 export interface HelmfileExecuteOptions {
   clock: Clock;
   reporter: Reporter;
   timeoutMs?: number;
   forceConflicts?: boolean;
+  /**
+   * Touch nothing: CRDs and hook objects are server-side dry-run (created / configured /
+   * unchanged, or skipped when an earlier phase installs their kind or namespace), a release is
+   * compared with what Helm has deployed (`unchanged`, or an upgrade or install it would run), and
+   * nothing is awaited. The result's outcome is `dry-run`.
+   */
+  dryRun?: boolean;
   /** Stop between steps and in waits when aborted (a killed run; the next run picks up). */
   signal?: AbortSignal;
 }
@@ -49,7 +57,6 @@ export interface HelmfilePorts {
   readFile(path: string): string;
 }
 
-export const FLUX_KUSTOMIZATION_API = 'kustomize.toolkit.fluxcd.io/v1';
 
 /** The objects of a release manifest (`helm get manifest`), namespaced ones in `namespace` unless they say. */
 export function manifestObjects(manifest: string): K8sObject[] {
@@ -98,7 +105,9 @@ export async function executeHelmfileBootstrap(plan: HelmfileBootstrapPlan, port
   const changes = new ChangeSet();
   const timings: StageTiming[] = [];
   const live = new LiveObjects(client, { onRetry: (what, err, attempt, delayMs) => reporter.event({ type: 'retry', cluster, what, attempt, delayMs, error: err.message }) });
-  reporter.event({ type: 'start', cluster, context: client.context, server: client.server, stages: plan.steps.map((s) => s.name), dryRun: false });
+  const dryRun = options.dryRun === true;
+  reporter.event({ type: 'start', cluster, context: client.context, server: client.server, stages: plan.steps.map((s) => s.name), dryRun });
+  for (const note of plan.notes) reporter.event({ type: 'note', cluster, message: note });
 
   const record = (stage: string, ref: string, action: ChangeAction, reason?: string) => {
     changes.add({ ref, stage, action, ...(reason ? { reason } : {}) });
@@ -111,18 +120,26 @@ export async function executeHelmfileBootstrap(plan: HelmfileBootstrapPlan, port
   const applyObject = async (stage: string, obj: K8sObject): Promise<void> => {
     const key: ObjectKey = { apiVersion: obj.apiVersion, kind: obj.kind, name: String(obj.metadata?.name), ...(obj.metadata?.namespace ? { namespace: String(obj.metadata.namespace) } : {}) };
     const ref = refOf(key);
+    if (dryRun && !(await client.resource(obj.apiVersion, obj.kind))) {
+      record(stage, ref, 'skipped', `dry run: ${obj.kind} (${obj.apiVersion}) is not served yet; an earlier phase installs its CRD`);
+      return;
+    }
     const current = await client.get(key);
     let dry: KubeObject;
     try {
       dry = await client.apply(obj as KubeObject, { dryRun: true, force: options.forceConflicts === true });
     } catch (err) {
+      if (dryRun && err instanceof KubeApiError && err.status === 404 && key.namespace !== undefined) {
+        record(stage, ref, 'skipped', `dry run: namespace ${key.namespace} does not exist yet; this or an earlier phase creates it`);
+        return;
+      }
       if (err instanceof KubeApiError && err.status === 409 && err.causes.some((c) => c.reason === 'FieldManagerConflict')) {
         throw new OperationError(`${ref}: server-side apply conflict: ${err.causes.map((c) => `${c.field ?? '?'}: ${c.message ?? ''}`).join('; ')}`, { code: 'apply-conflict', hint: 'rerun with --force-conflicts to take these fields (kubectl apply --server-side --force-conflicts, as the helmfile hooks do)', cause: err });
       }
       throw err;
     }
     const action = changeAction(dry, current);
-    if (action !== 'unchanged') await client.apply(obj as KubeObject, { force: options.forceConflicts === true });
+    if (action !== 'unchanged' && !dryRun) await client.apply(obj as KubeObject, { force: options.forceConflicts === true });
     record(stage, ref, action);
   };
 
@@ -133,7 +150,7 @@ export async function executeHelmfileBootstrap(plan: HelmfileBootstrapPlan, port
   };
 
   const waitFor = (stage: string, waits: WaitSpec[]): Promise<void> => {
-    if (waits.length === 0) return Promise.resolve();
+    if (waits.length === 0 || dryRun) return Promise.resolve();
     for (const w of waits) for (const k of watchesFor(w)) live.ensure(k);
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -200,11 +217,19 @@ export async function executeHelmfileBootstrap(plan: HelmfileBootstrapPlan, port
         const deployed = await helm.deployed(spec);
         const ref = `HelmRelease/${spec.namespace}/${spec.name}`;
         let manifest: string;
+        if (dryRun && !(deployed && deployed.status === 'deployed')) {
+          // Not previewed: a chart whose custom resources need CRDs of an earlier phase cannot be.
+          record(step.name, ref, deployed ? 'configured' : 'created', deployed ? `would upgrade: the Helm release is ${deployed.status}` : 'would install a Helm release (helm upgrade --install)');
+          return;
+        }
         if (deployed && deployed.status === 'deployed') {
           const preview = await helm.preview(spec);
           if (preview.manifest.trim() === deployed.manifest.trim() && preview.chart === deployed.chart && sameValues(helm.values(spec), deployed.values)) {
             record(step.name, ref, 'unchanged', `Helm release revision ${deployed.revision}`);
             manifest = deployed.manifest;
+          } else if (dryRun) {
+            record(step.name, ref, 'configured', `would upgrade the Helm release from revision ${deployed.revision}`);
+            return;
           } else {
             manifest = (await helm.upgrade(spec)).manifest;
             record(step.name, ref, 'configured', `Helm release upgraded from revision ${deployed.revision}`);
@@ -232,6 +257,10 @@ export async function executeHelmfileBootstrap(plan: HelmfileBootstrapPlan, port
           for (const o of manifestObjects(text)) {
             const obj = JSON.parse(JSON.stringify(o)) as K8sObject;
             obj.metadata = obj.metadata ?? {};
+            if (dryRun && !(await client.resource(obj.apiVersion, obj.kind))) {
+              record(step.name, `${obj.kind}/${obj.metadata.namespace !== undefined ? `${String(obj.metadata.namespace)}/` : a.namespace !== undefined ? `${a.namespace}/` : ''}${String(obj.metadata.name)}`, 'skipped', `dry run: ${obj.kind} (${obj.apiVersion}) is not served yet; an earlier phase installs its CRD`);
+              continue;
+            }
             if (obj.metadata.namespace === undefined && (await namespaced(obj, `${file}: ${obj.kind} ${String(obj.metadata.name)}`))) {
               if (a.namespace === undefined) throw new OperationError(`${file}: ${obj.kind} ${String(obj.metadata.name)} has no namespace and the hook gives none (kubectl would use the kubeconfig's)`, { code: 'hook-namespace', hint: 'set metadata.namespace, or --namespace= in the hook' });
               obj.metadata.namespace = a.namespace;
@@ -242,7 +271,7 @@ export async function executeHelmfileBootstrap(plan: HelmfileBootstrapPlan, port
         return;
       }
       case 'flux':
-        await waitFor(step.name, step.kustomizations.map((k) => ({ object: { apiVersion: FLUX_KUSTOMIZATION_API, kind: 'Kustomization', namespace: k.namespace, name: k.name }, condition: 'ready-condition', text: `Kustomization ${k.namespace}/${k.name} Ready` })));
+        await waitFor(step.name, step.kustomizations.map((k) => kustomizationReady(k.namespace, k.name)));
         return;
     }
   };
@@ -260,7 +289,7 @@ export async function executeHelmfileBootstrap(plan: HelmfileBootstrapPlan, port
   } finally {
     await live.stop();
   }
-  const result: BootstrapResult = { cluster, outcome: 'converged', changes, timings, durationMs: clock.now() - started };
+  const result: BootstrapResult = { cluster, outcome: dryRun ? 'dry-run' : 'converged', changes, timings, durationMs: clock.now() - started };
   reporter.event({ type: 'done', cluster, result });
   return result;
 }

@@ -36,7 +36,9 @@ export interface WaitSpec {
   text: string;
 }
 
-export type StageKind = 'namespaces' | 'gitops-operator' | 'cluster-config' | 'argocd' | 'secret-store' | 'root-application' | 'wave' | 'spoke-provisioning';
+export type StageKind = 'namespaces' | 'gitops-operator' | 'cluster-config' | 'argocd' | 'secret-store' | 'root-application' | 'wave' | 'spoke-provisioning'
+  // A native fleet with gitops.engine: flux (src/order/flux-bootstrap-plan.ts).
+  | 'flux-components' | 'flux-source' | 'root-kustomization' | 'flux';
 
 export interface BootstrapStage {
   /** Unique in the plan: `namespaces`, `gitops-operator`, …, `wave 5`. */

@@ -64,9 +64,27 @@ export interface FluxKustomization {
   components: GraphRef[];
 }
 
+/** One `environments:` entry of a helmfile, where it is written. */
+export interface HelmfileEnvironment {
+  name: string;
+  /** The file that writes it (the helmfile, one of its `bases:`, or a helmfile whose `helmfiles:` includes it). */
+  file: string;
+  line: number;
+  /** Its `values:`: files as written (relative to `file`), `inline values` for a map. */
+  values: string[];
+}
+
+/** The environments a helmfile knows (helmfile: its own documents, its bases, the helmfile that includes it). */
+export interface HelmfileEnvironments {
+  file: string;
+  environments: HelmfileEnvironment[];
+}
+
 export interface FleetGraphs {
   helmfile: HelmfileRelease[];
   flux: FluxKustomization[];
+  /** Per helmfile, the environments it defines; a helmfile not listed defines none. */
+  helmfileEnvironments?: HelmfileEnvironments[];
   /** Where the repository runs Flux with `--no-cross-namespace-refs` (absent: it does not). */
   noCrossNamespaceRefs?: { file: string; line: number };
 }

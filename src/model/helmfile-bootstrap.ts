@@ -39,6 +39,8 @@ export interface HelmfileBootstrapPlan {
   steps: HelmfileStep[];
   /** What the plan cannot carry out, each naming file and line; bootstrap refuses while any is left. */
   problems: string[];
+  /** The environment chosen and where it is defined, and the helmfiles it leaves out (helmfile skips them). */
+  notes: string[];
 }
 
 

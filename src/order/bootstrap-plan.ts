@@ -28,6 +28,7 @@ import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import { keyOf } from '../model/k8s.js';
 import type { BootstrapStepId } from '../model/bootstrap.js';
+import { planFluxBootstrap } from './flux-bootstrap-plan.js';
 
 export interface BootstrapPlanOptions {
   /** Upstream Argo CD install manifests (non-OpenShift clusters), parsed from a local file or directory. */
@@ -42,6 +43,8 @@ export interface BootstrapPlanOptions {
    * e.g. Cluster API) only the ManagedCluster is awaited and the spoke needs --spoke-kubeconfig.
    */
   provisioning?: { clusterDeployment?: ObjectKey; managedCluster: ObjectKey };
+  /** Flux's install manifests (`flux install --export`), for a fleet with gitops.engine: flux. */
+  fluxManifests?: K8sObject[];
 }
 
 export const OPENSHIFT_OPERATOR_NAMESPACE = 'openshift-operators';
@@ -74,6 +77,8 @@ function stage(s: Omit<BootstrapStage, 'files' | 'notes'> & Partial<Pick<Bootstr
 }
 
 export function planBootstrap(fleet: Fleet, cluster: ResolvedCluster, options: BootstrapPlanOptions = {}): BootstrapPlan {
+  // A Flux fleet installs Flux and hands it the root Kustomization (docs/adr/0261-native-flux-bootstrap.md).
+  if (fleet.engine === 'flux') return planFluxBootstrap(fleet, cluster, options.fluxManifests ? { fluxManifests: options.fluxManifests } : {});
   return planBootstrapOf(fleet, cluster, bootstrapFor(fleet, cluster), options);
 }
 

@@ -21,10 +21,20 @@ import type { FluxKustomization, HelmfileRelease } from '../model/graphs.js';
 import { releaseId } from '../model/graphs.js';
 import type { PlanStage } from '../model/plan.js';
 import type { ChartRef, HelmfileBootstrapPlan, HelmfileReleaseSpec, HelmfileStep, HookAction } from '../model/helmfile-bootstrap.js';
+import { fluxLevels } from './flux-levels.js';
 
 export type { ChartRef, HelmfileBootstrapPlan, HelmfileReleaseSpec, HelmfileStep, HookAction } from '../model/helmfile-bootstrap.js';
 
 export const DEFAULT_HELMFILE_ENVIRONMENT = 'default';
+
+/**
+ * Whether the fleet bootstraps itself with a helmfile that fleetplan runs (`bootstrap` runs the
+ * helmfile phases, `plan` prints them): a layout that does not leave the bootstrap to fleetplan
+ * (`capabilities.bootstrap` false) and whose reader found helmfile releases.
+ */
+export function hasHelmfileBootstrap(fleet: Fleet): boolean {
+  return !fleet.capabilities.bootstrap && (fleet.graphs?.helmfile.length ?? 0) > 0;
+}
 
 function dirOf(file: string): string {
   const i = file.lastIndexOf('/');
@@ -153,27 +163,10 @@ function inNeedsOrder(releases: HelmfileRelease[]): HelmfileRelease[] {
   return out;
 }
 
-function fluxLevels(flux: FluxKustomization[]): FluxKustomization[][] {
-  const find = (from: FluxKustomization, d: { name: string; namespace?: string }) => flux.find((k) => k.name === d.name && k.namespace === (d.namespace ?? from.namespace));
+/** The Flux Kustomizations by level: dependsOn, and the Kustomization whose path holds the file (ADR 0102). */
+function helmfileFluxLevels(flux: FluxKustomization[]): FluxKustomization[][] {
   const parentOf = (k: FluxKustomization) => flux.filter((p) => p !== k && p.path !== undefined && (p.path === '.' || k.file.startsWith(p.path + '/'))).sort((a, b) => b.path!.length - a.path!.length)[0];
-  const depth = new Map<FluxKustomization, number>();
-  const visiting = new Set<FluxKustomization>();
-  const visit = (k: FluxKustomization): number => {
-    const known = depth.get(k);
-    if (known !== undefined) return known;
-    visiting.add(k);
-    let d = 0;
-    const deps = k.dependsOn.map((x) => find(k, x)).filter((x): x is FluxKustomization => x !== undefined);
-    const parent = parentOf(k);
-    for (const m of parent ? [...deps, parent] : deps) if (!visiting.has(m)) d = Math.max(d, visit(m) + 1);
-    visiting.delete(k);
-    depth.set(k, d);
-    return d;
-  };
-  for (const k of flux) visit(k);
-  const levels: FluxKustomization[][] = [];
-  for (const k of flux) (levels[depth.get(k)!] ??= []).push(k);
-  return levels.filter((l) => l !== undefined).map((l) => [...l].sort((a, b) => `${a.namespace}/${a.name}`.localeCompare(`${b.namespace}/${b.name}`)));
+  return fluxLevels(flux, parentOf);
 }
 
 /** The bootstrap of a helmfile + Flux fleet (`fleet.graphs`), for one helmfile environment. */
@@ -181,9 +174,11 @@ export function planHelmfileBootstrap(fleet: Fleet, cluster: string, environment
   const graphs = fleet.graphs ?? { helmfile: [], flux: [] };
   const problems: string[] = [];
   const steps: HelmfileStep[] = [];
-  const crds = graphs.helmfile.filter((r) => r.phase === 'crds').map((r) => specOf(r, environment, problems)).filter((x): x is HelmfileReleaseSpec => x !== undefined);
+  const { releases, notes, problem } = selectEnvironment(graphs, environment);
+  if (problem) problems.push(problem);
+  const crds = releases.filter((r) => r.phase === 'crds').map((r) => specOf(r, environment, problems)).filter((x): x is HelmfileReleaseSpec => x !== undefined);
   if (crds.length) steps.push({ kind: 'crds', name: 'crds', releases: crds });
-  for (const r of inNeedsOrder(graphs.helmfile.filter((x) => x.phase === 'apps'))) {
+  for (const r of inNeedsOrder(releases.filter((x) => x.phase === 'apps'))) {
     const spec = specOf(r, environment, problems);
     const hooks = (r.hooks ?? []).flatMap((h) => {
       const event = h.events.includes('presync') ? 'presync' : h.events.includes('postsync') ? 'postsync' : undefined;
@@ -199,10 +194,38 @@ export function planHelmfileBootstrap(fleet: Fleet, cluster: string, environment
     if (spec) steps.push({ kind: 'release', name: `release ${spec.id}`, release: spec, needs: r.needs.map((n) => (n.namespace !== undefined ? `${n.namespace}/${n.name}` : n.name)) });
     steps.push(...hookStep('postsync'));
   }
-  fluxLevels(graphs.flux).forEach((level, depth) => {
+  helmfileFluxLevels(graphs.flux).forEach((level, depth) => {
     steps.push({ kind: 'flux', name: `flux ${depth}`, depth, kustomizations: level.map((k) => ({ namespace: k.namespace, name: k.name, file: k.file, line: k.line })) });
   });
-  return { cluster, environment, steps, problems };
+  return { cluster, environment, steps, problems, notes };
+}
+
+/**
+ * The releases helmfile runs in `environment`, as helmfile does: `default` runs every helmfile;
+ * another environment runs the helmfiles that define it (their own `environments:`, their bases',
+ * or their parent's) and skips the others; none at all is helmfile's error. Notes say which
+ * environment, where it is defined, and what is skipped.
+ */
+export function selectEnvironment(graphs: NonNullable<Fleet['graphs']>, environment: string): { releases: HelmfileRelease[]; notes: string[]; problem?: string } {
+  const envs = graphs.helmfileEnvironments ?? [];
+  const defined = (file: string) => envs.find((e) => e.file === file)?.environments.filter((x) => x.name === environment) ?? [];
+  const selects = (file: string) => environment === DEFAULT_HELMFILE_ENVIRONMENT || defined(file).length > 0;
+  const files = [...new Set(graphs.helmfile.map((r) => r.file))];
+  const releases = graphs.helmfile.filter((r) => selects(r.file));
+  const where = [...new Map(files.flatMap(defined).map((e) => [`${e.file}:${e.line}`, e])).values()];
+  const notes = [`helmfile environment ${environment}${where.length ? `: ${where.map((e) => `${e.file}:${e.line}${e.values.length ? ` (values ${e.values.join(', ')}: they feed helmfile templates only)` : ''}`).join('; ')}` : environment === DEFAULT_HELMFILE_ENVIRONMENT ? " (helmfile's default)" : ''}`];
+  for (const f of files.filter((x) => !selects(x))) {
+    notes.push(`${f} does not define environment ${environment}: helmfile skips its releases (${graphs.helmfile.filter((r) => r.file === f).map(releaseId).join(', ')})`);
+  }
+  if (graphs.helmfile.length > 0 && releases.length === 0) {
+    const names = [...new Set(envs.flatMap((e) => e.environments.map((x) => x.name)))].sort();
+    return {
+      releases,
+      notes,
+      problem: `no releases found that matches specified selector() and environment(${environment}), in any helmfile (helmfile's error): ${names.length ? `the helmfiles define ${names.join(', ')}; pass one of those or default` : 'the helmfiles define no environments; leave --environment out (default)'}, or add environments: {${environment}: {}} to ${files.join(', ')}`,
+    };
+  }
+  return { releases, notes };
 }
 
 function chartText(c: ChartRef): string {

@@ -6,7 +6,8 @@ import { formatRef } from '../errors/index.js';
 import { bootstrapFor } from '../generate/argocd.js';
 import { FLUX_PLAN_NOTE, fluxBootstrapFor } from '../generate/flux.js';
 import { planBootstrapOf } from './bootstrap-plan.js';
-import { helmfilePlanStages, planHelmfileBootstrap } from './helmfile-plan.js';
+import { hasHelmfileBootstrap, helmfilePlanStages, planHelmfileBootstrap } from './helmfile-plan.js';
+import { planFluxBootstrapOf } from './flux-bootstrap-plan.js';
 import { mirrorPlanStages, planMirror } from './mirror-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
@@ -18,9 +19,9 @@ import type { ResolvedCluster } from '../model/resolved.js';
 import type { LazyResolvedFleet, ResolvedFleet } from '../layering/resolve-fleet.js';
 
 /** The plan of every cluster of a resolved fleet: bootstrap steps and stages, then waves. */
-export function planFleet(resolved: ResolvedFleet): Plan {
+export function planFleet(resolved: ResolvedFleet, options: PlanOptions = {}): Plan {
   const { fleet, clusters, findings } = resolved;
-  return { fleet: fleet.name, layout: fleet.layout, clusters: clusters.map((c) => planCluster(fleet, c)), findings };
+  return { fleet: fleet.name, layout: fleet.layout, clusters: clusters.map((c) => planCluster(fleet, c, options)), findings };
 }
 
 /** A Plan whose cluster plans are made one at a time, as `clusters` is iterated (once). */
@@ -33,10 +34,10 @@ export type LazyPlan = Omit<Plan, 'clusters'> & { clusters: Iterable<ClusterPlan
  * third of the memory: nothing outlives the young generation). `findings` can be read once
  * `clusters` has been iterated (it throws before).
  */
-export function planFleetLazily(resolved: LazyResolvedFleet): LazyPlan {
+export function planFleetLazily(resolved: LazyResolvedFleet, options: PlanOptions = {}): LazyPlan {
   const { fleet } = resolved;
   function* plans(): Generator<ClusterPlan> {
-    for (const c of resolved.clusters) yield planCluster(fleet, c);
+    for (const c of resolved.clusters) yield planCluster(fleet, c, options);
   }
   return {
     fleet: fleet.name,
@@ -48,7 +49,13 @@ export function planFleetLazily(resolved: LazyResolvedFleet): LazyPlan {
   };
 }
 
-export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
+/** What a plan can be asked for besides the fleet. */
+export interface PlanOptions {
+  /** The helmfile environment of a helmfile + Flux repository (`plan -e ENV`); default helmfile's `default`. */
+  helmfileEnvironment?: string;
+}
+
+export function planCluster(fleet: Fleet, c: ResolvedCluster, options: PlanOptions = {}): ClusterPlan {
   if (fleet.engine === 'flux' && fleet.capabilities.bootstrap) return planFluxCluster(fleet, c);
   const files = bootstrapFor(fleet, c);
   const boot = planBootstrapOf(fleet, c, files);
@@ -64,7 +71,7 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     // the phases of its own bootstrap (src/order/helmfile-plan.ts); a fleet with gitops.mirror adds
     // phase 2 after the waves.
     bootstrap: fleet.capabilities.bootstrap ? bootstrapSteps(files, boot) : [],
-    ...(fleet.capabilities.bootstrap ? { stages: [...planStages(boot), ...phaseTwoStages(fleet, c)], bootstrapNotes: boot.notes } : helmfileStages(fleet, c)),
+    ...(fleet.capabilities.bootstrap ? { stages: [...planStages(boot), ...phaseTwoStages(fleet, c)], bootstrapNotes: boot.notes } : helmfileStages(fleet, c, options)),
     waves: wavesOf(c),
     apps: appsOf(c),
     notes: [...(clusterDef(fleet, c.name)?.notes ?? [])],
@@ -73,17 +80,20 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
 }
 
 /** The phases of a helmfile + Flux bootstrap; none for other layouts that bootstrap themselves. */
-function helmfileStages(fleet: Fleet, c: ResolvedCluster): Pick<ClusterPlan, 'stages' | 'bootstrapNotes'> {
-  if (fleet.layout !== 'helmfile-flux' || !fleet.graphs) return { stages: [], bootstrapNotes: [] };
-  const plan = planHelmfileBootstrap(fleet, c.name);
-  return { stages: helmfilePlanStages(plan), bootstrapNotes: plan.problems.map((p) => `fleetplan bootstrap cannot run this: ${p}`) };
+function helmfileStages(fleet: Fleet, c: ResolvedCluster, options: PlanOptions): Pick<ClusterPlan, 'stages' | 'bootstrapNotes'> {
+  if (!hasHelmfileBootstrap(fleet)) return { stages: [], bootstrapNotes: [] };
+  const plan = planHelmfileBootstrap(fleet, c.name, options.helmfileEnvironment);
+  return { stages: helmfilePlanStages(plan), bootstrapNotes: [...plan.notes, ...plan.problems.map((p) => `fleetplan bootstrap cannot run this: ${p}`)] };
 }
 
 /**
- * A cluster of a Flux fleet: its Flux bootstrap files, applied in order (no staged bootstrap:
- * `bootstrap` drives Argo CD only), and a note that waves are Flux dependsOn.
+ * A cluster of a Flux fleet: its Flux bootstrap files and the stages `bootstrap` runs (Flux's
+ * components, the GitRepository and root Kustomization, then every Kustomization Ready by
+ * dependsOn: src/order/flux-bootstrap-plan.ts), and a note that waves are Flux dependsOn.
  */
 function planFluxCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
+  const files = fluxBootstrapFor(fleet, c);
+  const boot = planFluxBootstrapOf(fleet, c, files);
   return {
     name: c.name,
     role: c.role,
@@ -92,9 +102,9 @@ function planFluxCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     sector: c.sector ?? null,
     platform: c.platform,
     revision: c.revision,
-    bootstrap: fluxBootstrapFor(fleet, c).map((f) => ({ file: f.name, description: f.description, objects: f.objects.map((o) => formatRef(o)) })),
-    stages: [],
-    bootstrapNotes: [],
+    bootstrap: bootstrapSteps(files, boot),
+    stages: planStages(boot),
+    bootstrapNotes: boot.notes,
     waves: wavesOf(c),
     apps: appsOf(c),
     notes: [...(clusterDef(fleet, c.name)?.notes ?? []), FLUX_PLAN_NOTE],

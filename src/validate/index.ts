@@ -33,6 +33,7 @@ import { secretsRule } from './rules/secrets.js';
 import { placementRule } from './rules/placement.js';
 import { productionSafetyRule } from './rules/production-safety.js';
 import { applicationSetIdentityRule } from './rules/applicationset-identity.js';
+import { helmReleaseIdentityRule } from './rules/helmrelease-identity.js';
 import { destinationNamespaceRule } from './rules/destination-namespace.js';
 import { kustomizePatchesRule } from './rules/kustomize-patches.js';
 import { destinationRegistrationRule } from './rules/destination-registration.js';
@@ -106,6 +107,7 @@ export const rules: RuleDefinition[] = [
   destinationRegistrationRule,
   leafBuildsRule,
   leafVariablesRule,
+  helmReleaseIdentityRule,
 ];
 
 /** Codes found while loading and resolving, for settings and SARIF metadata. */

@@ -43,20 +43,20 @@ test('plan of a fleet with engine flux lists the Flux bootstrap and says waves a
     const r = await cli(['plan', '--repo', dir]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /note: Flux has no sync waves: each app is a Flux Kustomization that dependsOn/);
-    assert.match(r.stdout, /90-root-kustomization\.yaml {2}root Kustomization reading rendered\/one\/apps/);
+    assert.match(r.stdout, /root-kustomization {2}root Kustomization reading rendered\/one\/apps {2}\[90-root-kustomization\.yaml\]/);
     assert.doesNotMatch(r.stdout, /Application|ArgoCD|argocd/);
   } finally {
     removeTree(dir);
   }
 });
 
-test('bootstrap refuses a fleet with engine flux and says how to hand the cluster to Flux', async () => {
+test('bootstrap of a fleet with engine flux refuses Argo CD manifests and names --flux-manifests (ADR 0261)', async () => {
   const dir = writeTree(fluxFleet());
   try {
-    const r = await cli(['bootstrap', '--repo', dir, '--cluster', 'one']);
-    assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /fleetplan bootstrap applies Argo CD fleets only; this fleet sets gitops\.engine: flux/);
-    assert.match(r.stderr, /flux install/);
+    const r = await cli(['bootstrap', '--repo', dir, '--cluster', 'one', '--argocd-manifests', 'install.yaml']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--argocd-manifests is for Argo CD fleets; this fleet sets gitops\.engine: flux/);
+    assert.match(r.stderr, /--flux-manifests/);
   } finally {
     removeTree(dir);
   }

@@ -1,7 +1,7 @@
 import type { Command, CommandContext } from '../command.js';
 import { clusterOptions } from '../command.js';
 import { checkSelector, choice, clusterNames, load, reportFindings, selectedClusters } from '../common.js';
-import { InputError, OperationError, UsageError, hasErrors, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration, bootstrapHelmfile } from '../../index.js';
+import { InputError, OperationError, UsageError, hasErrors, hasHelmfileBootstrap, planHelmfileBootstrap, formatHelmfileDryRun, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration, bootstrapHelmfile } from '../../index.js';
 import type { BootstrapPlanOptions, ClusterOutcome, ClusterRun, FleetPorts, Reporter, BootstrapResult, Fleet } from '../../index.js';
 import { systemClock } from '../../adapters/clock.js';
 import { readManifests, withPrivateFile } from '../../adapters/manifests.js';
@@ -11,7 +11,7 @@ import { formatMirrorResult, runPhaseTwo } from '../phase-two.js';
 
 export const bootstrapCommand: Command = {
   name: 'bootstrap',
-  summary: 'install Argo CD on a cluster, hand it the root Application and wait for every wave',
+  summary: 'install Argo CD (or Flux) on a cluster, hand it the root Application (Kustomization) and wait for every wave',
   usage: `Usage: fleetplan bootstrap (--cluster C | -l SELECTOR | --all) [--context CTX] [--kubeconfig F] [--dry-run]
                            [--timeout D] [--no-wait] [--force-conflicts] [-o text|json] [--repo DIR]
 
@@ -27,6 +27,9 @@ Safe to interrupt and run again: a rerun picks up where the last one stopped.
   --force-conflicts              take fields another field manager owns (otherwise: fail, naming it)
   -o json                        one JSON event per line on stdout (the last one holds the result)
   --argocd-manifests PATH        upstream Argo CD manifests (file or directory), for non-OpenShift clusters
+  --flux-manifests PATH          (gitops.engine: flux) Flux's install manifests, e.g. flux install --export;
+                                 then the GitRepository and root Kustomization of render --out DIR/<cluster>/bootstrap,
+                                 and every Flux Kustomization Ready in dependsOn order
   --secret-store FILE            a ClusterSecretStore to apply (it references its credentials)
   --secret-store-credentials secret/NS/NAME
                                  the Secret with the store's credentials, which you create; never in Git
@@ -38,7 +41,9 @@ One cluster per run without --all: -l must select exactly one.
 helmfile + Flux repositories: the CRD phase (helm template --include-crds, CRDs applied server-side),
 then each release in needs order with the real Helm 3 (helm upgrade --install, its hooks), then every
 Flux Kustomization Ready in dependsOn order.
-  --environment NAME             the helmfile environment ({{ .Environment.Name }}; default "default")
+  -e, --environment NAME         the helmfile environment ({{ .Environment.Name }}; default "default")
+  --dry-run                      (helmfile) per phase: the helm commands, CRDs and hook objects as the server's
+                                 dry-run sees them, the Kustomizations it would await; writes nothing
   --helm PATH                    the Helm 3 binary (default: FLEETPLAN_HELM, PATH, .tools/bin)
 Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan mirror\` on the cluster
 (push to the internal Git service, switch Argo CD to it); not with --dry-run, --no-wait or --all.
@@ -49,7 +54,7 @@ Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan 
     { what: 'the spoke etl4, through its hub\'s context, chosen by name label', run: 'fleetplan bootstrap --repo examples/lab -l fleetplan.io/name=etl4 --context hub-admin', notRun: 'needs a cluster' },
     { what: 'the hub, then its spokes in parallel, as JSON events', run: 'fleetplan bootstrap --repo examples/lab --all --context hub-admin -o json', notRun: 'needs a cluster' },
   ],
-  complete: { flags: { output: ['text', 'json'], kubeconfig: 'file', helm: 'file', environment: 'none', 'spoke-kubeconfig': 'file', 'argocd-manifests': 'file', 'secret-store': 'file', context: 'none', timeout: 'none' } },
+  complete: { flags: { output: ['text', 'json'], kubeconfig: 'file', helm: 'file', environment: 'none', 'spoke-kubeconfig': 'file', 'argocd-manifests': 'file', 'flux-manifests': 'file', 'secret-store': 'file', context: 'none', timeout: 'none' } },
   options: {
     ...clusterOptions,
     all: { type: 'boolean' },
@@ -61,10 +66,11 @@ Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan 
     'force-conflicts': { type: 'boolean' },
     output: { type: 'string', short: 'o' },
     'argocd-manifests': { type: 'string' },
+    'flux-manifests': { type: 'string' },
     'secret-store': { type: 'string' },
     'secret-store-credentials': { type: 'string' },
     'spoke-kubeconfig': { type: 'string' },
-    environment: { type: 'string' },
+    environment: { type: 'string', short: 'e' },
     helm: { type: 'string' },
     'force-push': { type: 'boolean' },
   },
@@ -81,16 +87,13 @@ Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan 
     }
     const timeoutMs = ctx.values.timeout !== undefined ? parseDuration(String(ctx.values.timeout)) : DEFAULT_TIMEOUT_MS;
     const { fleet } = await load(ctx);
-    if (fleet.layout === 'helmfile-flux') return runHelmfile(ctx, fleet, names, all, timeoutMs, format);
+    if (hasHelmfileBootstrap(fleet)) return runHelmfile(ctx, fleet, names, all, timeoutMs, format);
     if (ctx.values.environment !== undefined) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
     if (!fleet.capabilities.bootstrap) {
       throw new UsageError('a helmfile + Flux repository bootstraps itself (helmfile sync, then Flux): fleetplan bootstrap applies Argo CD fleets only');
     }
-    if (fleet.engine === 'flux') {
-      throw new UsageError('fleetplan bootstrap applies Argo CD fleets only; this fleet sets gitops.engine: flux', {
-        hint: 'install Flux (flux install), then apply the files of render --out DIR/<cluster>/bootstrap in order',
-      });
-    }
+    if (ctx.values['flux-manifests'] !== undefined && fleet.engine !== 'flux') throw new UsageError('--flux-manifests is for a fleet with gitops.engine: flux; this fleet is delivered by Argo CD');
+    if (ctx.values['argocd-manifests'] !== undefined && fleet.engine === 'flux') throw new UsageError('--argocd-manifests is for Argo CD fleets; this fleet sets gitops.engine: flux', { hint: 'give Flux\'s install manifests with --flux-manifests' });
     const chosen = all ? [] : selectedClusters(ctx, fleet);
     if (chosen.length > 1) {
       throw new UsageError(`the selector matches ${chosen.length} clusters (${chosen.join(', ')}): bootstrap takes one cluster, or --all`, { hint: 'narrow the selector, or add --cluster C' });
@@ -184,7 +187,8 @@ Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan 
 };
 
 async function runHelmfile(ctx: CommandContext, fleet: Fleet, names: string[], all: boolean, timeoutMs: number, format: 'text' | 'json'): Promise<number> {
-  if (ctx.values['dry-run'] === true || ctx.values['no-wait'] === true) throw new UsageError('--dry-run and --no-wait are not supported for a helmfile + Flux bootstrap', { hint: 'fleetplan plan --cluster C shows what it would do' });
+  if (ctx.values['no-wait'] === true) throw new UsageError('--no-wait is not supported for a helmfile + Flux bootstrap', { hint: 'fleetplan plan --cluster C shows what it would do; --dry-run shows it against the cluster' });
+  const dryRun = ctx.values['dry-run'] === true;
   const cluster = fleet.clusters[0]!.name;
   if (!all && names.length === 1 && names[0] !== cluster) throw new UsageError(`a helmfile + Flux repository has one cluster, "${cluster}", not "${names[0]}"`);
   const reporter = reporterFor(ctx, format);
@@ -202,8 +206,14 @@ async function runHelmfile(ctx: CommandContext, fleet: Fleet, names: string[], a
       reporter,
       timeoutMs,
       forceConflicts: ctx.values['force-conflicts'] === true,
+      ...(dryRun ? { dryRun: true } : {}),
     });
     outcome = { cluster, ok: true, result };
+    if (dryRun && format === 'text') {
+      const environment = ctx.values.environment !== undefined ? String(ctx.values.environment) : undefined;
+      ctx.io.stdout.write(formatHelmfileDryRun(planHelmfileBootstrap(fleet, cluster, environment), result).join('\n') + '\n');
+      return 0;
+    }
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     reporter.event({ type: 'failed', cluster, message: error.message });
@@ -224,6 +234,8 @@ function planOptionsFrom(ctx: CommandContext): BootstrapPlanOptions {
     if (objs.length !== 1) throw new InputError(`--secret-store ${store} must hold exactly one object, found ${objs.length}`);
     opts.secretStore = objs[0]!;
   }
+  const flux = ctx.values['flux-manifests'];
+  if (typeof flux === 'string') opts.fluxManifests = readManifests(resolve(ctx.io.cwd, flux), ctx.io.cwd);
   const creds = ctx.values['secret-store-credentials'];
   if (typeof creds === 'string') opts.secretStoreCredentials = parseSecretRef(creds);
   return opts;

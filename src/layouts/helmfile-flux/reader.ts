@@ -31,6 +31,7 @@ import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute
 import { KUSTOMIZATION_FILES, applyListing, applyPatches, listingChains, notEmulated } from './listing.js';
 import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
+import { readHelmfileEnvironments } from '../../load/helmfile-environments.js';
 
 export const CLUSTER_NAME = 'cluster';
 
@@ -616,7 +617,8 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
   for (const f of helmfileFiles(fs)) readHelmfile(fs, f, findings, releases);
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
-  const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}) };
+  const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
+  const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(helmfileEnvironments.length ? { helmfileEnvironments } : {}) };
 
   // Waves: CRD phase 0; apps phase 1 + depth of needs; Flux after the bootstrap by dependsOn depth.
   const crds = releases.filter((r) => r.phase === 'crds');

@@ -1,0 +1,89 @@
+/**
+ * The `environments:` each helmfile knows, as helmfile merges them: its own documents, its
+ * `bases:` (relative to it), and those of a helmfile whose `helmfiles:` includes it (a sub-helmfile
+ * runs in its parent's environment). Templates are not executed: a templated base or path is not
+ * followed. Which releases an environment selects is src/order/helmfile-plan.ts's concern.
+ * Decisions: docs/adr/0262-helmfile-dry-run-and-environments.md.
+ */
+import type { HelmfileEnvironment, HelmfileEnvironments } from '../model/graphs.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
+import { LineCounter, isMap, isPair, isScalar, parseAllDocuments } from '../yaml/index.js';
+import type { Document, YamlNode } from '../yaml/index.js';
+import { joinRelative } from './manifests.js';
+
+interface FileFacts {
+  environments: HelmfileEnvironment[];
+  bases: string[];
+  helmfiles: string[];
+}
+
+function dirOf(file: string): string {
+  const i = file.lastIndexOf('/');
+  return i < 0 ? '.' : file.slice(0, i);
+}
+
+function read(fs: RepoFileSystem, file: string): FileFacts {
+  const out: FileFacts = { environments: [], bases: [], helmfiles: [] };
+  let text: string;
+  try {
+    text = fs.readText(file);
+  } catch {
+    return out;
+  }
+  const lc = new LineCounter();
+  let docs: Document[];
+  try {
+    docs = parseAllDocuments(text, { lineCounter: lc }) as Document[];
+  } catch {
+    return out;
+  }
+  const rel = (p: string) => (p.includes('{{') ? undefined : joinRelative(dirOf(file), p));
+  for (const doc of Array.isArray(docs) ? docs : []) {
+    if (doc.errors.length || !isMap(doc.contents)) continue;
+    for (const pair of doc.contents.items) {
+      if (!isPair(pair) || !isScalar(pair.key)) continue;
+      const key = String(pair.key.value);
+      const value = pair.value as YamlNode | null;
+      if (key === 'environments' && isMap(value)) {
+        for (const env of value.items) {
+          if (!isPair(env) || !isScalar(env.key)) continue;
+          const spec = env.value as YamlNode | null;
+          const values: string[] = [];
+          if (isMap(spec)) {
+            const v = spec.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'values');
+            const list = v && isPair(v) ? (v.value as { items?: unknown[] } | null) : null;
+            for (const item of list?.items ?? []) values.push(isScalar(item) ? String(item.value) : 'inline values');
+          }
+          out.environments.push({ name: String(env.key.value), file, line: lc.linePos((env.key as YamlNode).range?.[0] ?? 0).line, values });
+        }
+      } else if ((key === 'bases' || key === 'helmfiles') && value !== null && 'items' in (value as object)) {
+        for (const item of (value as { items: unknown[] }).items) {
+          // helmfiles: entries are paths or {path: …}.
+          const path = isScalar(item) ? String(item.value) : isMap(item) ? String((item.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'path') as { value?: { value?: unknown } } | undefined)?.value?.value ?? '') : '';
+          const target = path ? rel(path) : undefined;
+          if (target !== undefined) (key === 'bases' ? out.bases : out.helmfiles).push(target);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The environments of each helmfile of `files` (those that define any). */
+export function readHelmfileEnvironments(fs: RepoFileSystem, files: readonly string[]): HelmfileEnvironments[] {
+  const cache = new Map<string, FileFacts>();
+  const facts = (f: string) => {
+    let x = cache.get(f);
+    if (!x) cache.set(f, (x = read(fs, f)));
+    return x;
+  };
+  const own = (f: string): HelmfileEnvironment[] => [...facts(f).bases.flatMap((b) => facts(b).environments), ...facts(f).environments];
+  const parents = new Map<string, string[]>();
+  for (const f of files) for (const child of facts(f).helmfiles) parents.set(child, [...(parents.get(child) ?? []), f]);
+  const known = (f: string, seen: Set<string>): HelmfileEnvironment[] => {
+    if (seen.has(f)) return [];
+    seen.add(f);
+    return [...(parents.get(f) ?? []).flatMap((p) => known(p, seen)), ...own(f)];
+  };
+  return files.map((file) => ({ file, environments: known(file, new Set()) })).filter((e) => e.environments.length > 0);
+}
