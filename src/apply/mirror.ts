@@ -144,7 +144,7 @@ export async function runMirror(client: KubeClient, git: MirrorGit, plan: Mirror
     timings.push(t);
     reporter.event({ type: 'stage-done', cluster, ...t });
   };
-  /** Awaits through watches; in a dry run or with noWait, only looks once (the state now). */
+  /** A dry run, or noWait, does not wait: it reads the object once (the state now). */
   const look = async (w: WaitSpec): Promise<{ ready: boolean; now: string }> => {
     const o = (await client.get(w.object)) as LiveObject | undefined;
     const r = evaluate(w, () => o);
@@ -167,6 +167,7 @@ export async function runMirror(client: KubeClient, git: MirrorGit, plan: Mirror
     const credsText = credentialsText(creds);
     let secretName = creds.name;
     let esWait: WaitSpec | undefined;
+    let esServed = true;
     if (creds.kind === 'ExternalSecret') {
       let version = await externalSecretVersion(client);
       if (!version && !dryRun && !noWait) {
@@ -175,6 +176,7 @@ export async function runMirror(client: KubeClient, git: MirrorGit, plan: Mirror
         await waitFor(waits, live, { name: 'mirror-ready' }, [{ object: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: crd }, condition: 'established', text: `CRD ${crd} Established` }]);
         version = await externalSecretVersion(client);
       }
+      esServed = version !== undefined;
       esWait = { object: { apiVersion: version ?? ES_VERSIONS[0]!, kind: 'ExternalSecret', namespace: creds.namespace, name: creds.name }, condition: 'ready-condition', text: `${credsText} Ready` };
     }
     const ready = [appWait, ...(esWait ? [esWait] : [])];
@@ -183,7 +185,9 @@ export async function runMirror(client: KubeClient, git: MirrorGit, plan: Mirror
     if (dryRun || noWait) {
       const missing: MirrorResult['notAwaited'] = [];
       for (const w of ready) {
-        const r = argoServed || w !== appWait ? await look(w) : { ready: false, now: 'Argo CD is not installed yet' };
+        const r = w === appWait && !argoServed ? { ready: false, now: 'Argo CD is not installed yet' }
+          : w === esWait && !esServed ? { ready: false, now: 'ExternalSecret is not served yet (External Secrets Operator not installed)' }
+          : await look(w);
         if (!r.ready) missing.push({ text: w.text, now: r.now });
       }
       if (esWait && missing.every((m) => m.text !== esWait.text)) secretName = targetSecret(await client.get(esWait.object), creds.name);
