@@ -109,11 +109,11 @@ export { bootstrapFleet } from './apply/fleet.js';
 export type { BootstrapResult } from './apply/change-set.js';
 export type { BootstrapEvent, Reporter } from './apply/events.js';
 export type { ExecuteOptions } from './apply/executor.js';
-export type { ClusterRun, ClusterOutcome, FleetPorts } from './apply/fleet.js';
+export type { AfterBootstrap, ClusterRun, ClusterOutcome, FleetPorts } from './apply/fleet.js';
 // 7 apply: phase 2, the internal Git service (gitops.mirror)
 export { planMirror } from './order/mirror-plan.js';
 export type { MirrorPlan } from './order/mirror-plan.js';
-export { runMirror, expectedPhaseTwoFiles, MirrorTimeoutError } from './apply/mirror.js';
+export { runMirror, expectedPhaseTwoFiles, MirrorNotReadyError, MirrorTimeoutError } from './apply/mirror.js';
 export type { MirrorOptions, MirrorResult } from './apply/mirror.js';
 export type { MirrorGit, GitCredentials } from './ports/mirror-git.js';
 

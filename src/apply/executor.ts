@@ -69,15 +69,29 @@ export function formatDuration(ms: number): string {
   return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
 }
 
-interface RunState {
+/** What a wait needs of its run: one deadline, and every wait still open so a timeout names them all. */
+export interface WaitState {
   cluster: string;
-  changes: ChangeSet;
-  timings: StageTiming[];
   deadline: number;
   /** Aborted when the run ends, so that waits still open (gated stages) end too. */
   abort: AbortController;
   /** Every wait still open (a gated stage runs beside the others): a timeout names them all. */
   open: Map<() => NotReady[], (err: Error) => void>;
+}
+
+interface RunState extends WaitState {
+  changes: ChangeSet;
+  timings: StageTiming[];
+}
+
+/** The context of `waitFor`: the executor's own, or another run's (phase 2, src/apply/mirror.ts). */
+export interface WaitContext {
+  options: { clock: Clock };
+  state: WaitState;
+  timeoutMs: number;
+  reporter: Reporter;
+  /** The error a timeout throws (default BootstrapTimeoutError). */
+  timeoutError?: (stage: string, timeoutMs: number, notReady: NotReady[]) => Error;
 }
 
 export async function executeBootstrap(client: KubeClient, plan: BootstrapPlan, options: ExecuteOptions): Promise<BootstrapResult> {
@@ -269,8 +283,11 @@ function managedBy(o: KubeObject, manager: string): boolean {
   return managers(o).includes(manager);
 }
 
-/** Resolves once every wait holds; rejects at the deadline naming those that do not. */
-function waitFor(ctx: Ctx, live: LiveObjects, stage: BootstrapStage, waits: WaitSpec[]): Promise<void> {
+/**
+ * Resolves once every wait holds, judged on the objects `live` keeps current through watches
+ * (no polling); rejects at the deadline naming those that do not, with every other wait still open.
+ */
+export function waitFor(ctx: WaitContext, live: LiveObjects, stage: Pick<BootstrapStage, 'name' | 'wave'>, waits: WaitSpec[]): Promise<void> {
   if (waits.length === 0) return Promise.resolve();
   const { clock } = ctx.options;
   const cluster = ctx.state.cluster;
@@ -328,7 +345,7 @@ function waitFor(ctx: Ctx, live: LiveObjects, stage: BootstrapStage, waits: Wait
       const seen = new Set<string>();
       const notReady = [...ctx.state.open.keys()].flatMap((f) => f()).filter((n) => !seen.has(n.ref) && seen.add(n.ref));
       ctx.reporter.event({ type: 'failed', cluster, message: `timed out in stage ${stage.name}`, notReady });
-      const err = new BootstrapTimeoutError(stage.name, ctx.timeoutMs, notReady);
+      const err = ctx.timeoutError ? ctx.timeoutError(stage.name, ctx.timeoutMs, notReady) : new BootstrapTimeoutError(stage.name, ctx.timeoutMs, notReady);
       for (const fail of [...ctx.state.open.values()]) fail(err);
     });
     check();

@@ -9,6 +9,7 @@ import type { BootstrapResult } from './change-set.js';
 import type { ObjectKey } from '../model/k8s.js';
 import type { KubeClient } from '../ports/kube.js';
 import { executeBootstrap, type ExecuteOptions } from './executor.js';
+import type { MirrorResult } from './mirror.js';
 
 export interface ClusterRun {
   plan: BootstrapPlan;
@@ -20,8 +21,17 @@ export interface ClusterOutcome {
   cluster: string;
   ok: boolean;
   result?: BootstrapResult;
+  /** Phase 2 (gitops.mirror), when `then` ran it. */
+  phaseTwo?: MirrorResult;
   error?: Error;
 }
+
+/**
+ * What runs on a cluster once its bootstrap succeeded, with the client that reached it (the
+ * spoke's own for a spoke; undefined when none was opened: a dry run of a spoke through its hub).
+ * Its failure is the cluster's (reported with the others'); undefined means nothing ran.
+ */
+export type AfterBootstrap = (run: ClusterRun, client: KubeClient | undefined, result: BootstrapResult) => Promise<MirrorResult | undefined>;
 
 export interface FleetPorts {
   /** The client of the context given (the hub's, or the single cluster's). */
@@ -64,36 +74,39 @@ function spokeClientFor(run: ClusterRun, ports: FleetPorts): (() => Promise<Kube
   };
 }
 
-export async function bootstrapOne(run: ClusterRun, ports: FleetPorts, options: ExecuteOptions): Promise<ClusterOutcome> {
+export async function bootstrapOne(run: ClusterRun, ports: FleetPorts, options: ExecuteOptions, then?: AfterBootstrap): Promise<ClusterOutcome> {
   const spokeClient = spokeClientFor(run, ports);
   const opened: KubeClient[] = [];
+  let result: BootstrapResult | undefined;
   try {
-    const result = await executeBootstrap(ports.client, run.plan, {
+    result = await executeBootstrap(ports.client, run.plan, {
       ...options,
       ...(spokeClient ? { spokeClient: async () => { const c = await spokeClient(); opened.push(c); return c; } } : {}),
     });
-    return { cluster: run.plan.cluster, ok: true, result };
+    const phaseTwo = then ? await then(run, run.hub === undefined ? ports.client : opened[0], result) : undefined;
+    return { cluster: run.plan.cluster, ok: true, result, ...(phaseTwo ? { phaseTwo } : {}) };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     options.reporter.event({ type: 'failed', cluster: run.plan.cluster, message: error.message });
-    return { cluster: run.plan.cluster, ok: false, error };
+    return { cluster: run.plan.cluster, ok: false, ...(result ? { result } : {}), error };
   } finally {
     for (const c of opened) c.close();
   }
 }
 
 /** Hubs (clusters without a hub among the runs) in order, then the rest in parallel. */
-export async function bootstrapFleet(runs: ClusterRun[], ports: FleetPorts, options: ExecuteOptions): Promise<ClusterOutcome[]> {
+export async function bootstrapFleet(runs: ClusterRun[], ports: FleetPorts, options: ExecuteOptions, then?: AfterBootstrap): Promise<ClusterOutcome[]> {
   const outcomes: ClusterOutcome[] = [];
   const hubs = runs.filter((r) => r.hub === undefined);
   const spokes = runs.filter((r) => r.hub !== undefined);
-  for (const h of hubs) outcomes.push(await bootstrapOne(h, ports, options));
-  const failedHubs = new Set(outcomes.filter((o) => !o.ok).map((o) => o.cluster));
+  for (const h of hubs) outcomes.push(await bootstrapOne(h, ports, options, then));
+  // A hub whose phase 1 converged serves its spokes, whatever became of its phase 2.
+  const failedHubs = new Set(outcomes.filter((o) => !o.ok && !o.result).map((o) => o.cluster));
   const spokeOutcomes = await Promise.all(spokes.map((s) => {
     if (failedHubs.has(s.hub!)) {
       return Promise.resolve<ClusterOutcome>({ cluster: s.plan.cluster, ok: false, error: new OperationError(`not started: hub ${s.hub!} failed`, { code: 'hub-failed' }) });
     }
-    return bootstrapOne(s, ports, options);
+    return bootstrapOne(s, ports, options, then);
   }));
   return [...outcomes, ...spokeOutcomes];
 }

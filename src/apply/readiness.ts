@@ -6,6 +6,7 @@
  */
 import type { ReadyCondition, WaitSpec } from '../model/bootstrap.js';
 import type { ObjectKey } from '../model/k8s.js';
+import { sameRepo } from '../generate/mirror.js';
 
 /** An object as read from the cluster (unstructured JSON). */
 export type LiveObject = {
@@ -50,7 +51,7 @@ export function watchesFor(w: WaitSpec): WatchKey[] {
 function conditionsOf(o: LiveObject | undefined): string[] {
   const cs: unknown = o?.status?.conditions;
   if (!Array.isArray(cs)) return [];
-  return cs.map((c: any) => `${String(c?.type)}=${String(c?.status)}${c?.reason ? ` (${String(c.reason)})` : ''}${c?.message ? `: ${String(c.message)}` : ''}`);
+  return cs.map((c: any) => `${String(c?.type)}${c?.status !== undefined ? `=${String(c.status)}` : ''}${c?.reason ? ` (${String(c.reason)})` : ''}${c?.message ? `: ${String(c.message)}` : ''}`);
 }
 
 function condition(o: LiveObject | undefined, type: string): any {
@@ -67,10 +68,10 @@ const MISSING = (k: ObjectKey): Readiness => ({ ready: false, message: `${k.kind
 export function evaluate(w: WaitSpec, lookup: Lookup): Readiness {
   const o = lookup(w.object);
   if (!o) return MISSING(w.object);
-  return EVALUATORS[w.condition](o, w.object, lookup);
+  return EVALUATORS[w.condition](o, w.object, lookup, w);
 }
 
-const EVALUATORS: Record<ReadyCondition, (o: LiveObject, key: ObjectKey, lookup: Lookup) => Readiness> = {
+const EVALUATORS: Record<ReadyCondition, (o: LiveObject, key: ObjectKey, lookup: Lookup, w: WaitSpec) => Readiness> = {
   exists(o) {
     if (o.kind === 'Namespace' && o.status?.phase !== undefined && o.status.phase !== 'Active') {
       return result(false, `phase ${String(o.status.phase)}`, o);
@@ -142,5 +143,16 @@ const EVALUATORS: Record<ReadyCondition, (o: LiveObject, key: ObjectKey, lookup:
     if (c?.status === 'True') return result(true, 'available', o);
     if (o.spec?.hubAcceptsClient !== true) return result(false, 'not accepted by the hub (spec.hubAcceptsClient)', o);
     return result(false, c ? `ManagedClusterConditionAvailable=${String(c.status)}` : 'not joined yet', o);
+  },
+  'synced-from'(o, _key, _lookup, w) {
+    // Argo CD's status.sync.comparedTo says which source the sync status is about: Synced from the
+    // old repository says nothing about the new one.
+    const url = w.repoURL ?? '';
+    const compared = o.status?.sync?.comparedTo;
+    const repos = [compared?.source?.repoURL, ...(Array.isArray(compared?.sources) ? compared.sources : []).map((s: any) => s?.repoURL)].filter((r): r is string => typeof r === 'string');
+    const sync = String(o.status?.sync?.status ?? 'Unknown');
+    const from = repos.some((r) => sameRepo(r, url));
+    if (sync === 'Synced' && from) return result(true, `Synced from ${url}`, o);
+    return result(false, `${sync}, compared to ${repos.join(', ') || 'no source yet'}${from ? '' : ` (not ${url} yet)`}`, o);
   },
 };

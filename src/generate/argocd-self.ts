@@ -19,15 +19,12 @@ import type { BootstrapFile, BootstrapStepId } from '../model/bootstrap.js';
 import { IN_CLUSTER, SYNC_WAVE_ANNOTATION } from '../model/constants.js';
 import { bootstrapFor, projectWave, renderedClusterPath } from './argocd.js';
 
-export const SELF_APPLICATION = 'gitops-self';
+import { SELF_APPLICATION, selfManaged } from '../model/constants.js';
+
+export { SELF_APPLICATION, selfManaged };
 
 /** The bootstrap steps that are Argo CD's own configuration (not the namespace, identity or root). */
 export const SELF_MANAGED_STEPS: readonly BootstrapStepId[] = ['gitops-operator', 'rbac', 'plugin', 'argocd', 'argocd-cm'];
-
-/** Whether the fleet gets the self-managing Application: native Argo CD app-of-apps fleets, unless `gitops.selfManaged: false`. */
-export function selfManaged(fleet: Fleet): boolean {
-  return fleet.layout === 'native' && fleet.capabilities.bootstrap && fleet.engine === 'argocd' && fleet.delivery === 'app-of-apps' && fleet.selfManaged !== false;
-}
 
 /** The bootstrap files the self-managing Application reads, in apply order. */
 export function selfManagedFiles(fleet: Fleet, cluster: ResolvedCluster): BootstrapFile[] {

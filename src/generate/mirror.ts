@@ -13,6 +13,7 @@ import type { Fleet, FleetMirror } from '../model/fleet.js';
 import type { K8sObject } from '../model/k8s.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import { applicationFor, projectsFor, renderedClusterPath, rootApplication } from './argocd.js';
+import { selfManaged, selfManagedApplication } from './argocd-self.js';
 
 /** The folder of the phase-2 tree under `<renderedPath>/<cluster>/`. */
 export const PHASE_TWO_DIR = 'phase-2';
@@ -39,6 +40,12 @@ export interface PhaseTwoObjects {
   /** The cluster's Applications as phase 2 has them (every one, switched or not), by app name. */
   applications: Array<{ app: string; object: K8sObject; switched: boolean }>;
   projects: K8sObject[];
+  /**
+   * Argo CD's own Application (gitops-self, ADR 0240) reading the mirror, when the fleet has it:
+   * in the phase-2 tree (else the phase-2 root would prune it) and switched by `fleetplan mirror`
+   * with the others (else it moves only when the root syncs).
+   */
+  self?: K8sObject;
 }
 
 export function phaseTwoObjects(fleet: Fleet, mirror: FleetMirror, cluster: ResolvedCluster): PhaseTwoObjects {
@@ -53,7 +60,9 @@ export function phaseTwoObjects(fleet: Fleet, mirror: FleetMirror, cluster: Reso
     return { app: app.name, object: switched ?? object, switched: switched !== undefined };
   });
   const projects = projectsFor(fleet, cluster).map((p) => permitMirror(p, from, to));
-  return { root, applications, projects };
+  if (!selfManaged(fleet)) return { root, applications, projects };
+  const self = selfManagedApplication(fleet, cluster);
+  return { root, applications, projects, self: switchSources(self, from, to) ?? self };
 }
 
 /** The Application with every source reading `from` reading `to`; undefined when none does. */

@@ -10,6 +10,7 @@ import type { Fleet, Origin } from '../model/fleet.js';
 import { displayPath, locateOrigin } from '../model/fleet.js';
 import { dns1123LabelProblem, dns1123SubdomainProblem, fileNameProblem, syncWaveProblem } from '../model/k8s-names.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
+import { SELF_APPLICATION, selfManaged } from '../model/constants.js';
 import { formatPath } from '../model/source.js';
 
 export const consumerValueCodes = {
@@ -22,6 +23,11 @@ export const consumerValueCodes = {
     severity: 'error',
     summary: 'a name the Kubernetes API server rejects',
     help: 'Application and AppProject names must be RFC 1123 subdomains (at most 253 characters), Namespace names RFC 1123 labels (at most 63): lower case letters, digits and -, starting and ending with a letter or digit.',
+  },
+  'generated-app-name': {
+    severity: 'error',
+    summary: 'an app has the name of an Application fleetplan generates',
+    help: "fleetplan generates gitops-self (Argo CD's own configuration, ADR 0240) on every native Argo CD app-of-apps cluster, written to <cluster>/apps/gitops-self.yaml: an app of the same name would be written to that file too, and one of the two silently lost. Rename the app, or set gitops.selfManaged: false to manage Argo CD with your own app.",
   },
   'file-name-too-long': {
     severity: 'error',
@@ -60,7 +66,13 @@ export function consumerValueFindings(fleet: Fleet, cluster: ResolvedCluster): F
   if (clusterProblem) {
     place({ file: cluster.file, path: ['metadata', 'name'] }, 'invalid-name', `cluster name "${short(cluster.name)}" ${clusterProblem}`, 'rename the cluster');
   }
+  const self = selfManaged(fleet);
   for (const app of cluster.apps) {
+    if (self && app.name === SELF_APPLICATION) {
+      place(app.origin, 'generated-app-name',
+        `app "${SELF_APPLICATION}" of cluster ${cluster.name} has the name of the Application fleetplan generates for Argo CD's own configuration: both would be written to ${cluster.name}/apps/${SELF_APPLICATION}.yaml and one of them lost`,
+        `rename the app (e.g. argocd-config); or, to manage Argo CD with it instead, set gitops.selfManaged: false in ${fleet.file}`, app.name);
+    }
     const wave = syncWaveProblem(app.wave);
     if (wave) {
       place(app.explicitWave !== undefined ? fieldOrigin(fleet, app, 'wave') : app.origin, 'invalid-sync-wave', `app "${short(app.name)}": sync wave ${wave}`, 'give an integer wave between -2147483648 and 2147483647 (waves are usually small)', app.name);

@@ -27,13 +27,17 @@ export type ReadyCondition =
   | 'synced-healthy'
   | 'ready-condition'
   | 'cluster-installed'
-  | 'cluster-available';
+  | 'cluster-available'
+  /** An Argo CD Application Synced, compared to a source at `WaitSpec.repoURL` (phase 2, ADR 0236). */
+  | 'synced-from';
 
 export interface WaitSpec {
   object: ObjectKey;
   condition: ReadyCondition;
   /** What is awaited, for people: `CSV of Subscription openshift-operators/x Succeeded`. */
   text: string;
+  /** For `synced-from`: the repository the Application must have been compared to. */
+  repoURL?: string;
 }
 
 export type StageKind = 'namespaces' | 'gitops-operator' | 'cluster-config' | 'argocd' | 'secret-store' | 'root-application' | 'wave' | 'spoke-provisioning'

@@ -1,3 +1,5 @@
+import type { Fleet } from './fleet.js';
+
 /**
  * Names and values that several stages must agree on. Each is defined once, here, so that the
  * stage that writes a name and the stage that reads it cannot drift apart.
@@ -17,6 +19,16 @@ export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
 export const VARIABLES_CONFIGMAP = 'environment-variables';
 /** The root Application (app-of-apps parent) of every cluster. */
 export const ROOT_APPLICATION = 'root-applications';
+/** Argo CD's own Application after the hand-off (ADR 0240): generated, `<cluster>/apps/gitops-self.yaml`. */
+export const SELF_APPLICATION = 'gitops-self';
+
+/**
+ * Whether the fleet gets the self-managing Application: native Argo CD app-of-apps fleets, unless
+ * `gitops.selfManaged: false`. Here because resolution checks app names against it (ADR 0265).
+ */
+export function selfManaged(fleet: Fleet): boolean {
+  return fleet.layout === 'native' && fleet.capabilities.bootstrap && fleet.engine === 'argocd' && fleet.delivery === 'app-of-apps' && fleet.selfManaged !== false;
+}
 
 /** The wave of a hub's provisioning app for one spoke. */
 export const DEFAULT_PROVISION_WAVE = 20;

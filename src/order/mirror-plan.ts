@@ -52,7 +52,8 @@ export function planMirror(fleet: Fleet, cluster: ResolvedCluster): MirrorPlan |
     problems.push(`gitops.mirror.app "${mirror.app}" is not an app of cluster ${cluster.name}: nothing deploys its internal Git service`);
   }
   const two = phaseTwoObjects(fleet, mirror, cluster);
-  const switched = two.applications.filter((a) => a.switched).map((a) => a.object);
+  // Argo CD's own Application moves with the fleet's (same apply, same field manager), not only when the root syncs.
+  const switched = [...two.applications.filter((a) => a.switched).map((a) => a.object), ...(two.self ? [two.self] : [])];
   return {
     cluster: cluster.name,
     gitopsNamespace: cluster.gitopsNamespace,

@@ -28,7 +28,7 @@ import { appSetFilePath, deliveryKey, rootApplicationSet, valuesFilePath, values
 import { header, toYaml, jsonOf } from '../yaml/serialize.js';
 import type { RenderedFile } from './files.js';
 import { appFileName } from '../model/graphs.js';
-import { PHASE_TWO_DIR, phaseTwoObjects, switchSources } from '../generate/mirror.js';
+import { PHASE_TWO_DIR, phaseTwoObjects } from '../generate/mirror.js';
 import { bootstrapFileName } from '../model/bootstrap.js';
 
 
@@ -104,10 +104,7 @@ export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, gener
     }
     // The phase-2 root reads this tree, so Argo CD's own Application must be in it too (or the
     // root would prune it), reading the mirror like the others.
-    if (selfManaged(fleet)) {
-      const self = selfManagedApplication(fleet, c);
-      files.push(file(`${dir}/apps/${SELF_APPLICATION}.yaml`, [fleet.file], [switchSources(self, fleet.repoURL, fleet.mirror.url) ?? self]));
-    }
+    if (two.self) files.push(file(`${dir}/apps/${SELF_APPLICATION}.yaml`, [fleet.file], [two.self]));
   }
   // Apply order: bootstrap steps, then projects, then apps by wave, then provisioning objects.
   return files;

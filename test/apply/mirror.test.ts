@@ -42,7 +42,7 @@ function assertSwitched(w: World): void {
   assert.equal(root.spec.source.path, 'rendered/hub/phase-2');
   assert.equal(root.status.sync.status, 'Synced');
   assert.equal(root.status.sync.comparedTo.source.repoURL, MIRROR_URL);
-  for (const name of ['gitea', 'config']) {
+  for (const name of ['gitea', 'config', 'gitops-self']) {
     const a = app(w, name);
     assert.equal(a.spec.source.repoURL, MIRROR_URL, `${name} reads the mirror`);
     assert.equal(a.status.sync.status, 'Synced');
@@ -94,13 +94,40 @@ describe('fleetplan bootstrap with an internal Git service (phase 2)', () => {
     assert.equal(argoObjects(w), before, 'no Application or AppProject written');
   });
 
-  const kills: Array<{ when: string; at: (w: World) => Promise<unknown> }> = [
+  // Each kill point, what the cluster and the mirror hold then, and what the rerun must finish.
+  const receivePacks = (x: World) => x.git.requests.filter((q) => q.path.endsWith('/git-receive-pack')).length;
+  const kills: Array<{ when: string; setup?: (w: World) => void; at: (w: World) => Promise<unknown>; then?: (w: World) => void }> = [
     { when: 'the push began (phase 1 done)', at: (x) => x.git.nextRequest() },
+    {
+      when: 'the push was done, before the switch',
+      // The switch's first request (the dry run of the AppProject) hangs: the run is held right after the push.
+      setup: (x) => x.c.server.faults.hangNext(1, { verb: 'apply', resource: 'appprojects', when: () => receivePacks(x) > 0 }),
+      at: (x) => x.c.server.waitForRequest({ verb: 'apply', resource: 'appprojects', when: () => receivePacks(x) > 0 }),
+      then: (x) => {
+        assert.equal(x.git.branch('platform/fleet.git', 'main'), x.commit, 'pushed');
+        assert.equal(app(x, 'root-applications').spec.source.repoURL, FLEET_URL, 'not switched yet');
+        x.c.server.thaw();
+      },
+    },
     { when: 'the switch began', at: (x) => x.c.server.waitForRequest({ verb: 'apply', resource: 'appprojects' } satisfies RequestMatch) },
+    {
+      when: 'the switch was done, before Argo CD reported Synced from the mirror',
+      // From phase 2 on (the mirror's first request), Argo CD does not get to config: the run waits in mirror-synced.
+      at: async (x) => {
+        await x.git.nextRequest();
+        x.c.server.controllers.hold({ kind: 'Application', namespace: NS, name: 'config' });
+        await x.c.server.waitFor(() => ['config', 'gitops-self'].every((n) => app(x, n)?.spec?.source?.repoURL === MIRROR_URL));
+      },
+      then: (x) => {
+        assert.equal(app(x, 'config').status.sync.comparedTo.source.repoURL, FLEET_URL, 'not Synced from the mirror yet');
+        x.c.server.controllers.release({ kind: 'Application', namespace: NS, name: 'config' });
+      },
+    },
   ];
   for (const k of kills) {
     test(`killed when ${k.when}, a rerun completes`, async () => {
       w = await world();
+      k.setup?.(w);
       const child = spawn(process.execPath, ['dist/src/cli/main.js', 'bootstrap', '--repo', w.dir, '--cluster', 'hub', '--timeout', '60s'], { env: { ...process.env, ...w.env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
@@ -109,6 +136,7 @@ describe('fleetplan bootstrap with an internal Git service (phase 2)', () => {
       const began = k.at(w).then(() => child.kill('SIGKILL'));
       const first = await Promise.race([exited, began.then(() => exited)]);
       assert.equal(first.signal, 'SIGKILL', `the first run was killed (it ended by itself otherwise):\n${output}`);
+      k.then?.(w);
       const rerun = await cli(['bootstrap', '--repo', w.dir, '--cluster', 'hub', '--timeout', '60s'], process.cwd(), w.env);
       assert.equal(rerun.code, 0, rerun.stderr + rerun.stdout);
       assert.match(rerun.stdout, /^hub: phase 2 converged in /m);
@@ -117,11 +145,11 @@ describe('fleetplan bootstrap with an internal Git service (phase 2)', () => {
     });
   }
 
-  test('on a cluster without Argo CD, phase 2 times out saying so', async () => {
+  test('on a cluster without Argo CD, phase 2 stops at once saying so', async () => {
     w = await world();
     const r = await cli(['mirror', '--repo', w.dir, '--cluster', 'hub', '--timeout', '1s'], process.cwd(), w.env);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /Application\/openshift-gitops\/gitea: Application \(argoproj.io\/v1alpha1\) is not served on this cluster: is it bootstrapped \(phase 1\)\?/);
+    assert.match(r.stderr, /Application \(argoproj.io\/v1alpha1\) is not served on cluster hub: is it bootstrapped \(phase 1\)\?/);
   });
 
   test('a missing mirror app times out naming it', async () => {

@@ -9,7 +9,7 @@ import { loadFleet } from '../../src/index.js';
 import { renderCluster } from '../../src/render/fleet.js';
 import { resolveFleet } from '../../src/layering/resolve-fleet.js';
 import { ROOT_APPLICATION } from '../../src/model/constants.js';
-import { cli, writeTree } from './fleet-fixture.js';
+import { cli, removeTree, writeTree } from './fleet-fixture.js';
 import type { KubeServer, Obj } from './kube-server/index.js';
 
 export const MIRROR_URL = 'http://gitea-http.gitea.svc.cluster.local:3000/platform/fleet.git';
@@ -107,4 +107,19 @@ export function seedPushSecret(server: KubeServer): void {
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gitea' } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'fleet-push', namespace: 'gitea' }, type: 'Opaque', data: { username: b64(PUSH_USER), password: b64(PUSH_PASSWORD) } },
   ]);
+}
+
+/**
+ * Phase 1 only, as `bootstrap` leaves a cluster before phase 2: the same fleet without
+ * gitops.mirror (its phase-1 objects are byte-identical: render without --phase does not depend
+ * on the mirror) bootstrapped onto the cluster.
+ */
+export async function bootstrapPhaseOne(pushURL: string, env: Record<string, string | undefined>): Promise<void> {
+  const dir = writeTree(mirrorFleetFiles(pushURL, '    # no mirror\n'));
+  try {
+    const r = await cli(['bootstrap', '--repo', dir, '--cluster', 'hub', '--timeout', '60s'], process.cwd(), env);
+    if (r.code !== 0) throw new Error(`phase 1 failed: ${r.stderr}${r.stdout}`);
+  } finally {
+    removeTree(dir);
+  }
 }

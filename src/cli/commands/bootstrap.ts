@@ -1,8 +1,8 @@
 import type { Command, CommandContext } from '../command.js';
 import { clusterOptions } from '../command.js';
 import { checkSelector, choice, clusterNames, load, reportFindings, selectedClusters } from '../common.js';
-import { InputError, OperationError, UsageError, hasErrors, hasHelmfileBootstrap, planHelmfileBootstrap, formatHelmfileDryRun, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration, bootstrapHelmfile } from '../../index.js';
-import type { BootstrapPlanOptions, ClusterOutcome, ClusterRun, FleetPorts, Reporter, BootstrapResult, Fleet } from '../../index.js';
+import { InputError, OperationError, UsageError, hasErrors, hasHelmfileBootstrap, planHelmfileBootstrap, formatHelmfileDryRun, resolveFleet, planBootstrap, parseSecretRef, DEFAULT_TIMEOUT_MS, bootstrapFleet, formatDuration, bootstrapHelmfile, MirrorNotReadyError } from '../../index.js';
+import type { AfterBootstrap, BootstrapPlanOptions, ClusterOutcome, ClusterRun, FleetPorts, Reporter, BootstrapResult, Fleet, ResolvedFleet } from '../../index.js';
 import { systemClock } from '../../adapters/clock.js';
 import { readManifests, withPrivateFile } from '../../adapters/manifests.js';
 import { jsonReporter, lineReporter, liveReporter, summaryLine } from '../bootstrap-progress.js';
@@ -45,8 +45,10 @@ Flux Kustomization Ready in dependsOn order.
   --dry-run                      (helmfile) per phase: the helm commands, CRDs and hook objects as the server's
                                  dry-run sees them, the Kustomizations it would await; writes nothing
   --helm PATH                    the Helm 3 binary (default: FLEETPLAN_HELM, PATH, .tools/bin)
-Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan mirror\` on the cluster
-(push to the internal Git service, switch Argo CD to it); not with --dry-run, --no-wait or --all.
+Phase 2 (a fleet with gitops.mirror): once a cluster's waves converge, runs \`fleetplan mirror\` on it
+(push to the internal Git service, switch Argo CD to it), on each cluster of --all (a spoke through
+the client that reached it); with --dry-run it says what phase 2 would push, switch and await; with
+--no-wait it pushes and switches if the Git service is already ready, and does not wait.
   --force-push                   (phase 2) replace a mirror branch that has commits the cluster's commit does not`,
   examples: [
     { what: 'what bootstrapping the hub would change, without writing', run: 'fleetplan bootstrap --repo examples/lab --cluster hub --context hub-admin --dry-run', notRun: 'needs a cluster' },
@@ -98,7 +100,8 @@ Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan 
     if (chosen.length > 1) {
       throw new UsageError(`the selector matches ${chosen.length} clusters (${chosen.join(', ')}): bootstrap takes one cluster, or --all`, { hint: 'narrow the selector, or add --cluster C' });
     }
-    const { clusters, findings } = resolveFleet(fleet, all ? {} : { clusters: chosen });
+    const resolvedFleet = resolveFleet(fleet, all ? {} : { clusters: chosen });
+    const { clusters, findings } = resolvedFleet;
     reportFindings(ctx, findings);
     if (hasErrors(findings)) {
       ctx.io.stderr.write('nothing applied: fix the errors above\n');
@@ -156,35 +159,48 @@ Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan 
         dryRun: ctx.values['dry-run'] === true,
         noWait: ctx.values['no-wait'] === true,
         forceConflicts: ctx.values['force-conflicts'] === true,
-      });
-      if (format === 'text') ctx.io.stdout.write(formatOutcomes(outcomes));
+      }, fleet.mirror ? phaseTwoAfter(ctx, fleet, resolvedFleet, reporter, deadline) : undefined);
+      if (format === 'text') {
+        ctx.io.stdout.write(formatOutcomes(outcomes));
+        for (const o of outcomes) if (o.phaseTwo) ctx.io.stdout.write(`\n${formatMirrorResult(o.phaseTwo)}`);
+      }
       for (const o of outcomes) {
         if (o.error) ctx.io.stderr.write(`fleetplan bootstrap: ${o.cluster}: ${'format' in o.error && typeof o.error.format === 'function' ? (o.error.format as () => string)() : o.error.message}\n`);
       }
-      if (!outcomes.every((o) => o.ok)) return 1;
-      // Phase 2: the internal Git service, on the cluster this client reaches (not a spoke through its hub).
-      if (fleet.mirror && runs.length === 1) {
-        const only = runs[0]!;
-        if (ctx.values['dry-run'] === true || ctx.values['no-wait'] === true || all || only.hub !== undefined) {
-          ctx.io.stderr.write(`fleetplan bootstrap: phase 2 (internal Git) not run${all || only.hub !== undefined ? ' for a run through a hub' : ' with --dry-run or --no-wait'}: run fleetplan mirror --cluster ${only.plan.cluster} once the waves converge\n`);
-          return 0;
-        }
-        const one = resolveFleet(fleet, { clusters: [only.plan.cluster] });
-        try {
-          const result = await runPhaseTwo(ctx, fleet, one, client, reporter, Math.max(1000, deadline - systemClock.now()));
-          if (format === 'text') ctx.io.stdout.write(formatMirrorResult(result));
-        } catch (err) {
-          if (!(err instanceof OperationError)) throw err;
-          ctx.io.stderr.write(`fleetplan bootstrap: ${only.plan.cluster}: phase 2: ${err.format()}\n`);
-          return 1;
-        }
-      }
-      return 0;
+      return outcomes.every((o) => o.ok) ? 0 : 1;
     } finally {
       client.close();
     }
   },
 };
+
+/**
+ * Phase 2 (gitops.mirror) of each cluster whose bootstrap succeeded, with the client that reached
+ * it; its failure is that cluster's, reported with the others' (ADR 0264).
+ */
+function phaseTwoAfter(ctx: CommandContext, fleet: Fleet, resolved: ResolvedFleet, reporter: Reporter, deadline: number): AfterBootstrap {
+  const dryRun = ctx.values['dry-run'] === true;
+  const noWait = ctx.values['no-wait'] === true;
+  return async (run, client) => {
+    const cluster = run.plan.cluster;
+    if (!client) {
+      // A dry run does not wait for a spoke to be provisioned, so nothing reaches the spoke itself.
+      ctx.io.stderr.write(`fleetplan bootstrap: ${cluster}: phase 2 not dry-run: a spoke is reached through its hub only once provisioned; run fleetplan mirror --cluster ${cluster} --dry-run with the spoke's own context\n`);
+      return undefined;
+    }
+    try {
+      return await runPhaseTwo(ctx, fleet, resolved, cluster, client, reporter, { timeoutMs: Math.max(1000, deadline - systemClock.now()), dryRun, noWait });
+    } catch (err) {
+      if (noWait && err instanceof MirrorNotReadyError) {
+        // --no-wait applied the root only: the Git service comes with a later wave.
+        ctx.io.stderr.write(`fleetplan bootstrap: ${cluster}: phase 2 not started (--no-wait): ${err.message}; run fleetplan mirror --cluster ${cluster} once it is ready\n`);
+        return undefined;
+      }
+      if (err instanceof OperationError) throw new OperationError(`phase 2: ${err.message}`, { code: err.code, hint: err.hint, cause: err });
+      throw err;
+    }
+  };
+}
 
 async function runHelmfile(ctx: CommandContext, fleet: Fleet, names: string[], all: boolean, timeoutMs: number, format: 'text' | 'json'): Promise<number> {
   if (ctx.values['no-wait'] === true) throw new UsageError('--no-wait is not supported for a helmfile + Flux bootstrap', { hint: 'fleetplan plan --cluster C shows what it would do; --dry-run shows it against the cluster' });
