@@ -6,6 +6,7 @@
  * module; the eslint import rule keeps it so). Decisions: docs/adr/0267-diff-read-sets.md.
  */
 import { posix } from 'node:path';
+import type { StoredReads } from '../adapters/diff-records.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 
 /** Repository paths ('' for the root) by how they were read. */
@@ -115,4 +116,15 @@ export function touchedBy(reads: ReadSet, changes: readonly ChangedPath[]): stri
     }
   }
   return undefined;
+}
+
+/** A read-set as a record keeps it (sorted lists). */
+export function readSetRecord(reads: ReadSet): StoredReads {
+  const sorted = (s: Set<string>) => [...s].sort();
+  return { content: sorted(reads.content), kind: sorted(reads.kind), list: sorted(reads.list), links: reads.links };
+}
+
+/** A recorded read-set, to test changes against. */
+export function readSetOf(r: StoredReads): ReadSet {
+  return { content: new Set(r.content), kind: new Set(r.kind), list: new Set(r.list), links: r.links, unknown: false };
 }

@@ -30,10 +30,10 @@ import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import { planCluster } from '../order/plan.js';
 import { clusterFingerprints } from './diff-inputs.js';
-import type { ClusterSummary, RevisionRecord } from './diff-cache.js';
-import { fleetplanBuild, readRecord, readSetOf, readSetRecord, recordKey, writeRecord } from './diff-cache.js';
+import type { ClusterSummary, RevisionRecord } from '../adapters/diff-records.js';
+import { fleetplanBuild, readRecord, recordKey, writeRecord } from '../adapters/diff-records.js';
 import type { ReadSet } from './diff-reads.js';
-import { emptyReadSet, recordingFileSystem, touchedBy } from './diff-reads.js';
+import { emptyReadSet, readSetOf, readSetRecord, recordingFileSystem, touchedBy } from './diff-reads.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { emptyFleet, NATIVE_CAPABILITIES } from '../model/fleet.js';
 import { renderCluster } from '../render/fleet.js';
@@ -424,7 +424,7 @@ function recordContext(revs: Revisions, options: DiffOptions): unknown {
 }
 
 /**
- * Keeps a committed side's record (./diff-cache.ts): what its load and validation read, and its
+ * Keeps a committed side's record (../adapters/diff-records.ts): what its load and validation read, and its
  * clusters as its diff against itself reports them. Not for the working tree (no tree id), a side
  * whose reader ran tools, a fleet whose plan reads git (`delivery: applicationset`), or a tree
  * holding a symlink or submodule (a path read through a link is not the path git lists).
@@ -449,7 +449,7 @@ async function keepRecord(revs: Revisions, side: Side, clusters: ClusterSummary[
 }
 
 /**
- * The diff from the records of the two revisions (./diff-cache.ts), when one shows that nothing
+ * The diff from the records of the two revisions (../adapters/diff-records.ts), when one shows that nothing
  * its load read differs between them (git lists what differs): both sides then load, resolve,
  * render and plan the same, so every cluster is what its diff against itself is (unchanged, or
  * pinned with nothing pending) and nothing is checked out, loaded or rendered for the clusters.
@@ -566,7 +566,7 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
     options.onProgress?.(`building leaves of ${b.label.revision}…`);
     leavesB = await buildLeaves(rb, options.leaves, notesB, b.root);
   }
-  // What each side's diff against itself would say of each cluster (the records of ./diff-cache.ts).
+  // What each side's diff against itself would say of each cluster (the records of ../adapters/diff-records.ts).
   const seenA = new Map<string, ClusterSummary>();
   const seenB = new Map<string, ClusterSummary>();
   const sideOf = (resolved: ResolvedFleet, c: ResolvedCluster, render: boolean, leaves: Map<string, Map<string, Record<string, unknown>[]>> | undefined): ClusterSide => {

@@ -1,7 +1,7 @@
 /**
  * The diff's record of one revision, kept under the cache directory and keyed by content: the
  * git tree of the fleet's directory, the fleetplan build, the repository origin and the cluster
- * selection. It holds what the revision's load and validation read (./diff-reads.ts) and what the
+ * selection. It holds what the revision's load and validation read (api/diff-reads.ts) and what the
  * diff of that revision against itself reports per cluster (sector, revision), so that a later
  * diff whose changed paths touch none of those reads answers without checking out, loading,
  * resolving or validating either side. Any doubt — no entry, an unreadable or foreign one, another
@@ -12,7 +12,6 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../model/finding.js';
-import type { ReadSet } from './diff-reads.js';
 
 const FORMAT = 'diff-v1';
 
@@ -132,13 +131,4 @@ export function writeRecord(cacheDir: string, record: RevisionRecord): void {
   } catch {
     // Read-only or full cache: the next diff takes the full path.
   }
-}
-
-export function readSetRecord(reads: ReadSet): StoredReads {
-  const sorted = (s: Set<string>) => [...s].sort();
-  return { content: sorted(reads.content), kind: sorted(reads.kind), list: sorted(reads.list), links: reads.links };
-}
-
-export function readSetOf(r: StoredReads): ReadSet {
-  return { content: new Set(r.content), kind: new Set(r.kind), list: new Set(r.list), links: r.links, unknown: false };
 }
