@@ -8,7 +8,10 @@
  *   diff -r a b
  *
  * and, with `--leaves`, the same with `render --leaves` (both with the same warm cache) against
- * `diff --leaves` (warm cache). The change edits one component's manifest (components/<c>/
+ * `diff --leaves` (warm cache). `diff` runs with a warm cache: a previous run of the same diff
+ * filled it (records of both revisions: docs/adr/0267-diff-read-sets.md); "base recorded only"
+ * is the first diff of a new change (a cache that holds only main's record, from an earlier diff
+ * of main: the change is loaded, resolved and validated, main is not). The change edits one component's manifest (components/<c>/
  * configmap.yaml): no Application changes, so the fleet layer of every cluster is the same and
  * only the leaves of the apps that build that component differ.
  *
@@ -19,7 +22,7 @@
  * Figures, not assertions: the machine is shared.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,12 +121,15 @@ async function part(label: string, clusters: number, appsPerCluster: number, run
   const { component, users } = makeRepository(repo, clusters, appsPerCluster);
   const cache = join(work, `cache-${label}`);
   const leafArgs = leaves ? ['--leaves', '--cache-dir', cache, '--kustomize', join(TOOLS, 'kubectl'), '--helm', join(TOOLS, 'helm')] : [];
-  const diffArgs = ['diff', '--repo', repo, '--from', 'main', '--to', 'change', '-o', 'json', ...leafArgs];
+  const diffArgs = ['diff', '--repo', repo, '--from', 'main', '--to', 'change', '-o', 'json', ...(leaves ? leafArgs : ['--cache-dir', cache])];
+  // A cache holding main's record only (an earlier diff of main against itself), copied afresh for each round.
+  const mainOnly = join(work, `cache-main-${label}`);
+  if (!leaves) runNodeChild(CLI, ['diff', '--repo', repo, '--from', 'main', '--to', 'main', '-o', 'json', '--cache-dir', mainOnly]);
   console.log(`\n(${label}) ${clusters} clusters × ${appsPerCluster} apps; change: components/${component}/configmap.yaml (built by ${users} clusters)${leaves ? '; --leaves, warm cache' : ''}`);
   // Warm-up, not timed: fills the leaf cache with both revisions' builds, and the page cache.
   runNodeChild(CLI, diffArgs);
   let rounds = 0;
-  const r = await interleave<{ ms: number; rss: number; parts?: string }>(runs, {
+  const r = await interleave<{ ms: number; rss: number; cpu?: number; parts?: string }>(runs, {
     baseline: async () => {
       const base = join(work, `baseline-${label}-${rounds++}`);
       const t0 = performance.now();
@@ -137,15 +143,26 @@ async function part(label: string, clusters: number, appsPerCluster: number, run
       git(repo, 'worktree', 'remove', '--force', join(base, 'A'));
       git(repo, 'worktree', 'remove', '--force', join(base, 'B'));
       rmSync(base, { recursive: true, force: true });
-      return { ms, rss: a!.maxRssMB + b!.maxRssMB, parts: `worktrees ${tCheckout.toFixed(0)} ms, renders ${tRender.toFixed(0)} ms, diff -r ${tDiff.toFixed(0)} ms` };
+      return { ms, rss: a!.maxRssMB + b!.maxRssMB, cpu: a!.cpuMs + b!.cpuMs, parts: `worktrees ${tCheckout.toFixed(0)} ms, renders ${tRender.toFixed(0)} ms (CPU ${(a!.cpuMs + b!.cpuMs).toFixed(0)} ms), diff -r ${tDiff.toFixed(0)} ms` };
     },
     diff: async () => {
       const m = runNodeChild(CLI, diffArgs);
-      return { ms: m.ms, rss: m.maxRssMB };
+      return { ms: m.ms, rss: m.maxRssMB, cpu: m.cpuMs };
     },
+    ...(leaves
+      ? {}
+      : {
+          newChange: async () => {
+            const fresh = join(work, `cache-round-${label}`);
+            rmSync(fresh, { recursive: true, force: true });
+            cpSync(mainOnly, fresh, { recursive: true });
+            const m = runNodeChild(CLI, ['diff', '--repo', repo, '--from', 'main', '--to', 'change', '-o', 'json', '--cache-dir', fresh]);
+            return { ms: m.ms, rss: m.maxRssMB, cpu: m.cpuMs };
+          },
+        }),
     full: async () => {
       const m = runNodeChild(FULL, [repo, 'main', 'change', ...(leaves ? [cache, join(TOOLS, 'kubectl'), join(TOOLS, 'helm')] : [])]);
-      return { ms: m.ms, rss: m.maxRssMB };
+      return { ms: m.ms, rss: m.maxRssMB, cpu: m.cpuMs };
     },
   });
   const ms = (k: string) => r[k]!.map((x) => x.ms);
@@ -156,7 +173,13 @@ async function part(label: string, clusters: number, appsPerCluster: number, run
   console.log(`    last round: ${r['baseline']!.at(-1)!.parts}`);
   const inc = pairedRatios(ms('baseline'), ms('diff'));
   console.log(row(`fleetplan diff${leaves ? ' --leaves' : ''}`, ms('diff'), inc, mb(rss('diff'))));
+  if (!leaves) console.log(row(`  the same, base recorded only (a new change)`, ms('newChange'), pairedRatios(ms('baseline'), ms('newChange')), mb(rss('newChange'))));
   console.log(row(`  the same, every cluster rendered (full: true)`, ms('full'), pairedRatios(ms('baseline'), ms('full')), mb(rss('full'))));
+  const cpu = (k: string) => r[k]!.map((x) => x.cpu ?? 0);
+  const cpuLine = (k: string) => `${k} ${fmtTimes(spread(cpu(k)))}`;
+  // CPU time (user + system of the process; the baseline's two renders added) does not grow with the load as wall time does.
+  console.log(`  CPU time (min / median / max): ${['baseline', 'diff', ...(leaves ? [] : ['newChange']), 'full'].map(cpuLine).join('; ')}`);
+  console.log(`    speed-up in CPU time: diff ${fmtRatio(pairedRatios(cpu('baseline'), cpu('diff')), 1)}${leaves ? '' : `; base recorded only ${fmtRatio(pairedRatios(cpu('baseline'), cpu('newChange')), 1)}`}`);
   console.log(`  goal ≥20× and under 2 s: ${inc.median >= 20 ? 'ratio met' : 'ratio NOT met'}, ${spread(ms('diff')).median < 2000 ? 'time met' : 'time NOT met'} (median)`);
 }
 

@@ -8,7 +8,7 @@
  * docs/adr/0225-fleetplan-diff.md.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { InputError, ToolError } from '../errors/index.js';
@@ -120,4 +120,74 @@ export async function checkoutSnapshot(where: FleetCheckout, commit: string): Pr
     throw e;
   }
   return { commit, root: where.prefix === '' ? dir : join(dir, ...where.prefix.split('/')), close };
+}
+
+/** The tree id of the fleet's directory at a commit (what its content is keyed by), undefined when there is none. */
+export async function fleetTree(where: FleetCheckout, commit: string): Promise<string | undefined> {
+  const r = await git(where.top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}^{tree}${where.prefix === '' ? '' : `:${where.prefix}`}`]);
+  return r.code === 0 && /^[0-9a-f]{40,64}$/.test(r.stdout) ? r.stdout : undefined;
+}
+
+/** Whether a tree holds a symlink or a submodule anywhere (`git ls-tree -r`); undefined when git cannot tell. */
+export async function treeHasLinks(where: FleetCheckout, tree: string): Promise<boolean | undefined> {
+  const r = await git(where.top, ['ls-tree', '-r', '-z', '--end-of-options', tree]);
+  if (r.code !== 0) return undefined;
+  return r.stdout.split('\0').some((line) => line.startsWith('120000 ') || line.startsWith('160000 '));
+}
+
+/** A path under the fleet that differs between two revisions: `content` (same kind, other bytes) or `entry` (added, deleted, type changed, untracked). */
+export interface GitChange {
+  /** Relative to the fleet root. */
+  path: string;
+  change: 'content' | 'entry';
+  /** A symlink or submodule on either side. */
+  link: boolean;
+}
+
+/**
+ * What differs under the fleet between commit `from` and commit `to`, or the working tree when
+ * `to` is null (tracked changes, and untracked and ignored files and directories, as they are on
+ * disk). Undefined when git cannot say exactly: a command failed, or the index hides files of the
+ * working tree from git (skip-worktree, assume-unchanged, unmerged entries).
+ */
+export async function changedUnderFleet(where: FleetCheckout, from: string, to: string | null): Promise<GitChange[] | undefined> {
+  const spec = where.prefix === '' ? '.' : where.prefix;
+  const strip = (p: string): string | undefined => (where.prefix === '' ? p : p === where.prefix ? '' : p.startsWith(`${where.prefix}/`) ? p.slice(where.prefix.length + 1) : undefined);
+  const env = ['-c', 'core.quotePath=false', '-c', 'diff.external=', '-c', 'core.fsmonitor=false'];
+  const raw = await git(where.top, [...env, '--no-optional-locks', 'diff', '--raw', '-z', '--no-renames', '--no-ext-diff', '--ignore-submodules=none', from, ...(to !== null ? [to] : []), '--', spec]);
+  if (raw.code !== 0) return undefined;
+  const out: GitChange[] = [];
+  const fields = raw.stdout === '' ? [] : raw.stdout.split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    // ":100644 100644 abc… def… M" then the path.
+    const m = /^:(\d{6}) (\d{6}) \S+ \S+ ([A-Z])/.exec(fields[i]!);
+    const path = strip(fields[i + 1]!);
+    if (!m || path === undefined) return undefined;
+    const link = [m[1], m[2]].some((mode) => mode === '120000' || mode === '160000');
+    // M: the same kind of entry with other bytes (or mode); A, D, T (type), U…: what is there changes.
+    out.push({ path, change: m[3] === 'M' ? 'content' : 'entry', link });
+  }
+  if (to === null) {
+    const hidden = await git(where.top, [...env, 'ls-files', '-z', '-v', '--', spec]);
+    if (hidden.code !== 0) return undefined;
+    if (hidden.stdout.split('\0').some((l) => l !== '' && !l.startsWith('H '))) return undefined;
+    const others = await git(where.top, [...env, '--no-optional-locks', 'ls-files', '-z', '--others', '--directory', '--', spec]);
+    if (others.code !== 0) return undefined;
+    for (const p of others.stdout.split('\0')) {
+      if (p === '') continue;
+      const path = strip(p.replace(/\/$/, ''));
+      if (path === undefined) return undefined;
+      // An untracked link is no different to git than a file: tell by looking.
+      out.push({ path, change: 'entry', link: isLink(join(where.top, p)) });
+    }
+  }
+  return out;
+}
+
+function isLink(abs: string): boolean {
+  try {
+    return lstatSync(abs).isSymbolicLink();
+  } catch {
+    return true;
+  }
 }

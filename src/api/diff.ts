@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { branchRef, checkoutSnapshot, currentBranch, fleetCheckout, mergeBase, originHead, resolveCommit } from '../adapters/git-snapshot.js';
+import { branchRef, changedUnderFleet, checkoutSnapshot, currentBranch, fleetCheckout, fleetTree, mergeBase, originHead, resolveCommit, treeHasLinks } from '../adapters/git-snapshot.js';
 import type { FleetCheckout, Snapshot } from '../adapters/git-snapshot.js';
 import { leafObjectsFromDirectory } from '../adapters/leaf-objects.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
@@ -30,6 +30,11 @@ import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import { planCluster } from '../order/plan.js';
 import { clusterFingerprints } from './diff-inputs.js';
+import type { ClusterSummary, RevisionRecord } from '../adapters/diff-records.js';
+import { fleetplanBuild, readRecord, recordKey, writeRecord } from '../adapters/diff-records.js';
+import type { ReadSet } from './diff-reads.js';
+import { emptyReadSet, readSetOf, readSetRecord, recordingFileSystem, touchedBy } from './diff-reads.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
 import { emptyFleet, NATIVE_CAPABILITIES } from '../model/fleet.js';
 import { renderCluster } from '../render/fleet.js';
 import { loadFleet, validateFleet } from './fleet.js';
@@ -64,6 +69,12 @@ export interface DiffOptions {
    * (default: only the clusters whose fingerprints differ; docs/adr/0245-incremental-diff.md).
    */
   full?: boolean;
+  /**
+   * Where the diff keeps its record of each revision it read (`<cacheDir>/diff-v1`, keyed by the
+   * fleet's git tree): a later diff whose changes touch nothing a record's revision read answers
+   * from it without loading either side (docs/adr/0267-diff-read-sets.md). Default: none.
+   */
+  cacheDir?: string;
 }
 
 /** One revision of the fleet, loaded. */
@@ -71,10 +82,21 @@ interface Side {
   label: DiffRevision;
   root: string;
   load: LoadResult;
+  /** What loading this side read; undefined when that is not all it depends on (a reader that ran tools). */
+  reads?: ReadSet;
+  /** What validating it read (kept with `reads`). */
+  checks?: ReadSet;
+}
+
+/** The repository of a side as validation reads it (recording what it reads when the side's reads are kept). */
+function sideFs(side: Side): RepoFileSystem {
+  const fs = nodeFileSystem(side.root);
+  return side.checks ? recordingFileSystem(fs, side.checks) : fs;
 }
 
 interface Loaded {
-  resolved: ResolvedFleet;
+  /** The side's fleet revision (what pins are told from). */
+  fleet: Pick<Fleet, 'revision'>;
   sides: Map<string, ClusterSide>;
   findings: Finding[];
   notes: Map<string, string[]>;
@@ -119,10 +141,12 @@ class Revisions {
           root = (await s).root;
         }
         let load: LoadResult;
+        const reads = emptyReadSet();
+        const fs = recordingFileSystem(nodeFileSystem(root), reads);
         try {
           // A snapshot is a clone whose origin is the local repository: it takes the working
           // repository's origin and branch, so both sides name the same repoURL and revision.
-          load = loadFleet(root, label.commit !== null ? { origin: (this.origin ??= readRepositoryOrigin(this.options.root)) } : {});
+          load = loadFleet(root, label.commit !== null ? { origin: this.repositoryOrigin(), fs } : { fs });
         } catch (e) {
           // A commit from before the fleet existed holds no clusters: everything is added after it.
           if (e instanceof InputError && e.code === 'no-fleet' && label.commit !== null) {
@@ -134,17 +158,24 @@ class Revisions {
           throw e;
         }
         await this.options.complete?.(load, root);
-        return { label, root, load };
+        // A reader that follows Applications or builds directories with real tools read more than the port saw.
+        const complete = load.complete !== undefined || (load.fallbacks?.length ?? 0) > 0;
+        return { label, root, load, ...(complete || reads.unknown ? {} : { reads, checks: emptyReadSet() }) };
       })();
       this.loads.set(key, p);
     }
     return p;
   }
 
+  /** The working repository's origin and branch (every snapshot takes them: see loadOnce). */
+  repositoryOrigin(): RepositoryOrigin {
+    return (this.origin ??= readRepositoryOrigin(this.options.root));
+  }
+
   private fleetBranch: Promise<string | undefined> | undefined;
 
   /** The fleet's branch (see fleetBranch), or undefined when there is none. */
-  branch(fleet: Fleet): Promise<string | undefined> {
+  branch(fleet: Pick<Fleet, 'revision'>): Promise<string | undefined> {
     return (this.fleetBranch ??= fleetBranch(this.where, fleet).catch(() => undefined));
   }
 
@@ -160,7 +191,7 @@ class Revisions {
 }
 
 /** The fleet's branch: the branch its revision names (origin's first), else origin/HEAD, else the branch HEAD is on. */
-async function fleetBranch(where: FleetCheckout, fleet: Fleet): Promise<string> {
+async function fleetBranch(where: FleetCheckout, fleet: Pick<Fleet, 'revision'>): Promise<string> {
   const named = fleet.revision !== '' && fleet.revision !== 'HEAD' ? await branchRef(where.top, fleet.revision) : undefined;
   if (named !== undefined) return named;
   const head = await originHead(where.top);
@@ -225,7 +256,7 @@ async function loadClusters(side: Side, fleet: Fleet, names: readonly string[], 
     });
   }
   const findings = portable(validateFleet(resolved, { fs: nodeFileSystem(side.root) }), side.root);
-  return { resolved, sides, findings, notes };
+  return { fleet: resolved.fleet, sides, findings, notes };
 }
 
 /** Leaf objects per cluster and app; apps that were not built or failed get a note and no entry. */
@@ -273,7 +304,7 @@ async function atPin(revs: Revisions, name: string, revision: string, options: D
  * fleet's revision, HEAD, or the fleet's branch (`main`, `origin/main`) — a commit, a tag or
  * another branch, which the change reaches only when it is moved (promoted).
  */
-function pinned(fleet: Fleet, side: ClusterSide | undefined, branch: string | undefined): boolean {
+function pinned(fleet: Pick<Fleet, 'revision'>, side: ClusterSide | undefined, branch: string | undefined): boolean {
   if (side === undefined) return false;
   const r = side.revision;
   if (r === fleet.revision || r === 'HEAD' || r === '') return false;
@@ -286,9 +317,9 @@ async function compareCluster(revs: Revisions, name: string, a: Loaded | undefin
   const x = a?.sides.get(name);
   const y = b?.sides.get(name);
   const notes = [...new Set([...(a?.notes.get(name) ?? []), ...(b?.notes.get(name) ?? [])])];
-  const branch = await revs.branch(b?.resolved.fleet ?? a!.resolved.fleet);
-  const px = a !== undefined && pinned(a.resolved.fleet, x, branch);
-  const py = b !== undefined && pinned(b.resolved.fleet, y, branch);
+  const branch = await revs.branch(b?.fleet ?? a!.fleet);
+  const px = a !== undefined && pinned(a.fleet, x, branch);
+  const py = b !== undefined && pinned(b.fleet, y, branch);
   if (!px && !py) return withNotes(diffCluster(x, y), notes);
   if (x && y && px && py && x.revision === y.revision) {
     // Both sides track the same pin: the cluster keeps what the pin holds.
@@ -331,14 +362,27 @@ export async function diffFleet(options: DiffOptions): Promise<FleetDiff> {
   const revs = new Revisions(await fleetCheckout(options.root), options);
   try {
     const { from, to } = await revisionsOf(revs, options);
+    const context = options.cacheDir !== undefined && options.full !== true && options.leaves === undefined ? recordContext(revs, options) : undefined;
+    if (context !== undefined) {
+      const answer = await fromRecord(revs, from, to, options, context);
+      if (answer !== undefined) return answer;
+    }
     options.onProgress?.(`reading ${from.revision} and ${to.revision}…`);
-    return await compareSides(revs, await revs.side(from), await revs.side(to), options, undefined);
+    const a = await revs.side(from);
+    const b = await revs.side(to);
+    const { diff, compared } = await compareSides(revs, a, b, options, undefined);
+    const { summaries, sideFindings } = compared;
+    if (context !== undefined && summaries !== undefined && sideFindings !== undefined) {
+      await keepRecord(revs, a, summaries[0], sideFindings[0], context, options.cacheDir!);
+      if (b.label.commit !== a.label.commit) await keepRecord(revs, b, summaries[1], sideFindings[1], context, options.cacheDir!);
+    }
+    return diff;
   } finally {
     await revs.close();
   }
 }
 
-async function compareSides(revs: Revisions, a: Side, b: Side, options: DiffOptions, only: readonly string[] | undefined): Promise<FleetDiff> {
+async function compareSides(revs: Revisions, a: Side, b: Side, options: DiffOptions, only: readonly string[] | undefined): Promise<{ diff: FleetDiff; compared: Compared }> {
   const fa = a.load.fleet;
   const fb = b.load.fleet;
   const na = only ? selectedOn(fa, options).filter((n) => only.includes(n)) : selectedOn(fa, options);
@@ -361,7 +405,7 @@ async function compareSides(revs: Revisions, a: Side, b: Side, options: DiffOpti
     if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
   }
   const { clusters, findings } = compared;
-  return {
+  const diff: FleetDiff = {
     fleet: fb.name,
     layout: fb.layout,
     from: a.label,
@@ -370,6 +414,101 @@ async function compareSides(revs: Revisions, a: Side, b: Side, options: DiffOpti
     clusters,
     findings,
   };
+  return { diff, compared };
+}
+
+/** What a revision's record depends on besides its tree: the repository origin every side takes, and the selection. */
+function recordContext(revs: Revisions, options: DiffOptions): unknown {
+  // The checkout's place too: a layout may name the fleet after its directory.
+  return { top: revs.where.top, prefix: revs.where.prefix, origin: revs.repositoryOrigin(), clusters: options.clusters ?? [], selectors: options.selectors ?? [] };
+}
+
+/**
+ * Keeps a committed side's record (../adapters/diff-records.ts): what its load and validation read, and its
+ * clusters as its diff against itself reports them. Not for the working tree (no tree id), a side
+ * whose reader ran tools, a fleet whose plan reads git (`delivery: applicationset`), or a tree
+ * holding a symlink or submodule (a path read through a link is not the path git lists).
+ */
+async function keepRecord(revs: Revisions, side: Side, clusters: ClusterSummary[], findings: Finding[], context: unknown, cacheDir: string): Promise<void> {
+  const { commit } = side.label;
+  if (commit === null || side.reads === undefined || side.checks === undefined || side.reads.unknown || side.checks.unknown || side.load.fleet.delivery === 'applicationset') return;
+  const tree = await fleetTree(revs.where, commit);
+  if (tree === undefined || (await treeHasLinks(revs.where, tree)) !== false) return;
+  const { fleet } = side.load;
+  writeRecord(cacheDir, {
+    format: 'diff-v1',
+    build: fleetplanBuild(),
+    tree,
+    key: recordKey(tree, context),
+    reads: readSetRecord(side.reads),
+    checks: readSetRecord(side.checks),
+    findings,
+    fleet: { name: fleet.name, layout: fleet.layout, revision: fleet.revision },
+    clusters,
+  });
+}
+
+/**
+ * The diff from the records of the two revisions (../adapters/diff-records.ts), when one shows that nothing
+ * its load read differs between them (git lists what differs): both sides then load, resolve,
+ * render and plan the same, so every cluster is what its diff against itself is (unchanged, or
+ * pinned with nothing pending) and nothing is checked out, loaded or rendered for the clusters.
+ * Findings come from each side's record; a side without one is validated (loaded, resolved and
+ * validated: no cluster rendered) unless nothing validation read differs either, when its
+ * findings are the other side's. Undefined (take the full path) on any doubt.
+ * docs/adr/0267-diff-read-sets.md.
+ */
+async function fromRecord(revs: Revisions, from: DiffRevision, to: DiffRevision, options: DiffOptions, context: unknown): Promise<FleetDiff | undefined> {
+  if (from.commit === null) return undefined;
+  const recordOf = async (side: DiffRevision): Promise<{ tree: string; record?: RevisionRecord } | undefined> => {
+    if (side.commit === null) return undefined;
+    const tree = await fleetTree(revs.where, side.commit);
+    if (tree === undefined) return undefined;
+    const record = readRecord(options.cacheDir!, recordKey(tree, context), tree);
+    return { tree, ...(record ? { record } : {}) };
+  };
+  const ra = (await recordOf(from))?.record;
+  const rb = from.commit === to.commit ? ra : (await recordOf(to))?.record;
+  if (ra === undefined && rb === undefined) return undefined;
+  const changes = await changedUnderFleet(revs.where, from.commit, to.commit);
+  if (changes === undefined || changes.some((c) => c.link)) return undefined;
+  // The record whose load read nothing that differs: the other side loads the same.
+  const base = [ra, rb].find((r) => r !== undefined && touchedBy(readSetOf(r.reads), changes) === undefined);
+  if (base === undefined) {
+    const touched = touchedBy(readSetOf((ra ?? rb)!.reads), changes);
+    options.onProgress?.(`${touched} differs, and loading the fleet reads it: reading both revisions…`);
+    return undefined;
+  }
+  const names = base.clusters.map((c) => c.name);
+  for (const n of options.clusters ?? []) {
+    if (!names.includes(n)) throw new UsageError(`unknown cluster "${n}": it is defined at neither ${from.revision} nor ${to.revision}`, { code: 'unknown-cluster' });
+  }
+  // Each side's findings: its record's, else the other side's when validation read nothing that differs, else validated here.
+  const sameChecks = touchedBy(readSetOf(base.checks), changes) === undefined;
+  const findingsOf = async (label: DiffRevision, record: RevisionRecord | undefined): Promise<Finding[] | undefined> => {
+    if (record !== undefined) return record.findings;
+    if (sameChecks) return base.findings;
+    options.onProgress?.(`validating ${label.revision} (its fleet loads as at the other revision)…`);
+    const side = await revs.side(label);
+    const fleet = side.load.fleet;
+    const selected = selectedOn(fleet, options);
+    if (fleet.name !== base.fleet.name || fleet.layout !== base.fleet.layout || fleet.revision !== base.fleet.revision || selected.join('\0') !== names.join('\0')) return undefined;
+    const findings = portable(validateFleet(resolveFleet(fleet, { clusters: selected }), { fs: sideFs(side) }), side.root);
+    await keepRecord(revs, side, base.clusters, findings, context, options.cacheDir!);
+    return findings;
+  };
+  const fa = await findingsOf(from, ra);
+  const fb = from.commit === to.commit ? fa : await findingsOf(to, rb);
+  if (fa === undefined || fb === undefined) return undefined;
+  options.onProgress?.(`rendering 0 of ${names.length} clusters whose inputs differ (${changes.length} path${changes.length === 1 ? '' : 's'} differ, none that loading the fleet reads)…`);
+  const fleet = { revision: base.fleet.revision };
+  const clusters: ClusterDiff[] = [];
+  for (const c of base.clusters) {
+    const side: ClusterSide = { name: c.name, sector: c.sector, revision: c.revision, objects: [], apps: [], bootstrap: [] };
+    const loaded: Loaded = { fleet, sides: new Map([[c.name, side]]), findings: [], notes: new Map() };
+    clusters.push(await compareCluster(revs, c.name, loaded, loaded, options));
+  }
+  return { fleet: base.fleet.name, layout: base.fleet.layout, from, to, leaves: false, clusters, findings: diffFindings(fa, fb) };
 }
 
 /**
@@ -384,6 +523,10 @@ function incrementalFits(fleet: Fleet): boolean {
 interface Compared {
   clusters: ClusterDiff[];
   findings: FindingsDelta;
+  /** Per side (from, to), its selected clusters as its diff against itself reports them; absent from the full path. */
+  summaries?: [ClusterSummary[], ClusterSummary[]];
+  /** Per side, its findings (with the summaries). */
+  sideFindings?: [Finding[], Finding[]];
 }
 
 /** Every selected cluster rendered on both sides (`full: true`, and fleets incrementalFits refuses). */
@@ -423,8 +566,12 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
     options.onProgress?.(`building leaves of ${b.label.revision}…`);
     leavesB = await buildLeaves(rb, options.leaves, notesB, b.root);
   }
+  // What each side's diff against itself would say of each cluster (the records of ../adapters/diff-records.ts).
+  const seenA = new Map<string, ClusterSummary>();
+  const seenB = new Map<string, ClusterSummary>();
   const sideOf = (resolved: ResolvedFleet, c: ResolvedCluster, render: boolean, leaves: Map<string, Map<string, Record<string, unknown>[]>> | undefined): ClusterSide => {
     const p = planCluster(resolved.fleet, c);
+    (resolved === ra ? seenA : seenB).set(c.name, { name: c.name, sector: p.sector, revision: p.revision });
     return {
       name: c.name,
       sector: p.sector,
@@ -443,13 +590,15 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
     const x = ca.get(n);
     const y = cb.get(n);
     const one = (resolved: ResolvedFleet, c: ResolvedCluster | undefined, notes: Map<string, string[]>, leaves: typeof leavesA): Loaded | undefined =>
-      c === undefined ? undefined : { resolved, sides: new Map([[n, sideOf(resolved, c, render, leaves)]]), findings: [], notes };
+      c === undefined ? undefined : { fleet: resolved.fleet, sides: new Map([[n, sideOf(resolved, c, render, leaves)]]), findings: [], notes };
     clusters.push(await compareCluster(revs, n, one(ra, x, notesA, leavesA), one(rb, y, notesB, leavesB), options));
     leavesA?.delete(n);
     leavesB?.delete(n);
   }
-  const findings = diffFindings(portable(validateFleet(ra, { fs: nodeFileSystem(a.root) }), a.root), portable(validateFleet(rb, { fs: nodeFileSystem(b.root) }), b.root));
-  return { clusters, findings };
+  const fa = portable(validateFleet(ra, { fs: sideFs(a) }), a.root);
+  const fb = portable(validateFleet(rb, { fs: sideFs(b) }), b.root);
+  const summary = (selected: readonly string[], of: Map<string, ClusterSummary>) => selected.map((n) => of.get(n)!);
+  return { clusters, findings: diffFindings(fa, fb), summaries: [summary(na, seenA), summary(nb, seenB)], sideFindings: [fa, fb] };
 }
 
 export interface PromotionDiffOptions extends Omit<DiffOptions, 'from' | 'to'> {
@@ -480,8 +629,8 @@ export async function diffPromotion(options: PromotionDiffOptions): Promise<Flee
       return { ...s, load: { ...s.load, fleet } };
     };
     // Both sides track their own commit, so nothing compares as pinned to itself.
-    const d = await compareSides(revs, retrack(a, options.fromRevision), retrack(b, options.toCommit), { ...options, clusters: [] }, options.clusters);
-    return d;
+    const { diff } = await compareSides(revs, retrack(a, options.fromRevision), retrack(b, options.toCommit), { ...options, clusters: [] }, options.clusters);
+    return diff;
   } finally {
     await revs.close();
   }

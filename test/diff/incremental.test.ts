@@ -4,12 +4,13 @@
 // were rendered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { diffFleet } from '../../src/api/diff.js';
 import type { DiffOptions } from '../../src/api/diff.js';
 import type { FleetDiff } from '../../src/diff/index.js';
+import { diffJson } from '../../src/diff/index.js';
 import { removeTree, writeTree } from '../support/fleet-fixture.js';
 import { git } from '../support/git.js';
 
@@ -126,12 +127,37 @@ function edit(dir: string, path: string, from: string | RegExp, to: string): voi
 /** The diff both ways, and how many clusters the incremental one rendered (from its progress line). */
 async function both(options: DiffOptions): Promise<{ full: FleetDiff; incremental: FleetDiff; rendered: number; of: number }> {
   const full = await diffFleet({ ...options, full: true });
+  const { diff: incremental, rendered, of } = await counted(options);
+  return { full, incremental, rendered, of };
+}
+
+/** The incremental diff, how many clusters it rendered and whether it answered from the records of a previous run (its progress lines). */
+async function counted(options: DiffOptions): Promise<{ diff: FleetDiff; rendered: number; of: number; fromRecords: boolean; lines: string[] }> {
   const lines: string[] = [];
-  const incremental = await diffFleet({ ...options, onProgress: (m) => lines.push(m) });
+  const diff = await diffFleet({ ...options, onProgress: (m) => lines.push(m) });
   const line = lines.find((l) => /^rendering \d+ of \d+ clusters/.test(l));
   assert.ok(line, `no progress line saying what was rendered in: ${lines.join(' | ')}`);
   const [, rendered, of] = /^rendering (\d+) of (\d+)/.exec(line)!;
-  return { full, incremental, rendered: Number(rendered), of: Number(of) };
+  return { diff, rendered: Number(rendered), of: Number(of), fromRecords: !lines.some((l) => l.startsWith('reading ')), lines };
+}
+
+/**
+ * The diff with a record cache (docs/adr/0267-diff-read-sets.md), twice: the first run fills it,
+ * the second reads it. Both must equal the full diff (as the JSON document, which is what a user
+ * sees: findings read back from a record have no keys whose value is undefined).
+ */
+async function withRecords(options: DiffOptions, full: FleetDiff): Promise<{ cold: boolean; warm: boolean; lines: string[] }> {
+  const cacheDir = mkdtempSync(join(tmpdir(), 'fleetplan-diffinc-records-'));
+  try {
+    const cold = await counted({ ...options, cacheDir });
+    assert.equal(diffJson(cold.diff), diffJson(full), 'the run that fills the records');
+    const warm = await counted({ ...options, cacheDir });
+    assert.equal(diffJson(warm.diff), diffJson(full), 'the run that reads the records');
+    assert.deepEqual(warm.diff.clusters, full.clusters);
+    return { cold: cold.fromRecords, warm: warm.fromRecords, lines: warm.lines };
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
 }
 
 interface Case {
@@ -142,6 +168,10 @@ interface Case {
   /** Clusters whose status is not unchanged/pinned, as a check that the change shows. */
   changed: string[];
   leaves?: boolean;
+  /** Whether the change introduces or fixes a finding. */
+  findings?: boolean;
+  /** Whether a second run answers from the records of the first without reading both revisions (loading reads nothing that changed). */
+  fromRecords: boolean;
 }
 
 const cases: Case[] = [
@@ -151,6 +181,7 @@ const cases: Case[] = [
     change: (dir) => edit(dir, 'groups/base/group.yaml', 'wave: 5', 'wave: 6'),
     rendered: 5,
     changed: ['hub', 'core-1', 'edge-1', 'edge-2'],
+    fromRecords: false,
   },
   {
     // Only the edge clusters read groups/edge; the hub's provisioning names its spokes, so it is rendered too.
@@ -158,6 +189,7 @@ const cases: Case[] = [
     change: (dir) => edit(dir, 'groups/edge/group.yaml', 'namespace: ingress', 'namespace: ingress-nginx'),
     rendered: 3,
     changed: ['edge-1', 'edge-2'],
+    fromRecords: false,
   },
   {
     // Only core-1 reads its cluster file (and its hub, whose provisioning reads the spoke's definition).
@@ -165,6 +197,7 @@ const cases: Case[] = [
     change: (dir) => edit(dir, 'clusters/core-1/cluster.yaml', 'ZONE: core-1-zone', 'ZONE: core-1-zone\n  apps:\n    config:\n      wave: 9'),
     rendered: 2,
     changed: ['core-1'],
+    fromRecords: false,
   },
   {
     name: 'a change with no effect on any cluster (README, component content without --leaves)',
@@ -174,12 +207,14 @@ const cases: Case[] = [
     },
     rendered: 0,
     changed: [],
+    fromRecords: true,
   },
   {
     name: 'a change in fleet.yaml (every cluster reads it)',
     change: (dir) => edit(dir, 'fleet.yaml', 'project: platform', 'project: platform\n    annotations:\n      team: core'),
     rendered: 5,
     changed: ['hub', 'core-1', 'edge-1', 'edge-2'],
+    fromRecords: false,
   },
   {
     name: 'an added and a removed cluster, committed on a branch',
@@ -194,6 +229,7 @@ const cases: Case[] = [
     // edge-3 (added), edge-2 (removed), and the hub whose spokes changed (its objects do not name them).
     rendered: 3,
     changed: ['edge-3', 'edge-2'],
+    fromRecords: false,
   },
   {
     // The production sector's pin moves from the first commit to main's: prod-1 is compared at both pins.
@@ -204,6 +240,7 @@ const cases: Case[] = [
     },
     rendered: 5,
     changed: ['prod-1'],
+    fromRecords: false,
   },
   {
     // Component content is seen only with --leaves; the clusters that build it show it.
@@ -212,6 +249,66 @@ const cases: Case[] = [
     rendered: 0,
     changed: ['edge-1', 'edge-2'],
     leaves: true,
+    fromRecords: false,
+  },
+  {
+    // Nothing loading or validation reads: the records answer, nothing is loaded.
+    name: 'a change to a file nothing reads',
+    change: (dir) => edit(dir, 'README.md', 'the fleet', 'the fleet, edited'),
+    rendered: 0,
+    changed: [],
+    fromRecords: true,
+  },
+  {
+    // Validation reads component content (a variable the cluster does not define), loading does not:
+    // the working tree is validated, the base's findings come from its record.
+    name: 'a component change that introduces a finding',
+    change: (dir) => edit(dir, 'components/ingress/cm.yaml', 'class: nginx', 'class: ${INGRESS_CLASS}'),
+    rendered: 0,
+    changed: [],
+    findings: true,
+    fromRecords: true,
+  },
+  {
+    name: 'a component change committed on a branch (both revisions recorded)',
+    change: (dir) => {
+      git(dir, 'checkout', '-q', '-b', 'change');
+      edit(dir, 'components/ingress/cm.yaml', 'class: nginx', 'class: ${INGRESS_CLASS}');
+      git(dir, 'commit', '-q', '-am', 'change');
+      return 'main';
+    },
+    rendered: 0,
+    changed: [],
+    findings: true,
+    fromRecords: true,
+  },
+  {
+    name: 'a deleted component file',
+    change: (dir) => rmSync(join(dir, 'components/ingress/cm.yaml')),
+    rendered: 0,
+    changed: [],
+    findings: true,
+    fromRecords: true,
+  },
+  {
+    name: 'a renamed component file',
+    change: (dir) => {
+      git(dir, 'mv', 'components/config/cm.yaml', 'components/config/configmap.yaml');
+      edit(dir, 'components/config/kustomization.yaml', 'cm.yaml', 'configmap.yaml');
+    },
+    rendered: 0,
+    changed: [],
+    fromRecords: true,
+  },
+  {
+    // A new file at the top of the repository that no reader asks for (they ask for fleet.yaml and other named files).
+    name: 'an added file at the top of the repository',
+    change: (dir) => {
+      writeTree({ 'NOTES.md': 'notes\n' }, dir);
+    },
+    rendered: 0,
+    changed: [],
+    fromRecords: true,
   },
 ];
 
@@ -234,9 +331,65 @@ for (const c of cases) {
         full.clusters.filter((x) => x.status !== 'unchanged' && x.status !== 'pinned').map((x) => x.name).sort(),
         [...c.changed].sort(),
       );
+      assert.equal(full.findings.introduced.length + full.findings.fixed.length > 0, c.findings === true, 'findings delta');
+      const records = await withRecords(options, full);
+      assert.equal(records.cold, false, 'the first run reads both revisions');
+      assert.equal(records.warm, c.fromRecords, `the second run answers from the records: ${records.lines.join(' | ')}`);
     } finally {
       removeTree(dir);
       rmSync(cache, { recursive: true, force: true });
+    }
+  });
+}
+
+/** The record of the base, written by a first run, then damaged as the case says; the next run must take the full path and be right. */
+const damaged: { name: string; damage(file: string, other: string): void }[] = [
+  { name: 'a corrupt record (not JSON)', damage: (file) => writeFileSync(file, '{"format":"diff-v1",') },
+  { name: 'a truncated record', damage: (file) => writeFileSync(file, readFileSync(file, 'utf8').slice(0, 100)) },
+  {
+    // A record of another revision under this one's key (as a stale or foreign file would be): its tree differs.
+    name: 'a record of another revision',
+    damage: (file, other) => writeFileSync(file, readFileSync(other)),
+  },
+  {
+    // A record whose read-set says loading read nothing: well-formed, but not what this build wrote.
+    name: 'a record from another build',
+    damage: (file) => writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), build: 'another' })),
+  },
+];
+
+for (const d of damaged) {
+  test(`diff with ${d.name} falls back to reading both revisions, and equals the full diff`, async () => {
+    const { dir } = makeRepo();
+    const cacheDir = mkdtempSync(join(tmpdir(), 'fleetplan-diffinc-records-'));
+    try {
+      // Records of main and of a branch that changes a cluster file (so that both records differ).
+      git(dir, 'checkout', '-q', '-b', 'change');
+      edit(dir, 'clusters/core-1/cluster.yaml', 'ZONE: core-1-zone', 'ZONE: core-1-zone\n  apps:\n    config:\n      wave: 9');
+      git(dir, 'commit', '-q', '-am', 'change');
+      await diffFleet({ root: dir, from: 'main', to: 'change', cacheDir });
+      const files = readdirSync(join(cacheDir, 'diff-v1'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+      assert.equal(files.length, 2, 'a record per revision');
+      // The README changes on top of main: only main's record could answer.
+      git(dir, 'checkout', '-q', 'main');
+      edit(dir, 'README.md', 'the fleet', 'the fleet, edited');
+      const options: DiffOptions = { root: dir, from: 'main', cacheDir };
+      const mainTree = git(dir, 'rev-parse', 'main^{tree}');
+      const mainRecord = files.find((f) => (JSON.parse(readFileSync(f, 'utf8')) as { tree: string }).tree === mainTree);
+      const other = files.find((f) => f !== mainRecord);
+      assert.ok(mainRecord !== undefined && other !== undefined, 'a record of main and one of the branch');
+      d.damage(mainRecord, other);
+      const full = await diffFleet({ ...options, full: true });
+      const again = await counted(options);
+      assert.equal(again.fromRecords, false, again.lines.join(' | '));
+      assert.equal(diffJson(again.diff), diffJson(full));
+      // The full path wrote the record again: the run after answers from it.
+      const third = await counted(options);
+      assert.equal(third.fromRecords, true, third.lines.join(' | '));
+      assert.equal(diffJson(third.diff), diffJson(full));
+    } finally {
+      removeTree(dir);
+      rmSync(cacheDir, { recursive: true, force: true });
     }
   });
 }

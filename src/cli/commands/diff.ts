@@ -6,6 +6,7 @@ import { FleetplanError, InputError, UsageError, diffFleet, diffHtml, formatDiff
 import type { DiffLeavesOptions, DiffPalette } from '../../index.js';
 import type { CommandContext } from '../command.js';
 import type { Palette } from '../color.js';
+import { defaultCacheDir } from '../../adapters/build-cache.js';
 
 const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 
@@ -24,6 +25,13 @@ export function leafOptions(ctx: CommandContext): DiffLeavesOptions {
     ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}),
     ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}),
   };
+}
+
+/** Where diff keeps its records of revisions (--cache-dir, else the default cache directory); none when there is no home. */
+function diffCacheOption(ctx: CommandContext): { cacheDir?: string } {
+  const flag = ctx.values['cache-dir'];
+  const dir = typeof flag === 'string' ? resolve(ctx.io.cwd, flag) : defaultCacheDir(ctx.io.env);
+  return dir !== undefined ? { cacheDir: dir } : {};
 }
 
 export const diffCommand: Command = {
@@ -54,7 +62,9 @@ message, not by line).
                table of every cluster linking to its collapsible section, field tables, leaf
                diffs and the findings delta; every name and value escaped
   --exit-code  exit 1 when anything changed, 0 when nothing did (as git diff --exit-code);
-               without it diff exits 0. Errors exit 2.`,
+               without it diff exits 0. Errors exit 2.
+  --cache-dir DIR  where diff keeps what each commit's load read (default: the cache of render
+               --leaves): a later diff whose changes touch none of it answers without loading`,
   examples: [
     { what: 'what the uncommitted edits of examples/lab do to each cluster', run: 'fleetplan diff --repo examples/lab --from HEAD' },
     { what: 'the same as a pull-request comment in Markdown', run: 'fleetplan diff --repo examples/lab --from HEAD -o markdown' },
@@ -94,6 +104,7 @@ message, not by line).
       ...(ctx.values.leaves === true ? { leaves: leafOptions(ctx) } : {}),
       complete: (result, at) => completeRead(ctx, result, at),
       onProgress: (m) => line.update(m),
+      ...diffCacheOption(ctx),
       });
     } catch (e) {
       // With --exit-code, 1 means "changed": every failure, a tool's too, is 2 (as git diff).

@@ -1,0 +1,75 @@
+// Read-sets of the incremental diff (docs/adr/0267-diff-read-sets.md): which changed paths touch
+// what a revision's load read, how reads are recorded, and the invariant the records rest on —
+// loading and validation read the repository only through the RepoFileSystem port.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChangedPath, ReadSet } from '../../src/api/diff-reads.js';
+import { emptyReadSet, normalPath, recordingFileSystem, touchedBy } from '../../src/api/diff-reads.js';
+import type { RepoFileSystem } from '../../src/ports/filesystem.js';
+
+const reads = (r: { content?: string[]; kind?: string[]; list?: string[] }): ReadSet => ({
+  content: new Set(r.content ?? []),
+  kind: new Set(r.kind ?? []),
+  list: new Set(r.list ?? []),
+  links: false,
+  unknown: false,
+});
+
+const cases: { name: string; reads: ReadSet; changes: ChangedPath[]; touched: string | undefined }[] = [
+  { name: 'a file whose content was read, modified', reads: reads({ content: ['clusters/a/cluster.yaml'] }), changes: [{ path: 'clusters/a/cluster.yaml', change: 'content' }], touched: 'clusters/a/cluster.yaml' },
+  { name: 'a file only asked whether it exists, modified in place', reads: reads({ kind: ['components/x/kustomization.yaml'] }), changes: [{ path: 'components/x/kustomization.yaml', change: 'content' }], touched: undefined },
+  { name: 'a file only asked whether it exists, deleted', reads: reads({ kind: ['components/x/kustomization.yaml'] }), changes: [{ path: 'components/x/kustomization.yaml', change: 'entry' }], touched: 'components/x/kustomization.yaml' },
+  { name: 'a file added in a listed directory', reads: reads({ list: ['clusters'] }), changes: [{ path: 'clusters/new/cluster.yaml', change: 'entry' }], touched: 'clusters/new/cluster.yaml' },
+  { name: 'a file added below a directory asked about (it may appear)', reads: reads({ kind: ['groups/edge'] }), changes: [{ path: 'groups/edge/group.yaml', change: 'entry' }], touched: 'groups/edge/group.yaml' },
+  { name: 'an untracked directory above a file that was read', reads: reads({ content: ['groups/edge/group.yaml'] }), changes: [{ path: 'groups', change: 'entry' }], touched: 'groups' },
+  { name: 'a file added in a directory nothing read', reads: reads({ content: ['fleet.yaml'], list: ['clusters'] }), changes: [{ path: 'docs/notes.md', change: 'entry' }], touched: undefined },
+  { name: 'a modified file nothing read', reads: reads({ content: ['fleet.yaml'], list: ['clusters'] }), changes: [{ path: 'clusters/a/notes.md', change: 'content' }], touched: undefined },
+  { name: 'a file added at the top when the root was listed', reads: reads({ list: [''] }), changes: [{ path: 'NOTES.md', change: 'entry' }], touched: 'NOTES.md' },
+  { name: 'the second of two changes', reads: reads({ content: ['fleet.yaml'] }), changes: [{ path: 'README.md', change: 'content' }, { path: 'fleet.yaml', change: 'content' }], touched: 'fleet.yaml' },
+];
+
+for (const c of cases) {
+  test(`read-sets: ${c.name}`, () => {
+    assert.equal(touchedBy(c.reads, c.changes), c.touched);
+  });
+}
+
+test('read-sets: paths are recorded in one spelling, and a path leaving the root makes the set untrusted', () => {
+  assert.equal(normalPath('./clusters//a/'), 'clusters/a');
+  assert.equal(normalPath('.'), '');
+  assert.equal(normalPath('a/../b'), 'b');
+  assert.equal(normalPath('../x'), undefined);
+  const fake: RepoFileSystem = { root: '/r', readText: () => 'x', exists: () => true, isDirectory: () => false, list: () => ['b'], outsideLinks: () => [] };
+  const r = emptyReadSet();
+  const fs = recordingFileSystem(fake, r);
+  assert.equal(fs.readText('./a/f.yaml'), 'x');
+  assert.equal(fs.exists('a/g.yaml'), true);
+  assert.equal(fs.isDirectory('a/h'), false);
+  assert.deepEqual(fs.list('a/'), ['b']);
+  assert.deepEqual(fs.outsideLinks?.(), []);
+  assert.deepEqual([[...r.content], [...r.kind], [...r.list], r.links, r.unknown], [['a/f.yaml'], ['a/g.yaml', 'a/h'], ['a'], true, false]);
+  fs.readText('../outside');
+  assert.equal(r.unknown, true);
+});
+
+// The records are exact only while loading and validation read files through the port: a stage
+// that read the disk, ran a process or looked at the environment would read what no read-set saw.
+const STAGES = ['model', 'yaml', 'appset', 'load', 'layering', 'generate', 'order', 'render', 'validate', 'layouts'];
+const FORBIDDEN = [/from ['"](node:)?(fs|fs\/promises|child_process)['"]/, /\bprocess\.env\b/, /\bprocess\.cwd\(/];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+test('loading, resolution and validation read no file, process or environment but through their ports', () => {
+  const offending: string[] = [];
+  for (const stage of STAGES) {
+    for (const file of sources(join('src', stage))) {
+      const text = readFileSync(file, 'utf8');
+      for (const re of FORBIDDEN) if (re.test(text)) offending.push(`${file}: ${re.source}`);
+    }
+  }
+  assert.deepEqual(offending, []);
+});
