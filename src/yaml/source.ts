@@ -30,8 +30,7 @@ export function parseYamlSource(file: string, text: string): ParseResult {
   } catch {
     return parseWithPositions(file, text);
   }
-  // An alias is written `*name`: a text without `*` has none, and its tree needs no walk.
-  if (text.includes('*') && hasSharedNodes(fast)) return parseWithPositions(file, text);
+  if (hasSharedNodes(fast)) return parseWithPositions(file, text);
   let lazy: SourceFile | undefined;
   return {
     source: {
