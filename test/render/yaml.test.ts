@@ -17,6 +17,12 @@ const sortedJsonCases: { name: string; value: unknown }[] = [
   { name: 'numbers and booleans', value: { n: [0, -0, 1.5, -2e-7, 1e21, NaN, Infinity, -Infinity], t: true, f: false } },
   { name: 'keys that need escaping', value: { 'a"b': 1, 'new\nline': 2, '\u2028': 3, 'ünï': 4 } },
   { name: 'nested empties', value: { a: {}, b: [], c: [{}, [], [[]]] } },
+  {
+    name: 'strings at the edges of the plain characters, and ones JSON.stringify escapes',
+    value: Object.fromEntries(
+      ['', ' ', '!', '"', '#', '[', '\\', ']', '~', '\u001f', '\u007f', '\u0080', 'é', '\u2028', '\ud800', '\udfff', '\ud83d\ude80', 'a b!#[]~', 'a\\b', 'a"b', 'ok\n'].map((c, i) => [`k${i}${c}`, `x${c}y`]),
+    ),
+  },
 ];
 for (const c of sortedJsonCases) {
   test(`toSortedJson equals JSON.stringify over sorted keys: ${c.name}`, () => {
