@@ -211,6 +211,20 @@ function isConstantTree(value: unknown, goTemplate: boolean): boolean {
   return true;
 }
 
+/**
+ * The compiled form of one string of an object template at `path`, as compileObject renders it
+ * (same errors, same field in them); undefined when the string has no template action.
+ */
+export function compileTemplatedString(text: string, renderer: Renderer, path: string | undefined): CompiledString | undefined {
+  if (constantText(text, renderer.goTemplate) !== undefined) return undefined;
+  return path === undefined ? renderer.compile(text) : withPath(renderer.compile(text), path);
+}
+
+/** Whether a string (a value or a map key) has a template action in the renderer's mode. */
+export function isTemplated(text: string, renderer: Renderer): boolean {
+  return constantText(text, renderer.goTemplate) === undefined;
+}
+
 function compileNode(value: unknown, renderer: Renderer, depth: number, shareDepth: number, path: string | undefined): CompiledObject {
   if (depth >= shareDepth && (Array.isArray(value) || isPlainObject(value)) && isConstantTree(value, renderer.goTemplate)) {
     // A literal subtree is shared by every rendered copy (callers treat results as immutable).
