@@ -37,6 +37,12 @@ export interface GenerateOptions {
   compileGoTemplate?: GoTemplateCompiler;
   /** Param set → Go template data (JSON numbers as float64). */
   toGoData?: (params: ParamSet) => unknown;
+  /**
+   * Compile a template whose shape cannot depend on the parameters once into its holes
+   * (compiled-app.ts; default true). false renders every Application as an object: the
+   * reference the compiled path is tested against.
+   */
+  compileTemplates?: boolean;
 }
 
 export const defaultGenerateOptions: Required<Pick<GenerateOptions, 'fileGlobbing'>> = { fileGlobbing: 'pathspec' };
@@ -96,9 +102,10 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
       const templatePath = r.spec['template'] ? `${generator}.template` : 'spec.template';
       const render = compileObject(tmplApp, renderer, { shareConstantsBelowDepth: 2, path: templatePath });
       // The same template for every parameter set: compiled once into its holes (ADR 0273).
-      const compiled = patch
-        ? undefined
-        : CompiledApplicationTemplate.compile(tmplApp, renderer, { preserveResourcesOnDeletion: preserve, namespace: appSet.metadata.namespace, path: templatePath, applyFinalizerRule });
+      const compiled =
+        patch || options.compileTemplates === false
+          ? undefined
+          : CompiledApplicationTemplate.compile(tmplApp, renderer, { preserveResourcesOnDeletion: preserve, namespace: appSet.metadata.namespace, path: templatePath, applyFinalizerRule });
       for (const params of r.params) {
         let app: Application;
         const data = renderer.prepare(params);
