@@ -11,6 +11,7 @@ import { CompiledApplication } from '../../src/appset/compiled-app.js';
 import { formatApplications } from '../../src/appset/format.js';
 import type { ApplicationSet, JsonObject } from '../../src/appset/types.js';
 import { goEngine } from './go-engine.js';
+import { Renderer } from '../../src/appset/render.js';
 
 /** A small seeded generator (mulberry32): the same cases on every run. */
 function rng(seed: number): () => number {
@@ -220,4 +221,33 @@ test('a compiled Application is built on first use, once, and can be replaced', 
   other.metadata.name = 'changed';
   g.application = other;
   assert.equal(g.application.metadata.name, 'changed');
+});
+
+test('templates of text and {{ .field.chains }} only print what the Go template engine prints, errors included', () => {
+  const texts = ['{{ .a }}', '{{.a}}-{{ .b.c }}', 'x{{ .a }}y}}z', '{{ .missing }}', '{{ .b.missing }}', '{{ .n }}', '{{ .list }}', '{{ .b }}', '{{ .nil }}', '{{ .a.b }}', '{{ .__proto__ }}', '{{ .constructor }}', '{{ .b.c.d }}', '{{  .a  }}{{ .a }}'];
+  const data = [{ a: 'one', b: { c: 'two' }, n: 1.5, list: ['x'], nil: null }, { a: 'ü\n"q"', b: { c: '' } }, {}];
+  for (const missingkey of [[], ['missingkey=zero'], ['missingkey=error']]) {
+    const renderer = new Renderer({ goTemplate: true, goTemplateOptions: missingkey, ...goEngine });
+    const mk = missingkey.length === 0 ? 'default' : (missingkey[0]!.split('=')[1] as 'zero' | 'error');
+    for (const text of texts) {
+      const engine = goEngine.compileGoTemplate(text, { name: 'base', missingkey: mk, funcs: 'argocd' });
+      for (const d of data) {
+        const got = (() => {
+          try {
+            return renderer.render(text, structuredClone(d));
+          } catch (e) {
+            return `error: ${(e as Error).message}`;
+          }
+        })();
+        const want = (() => {
+          try {
+            return engine.execute(goEngine.toGoData(structuredClone(d)));
+          } catch (e) {
+            return `error: failed to execute go template ${text}: ${(e as Error).message}`;
+          }
+        })();
+        assert.equal(got, want, `${text} ${JSON.stringify(d)} ${missingkey.join()}`);
+      }
+    }
+  }
 });
