@@ -19,14 +19,10 @@ export interface FormatOptions {
 export const defaultFormatOptions: FormatOptions = { output: 'yaml', explain: false };
 
 export function sortApplications(apps: readonly GeneratedApplication[]): GeneratedApplication[] {
-  return apps
-    .map((a, i) => ({ a, i }))
-    .sort((x, y) => {
-      const nx = applicationName(x.a);
-      const ny = applicationName(y.a);
-      return nx < ny ? -1 : nx > ny ? 1 : x.i - y.i;
-    })
-    .map((x) => x.a);
+  // Each name read once, not twice per comparison.
+  const keyed = apps.map((a, i) => ({ a, i, n: applicationName(a) }));
+  keyed.sort((x, y) => (x.n < y.n ? -1 : x.n > y.n ? 1 : x.i - y.i));
+  return keyed.map((x) => x.a);
 }
 
 function sortKeysDeep(v: unknown): unknown {

@@ -177,9 +177,9 @@ function fieldsOnly(text: string, execute: CompiledString): CompiledString | und
     for (let i = 0; i < n; i++) {
       let v: unknown = data.go;
       for (const k of chains[i]!) {
-        if (typeof v !== 'object' || v === null) return execute(data);
-        const proto = Object.getPrototypeOf(v) as unknown;
-        if (proto !== Object.prototype && proto !== null) return execute(data);
+        // Param sets are JSON data: a map is a plain object. What an object inherits is never a
+        // string or a map (`toString`, `constructor` are functions), so it goes to the engine.
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) return execute(data);
         v = (v as Record<string, unknown>)[k];
       }
       if (typeof v !== 'string') return execute(data);
