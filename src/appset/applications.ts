@@ -22,6 +22,7 @@ import type { Application, ApplicationSet, ApplicationSetTemplate, ClusterSecret
 import { ApplicationSetError, atPath } from './types.js';
 import { hasNoKeys, isPlainObject } from './go-value.js';
 import { parseYaml } from '../yaml/index.js';
+import { CompiledApplication, CompiledApplicationTemplate } from './compiled-app.js';
 
 export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
 
@@ -36,11 +37,18 @@ export interface GenerateOptions {
   compileGoTemplate?: GoTemplateCompiler;
   /** Param set → Go template data (JSON numbers as float64). */
   toGoData?: (params: ParamSet) => unknown;
+  /**
+   * Compile a template whose shape cannot depend on the parameters once into its holes
+   * (compiled-app.ts; default true). false renders every Application as an object: the
+   * reference the compiled path is tested against.
+   */
+  compileTemplates?: boolean;
 }
 
 export const defaultGenerateOptions: Required<Pick<GenerateOptions, 'fileGlobbing'>> = { fileGlobbing: 'pathspec' };
 
 export interface GeneratedApplication {
+  /** The Application (built on first use when it came from a compiled template). */
   application: Application;
   /** The parameter set the Application was rendered from. */
   params: ParamSet;
@@ -91,13 +99,20 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
       const generator = `${path}.${r.kind}`;
       // Literal subtrees below metadata/spec are shared between the generated Applications; the
       // top-level object and metadata (finalizers, namespace are set per app) are always fresh.
-      const render = compileObject(tmplApp, renderer, {
-        shareConstantsBelowDepth: 2,
-        path: r.spec['template'] ? `${generator}.template` : 'spec.template',
-      });
+      const templatePath = r.spec['template'] ? `${generator}.template` : 'spec.template';
+      const render = compileObject(tmplApp, renderer, { shareConstantsBelowDepth: 2, path: templatePath });
+      // The same template for every parameter set: compiled once into its holes (ADR 0273).
+      const compiled =
+        patch || options.compileTemplates === false
+          ? undefined
+          : CompiledApplicationTemplate.compile(tmplApp, renderer, { preserveResourcesOnDeletion: preserve, namespace: appSet.metadata.namespace, path: templatePath, applyFinalizerRule });
       for (const params of r.params) {
         let app: Application;
         const data = renderer.prepare(params);
+        if (compiled && !hasNoKeys(params)) {
+          generated.push(compiled.generated(compiled.render(data), params, generator));
+          continue;
+        }
         if (hasNoKeys(params)) {
           app = structuredClone(tmplApp);
         } else {
@@ -179,7 +194,7 @@ export function validateApplications(appSet: ApplicationSet, generated: Generate
   const names = new Set<string>();
   const setName = appSet.metadata.name;
   for (const g of generated) {
-    const name = g.application.metadata.name ?? '';
+    const name = applicationName(g);
     if (names.has(name)) {
       invalid.push({ name, message: `ApplicationSet ${setName} contains applications with duplicate name: ${name}`, generated: g });
       continue;
@@ -196,4 +211,9 @@ export function validateApplications(appSet: ApplicationSet, generated: Generate
     applications.push(g);
   }
   return { applications, invalid };
+}
+
+/** `metadata.name` of a generated Application ('' when it has none), without building it. */
+export function applicationName(g: GeneratedApplication): string {
+  return g instanceof CompiledApplication ? g.name : (g.application.metadata.name ?? '');
 }

@@ -5,6 +5,8 @@
  * `{generator, params, application}` records).
  */
 import type { GeneratedApplication } from './applications.js';
+import { applicationName } from './applications.js';
+import { CompiledApplication } from './compiled-app.js';
 import { dumpSorted, dumpYaml } from '../yaml/index.js';
 
 export type OutputFormat = 'yaml' | 'json';
@@ -17,14 +19,10 @@ export interface FormatOptions {
 export const defaultFormatOptions: FormatOptions = { output: 'yaml', explain: false };
 
 export function sortApplications(apps: readonly GeneratedApplication[]): GeneratedApplication[] {
-  return apps
-    .map((a, i) => ({ a, i }))
-    .sort((x, y) => {
-      const nx = x.a.application.metadata.name ?? '';
-      const ny = y.a.application.metadata.name ?? '';
-      return nx < ny ? -1 : nx > ny ? 1 : x.i - y.i;
-    })
-    .map((x) => x.a);
+  // Each name read once, not twice per comparison.
+  const keyed = apps.map((a, i) => ({ a, i, n: applicationName(a) }));
+  keyed.sort((x, y) => (x.n < y.n ? -1 : x.n > y.n ? 1 : x.i - y.i));
+  return keyed.map((x) => x.a);
 }
 
 function sortKeysDeep(v: unknown): unknown {
@@ -64,7 +62,7 @@ export function* formatApplicationChunks(apps: readonly GeneratedApplication[], 
       chunk += '---\n';
       if (options.explain) chunk += explanation(g);
       // js-yaml's bytes (yamlOptions), several times faster for the many Applications of a matrix.
-      chunk += dumpSorted(g.application);
+      chunk += g instanceof CompiledApplication ? g.template.yaml(g.values) : dumpSorted(g.application);
     }
     yield chunk;
   }
@@ -97,6 +95,19 @@ export function* formatApplicationBytes(apps: readonly GeneratedApplication[], o
   let off = 0;
   for (const g of sortApplications(apps)) {
     const comment = options.explain ? explanation(g) : '';
+    if (g instanceof CompiledApplication) {
+      // The template's constant bytes and each hole's scalar, written straight into the piece.
+      const most = 4 + comment.length * 3 + g.template.maxYamlBytes(g.values);
+      if (off + most > buf.length) {
+        if (off > 0) yield buf.subarray(0, off);
+        buf = Buffer.allocUnsafe(Math.max(BYTES_CHUNK, most));
+        off = 0;
+      }
+      off += buf.write('---\n', off, 'utf8');
+      if (comment) off += buf.write(comment, off, 'utf8');
+      off = g.template.writeYaml(g.values, buf, off);
+      continue;
+    }
     const text = dumpSorted(g.application);
     // A UTF-16 unit is at most 3 bytes of UTF-8.
     const most = 4 + (comment.length + text.length) * 3;

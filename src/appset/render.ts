@@ -131,14 +131,63 @@ export class Renderer {
         throw err;
       };
     }
-    return (data) => {
+    const execute: CompiledString = (data) => {
       try {
         return tmpl.execute(data.go);
       } catch (e) {
         throw new ApplicationSetError(`failed to execute go template ${text}: ${(e as Error).message}`, { cause: e });
       }
     };
+    return fieldsOnly(text, execute) ?? execute;
   }
+}
+
+/** `{{ .a.b }}` (spaces optional): an action that only prints a field chain. */
+const FIELD_ACTION = /\{\{ *((?:\.[A-Za-z_][A-Za-z0-9_]*)+) *\}\}/y;
+
+/**
+ * A Go template that is text and `{{ .a.b }}` actions only (the common ApplicationSet template)
+ * prints, when every chain reaches a string through JSON maps, the text with those strings in
+ * place: that is what text/template does (a map index, then fmt.Fprint of a string). Such a
+ * template is evaluated here without the engine; any other value (a missing key, a number, a
+ * list, a non-map on the way) is handed to the engine, which gives its exact text or error.
+ * Undefined when the template has any other action.
+ */
+function fieldsOnly(text: string, execute: CompiledString): CompiledString | undefined {
+  const texts: string[] = [];
+  const chains: string[][] = [];
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf('{{', at);
+    if (open < 0) break;
+    FIELD_ACTION.lastIndex = open;
+    const m = FIELD_ACTION.exec(text);
+    if (!m) return undefined;
+    const chain = m[1]!.slice(1).split('.');
+    if (chain.includes('__proto__')) return undefined;
+    texts.push(text.slice(at, open));
+    chains.push(chain);
+    at = open + m[0].length;
+  }
+  texts.push(text.slice(at));
+  if (chains.length === 0) return undefined;
+  const n = chains.length;
+  return (data) => {
+    let out = texts[0]!;
+    for (let i = 0; i < n; i++) {
+      let v: unknown = data.go;
+      for (const k of chains[i]!) {
+        // Param sets are JSON data: a map is a plain object. What an object inherits is never a
+        // string or a map (`toString`, `constructor` are functions), so it goes to the engine.
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) return execute(data);
+        v = (v as Record<string, unknown>)[k];
+      }
+      if (typeof v !== 'string') return execute(data);
+      out += v;
+      out += texts[i + 1]!;
+    }
+    return out;
+  };
 }
 
 function compileFlatString(text: string): CompiledString {
@@ -209,6 +258,20 @@ function isConstantTree(value: unknown, goTemplate: boolean): boolean {
   if (Array.isArray(value)) return value.every((v) => isConstantTree(v, goTemplate));
   if (isPlainObject(value)) return Object.keys(value).every((k) => constantText(k, goTemplate) !== undefined && isConstantTree(value[k], goTemplate));
   return true;
+}
+
+/**
+ * The compiled form of one string of an object template at `path`, as compileObject renders it
+ * (same errors, same field in them); undefined when the string has no template action.
+ */
+export function compileTemplatedString(text: string, renderer: Renderer, path: string | undefined): CompiledString | undefined {
+  if (constantText(text, renderer.goTemplate) !== undefined) return undefined;
+  return path === undefined ? renderer.compile(text) : withPath(renderer.compile(text), path);
+}
+
+/** Whether a string (a value or a map key) has a template action in the renderer's mode. */
+export function isTemplated(text: string, renderer: Renderer): boolean {
+  return constantText(text, renderer.goTemplate) === undefined;
 }
 
 function compileNode(value: unknown, renderer: Renderer, depth: number, shareDepth: number, path: string | undefined): CompiledObject {

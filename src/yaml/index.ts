@@ -62,7 +62,7 @@ export function dumpYaml(value: unknown, options: DumpOptions = {}): string {
 }
 
 export { goYamlV2Schema } from './go-yaml.js';
-export { dumpSorted } from './sorted-dump.js';
+export { dumpSorted, stringAt as dumpSortedString } from './sorted-dump.js';
 export type { GoIntParser } from './go-yaml.js';
 
 /**

@@ -40,7 +40,7 @@ function topLevel(s: string): string {
 }
 
 /** A string value at `level` (js-yaml indents a block scalar's lines by 2 × max(1, level)). */
-function stringAt(s: string, level: number): string {
+export function stringAt(s: string, level: number): string {
   if (CERTAINLY_PLAIN.test(s) && !RESERVED.has(s)) return s;
   const t = topLevel(s);
   if (level <= 1 || (t.charCodeAt(0) !== 0x7c /* | */ && t.charCodeAt(0) !== 0x3e) /* > */) return t;

@@ -1,0 +1,246 @@
+/**
+ * An Application template compiled once for every parameter set (ADR 0273).
+ *
+ * When the template's shape cannot depend on the parameters — every map key is literal, there is
+ * no `templatePatch`, and a templated string can only ever become a string scalar — every
+ * generated Application is the same tree with different strings in the same places. The template
+ * is then compiled once into those places (the holes, rendered in the order the general path
+ * renders them, with the same errors) and into the YAML text between them, printed once by the
+ * same printer (`dumpSorted`) with a marker in each hole. A generated Application is then its
+ * holes' strings: no object is built unless a caller asks for `application`, and printing it is
+ * copying the constant bytes and each hole's scalar text (`dumpSortedString`, the printer's own
+ * rule for a string at that depth). test/appset/compiled-app.test.ts compares this with the
+ * general path on generated templates and parameters.
+ *
+ * Anything else (a templated key, an empty parameter set, a `metadata.name` that is not a string,
+ * a value that is not JSON data) takes the general path: `compileApplicationTemplate` returns
+ * undefined, or the caller renders that one parameter set the general way.
+ */
+import type { Application, ParamSet } from './types.js';
+import type { CompiledString, RenderData, Renderer } from './render.js';
+import { compileTemplatedString, isTemplated } from './render.js';
+import { dumpSorted, dumpSortedString } from '../yaml/index.js';
+
+type Materialize = (values: readonly string[]) => unknown;
+
+export interface CompileApplicationOptions {
+  /** `syncPolicy.preserveResourcesOnDeletion` of the ApplicationSet. */
+  preserveResourcesOnDeletion: boolean;
+  /** The ApplicationSet's namespace (every Application's `metadata.namespace`). */
+  namespace: string;
+  /** Spec path of the template, for render errors (`spec.template`). */
+  path: string;
+  /** The finalizer rule, applied as the general path applies it (applications.ts). */
+  applyFinalizerRule: (app: Application, preserve: boolean) => void;
+}
+
+/** Marker text printed in place of a hole: certainly a plain scalar, never in the template. */
+const MARK = 'Fpholemark';
+const MARK_RE = /Fpholemark(\d+)x/g;
+
+export class CompiledApplicationTemplate {
+  /** Constant YAML text: pieces[i] comes before hole i's scalar, pieces[holes] ends the document. */
+  private readonly pieceText: string[];
+  /** Which value, at which depth, each printed hole shows. */
+  private readonly printedHole: number[];
+  private readonly printedLevel: number[];
+  private readonly constantBytes: number;
+  /** The last value printed in each hole and its scalar text. */
+  private readonly lastValue: (string | undefined)[];
+  private readonly lastText: (string | undefined)[];
+
+  private constructor(
+    private readonly holes: readonly CompiledString[],
+    private readonly build: Materialize,
+    private readonly finish: (app: Application) => void,
+    /** The hole of metadata.name, or -1 when the name is constant. */
+    private readonly nameHole: number,
+    private readonly constName: string,
+    yaml: { pieces: string[]; holes: number[]; levels: number[] },
+  ) {
+    this.pieceText = yaml.pieces;
+    this.printedHole = yaml.holes;
+    this.printedLevel = yaml.levels;
+    this.constantBytes = yaml.pieces.reduce((n, p) => n + Buffer.byteLength(p, 'utf8'), 0);
+    this.lastValue = yaml.holes.map(() => undefined);
+    this.lastText = yaml.holes.map(() => undefined);
+  }
+
+  /**
+   * Compiles `tmplApp` (the template Application before rendering), or undefined when its shape
+   * could depend on the parameters or it holds something other than JSON data.
+   */
+  static compile(tmplApp: Application, renderer: Renderer, options: CompileApplicationOptions): CompiledApplicationTemplate | undefined {
+    if (JSON.stringify(tmplApp).includes(MARK)) return undefined;
+    const holes: CompiledString[] = [];
+    const levels: number[] = [];
+    const name = tmplApp.metadata.name;
+    if (name !== undefined && typeof name !== 'string') return undefined;
+    let nameHole = -1;
+    // The tree walked in the general path's order (compileNode: keys in template order), so that
+    // the holes render, and fail, in the same order.
+    const compileNode = (v: unknown, depth: number, path: string): Materialize | undefined => {
+      if (typeof v === 'string') {
+        const f = compileTemplatedString(v, renderer, path);
+        if (f === undefined) return () => v;
+        const i = holes.length;
+        holes.push(f);
+        levels.push(depth);
+        if (path === `${options.path}.metadata.name` && depth === 2) nameHole = i;
+        return (values) => values[i];
+      }
+      if (v === null || typeof v === 'number' || typeof v === 'boolean') return () => v;
+      if (Array.isArray(v)) {
+        const items: Materialize[] = [];
+        for (let i = 0; i < v.length; i++) {
+          const m = compileNode(v[i], depth + 1, `${path}[${i}]`);
+          if (!m) return undefined;
+          items.push(m);
+        }
+        if (depth >= 2 && !hasHoles(v, renderer)) return () => v;
+        return (values) => items.map((m) => m(values));
+      }
+      if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+        const o = v as Record<string, unknown>;
+        const keys = Object.keys(o);
+        const fns: Materialize[] = [];
+        for (const k of keys) {
+          if (isTemplated(k, renderer)) return undefined;
+          const m = compileNode(o[k], depth + 1, path === '' ? k : `${path}.${k}`);
+          if (!m) return undefined;
+          fns.push(m);
+        }
+        // Literal subtrees below metadata/spec are shared, as the general path shares them.
+        if (depth >= 2 && !hasHoles(v, renderer)) return () => v;
+        return (values) => {
+          const out: Record<string, unknown> = {};
+          for (let i = 0; i < keys.length; i++) out[keys[i]!] = fns[i]!(values);
+          return out;
+        };
+      }
+      return undefined;
+    };
+    const build = compileNode(tmplApp, 0, options.path);
+    if (!build) return undefined;
+    const finish = (app: Application): void => {
+      options.applyFinalizerRule(app, options.preserveResourcesOnDeletion);
+      app.metadata.namespace = options.namespace;
+    };
+    // The YAML of an Application whose holes hold markers, split at the markers.
+    const marked = build(holes.map((_, i) => `${MARK}${i}x`)) as Application;
+    finish(marked);
+    const text = dumpSorted(marked);
+    const pieces: string[] = [];
+    const printed: number[] = [];
+    let last = 0;
+    for (const m of text.matchAll(MARK_RE)) {
+      pieces.push(text.slice(last, m.index));
+      printed.push(Number(m[1]));
+      last = m.index + m[0].length;
+    }
+    pieces.push(text.slice(last));
+    // Each hole printed exactly once, as the plain scalar it was (no quoting around a marker).
+    if (printed.length !== holes.length || new Set(printed).size !== holes.length) return undefined;
+    const name0 = name ?? '';
+    return new CompiledApplicationTemplate(holes, build, finish, nameHole, nameHole < 0 ? name0 : '', {
+      pieces,
+      holes: printed,
+      levels: printed.map((i) => levels[i]!),
+    });
+  }
+
+  /** Renders the holes for one parameter set (throws what the general path throws). */
+  render(data: RenderData): string[] {
+    const n = this.holes.length;
+    const out = new Array<string>(n);
+    for (let i = 0; i < n; i++) out[i] = this.holes[i]!(data);
+    return out;
+  }
+
+  generated(values: string[], params: ParamSet, generator: string): CompiledApplication {
+    return new CompiledApplication(this, values, params, generator, this.nameHole < 0 ? this.constName : values[this.nameHole]!);
+  }
+
+  /** The Application the general path would have made (a fresh object; literal subtrees shared). */
+  materialize(values: readonly string[]): Application {
+    const app = this.build(values) as Application;
+    this.finish(app);
+    return app;
+  }
+
+  /** The YAML document (dumpSorted's text) of the Application with these values. */
+  yaml(values: readonly string[]): string {
+    const pieces = this.pieceText;
+    const holes = this.printedHole;
+    const levels = this.printedLevel;
+    const lastValue = this.lastValue;
+    const lastText = this.lastText;
+    let out = pieces[0]!;
+    for (let i = 0; i < holes.length; i++) {
+      // Sorted by name, neighbours mostly share their values (the same cluster, the same path).
+      const v = values[holes[i]!]!;
+      let t: string;
+      if (v === lastValue[i]) t = lastText[i]!;
+      else {
+        t = dumpSortedString(v, levels[i]!);
+        lastValue[i] = v;
+        lastText[i] = t;
+      }
+      out += t;
+      out += pieces[i + 1]!;
+    }
+    return out;
+  }
+
+  /** At most how many bytes `writeYaml` writes for these values. */
+  maxYamlBytes(values: readonly string[]): number {
+    let n = this.constantBytes;
+    // A printed scalar: at most 6 characters per UTF-16 unit (`\uXXXX`) or 3 bytes of UTF-8,
+    // plus quotes, a block header and the indentation of each of its lines.
+    for (let i = 0; i < this.printedHole.length; i++) {
+      const v = values[this.printedHole[i]!]!;
+      n += v.length * 6 + 8 + (v.length + 1) * (2 * this.printedLevel[i]! + 2);
+    }
+    return n;
+  }
+
+  /**
+   * Writes the YAML document's bytes into `buf` at `off`; returns the new offset. One string per
+   * document, encoded at once: V8 flattens a few dozen pieces faster than `buf.write` takes each.
+   */
+  writeYaml(values: readonly string[], buf: Buffer, off: number): number {
+    return off + buf.write(this.yaml(values), off, 'utf8');
+  }
+}
+
+function hasHoles(v: unknown, renderer: Renderer): boolean {
+  if (typeof v === 'string') return isTemplated(v, renderer);
+  if (Array.isArray(v)) return v.some((x) => hasHoles(x, renderer));
+  if (v !== null && typeof v === 'object') return Object.values(v as Record<string, unknown>).some((x) => hasHoles(x, renderer));
+  return false;
+}
+
+/**
+ * A generated Application held as its template and hole values. `application` builds the object
+ * on first use (and keeps it); printers use `template` and `values` directly.
+ */
+export class CompiledApplication {
+  private app: Application | undefined;
+
+  constructor(
+    readonly template: CompiledApplicationTemplate,
+    readonly values: string[],
+    readonly params: ParamSet,
+    readonly generator: string,
+    /** `metadata.name` ('' when the template has none). */
+    readonly name: string,
+  ) {}
+
+  get application(): Application {
+    return (this.app ??= this.template.materialize(this.values));
+  }
+
+  set application(app: Application) {
+    this.app = app;
+  }
+}

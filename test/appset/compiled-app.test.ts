@@ -1,0 +1,253 @@
+// A template compiled once into its holes (src/appset/compiled-app.ts, ADR 0273) must give what
+// rendering every Application as an object gives: the same objects (key order included), the
+// same bytes in every output format, the same rejected Applications, the same errors. Checked on
+// generated ApplicationSets (goTemplate and flat, templated keys, values that need quoting,
+// multi-line strings, numbers as strings, finalizers, templatePatch, missing keys).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateApplications } from '../../src/appset/applications.js';
+import type { GenerateOptions, GenerateResult } from '../../src/appset/applications.js';
+import { CompiledApplication } from '../../src/appset/compiled-app.js';
+import { formatApplications } from '../../src/appset/format.js';
+import type { ApplicationSet, JsonObject } from '../../src/appset/types.js';
+import { goEngine } from './go-engine.js';
+import { Renderer } from '../../src/appset/render.js';
+
+/** A small seeded generator (mulberry32): the same cases on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Strings a YAML printer must quote, fold or keep as they are. */
+const AWKWARD = [
+  'plain',
+  'with-dash.dot/slash',
+  'true',
+  'No',
+  'yes',
+  'null',
+  '~',
+  '123',
+  '0x1F',
+  '1e3',
+  '-.5',
+  '.inf',
+  '08',
+  '1_000',
+  'a: b',
+  '- x',
+  ' lead',
+  'trail ',
+  '#comment',
+  '',
+  'ünïcødé ✓ 𝄞',
+  "it's",
+  '"q"',
+  '@at',
+  '*star',
+  '&amp',
+  '!tag',
+  '%pct',
+  '`tick',
+  '{x}',
+  '[y]',
+  ',',
+  '?',
+  'a\tb',
+  'line1\nline2',
+  'line1\n\n  line3\n',
+  'trailing newline\n',
+  ' \n',
+  'x'.repeat(120),
+  '<html>&',
+];
+
+interface Case {
+  appSet: ApplicationSet;
+  description: string;
+}
+
+function makeCase(seed: number): Case {
+  const r = rng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const goTemplate = r() < 0.6;
+  const hole = (key: string): string => (goTemplate ? pick([`{{ .${key} }}`, `{{.${key}}}`]) : pick([`{{${key}}}`, `{{ ${key} }}`]));
+  const flatKeys = ['a', 'b', 'multi', 'num'];
+  const templatedString = (): string => {
+    const k = pick(flatKeys);
+    const choices = [hole(k), `pre-${hole(k)}-post`, `${hole('a')}/${hole('b')}`, hole('missing')];
+    if (goTemplate) choices.push('{{ upper .a }}', '{{ .a | quote }}', '{{ printf "%v" .n }}', '{{ .n }}', '{{ if .flag }}on{{ else }}off{{ end }}', '{{ .a }}{{ "\\n" }}{{ .b }}');
+    else choices.push('{{ unknown }}', 'literal {{ a }} and {{b}}');
+    return pick(choices);
+  };
+  const leaf = (): unknown => {
+    const x = r();
+    if (x < 0.45) return templatedString();
+    if (x < 0.75) return pick(AWKWARD);
+    if (x < 0.82) return pick([0, -0, 1.5, 42, 1e21, -3]);
+    if (x < 0.88) return r() < 0.5;
+    if (x < 0.92) return null;
+    if (x < 0.96) return {};
+    return [];
+  };
+  let templatedKeys = false;
+  const tree = (depth: number): unknown => {
+    if (depth > 3 || r() < 0.35) return leaf();
+    if (r() < 0.35) return Array.from({ length: 1 + Math.floor(r() * 3) }, () => tree(depth + 1));
+    const o: Record<string, unknown> = {};
+    const n = 1 + Math.floor(r() * 4);
+    for (let i = 0; i < n; i++) {
+      let key = pick(['zeta', 'alpha', 'Mid', 'b-key', 'a.b/c', '10', '2', 'true', 'with space', 'ü']);
+      if (r() < 0.04) {
+        key = `k-${hole('a')}`;
+        templatedKeys = true;
+      }
+      o[key] = tree(depth + 1);
+    }
+    return o;
+  };
+  const metadata: Record<string, unknown> = {};
+  const nameChoice = r();
+  // Mostly unique names; sometimes a constant (duplicates), none, or a missing key.
+  if (nameChoice < 0.7) metadata['name'] = `${hole('a')}-${hole('i')}`;
+  else if (nameChoice < 0.8) metadata['name'] = `${hole('b')}`;
+  else if (nameChoice < 0.88) metadata['name'] = 'fixed';
+  else if (nameChoice < 0.94) metadata['name'] = hole('missing');
+  if (r() < 0.5) metadata['labels'] = { env: templatedString(), team: pick(AWKWARD) };
+  if (r() < 0.3) metadata['annotations'] = { note: templatedString() };
+  const fin = r();
+  if (fin < 0.2) metadata['finalizers'] = [];
+  else if (fin < 0.4) metadata['finalizers'] = ['custom', hole('a')];
+  if (r() < 0.1) metadata['namespace'] = 'elsewhere';
+  const spec = { project: r() < 0.8 ? 'default' : hole('a'), ...(tree(0) as object) } as JsonObject;
+  if (r() < 0.3) spec['source'] = { repoURL: 'https://git.example.com/r.git', path: templatedString(), helm: { valueFiles: ['values.yaml', `${hole('a')}.yaml`] } };
+  const elements: Record<string, unknown>[] = [];
+  const count = 1 + Math.floor(r() * 12);
+  for (let i = 0; i < count; i++) {
+    const e: Record<string, unknown> = { a: pick(AWKWARD), b: pick(['x', 'y', 'line\nbreak', '7']), i: String(i), multi: pick(AWKWARD.filter((s) => s.includes('\n'))) };
+    if (goTemplate) {
+      e['n'] = pick([1, 2.5, 1e21, 0]);
+      e['flag'] = r() < 0.5;
+    } else e['num'] = pick(['1', '01', '1.0']);
+    // An empty parameter set gives the template untouched (the general path, even when compiled).
+    elements.push(r() < 0.05 ? {} : e);
+  }
+  const appSetSpec: ApplicationSet['spec'] = { goTemplate, generators: [{ list: { elements } }], template: { metadata, spec } };
+  if (goTemplate && r() < 0.15) appSetSpec.goTemplateOptions = ['missingkey=error'];
+  if (r() < 0.1) appSetSpec.templatePatch = goTemplate ? 'metadata:\n  labels:\n    patched: {{ .i | quote }}\n' : 'metadata:\n  labels:\n    patched: "{{i}}"\n';
+  if (r() < 0.2) appSetSpec.syncPolicy = { preserveResourcesOnDeletion: true };
+  return {
+    appSet: { metadata: { name: `set-${seed}`, namespace: 'argocd' }, spec: appSetSpec },
+    description: `seed ${seed} (${goTemplate ? 'goTemplate' : 'flat'}${templatedKeys ? ', templated keys' : ''}${appSetSpec.templatePatch ? ', templatePatch' : ''})`,
+  };
+}
+
+/** Everything a caller can see of a result: objects in key order, every output format, the rejected. */
+function observe(res: GenerateResult): unknown {
+  return {
+    objects: JSON.stringify(res.applications.map((g) => g.application)),
+    yaml: formatApplications(res.applications, { output: 'yaml', explain: false }),
+    explain: formatApplications(res.applications, { output: 'yaml', explain: true }),
+    json: formatApplications(res.applications, { output: 'json', explain: true }),
+    invalid: res.invalid.map((i) => ({ name: i.name, message: i.message, generator: i.generated.generator, app: JSON.stringify(i.generated.application) })),
+  };
+}
+
+async function outcome(appSet: ApplicationSet, options: GenerateOptions): Promise<{ result?: unknown; error?: unknown; compiled: number }> {
+  try {
+    const res = await generateApplications(structuredClone(appSet), options);
+    const compiled = [...res.applications, ...res.invalid.map((i) => i.generated)].filter((g) => g instanceof CompiledApplication).length;
+    return { result: observe(res), compiled };
+  } catch (e) {
+    const err = e as Error & { location?: unknown; hint?: string };
+    return { error: { message: err.message, location: err.location, hint: err.hint }, compiled: 0 };
+  }
+}
+
+test('compiled templates give the objects, bytes, rejections and errors of rendering each Application (400 generated ApplicationSets)', async () => {
+  let compiledCases = 0;
+  let fallbackCases = 0;
+  let errorCases = 0;
+  for (let seed = 1; seed <= 400; seed++) {
+    const c = makeCase(seed);
+    const fast = await outcome(c.appSet, { ...goEngine });
+    const general = await outcome(c.appSet, { ...goEngine, compileTemplates: false });
+    assert.equal(general.compiled, 0, c.description);
+    assert.deepEqual({ ...fast, compiled: 0 }, general, c.description);
+    if (fast.error) errorCases++;
+    else if (fast.compiled > 0) compiledCases++;
+    else fallbackCases++;
+  }
+  // The generated cases exercise all three: the compiled path, the fallback and errors.
+  assert.ok(compiledCases > 150, `compiled: ${compiledCases}`);
+  assert.ok(fallbackCases > 20, `fallback: ${fallbackCases}`);
+  assert.ok(errorCases > 5, `errors: ${errorCases}`);
+});
+
+const base = (template: ApplicationSet['spec']['template'], extra: Partial<ApplicationSet['spec']> = {}): ApplicationSet => ({
+  metadata: { name: 'set', namespace: 'argocd' },
+  spec: { goTemplate: true, generators: [{ list: { elements: [{ a: 'one' }, { a: 'two' }] } }], template, ...extra },
+});
+
+test('a template whose shape cannot change is compiled; templated keys, templatePatch and empty parameter sets are rendered as objects', async () => {
+  const kinds = async (appSet: ApplicationSet) => (await generateApplications(appSet, { ...goEngine })).applications.map((g) => (g instanceof CompiledApplication ? 'compiled' : 'object'));
+  const template = { metadata: { name: '{{ .a }}' }, spec: { project: 'default', destination: { namespace: '{{ .a }}' } } };
+  assert.deepEqual(await kinds(base(template)), ['compiled', 'compiled']);
+  assert.deepEqual(await kinds(base({ ...template, spec: { project: 'default', '{{ .a }}': 'x' } })), ['object', 'object']);
+  assert.deepEqual(await kinds(base(template, { templatePatch: 'spec:\n  source:\n    path: {{ .a }}\n' })), ['object', 'object']);
+  const withEmpty = base({ metadata: { name: 'fixed-{{ .a }}' }, spec: { project: 'default' } }, { generators: [{ list: { elements: [{}, { a: 'x' }] } }] });
+  assert.deepEqual(await kinds(withEmpty), ['object', 'compiled']);
+});
+
+test('a compiled Application is built on first use, once, and can be replaced', async () => {
+  const res = await generateApplications(base({ metadata: { name: '{{ .a }}' }, spec: { project: 'default', source: { path: 'apps/{{ .a }}', repoURL: 'r' } } }), { ...goEngine });
+  const g = res.applications[0]!;
+  assert.ok(g instanceof CompiledApplication);
+  assert.equal(g.application, g.application);
+  assert.deepEqual(g.application, {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: { name: 'one', finalizers: ['resources-finalizer.argocd.argoproj.io'], namespace: 'argocd' },
+    spec: { project: 'default', source: { path: 'apps/one', repoURL: 'r' } },
+  });
+  const other = structuredClone(g.application);
+  other.metadata.name = 'changed';
+  g.application = other;
+  assert.equal(g.application.metadata.name, 'changed');
+});
+
+test('templates of text and {{ .field.chains }} only print what the Go template engine prints, errors included', () => {
+  const texts = ['{{ .a }}', '{{.a}}-{{ .b.c }}', 'x{{ .a }}y}}z', '{{ .missing }}', '{{ .b.missing }}', '{{ .n }}', '{{ .list }}', '{{ .b }}', '{{ .nil }}', '{{ .a.b }}', '{{ .__proto__ }}', '{{ .constructor }}', '{{ .b.c.d }}', '{{  .a  }}{{ .a }}'];
+  const data = [{ a: 'one', b: { c: 'two' }, n: 1.5, list: ['x'], nil: null }, { a: 'ü\n"q"', b: { c: '' } }, {}];
+  for (const missingkey of [[], ['missingkey=zero'], ['missingkey=error']]) {
+    const renderer = new Renderer({ goTemplate: true, goTemplateOptions: missingkey, ...goEngine });
+    const mk = missingkey.length === 0 ? 'default' : (missingkey[0]!.split('=')[1] as 'zero' | 'error');
+    for (const text of texts) {
+      const engine = goEngine.compileGoTemplate(text, { name: 'base', missingkey: mk, funcs: 'argocd' });
+      for (const d of data) {
+        const got = (() => {
+          try {
+            return renderer.render(text, structuredClone(d));
+          } catch (e) {
+            return `error: ${(e as Error).message}`;
+          }
+        })();
+        const want = (() => {
+          try {
+            return engine.execute(goEngine.toGoData(structuredClone(d)));
+          } catch (e) {
+            return `error: failed to execute go template ${text}: ${(e as Error).message}`;
+          }
+        })();
+        assert.equal(got, want, `${text} ${JSON.stringify(d)} ${missingkey.join()}`);
+      }
+    }
+  }
+});
