@@ -13,7 +13,7 @@ export { renderLeaves } from './api/leaves.js';
 export { planRepository } from './api/plan.js';
 export { bootstrapHelmfile } from './api/helmfile-bootstrap.js';
 export type { HelmfileBootstrapOptions } from './api/helmfile-bootstrap.js';
-export { writeRenderedFleet, renderFleetLeaves, repositoryApplications } from './api/render.js';
+export { writeRenderedFleet, writeRenderedFleetWithLeaves, renderFleetLeaves, repositoryApplications } from './api/render.js';
 export { diffFleet, diffPromotion, validateAgainstBase } from './api/diff.js';
 export type { DiffOptions, DiffLeavesOptions, PromotionDiffOptions, BaseFindingsOptions } from './api/diff.js';
 export { startServe, isLoopback } from './api/serve/server.js';
