@@ -43,7 +43,7 @@ export function median(args: string[], runs: number): Measurement {
 
 const countFiles = (dir: string): number => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 
-export async function benchFleet(options: { sizes?: number[]; runs?: number } = {}): Promise<void> {
+export async function benchFleet(options: { sizes?: number[]; runs?: number; renderOutOnly?: boolean } = {}): Promise<void> {
   const sizes = options.sizes ?? [100, 1000, 5000];
   const runs = Math.max(3, options.runs ?? 3);
   const work = mkdtempSync(join(tmpdir(), 'fleetplan-bench-fleet-'));
@@ -53,7 +53,7 @@ export async function benchFleet(options: { sizes?: number[]; runs?: number } = 
     console.log(`fleet: ${sizes.join(' / ')} clusters × 40 apps; ${runs} interleaved runs of each; min / median / max; ${loadLine()}`);
 
     const base = sizes[0]!;
-    for (const c of [
+    for (const c of options.renderOutOnly ? [] : [
       { name: 'plan -o json', args: (dir: string) => ['plan', '-o', 'json', '--repo', dir], goal: { clusters: 5000, ms: 2000 } },
       { name: 'render (stream)', args: (dir: string) => ['render', '--repo', dir], goal: undefined },
     ]) {
@@ -85,8 +85,14 @@ export async function benchFleet(options: { sizes?: number[]; runs?: number } = 
           rmSync(fresh, { recursive: true, force: true });
         }
       };
+      const runsOf: Measurement[] = [];
       const r = await interleave(runs, {
-        render: () => once(() => measure(['render', '--repo', fleet(n), '--out', fresh]).ms),
+        render: () =>
+          once(() => {
+            const m = measure(['render', '--repo', fleet(n), '--out', fresh]);
+            runsOf.push(m);
+            return m.ms;
+          }),
         cp: () =>
           once(() => {
             const t0 = performance.now();
@@ -102,6 +108,8 @@ export async function benchFleet(options: { sizes?: number[]; runs?: number } = 
       console.log(
         `  ${String(n).padStart(8)} ${String(countFiles(ref)).padStart(7)} ${fmtTimes(spread(r['render']!)).padEnd(26)} ${fmtTimes(spread(r['cp']!)).padEnd(26)} ${fmtTimes(spread(r['node']!)).padEnd(26)} ${fmtRatio(ratio)}${goal}`,
       );
+      // CPU time (both threads) and peak RSS of render --out: on a shared machine CPU time says more than wall time.
+      console.log(`  ${''.padStart(8)} ${''.padStart(7)} render --out cpu ${fmtTimes(spread(runsOf.map((m) => m.cpuMs)))}, peak RSS ${spread(runsOf.map((m) => m.maxRssMB)).max.toFixed(0)} MB`);
       rmSync(ref, { recursive: true, force: true });
     }
     console.log(`  (${loadLine()})`);

@@ -52,6 +52,8 @@ export interface LeavesBenchOptions {
   runs?: number;
   /** Where the argocd-app-of-app chart is copied from (default: ../shared/realrepos beside the repository). */
   chartDir?: string;
+  /** Which parts to run (default both): `a` Applications, `b` leaf manifests. */
+  parts?: readonly ('a' | 'b')[];
 }
 
 const TOOLS = resolve('.tools/bin');
@@ -136,50 +138,53 @@ export async function benchLeaves(options: LeavesBenchOptions = {}): Promise<voi
     console.log(`${runs} interleaved rounds; ratio = fleetplan / baseline in the same round; ${loadLine()}`);
 
     // (a) Applications: one kustomize + Helm build per cluster (all distinct) vs fleetplan render.
-    const shapeA = { clusters, appsPerCluster, ...(options.chartDir ? { chartDir: options.chartDir } : {}) };
-    const gs = writeSyntheticGitopsStandardsFleet(dir('gitops-standards'), shapeA);
-    writeSyntheticFleet(dir('native'), shapeA);
-    const names = syntheticShape(shapeA).clusters.map((c) => c.name);
-    console.log(`\n(a) Applications of ${clusters} clusters × ${appsPerCluster} apps (${gs.components} components), the same fleet in both layouts`);
-    let builtA: string[] = [];
-    const a = await interleave<ChildRun>(runs, {
-      baseline: async () => {
-        const t = await timed(() =>
-          pool(names, concurrency, async (c) => envsubst(await kustomize([...FLAGS, '--helm-command', HELM, `clusters/${c}`], dir('gitops-standards'), home), pluginVariables(c))),
-        );
-        builtA = t.value;
-        return { ms: t.ms };
-      },
-      gs: () => cli(['render', '--repo', dir('gitops-standards')]),
-      gsOut: () => cli(['render', '--repo', dir('gitops-standards'), '--out', fresh('out-a')]),
-      native: () => cli(['render', '--repo', dir('native')]),
-    });
-    const baseA = a['baseline']!.map((m) => m.ms);
-    // Speed-ups: baseline / fleetplan, per round.
-    const speedup = (k: string) => pairedRatios(baseA, a[k]!.map((m) => m.ms));
-    console.log(header.replace('ratio'.padEnd(26), 'speed-up (baseline / it)'.padEnd(26)));
-    console.log(row(`baseline: ${clusters} builds + substitution`, baseA, undefined, undefined));
-    const g = speedup('gs');
-    console.log(row('render, gitops-standards layout', a['gs']!.map((m) => m.ms), g, a['gs']!.map((m) => m.maxRssMB!), `goal ≥100×: ${g.median >= 100 ? 'met' : 'NOT met'}`));
-    console.log(row('render --out, gitops-standards', a['gsOut']!.map((m) => m.ms), speedup('gsOut'), a['gsOut']!.map((m) => m.maxRssMB!), `context: also writes ${countFiles(dir('out-a'))} files`));
-    console.log(row('render, native layout', a['native']!.map((m) => m.ms), speedup('native'), a['native']!.map((m) => m.maxRssMB!), 'context: the same fleet, native layout'));
-    let appsCompared = 0;
-    let projectsCompared = 0;
-    const badA: string[] = [];
-    builtA.forEach((text, i) => {
-      const c = names[i]!;
-      const real = parseObjects(text).filter((o) => o.kind === 'Application' || o.kind === 'AppProject');
-      const ours: KubeObject[] = [...readObjects(join(dir('out-a'), c, 'apps')), ...readObjects(join(dir('out-a'), c, 'projects'))];
-      appsCompared += real.filter((o) => o.kind === 'Application').length;
-      projectsCompared += real.filter((o) => o.kind === 'AppProject').length;
-      for (const p of compareObjects(real, ours)) badA.push(`${c}: ${p}`);
-    });
-    console.log(
-      badA.length === 0
-        ? `  equal: all ${names.length} clusters, ${appsCompared} Applications and ${projectsCompared} AppProjects compared as objects`
-        : `  NOT EQUAL (${badA.length} differences), first: ${badA.slice(0, 5).join('; ')}`,
-    );
+    if ((options.parts ?? ['a']).includes('a')) {
+      const shapeA = { clusters, appsPerCluster, ...(options.chartDir ? { chartDir: options.chartDir } : {}) };
+      const gs = writeSyntheticGitopsStandardsFleet(dir('gitops-standards'), shapeA);
+      writeSyntheticFleet(dir('native'), shapeA);
+      const names = syntheticShape(shapeA).clusters.map((c) => c.name);
+      console.log(`\n(a) Applications of ${clusters} clusters × ${appsPerCluster} apps (${gs.components} components), the same fleet in both layouts`);
+      let builtA: string[] = [];
+      const a = await interleave<ChildRun>(runs, {
+        baseline: async () => {
+          const t = await timed(() =>
+            pool(names, concurrency, async (c) => envsubst(await kustomize([...FLAGS, '--helm-command', HELM, `clusters/${c}`], dir('gitops-standards'), home), pluginVariables(c))),
+          );
+          builtA = t.value;
+          return { ms: t.ms };
+        },
+        gs: () => cli(['render', '--repo', dir('gitops-standards')]),
+        gsOut: () => cli(['render', '--repo', dir('gitops-standards'), '--out', fresh('out-a')]),
+        native: () => cli(['render', '--repo', dir('native')]),
+      });
+      const baseA = a['baseline']!.map((m) => m.ms);
+      // Speed-ups: baseline / fleetplan, per round.
+      const speedup = (k: string) => pairedRatios(baseA, a[k]!.map((m) => m.ms));
+      console.log(header.replace('ratio'.padEnd(26), 'speed-up (baseline / it)'.padEnd(26)));
+      console.log(row(`baseline: ${clusters} builds + substitution`, baseA, undefined, undefined));
+      const g = speedup('gs');
+      console.log(row('render, gitops-standards layout', a['gs']!.map((m) => m.ms), g, a['gs']!.map((m) => m.maxRssMB!), `goal ≥100×: ${g.median >= 100 ? 'met' : 'NOT met'}`));
+      console.log(row('render --out, gitops-standards', a['gsOut']!.map((m) => m.ms), speedup('gsOut'), a['gsOut']!.map((m) => m.maxRssMB!), `context: also writes ${countFiles(dir('out-a'))} files`));
+      console.log(row('render, native layout', a['native']!.map((m) => m.ms), speedup('native'), a['native']!.map((m) => m.maxRssMB!), 'context: the same fleet, native layout'));
+      let appsCompared = 0;
+      let projectsCompared = 0;
+      const badA: string[] = [];
+      builtA.forEach((text, i) => {
+        const c = names[i]!;
+        const real = parseObjects(text).filter((o) => o.kind === 'Application' || o.kind === 'AppProject');
+        const ours: KubeObject[] = [...readObjects(join(dir('out-a'), c, 'apps')), ...readObjects(join(dir('out-a'), c, 'projects'))];
+        appsCompared += real.filter((o) => o.kind === 'Application').length;
+        projectsCompared += real.filter((o) => o.kind === 'AppProject').length;
+        for (const p of compareObjects(real, ours)) badA.push(`${c}: ${p}`);
+      });
+      console.log(
+        badA.length === 0
+          ? `  equal: all ${names.length} clusters, ${appsCompared} Applications and ${projectsCompared} AppProjects compared as objects`
+          : `  NOT EQUAL (${badA.length} differences), first: ${badA.slice(0, 5).join('; ')}`,
+      );
 
+    }
+    if (!(options.parts ?? ['b']).includes('b')) return;
     // (b) Leaf manifests: the distinct builds (alone, and in the deduplicating script) vs render --leaves.
     const shapeB = { clusters: leafClusters, appsPerCluster: leafApps, ownComponents };
     const nat = writeSyntheticFleet(dir('leaves'), shapeB);
@@ -221,6 +226,8 @@ export async function benchLeaves(options: LeavesBenchOptions = {}): Promise<voi
     console.log(row('deduplicating script', ms('script'), pairedRatios(ms('script'), ms('distinct')), undefined, 'ratio to the distinct builds alone'));
     const cold = pairedRatios(ms('cold'), ms('distinct'));
     console.log(row('render --out --leaves, cold cache', ms('cold'), cold, b['cold']!.map((m) => m.maxRssMB!), `ratio to the distinct builds alone; goal ≤1.2×: ${cold.median <= 1.2 ? 'met' : 'NOT met'}`));
+    // fleetplan's own CPU time (its threads, not the kubectl children): the in-process work around the builds.
+    console.log(`  ${''.padEnd(40)} own CPU time (without the builds): cold ${fmtTimes(spread(b['cold']!.map((m) => m.cpuMs!)))}, warm ${fmtTimes(spread(b['warm']!.map((m) => m.cpuMs!)))}`);
     console.log(row('  the same, to the deduplicating script', ms('cold'), pairedRatios(ms('cold'), ms('script')), undefined));
     console.log(row('render --out --leaves, warm cache', ms('warm'), pairedRatios(ms('warm'), ms('script')), b['warm']!.map((m) => m.maxRssMB!), 'ratio to the deduplicating script'));
     let objects = 0;

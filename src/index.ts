@@ -15,7 +15,7 @@ export { bootstrapHelmfile } from './api/helmfile-bootstrap.js';
 export { hasHelmfileBootstrap, planHelmfileBootstrap } from './order/helmfile-plan.js';
 export { formatHelmfileDryRun } from './apply/helmfile-dry-run.js';
 export type { HelmfileBootstrapOptions } from './api/helmfile-bootstrap.js';
-export { writeRenderedFleet, renderFleetLeaves, repositoryApplications } from './api/render.js';
+export { writeRenderedFleet, writeRenderedFleetWithLeaves, renderFleetLeaves, repositoryApplications } from './api/render.js';
 export { diffFleet, diffPromotion, validateAgainstBase } from './api/diff.js';
 export type { DiffOptions, DiffLeavesOptions, PromotionDiffOptions, BaseFindingsOptions } from './api/diff.js';
 export { startServe, isLoopback } from './api/serve/server.js';

@@ -45,6 +45,14 @@ export interface OutputSession {
   record(rel: string): void;
   forget(rel: string): void;
   save(): void;
+  /**
+   * True the first time it is asked about a directory `abs` (checked by `path` before) that was
+   * not there when this run first looked: this run makes it, so it holds nothing yet (no listing,
+   * no comparison needed). Asked again, false: files written there since are listed as usual.
+   */
+  claimNew(abs: string): boolean;
+  /** Makes the directory `abs` and the missing ones above it (each made once, parents first). */
+  makeDir(abs: string): void;
 }
 
 export function openOutput(outDir: string): OutputSession {
@@ -56,6 +64,9 @@ export function openOutput(outDir: string): OutputSession {
   // nothing below them needs a check. In a fresh output directory that is one lstat per directory,
   // not one per file (45,000 files at 1,000 clusters).
   const absent = new Set<string>();
+  /** Directories this run made (or found there): no mkdir for them again. */
+  const made = new Set<string>();
+  const claimed = new Set<string>();
   let dirty = false;
   /** Refuses a symlink at `abs` or at any directory between the root and it. */
   const guard = (abs: string): void => {
@@ -87,6 +98,28 @@ export function openOutput(outDir: string): OutputSession {
       return abs;
     },
     wrote: (rel) => previous.has(rel),
+    claimNew(abs) {
+      if (claimed.has(abs)) return false;
+      for (let cur = abs; cur.length > root.length; cur = dirname(cur)) {
+        if (absent.has(cur)) {
+          claimed.add(abs);
+          return true;
+        }
+      }
+      return false;
+    },
+    makeDir(abs) {
+      if (made.has(abs)) return;
+      const parent = dirname(abs);
+      if (abs !== root && parent.length >= root.length) this.makeDir(parent);
+      try {
+        // The output directory's own parents may be missing too (`--out a/b/c`).
+        mkdirSync(abs, { recursive: abs === root });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      made.add(abs);
+    },
     record(rel) {
       if (!now.has(rel)) {
         now.add(rel);
@@ -186,13 +219,16 @@ export function writeTree(
   const stats: WriteStats = { written: 0, unchanged: 0, removed: 0 };
   const keep = new Set<string>();
   const made = new Set<string>();
-  const tmpSuffix = `.${randomBytes(6).toString('hex')}.tmp`;
+  // The temporary files' suffix, made when a file replaces or joins existing ones.
+  let tmpSuffix: string | undefined;
   // What each directory held before this call, listed once per directory (undefined: it did not
   // exist). Only a file that is there is read to compare: in a fresh or empty output directory no
   // file is read at all (reading every path first was 9% of `render --out` of 5,000 clusters).
   const before = new Map<string, Map<string, Dirent> | undefined>();
   const listing = (dir: string): Map<string, Dirent> | undefined => {
-    if (!before.has(dir)) before.set(dir, listDir(dir));
+    // A directory this run makes is not listed: it held nothing before (one failed readdir and
+    // its exception per directory fewer in a fresh output directory).
+    if (!before.has(dir)) before.set(dir, out.claimNew(dir) ? undefined : listDir(dir));
     return before.get(dir);
   };
   for (const f of files) {
@@ -217,7 +253,7 @@ export function writeTree(
       continue;
     }
     if (!made.has(dir)) {
-      if (names === undefined) mkdirSync(dir, { recursive: true });
+      if (names === undefined) out.makeDir(dir);
       made.add(dir);
     }
     if (names === undefined) {
@@ -229,7 +265,7 @@ export function writeTree(
       continue;
     }
     // Atomic: a reader sees the old file or the new one, never half of one.
-    writeVerified(out.root, abs, f.content, abs + tmpSuffix);
+    writeVerified(out.root, abs, f.content, abs + (tmpSuffix ??= `.${randomBytes(6).toString('hex')}.tmp`));
     stats.written++;
   }
   const owned = new Set(managedDirs);

@@ -25,23 +25,33 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-/** A counting semaphore: `run(fn)` waits for a free slot, runs fn and frees the slot. */
+/**
+ * A counting semaphore: `run(fn)` waits for a free slot, runs fn and frees the slot. `cancel(e)`
+ * rejects every waiting and later `run` with `e` (what is running finishes).
+ */
 export class Limiter {
   private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { go: () => void; stop: (e: Error) => void }[] = [];
+  private cancelled: Error | undefined;
   constructor(readonly limit: number) {
     if (!(limit >= 1)) throw new RangeError(`concurrency must be at least 1, got ${limit}`);
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    if (this.cancelled) throw this.cancelled;
+    if (this.active >= this.limit) await new Promise<void>((go, stop) => this.waiting.push({ go, stop }));
     this.active++;
     try {
       return await fn();
     } finally {
       this.active--;
-      this.waiting.shift()?.();
+      this.waiting.shift()?.go();
     }
+  }
+
+  cancel(reason: Error): void {
+    this.cancelled ??= reason;
+    for (const w of this.waiting.splice(0)) w.stop(reason);
   }
 }
 

@@ -5,7 +5,7 @@
 import { createChartArchiveLocator, createDirectoryCache, createManifestWriter, createMemoryCache, defaultCacheDir } from '../adapters/build-cache.js';
 import { SYMLINK_HINT, findOutsideLinks } from '../adapters/fs.js';
 import { locateHelm } from '../adapters/helm.js';
-import { InputError } from '../errors/index.js';
+import { InputError, OperationError } from '../errors/index.js';
 import { locateKustomize } from '../adapters/kustomize.js';
 import { Limiter, defaultConcurrency } from '../adapters/process.js';
 import { createSourceReader } from '../adapters/source-reader.js';
@@ -39,6 +39,13 @@ export interface RenderLeavesOptions {
   bundledDir?: string | false;
   /** Called after each job with the number of jobs done and the total (a progress line). */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Nothing is written under `outDir` before this settles (`render --out` writes its own files
+   * first, while the builds run): true, the files of the jobs done so far are written and the rest
+   * as they come; false or a rejection, nothing is written and no further build starts (a build
+   * already running finishes). ADR 0276.
+   */
+  writeAfter?: Promise<boolean>;
 }
 
 export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeavesOptions): Promise<RenderLeavesResult> {
@@ -60,6 +67,14 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
   let kustomize: Promise<KustomizeTool> | undefined;
   let helm: Promise<HelmTool> | undefined;
   const writer = options.outDir !== undefined ? createManifestWriter(options.outDir) : undefined;
+  // Builds start at once; their files wait for the gate. Closed: the builds not yet started are cancelled.
+  const writeReady = options.writeAfter?.then(
+    (ok) => ok,
+    () => false,
+  ).then((ok) => {
+    if (!ok) limiter.cancel(new OperationError('not built: the output directory was not written', { code: 'cancelled' }));
+    return ok;
+  });
   const result = await renderLeafJobs(
     jobs,
     {
@@ -68,12 +83,15 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
       helm: () => (refused ? Promise.reject(refused) : (helm ??= locateHelm({ explicit: options.helm, env: options.env, cwd, limiter, bundledDir: options.bundledDir }))),
       cache: cacheDir ? createDirectoryCache(cacheDir) : createMemoryCache(),
       writer,
+      ...(writeReady ? { writeReady } : {}),
       chartArchive: createChartArchiveLocator(cacheDir, options.env),
     },
     { repoRoot: options.repoRoot, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
   );
+  if (writeReady && !(await writeReady)) return result;
   writer?.close();
   // Failed builds are recorded beside the leaves, for `validate --leaves DIR` (ADR 0260).
   if (options.outDir !== undefined) recordLeafFailures(options.outDir, result.results);
   return result;
 }
+

@@ -83,6 +83,9 @@ export async function writeRenderedFleet(resolved: ResolvedFleet, dir: string, o
       const parents = [`${c.name}/provision`, `${c.name}/clustergroup`, `${c.name}/charts`];
       if (writer) await writer.write(files, [...managed], parents);
       else add(writeTree(dir, files, [...managed], parents, session));
+      // Let other work of this process run between clusters (the leaf builds of `--leaves` start
+      // their processes and take their output meanwhile; ADR 0276).
+      await new Promise<void>((r) => setImmediate(r));
     }
     if (writer) add(await writer.close());
     // delivery: applicationset — values files and ApplicationSet copies shared by clusters of one
@@ -121,4 +124,54 @@ export async function renderFleetLeaves(
   const { onPlanned: _onPlanned, ...leafOptions } = options;
   const run = await renderLeaves(jobs, { ...leafOptions, repoRoot: fleet.root });
   return { run, skipped };
+}
+
+/**
+ * `render --out DIR --leaves`: the leaf builds start first and run while the clusters' files are
+ * rendered and written (the builds are the long pole, and on two cores rendering fills the gaps
+ * between them); the leaf files are written only after the clusters' files and their manifest
+ * (ADR 0276). If writing the clusters' files fails, no leaf file is written, the builds not yet
+ * started are cancelled, and the error is thrown once the running ones have finished.
+ * `onWritten` is called with the clusters' write statistics, then `onPlanned` (in that order, as
+ * when the two ran one after the other).
+ */
+export async function writeRenderedFleetWithLeaves(
+  resolved: ResolvedFleet,
+  dir: string,
+  options: WriteRenderedOptions,
+  leaves: Omit<RenderLeavesOptions, 'repoRoot' | 'outDir' | 'writeAfter'> & {
+    onWritten?: (stats: WriteStats) => void;
+    onPlanned?: (jobs: number, skipped: FleetLeavesResult['skipped']) => void;
+  },
+): Promise<{ written: WriteStats; leaves: FleetLeavesResult }> {
+  let settle!: (ok: boolean) => void;
+  const written = new Promise<boolean>((r) => (settle = r));
+  const { onWritten, onPlanned, onProgress, ...rest } = leaves;
+  let planned: [number, FleetLeavesResult['skipped']] | undefined;
+  // Progress is reported from the end of the clusters' writing on (the builds done so far at once).
+  let reported = false;
+  let progress: [number, number] | undefined;
+  const building = renderFleetLeaves(resolved, {
+    ...rest,
+    outDir: dir,
+    writeAfter: written,
+    onPlanned: (jobs, skipped) => void (planned = [jobs, skipped]),
+    onProgress: (done, all) => (reported ? onProgress?.(done, all) : void (progress = [done, all])),
+  });
+  // Its failure is thrown below, after the clusters' files (not an unhandled rejection meanwhile).
+  building.catch(() => undefined);
+  let stats: WriteStats;
+  try {
+    stats = await writeRenderedFleet(resolved, dir, options);
+  } catch (e) {
+    settle(false);
+    await building.catch(() => undefined);
+    throw e;
+  }
+  onWritten?.(stats);
+  if (planned) onPlanned?.(...planned);
+  reported = true;
+  if (progress) onProgress?.(...progress);
+  settle(true);
+  return { written: stats, leaves: await building };
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OUTPUT_MANIFEST, writeTree } from '../../src/adapters/output.js';
+import { OUTPUT_MANIFEST, openOutput, writeTree } from '../../src/adapters/output.js';
 
 const root = mkdtempSync(join(tmpdir(), 'fleetplan-output-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -93,4 +93,37 @@ test('writeTree leaves an unchanged file alone (its mtime stays)', () => {
   const stats = writeTree(dir, files, managed);
   assert.deepEqual(stats, { written: 1, unchanged: 3, removed: 0 });
   assert.equal(statSync(path).mtimeMs, t);
+});
+
+// ADR 0276: a directory this run makes is neither listed nor compared the first time it is
+// written; a later call of the same session writing there again lists it as usual.
+test('one session writing a directory it made twice: the second call finds the files and replaces them atomically', () => {
+  const dir = join(root, 'twice');
+  const out = openOutput(dir);
+  const first = writeTree(dir, files, managed, [], out);
+  assert.deepEqual(first, { written: 4, unchanged: 0, removed: 0 });
+  const changed = files.map((f) => (f.path === 'c1/apps/b.yaml' ? { ...f, content: `${H}b: 2\n` } : f));
+  const second = writeTree(dir, changed, managed, [], out);
+  out.save();
+  assert.deepEqual(second, { written: 1, unchanged: 3, removed: 0 });
+  assert.equal(readFileSync(join(dir, 'c1/apps/b.yaml'), 'utf8'), `${H}b: 2\n`);
+  assert.deepEqual(readdirSync(join(dir, 'c1/apps')).sort(), ['a.yaml', 'b.yaml'], 'no temporary file left');
+});
+
+test('an output directory whose parents do not exist yet is made with them', () => {
+  const dir = join(root, 'deep', 'er', 'out');
+  const stats = writeTree(dir, files, managed);
+  assert.deepEqual(stats, { written: 4, unchanged: 0, removed: 0 });
+  assert.deepEqual(tree(dir), Object.fromEntries(files.map((f) => [f.path, f.content])));
+});
+
+test('a directory made by this run is not listed before its files are written, one that was there is', () => {
+  const dir = join(root, 'claims');
+  mkdirSync(join(dir, 'c1', 'apps'), { recursive: true });
+  const out = openOutput(dir);
+  const made = out.path('c2/apps/x.yaml');
+  const there = out.path('c1/apps/x.yaml');
+  assert.equal(out.claimNew(join(made, '..')), true, 'c2/apps is made by this run');
+  assert.equal(out.claimNew(join(made, '..')), false, 'asked again: list it');
+  assert.equal(out.claimNew(join(there, '..')), false, 'c1/apps was there');
 });

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { clusterOptions, clusterSecretsOptions } from '../command.js';
 import { checkSelector, choice, load, progress, reportFindings, selectedClusters } from '../common.js';
-import { hasErrors, resolveFleet, UsageError, formatLeafReport, renderFleetLeaves, renderedJsonChunks, renderedYamlChunks, repositoryApplications, writeRenderedFleet } from '../../index.js';
+import { hasErrors, resolveFleet, UsageError, formatLeafReport, renderedJsonChunks, renderedYamlChunks, repositoryApplications, writeRenderedFleet, writeRenderedFleetWithLeaves } from '../../index.js';
 
 const FORMATS = ['yaml', 'json'] as const;
 
@@ -89,25 +89,29 @@ the builds done; a failing build is reported with cluster, app and path; the oth
     const out = ctx.values.out as string | undefined;
     if (out) {
       const dir = resolve(ctx.io.cwd, out);
-      const total = await writeRenderedFleet(resolved, dir, { wholeFleet: selected.length === 0, phase, ...(generated ? { generated } : {}) });
-      ctx.io.stderr.write(
-        `rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`,
-      );
-      if (!leaves) return 0;
+      const writeOptions = { wholeFleet: selected.length === 0, phase, ...(generated ? { generated } : {}) } as const;
+      const written = (total: { written: number; unchanged: number; removed: number }) =>
+        ctx.io.stderr.write(`rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`);
+      if (!leaves) {
+        written(await writeRenderedFleet(resolved, dir, writeOptions));
+        return 0;
+      }
       if (fleet.delivery === 'applicationset') {
+        written(await writeRenderedFleet(resolved, dir, writeOptions));
         // The Applications are made by the ApplicationSet controller from chart directories.
         ctx.io.stderr.write('note: --leaves builds nothing under gitops.delivery: applicationset (no apps are rendered)\n');
         return 0;
       }
       const cacheDir = ctx.values['cache-dir'] as string | undefined;
       const line = progress(ctx);
-      const { run } = await renderFleetLeaves(resolved, {
+      // The builds run while the clusters' files are written (ADR 0276).
+      const { leaves: { run } } = await writeRenderedFleetWithLeaves(resolved, dir, writeOptions, {
+        onWritten: written,
         onPlanned: (jobs, skipped) => {
           for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
           line.update(`building 0/${jobs} leaf sources…`);
         },
         onProgress: (done, all) => line.update(`building ${done}/${all} leaf sources…`),
-        outDir: dir,
         env: ctx.io.env,
         cwd: ctx.io.cwd,
         ...(cacheDir !== undefined ? { cacheDir: resolve(ctx.io.cwd, cacheDir) } : {}),

@@ -116,6 +116,8 @@ export interface LeafPorts {
   cache: BuildCache;
   /** Absent: nothing is written (results still list the file names). */
   writer?: ManifestWriter;
+  /** Every write waits for this; false: the job fails without writing (the run was stopped). */
+  writeReady?: Promise<boolean>;
   /** A locally cached archive of a remote chart, if any. */
   chartArchive?(chart: string, version: string | undefined): string | undefined;
 }
@@ -376,6 +378,7 @@ export async function renderLeafJobs(
       const objects = parseManifests(text, `${plan.path} (built)`);
       const files: OutputFile[] = objects.map((o, i) => ({ name: objectFileName(i, objects.length, o), content: serializeObject(o) }));
       const relDir = `${job.cluster}/manifests/${appDir}`;
+      await ready();
       ports.writer?.replaceDirectory(relDir, files);
       result.objects = objects.length;
       result.files = files.map((f) => `${relDir}/${f.name}`);
@@ -425,6 +428,7 @@ export async function renderLeafJobs(
       files.push(...charts.files);
       if (charts.charts.length) result.charts = charts.charts;
       const relDir = `${job.cluster}/manifests/${appDir}`;
+      await ready();
       ports.writer?.replaceDirectory(relDir, files);
       result.objects = files.length;
       result.files = files.map((f) => `${relDir}/${f.name}`);
@@ -432,6 +436,10 @@ export async function renderLeafJobs(
       result.error = forJob(e, job);
     }
     return result;
+  };
+
+  const ready = async (): Promise<void> => {
+    if (ports.writer && ports.writeReady && !(await ports.writeReady)) throw new OperationError('not written: the run was stopped', { code: 'cancelled' });
   };
 
   let done = 0;
