@@ -13,6 +13,7 @@ import { graphsRule } from './helmfile-flux/rules.js';
 import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
 import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
 import { detectRosaRegional, loadRosaRegional, rosaLookalike } from './rosa-regional/reader.js';
 import { detectArgoCd, loadArgoCd, scanOf } from './argocd/reader.js';
@@ -57,6 +58,15 @@ export const helmfileFluxReader: LayoutReader = {
   rules: [graphsRule],
 };
 
+/** Flux multi-cluster repositories: clusters/<name>/ with the flux-system Kustomization (flux bootstrap's gotk-sync.yaml). */
+export const fluxClustersReader: LayoutReader = {
+  layout: 'flux',
+  detect: detectFluxClusters,
+  load: loadFluxClusters,
+  rules: [],
+  markers: fluxClustersMarkers,
+};
+
 export const regionSpecsReader: LayoutReader = {
   layout: 'region-specs',
   detect: detectRegionSpecs,
@@ -98,7 +108,7 @@ export const rosaRegionalReader: LayoutReader = {
  * Readers in detection order: the native layout wins when fleet.yaml exists; the specific layouts
  * next; the argocd reader last, for every other repository with Argo CD objects.
  */
-export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader, validatedPatternsReader, rosaRegionalReader, argoCdReader];
+export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader, fluxClustersReader, validatedPatternsReader, rosaRegionalReader, argoCdReader];
 
 /** The layouts' own rules, every layout's (each checks that the fleet is of its layout). */
 export const layoutRules: readonly RuleDefinition[] = readers.flatMap((r) => r.rules);

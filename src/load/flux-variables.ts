@@ -24,7 +24,7 @@ export interface FluxVariables {
   active: boolean;
 }
 
-interface RepoObject {
+export interface RepoObject {
   kind: string;
   name: string;
   namespace?: string;
@@ -87,7 +87,12 @@ export class RepoConfigIndex {
   }
 }
 
-export function fluxVariables(kustomization: Record<string, unknown>, index: RepoConfigIndex | undefined): FluxVariables {
+/** Where `substituteFrom` sources are looked up: the repository (RepoConfigIndex) or what one cluster applies. */
+export interface ConfigLookup {
+  find(kind: string, name: string, namespace: string): RepoObject[];
+}
+
+export function fluxVariables(kustomization: Record<string, unknown>, index: ConfigLookup | undefined): FluxVariables {
   const spec = isObj(kustomization.spec) ? kustomization.spec : {};
   const meta = isObj(kustomization.metadata) ? kustomization.metadata : {};
   const namespace = typeof meta.namespace === 'string' ? meta.namespace : 'default';
@@ -105,6 +110,12 @@ export function fluxVariables(kustomization: Record<string, unknown>, index: Rep
       continue;
     }
     const o = found[0]!;
+    const content = (x: RepoObject) => JSON.stringify([x.body.data ?? null, x.body.stringData ?? null]);
+    if (found.some((x) => content(x) !== content(o))) {
+      // Several files define it (one per cluster, say) with different data: which one the cluster gets is not known here.
+      unresolved.push({ source, reason: `${found.length} different ${kind}s ${namespace}/${ref.name} in the repository (${found.map((x) => x.file).join(', ')}) and fleetplan cannot tell which one the cluster gets` });
+      continue;
+    }
     if (isObj(o.body.sops)) {
       unresolved.push({ source, reason: `${o.file} is SOPS-encrypted` });
       continue;

@@ -31,6 +31,7 @@ import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute
 import { KUSTOMIZATION_FILES, applyListing, applyPatches, listingChains, notEmulated } from './listing.js';
 import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
+import { detectFluxClusters } from '../flux/reader.js';
 
 export const CLUSTER_NAME = 'cluster';
 
@@ -104,6 +105,9 @@ function yamlFilesUnder(fs: RepoFileSystem, dir: string, depth: number, out: str
 export function detectHelmfileFlux(fs: RepoFileSystem): boolean {
   if (fs.exists(FLEET_FILE)) return false;
   if (helmfileFiles(fs).length > 0) return true;
+  // Without a helmfile, a repository whose clusters/<name>/ holds a flux-system Kustomization is the
+  // flux layout's: that Kustomization is what Flux reads first (docs/adr/0279).
+  if (detectFluxClusters(fs)) return false;
   return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).length > 0;
 }
 
@@ -189,7 +193,7 @@ const ksPathPositions = new WeakMap<FluxKustomization, { line: number; column: n
 const ksManifests = new WeakMap<FluxKustomization, Record<string, unknown>>();
 
 /** The documents of a YAML file, its parse errors added to `findings`; none when it cannot be read. */
-function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): ReturnType<typeof parseLocated>['docs'] {
+export function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): ReturnType<typeof parseLocated>['docs'] {
   let text: string;
   try {
     text = fs.readText(file);
@@ -549,7 +553,7 @@ export function findRelease(releases: readonly HelmfileRelease[], from: Helmfile
 
 export function findKustomization(all: readonly FluxKustomization[], from: FluxKustomization, ref: GraphRef): FluxKustomization | undefined {
   const ns = ref.namespace ?? from.namespace;
-  return all.find((k) => k.name === ref.name && k.namespace === ns);
+  return all.find((k) => k.name === ref.name && k.namespace === ns && k.cluster === from.cluster);
 }
 
 /** Depth of each node in a graph; edges that close a cycle or name nothing are left out. */
