@@ -35,8 +35,12 @@ export interface Built {
   locate(path: YamlPath): { line: number; column: number };
 }
 
-/** Fields of a kustomization that change objects and that this emulation does not apply. */
-const NOT_EMULATED = ['replacements', 'transformers', 'generators', 'vars', 'configMapGenerator', 'secretGenerator', 'helmCharts', 'helmChartInflationGenerator', 'crds', 'openapi'];
+/**
+ * Fields of a kustomization that can change Flux objects and that this emulation does not apply.
+ * `configMapGenerator`/`secretGenerator` only add ConfigMaps and Secrets (with hashed names), never
+ * Flux objects: they are left out, and a `substituteFrom` naming one is reported unresolved.
+ */
+const NOT_EMULATED = ['replacements', 'transformers', 'generators', 'vars', 'helmCharts', 'helmChartInflationGenerator', 'crds', 'openapi'];
 
 export interface BuildContext {
   fs: RepoFileSystem;

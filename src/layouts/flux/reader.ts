@@ -122,6 +122,17 @@ export function fluxClustersMarkers(fs: RepoFileSystem): string[] {
   return clusterEntries(fs).map((e) => e.entry.file);
 }
 
+/**
+ * The plan's name for a cluster folder: the folder name when it is a DNS-1123 name, else the folder
+ * name lower-cased with other characters as `-` (`talos_cluster` → `talos-cluster`), unless that
+ * is another folder's name.
+ */
+export function clusterName(folder: string, entries: readonly ClusterEntry[]): string {
+  if (/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(folder)) return folder;
+  const mapped = folder.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'cluster';
+  return entries.some((e) => e.cluster === mapped) ? folder : mapped;
+}
+
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
@@ -437,16 +448,16 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       }
     }
     [...perFile.entries()].forEach(([file, apps], i) => {
-      const name = `${e.cluster}-${i}`;
+      const name = `${clusterName(e.cluster, entries)}-${i}`;
       groupNames.push(name);
       groups.set(name, { name, file, metadata: { name }, spec: { apps } });
     });
     clusters.push({
-      name: e.cluster,
+      name: clusterName(e.cluster, entries),
       file: e.entry.file,
       metadata: { name: e.cluster },
       spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
-      notes: [`entry: Kustomization flux-system in ${e.entry.file}${e.implied ? ` (a placeholder: read as flux bootstrap --path=${e.dir} writes it)` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...notRead.map((r) => `not read: ${r}`)],
+      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization flux-system in ${e.entry.file}${e.implied ? ` (a placeholder: read as flux bootstrap --path=${e.dir} writes it)` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...notRead.map((r) => `not read: ${r}`)],
     });
   }
   const sources = new Map<string, SourceFile>();
