@@ -334,6 +334,76 @@ function readCluster(fs: RepoFileSystem, e: ClusterEntry): ClusterRead {
   return read;
 }
 
+const EXACT_VERSION = /^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+
+/**
+ * What a cluster's HelmReleases pin (docs/adr/0281-flux-chart-versions.md): per release, the chart
+ * version or OCI reference, whether it is pinned (exact version, digest, tag) or resolved only at
+ * reconcile time (a semver range: never resolved offline, never guessed); and valuesFrom references
+ * that nothing in the cluster's Kustomizations applies.
+ */
+function helmReleaseChecks(read: ClusterRead): { findings: Finding[]; notes: string[] } {
+  const findings: Finding[] = [];
+  const pinned: string[] = [];
+  const floating: string[] = [];
+  const find = (kind: string, name: string, ns: string) => read.objects.find((b) => b.obj.kind === kind && metaOf(b.obj).name === name && (str(metaOf(b.obj).namespace) ?? ns) === ns);
+  for (const b of read.objects) {
+    const o = b.obj;
+    if (o.kind !== 'HelmRelease' || typeof o.apiVersion !== 'string' || !o.apiVersion.startsWith('helm.toolkit.fluxcd.io/')) continue;
+    const ns = str(metaOf(o).namespace) ?? 'default';
+    const id = `${ns}/${String(metaOf(o).name)}`;
+    const spec = isObj(o.spec) ? o.spec : {};
+    (Array.isArray(spec.valuesFrom) ? spec.valuesFrom : []).forEach((vf: unknown, j: number) => {
+      if (!isObj(vf) || vf.optional === true) return;
+      const kind = vf.kind === 'Secret' ? 'Secret' : 'ConfigMap';
+      if (find(kind, String(vf.name), ns)) return;
+      const at = b.locate(['spec', 'valuesFrom', j]);
+      findings.push({ severity: 'warning', code: 'flux-values-from-missing', message: `HelmRelease ${id} takes values from ${kind} ${ns}/${String(vf.name)}, which no Kustomization of this cluster applies; helm-controller fails the release until it exists, and fleetplan cannot show those values`, file: b.file, line: at.line, column: at.column, hint: `commit the ${kind} (SOPS-free) with the release, mark the reference optional: true, or ignore this if the cluster creates it (ExternalSecret, operator)` });
+    });
+    const chartSpec = isObj(spec.chart) && isObj(spec.chart.spec) ? spec.chart.spec : undefined;
+    if (chartSpec) {
+      const sref = isObj(chartSpec.sourceRef) ? chartSpec.sourceRef : {};
+      if (sref.kind === 'GitRepository') {
+        pinned.push(`${id}: ${String(chartSpec.chart)} from GitRepository ${String(sref.name)} (the revision of that repository)`);
+        continue;
+      }
+      const version = str(chartSpec.version) ?? '*';
+      if (EXACT_VERSION.test(version)) {
+        pinned.push(`${id}: ${String(chartSpec.chart)} ${version}`);
+        continue;
+      }
+      const at = chartSpec.version === undefined ? b.locate(['spec', 'chart', 'spec']) : b.locate(['spec', 'chart', 'spec', 'version']);
+      floating.push(`${id}: ${String(chartSpec.chart)} ${version}`);
+      findings.push({ severity: 'info', code: 'flux-chart-version-range', message: `HelmRelease ${id}: chart ${String(chartSpec.chart)} version ${JSON.stringify(version)} is ${chartSpec.version === undefined ? 'not set (any version)' : 'a range'}; helm-controller installs the newest matching version of ${String(sref.kind)} ${String(sref.name)} at reconcile time, which fleetplan cannot know offline, so it names no version`, file: b.file, line: at.line, column: at.column, hint: 'pin an exact version for a plan that says exactly what is installed' });
+    } else if (isObj(spec.chartRef)) {
+      const ref = spec.chartRef;
+      const rns = str(ref.namespace) ?? ns;
+      const src = ref.kind === 'OCIRepository' ? find('OCIRepository', String(ref.name), rns) : undefined;
+      if (!src) {
+        floating.push(`${id}: chartRef ${String(ref.kind)} ${rns}/${String(ref.name)} (not applied by this cluster's Kustomizations)`);
+        continue;
+      }
+      const sspec = isObj(src.obj.spec) ? src.obj.spec : {};
+      const r = isObj(sspec.ref) ? sspec.ref : {};
+      const url = String(sspec.url);
+      if (typeof r.digest === 'string') pinned.push(`${id}: ${url}@${r.digest} (digest)`);
+      else if (typeof r.semver === 'string') {
+        const at = src.locate(['spec', 'ref', 'semver']);
+        floating.push(`${id}: ${url} semver ${r.semver}`);
+        findings.push({ severity: 'info', code: 'flux-chart-version-range', message: `HelmRelease ${id}: OCIRepository ${rns}/${String(ref.name)} selects ${url} by semver range ${JSON.stringify(r.semver)}; source-controller picks the newest matching tag at reconcile time, which fleetplan cannot know offline, so it names no version`, file: src.file, line: at.line, column: at.column, hint: 'pin ref.tag or ref.digest for a plan that says exactly what is installed' });
+      } else {
+        const tag = str(r.tag) ?? 'latest';
+        pinned.push(`${id}: ${url}:${tag} (tag${r.tag === undefined ? ', the default latest' : ''}; a tag can be moved, a digest cannot)`);
+      }
+    }
+  }
+  const notes: string[] = [];
+  if (pinned.length || floating.length) {
+    notes.push(`HelmRelease charts: ${pinned.length} pinned, ${floating.length} resolved only at reconcile time${floating.length ? ` (${floating.join('; ')})` : ''}`);
+  }
+  return { findings, notes };
+}
+
 function depths<T>(nodes: readonly T[], edges: (n: T) => T[]): Map<T, number> {
   const depth = new Map<T, number>();
   const state = new Map<T, 1 | 2>();
@@ -380,6 +450,8 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const sourceApps = new Map<string, { apps: Record<string, AppSpec>; at: Map<string, { line: number; column: number; fields: Record<string, { line: number; column: number; path: YamlPath }> }> }>();
   for (const e of entries) {
     const read = readCluster(fs, e);
+    const releases = helmReleaseChecks(read);
+    read.findings.push(...releases.findings);
     findings.push(...read.findings.map((f) => ({ ...f, message: `cluster ${e.cluster}: ${f.message}` })));
     const ks = new Map<Node, FluxKustomization>();
     for (const n of read.nodes) {
@@ -457,7 +529,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       file: e.entry.file,
       metadata: { name: e.cluster },
       spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
-      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization flux-system in ${e.entry.file}${e.implied ? ` (a placeholder: read as flux bootstrap --path=${e.dir} writes it)` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...notRead.map((r) => `not read: ${r}`)],
+      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization flux-system in ${e.entry.file}${e.implied ? ` (a placeholder: read as flux bootstrap --path=${e.dir} writes it)` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...releases.notes, ...notRead.map((r) => `not read: ${r}`)],
     });
   }
   const sources = new Map<string, SourceFile>();
