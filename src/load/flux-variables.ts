@@ -87,6 +87,29 @@ export class RepoConfigIndex {
   }
 }
 
+/**
+ * What a layout knows about where a Flux Kustomization is built from (keyed by its manifest object,
+ * AppSpec.manifest): the repository folder of its path when the layout mapped its source (an
+ * ExternalArtifact of this repository), and the objects its cluster applies, in which its
+ * substitution sources and its HelmReleases' sources are looked up (docs/adr/0279).
+ */
+export interface FluxBuildScope {
+  path?: string;
+  lookup: ConfigLookup;
+}
+const scopesByRoot = new Map<string, Map<string, FluxBuildScope>>();
+const scopeKey = (cluster: string, manifest: object) => `${cluster}\n${JSON.stringify(manifest)}`;
+
+/** Records the scopes of one repository's load (replacing the previous load's). */
+export function setFluxBuildScopes(root: string, scopes: readonly { cluster: string; manifest: object; scope: FluxBuildScope }[]): void {
+  scopesByRoot.set(root, new Map(scopes.map((s) => [scopeKey(s.cluster, s.manifest), s.scope])));
+}
+
+/** The scope a layout recorded for this cluster's Kustomization (its manifest as loaded), if any. */
+export function fluxBuildScope(root: string, cluster: string, manifest: object): FluxBuildScope | undefined {
+  return scopesByRoot.get(root)?.get(scopeKey(cluster, manifest));
+}
+
 /** Where `substituteFrom` sources are looked up: the repository (RepoConfigIndex) or what one cluster applies. */
 export interface ConfigLookup {
   find(kind: string, name: string, namespace: string): RepoObject[];

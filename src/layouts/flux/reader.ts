@@ -19,7 +19,8 @@ import { emptyFleet } from '../../model/fleet.js';
 import { isObj, joinRelative } from '../../load/manifests.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute.js';
-import { fluxVariables } from '../../load/flux-variables.js';
+import { fluxVariables, setFluxBuildScopes } from '../../load/flux-variables.js';
+import type { FluxBuildScope } from '../../load/flux-variables.js';
 import type { ConfigLookup, RepoObject } from '../../load/flux-variables.js';
 import { findNoCrossNamespaceRefs, readDocs } from '../helmfile-flux/reader.js';
 import { buildFluxPath } from './build.js';
@@ -448,6 +449,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const clusters: ClusterDef[] = [];
   const groups = new Map<string, GroupDef>();
   const sourceApps = new Map<string, { apps: Record<string, AppSpec>; at: Map<string, { line: number; column: number; fields: Record<string, { line: number; column: number; path: YamlPath }> }> }>();
+  const scopes: { cluster: string; manifest: object; scope: FluxBuildScope }[] = [];
   for (const e of entries) {
     const read = readCluster(fs, e);
     const releases = helmReleaseChecks(read);
@@ -484,6 +486,9 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       ks.set(n, k);
       flux.push(k);
     }
+    // render --leaves builds each Kustomization with this cluster's objects and mapped paths.
+    const lookup = new ClusterObjects(read.objects);
+    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: clusterName(e.cluster, entries), manifest: n.built.obj, scope: { path: n.repoPath, lookup } });
     const byId = new Map(read.nodes.map((n) => [n.id, n]));
     const deps = (n: Node) => ks.get(n)!.dependsOn.map((d) => byId.get(`${d.namespace ?? ks.get(n)!.namespace}/${d.name}`)).filter((x): x is Node => x !== undefined);
     const depth = depths(read.nodes, (n) => [...deps(n), ...(n.parent ? [n.parent] : [])]);
@@ -532,6 +537,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization flux-system in ${e.entry.file}${e.implied ? ` (a placeholder: read as flux bootstrap --path=${e.dir} writes it)` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...releases.notes, ...notRead.map((r) => `not read: ${r}`)],
     });
   }
+  setFluxBuildScopes(fs.root, scopes);
   const sources = new Map<string, SourceFile>();
   for (const [file, g] of sourceApps) sources.set(file, groupSource(file, g.apps, g.at));
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, entries.flatMap((e) => yamlFiles(fs, e.dir, 0, [])));
