@@ -12,7 +12,7 @@ import type { RuleDefinition } from '../validate/index.js';
 import { graphsRule } from './helmfile-flux/rules.js';
 import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
-import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { detectHelmfileFlux, hasHelmfile, loadHelmfileFlux } from './helmfile-flux/reader.js';
 import { detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
 import { detectRosaRegional, loadRosaRegional, rosaLookalike } from './rosa-regional/reader.js';
@@ -53,7 +53,9 @@ export const gitopsStandardsReader: LayoutReader = {
 /** helmfile bootstrap + Flux ks.yaml (seed 003). */
 export const helmfileFluxReader: LayoutReader = {
   layout: 'helmfile-flux',
-  detect: detectHelmfileFlux,
+  // Without a helmfile, a repository whose clusters/<name>/ holds a flux-system Kustomization is the
+  // flux layout's: that Kustomization is what Flux reads first (docs/adr/0279).
+  detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) || !detectFluxClusters(fs)),
   load: loadHelmfileFlux,
   rules: [graphsRule],
 };

@@ -31,7 +31,6 @@ import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute
 import { KUSTOMIZATION_FILES, applyListing, applyPatches, listingChains, notEmulated } from './listing.js';
 import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
-import { detectFluxClusters } from '../flux/reader.js';
 
 export const CLUSTER_NAME = 'cluster';
 
@@ -102,12 +101,14 @@ function yamlFilesUnder(fs: RepoFileSystem, dir: string, depth: number, out: str
   return out;
 }
 
+/** True when the repository has a helmfile bootstrap (the layout's defining file). */
+export function hasHelmfile(fs: RepoFileSystem): boolean {
+  return helmfileFiles(fs).length > 0;
+}
+
 export function detectHelmfileFlux(fs: RepoFileSystem): boolean {
   if (fs.exists(FLEET_FILE)) return false;
   if (helmfileFiles(fs).length > 0) return true;
-  // Without a helmfile, a repository whose clusters/<name>/ holds a flux-system Kustomization is the
-  // flux layout's: that Kustomization is what Flux reads first (docs/adr/0279).
-  if (detectFluxClusters(fs)) return false;
   return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).length > 0;
 }
 
