@@ -230,3 +230,14 @@ test('flux-clusters: detection — without a helmfile, clusters/<name>/flux-syst
   const chosen = p.findings.find((f) => f.code === 'layout-chosen');
   assert.ok(chosen && /helmfile-flux/.test(chosen.message) && /flux \(clusters\/production\/flux-system\/gotk-sync\.yaml/.test(chosen.message), JSON.stringify(p.findings));
 });
+
+test('flux-clusters: a cluster bootstrapped by flux-operator is entered through its FluxInstance spec.sync, and the plan says so', async () => {
+  const files = repo();
+  delete files['clusters/staging/flux-system/gotk-sync.yaml'];
+  delete files['clusters/staging/flux-system/kustomization.yaml'];
+  files['clusters/staging/flux-instance.yaml'] = 'apiVersion: fluxcd.controlplane.io/v1\nkind: FluxInstance\nmetadata:\n  name: flux\n  namespace: flux-system\nspec:\n  distribution:\n    version: "2.x"\n  sync:\n    kind: GitRepository\n    url: https://example.org/fleet.git\n    ref: refs/heads/main\n    path: clusters/staging\n';
+  const p = await plan(files);
+  const staging = p.clusters.find((c) => c.name === 'staging')!;
+  assert.ok(staging.notes.some((n) => /flux-operator generates from FluxInstance flux-system\/flux spec\.sync/.test(n)), staging.notes.join('\n'));
+  assert.ok(staging.apps.some((a) => a.name === 'flux:team-staging/web'), JSON.stringify(staging.apps));
+});

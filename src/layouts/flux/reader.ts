@@ -39,8 +39,8 @@ export interface ClusterEntry {
   cluster: string;
   dir: string;
   entry: Built;
-  /** The file holds no Kustomization: the entry is the one `flux bootstrap --path=<dir>` writes. */
-  implied?: boolean;
+  /** The file holds no entry Kustomization: what fleetplan reads instead (`flux bootstrap --path`, a FluxInstance's sync). */
+  implied?: string;
 }
 
 /** The flux-system Kustomization `flux bootstrap --path=<dir>` writes into gotk-sync.yaml. */
@@ -103,10 +103,34 @@ export function clusterEntries(fs: RepoFileSystem): ClusterEntry[] {
             break;
           }
         }
+        if (!found) {
+          // flux-operator: a FluxInstance's spec.sync makes the source and Kustomization, named after its namespace.
+          for (const f of files) {
+            let text: string;
+            try {
+              text = fs.readText(f);
+            } catch {
+              continue;
+            }
+            if (!/^kind:\s*FluxInstance\s*$/m.test(text)) continue;
+            const doc = readDocs(fs, f, []).find((d) => isObj(d.value) && d.value.kind === 'FluxInstance' && isObj(d.value.spec) && isObj(d.value.spec.sync) && typeof d.value.spec.sync.path === 'string');
+            if (!doc) continue;
+            const fi = doc.value as Obj;
+            const sync = (fi.spec as Obj).sync as Obj;
+            const ns = str(metaOf(fi).namespace) ?? 'flux-system';
+            const kind = str(sync.kind) ?? 'GitRepository';
+            const k = bootstrapKustomization(String(sync.path).replace(/^\.\//, ''));
+            k.metadata = { name: ns, namespace: ns };
+            k.spec = { ...(k.spec as Obj), sourceRef: { kind, name: ns } };
+            out.push({ cluster: name, dir, entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from FluxInstance ${ns}/${String(metaOf(fi).name)} spec.sync (path ${String(sync.path)})` });
+            found = true;
+            break;
+          }
+        }
         const sync = `${dir}/flux-system/gotk-sync.yaml`;
         if (!found && fs.exists(sync)) {
           // A placeholder gotk-sync.yaml (Flux's example repositories): the Kustomization flux bootstrap --path=<dir> writes there.
-          out.push({ cluster: name, dir, entry: { obj: bootstrapKustomization(dir), file: sync, locate: () => ({ line: 1, column: 1 }) }, implied: true });
+          out.push({ cluster: name, dir, entry: { obj: bootstrapKustomization(dir), file: sync, locate: () => ({ line: 1, column: 1 }) }, implied: `a placeholder: read as flux bootstrap --path=${dir} writes it` });
         }
       }
     }
@@ -226,7 +250,7 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
   const rootSpec = isObj(rootObj.spec) ? rootObj.spec : {};
   const rootRef = isObj(rootSpec.sourceRef) ? rootSpec.sourceRef : {};
   const self = { name: str(rootRef.name) ?? 'flux-system', namespace: str(rootRef.namespace) ?? rootNs };
-  const root: Node = { id: `${rootNs}/flux-system`, built: { ...e.entry, obj: { ...rootObj, metadata: { ...metaOf(rootObj), namespace: rootNs } } } };
+  const root: Node = { id: `${rootNs}/${String(metaOf(rootObj).name)}`, built: { ...e.entry, obj: { ...rootObj, metadata: { ...metaOf(rootObj), namespace: rootNs } } } };
   const nodes = new Map<string, Node>([[root.id, root]]);
   const objects: Built[] = [];
   const queue: Node[] = [root];
@@ -534,7 +558,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       file: e.entry.file,
       metadata: { name: e.cluster },
       spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
-      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization flux-system in ${e.entry.file}${e.implied ? ` (a placeholder: read as flux bootstrap --path=${e.dir} writes it)` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...releases.notes, ...notRead.map((r) => `not read: ${r}`)],
+      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...releases.notes, ...notRead.map((r) => `not read: ${r}`)],
     });
   }
   setFluxBuildScopes(fs.root, scopes);
