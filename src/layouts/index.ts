@@ -12,8 +12,8 @@ import type { RuleDefinition } from '../validate/index.js';
 import { graphsRule } from './helmfile-flux/rules.js';
 import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
-import { detectHelmfileFlux, hasHelmfile, loadHelmfileFlux } from './helmfile-flux/reader.js';
-import { detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
+import { detectHelmfileFlux, hasHelmfile, helmfileFiles, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { clusterEntries, detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
 import { detectRosaRegional, loadRosaRegional, rosaLookalike } from './rosa-regional/reader.js';
 import { detectArgoCd, loadArgoCd, scanOf } from './argocd/reader.js';
@@ -53,9 +53,11 @@ export const gitopsStandardsReader: LayoutReader = {
 /** helmfile bootstrap + Flux ks.yaml (seed 003). */
 export const helmfileFluxReader: LayoutReader = {
   layout: 'helmfile-flux',
-  // Without a helmfile, a repository whose clusters/<name>/ holds a flux-system Kustomization is the
-  // flux layout's: that Kustomization is what Flux reads first (docs/adr/0279).
-  detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) || !detectFluxClusters(fs)),
+  // A repository whose clusters/<name>/ holds the entry of Flux is the flux layout's when it has no
+  // helmfile, or entries of several clusters (helmfile-flux reads one cluster) (docs/adr/0279).
+  detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) ? clusterEntries(fs).length < 2 : !detectFluxClusters(fs)),
+  markers: helmfileFiles,
+  missing: (fs) => (clusterEntries(fs).length >= 2 ? `the repository keeps ${clusterEntries(fs).length} clusters (${clusterEntries(fs).map((e) => e.dir).join(', ')}) and the helmfile-flux layout reads one; the helmfile bootstrap is not in the plan` : 'its defining files are missing'),
   load: loadHelmfileFlux,
   rules: [graphsRule],
 };

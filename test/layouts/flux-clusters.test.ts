@@ -218,17 +218,23 @@ test('flux-clusters: dependsOn is resolved inside each cluster (a name that only
   assert.ok(p.clusters.length === 2);
 });
 
-test('flux-clusters: detection — without a helmfile, clusters/<name>/flux-system wins over ks.yaml files; with a helmfile, helmfile-flux is chosen and the plan says why', async () => {
+test('flux-clusters: detection — without a helmfile, clusters/<name>/flux-system wins over ks.yaml files; with a helmfile, helmfile-flux is chosen for one cluster, the flux layout for several, and the plan says why', async () => {
   const withKs = repo({ 'kubernetes/apps/x/ks.yaml': ks('x', './kubernetes/apps/x/app') });
   let p = await plan(withKs);
   assert.deepEqual(p.clusters.map((c) => c.name), ['production', 'staging']);
-  const withHelmfile = repo({
+  const helmfile = {
     'bootstrap/helmfile.yaml': 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/home-operations/charts-mirror/cilium\n    version: 1.0.0\n',
     'kubernetes/flux/cluster/ks.yaml': ks('cluster-apps', './kubernetes/apps'),
-  });
-  p = await plan(withHelmfile);
-  const chosen = p.findings.find((f) => f.code === 'layout-chosen');
-  assert.ok(chosen && /helmfile-flux/.test(chosen.message) && /flux \(clusters\/production\/flux-system\/gotk-sync\.yaml/.test(chosen.message), JSON.stringify(p.findings));
+  };
+  const one = Object.fromEntries(Object.entries(repo(helmfile)).filter(([f]) => !f.startsWith('clusters/production/')));
+  p = await plan(one);
+  let chosen = p.findings.find((f) => f.code === 'layout-chosen');
+  assert.ok(chosen && /helmfile-flux/.test(chosen.message) && /flux \(clusters\/staging\/flux-system\/gotk-sync\.yaml\): not used, helmfile-flux comes first/.test(chosen.message), JSON.stringify(p.findings));
+  p = await plan(repo(helmfile));
+  assert.deepEqual(p.clusters.map((c) => c.name), ['production', 'staging']);
+  chosen = p.findings.find((f) => f.code === 'layout-chosen');
+  assert.ok(chosen && /read as the flux layout/.test(chosen.message) && /helmfile-flux \(bootstrap\/helmfile\.yaml\): not used, the repository keeps 2 clusters/.test(chosen.message), JSON.stringify(chosen));
+  assert.ok(p.findings.some((f) => f.code === 'not-read' && f.file === 'bootstrap/helmfile.yaml'));
 });
 
 test('flux-clusters: a cluster bootstrapped by flux-operator is entered through its FluxInstance spec.sync, and the plan says so', async () => {
@@ -240,4 +246,13 @@ test('flux-clusters: a cluster bootstrapped by flux-operator is entered through 
   const staging = p.clusters.find((c) => c.name === 'staging')!;
   assert.ok(staging.notes.some((n) => /flux-operator generates from FluxInstance flux-system\/flux spec\.sync/.test(n)), staging.notes.join('\n'));
   assert.ok(staging.apps.some((a) => a.name === 'flux:team-staging/web'), JSON.stringify(staging.apps));
+});
+
+test('flux-clusters: ${...} left in a Kustomization for its own build (Flux substitutes it later) is not a fleetplan variable', async () => {
+  const files = repo();
+  files['clusters/staging/apps.yaml'] = files['clusters/staging/apps.yaml']!.replace('  postBuild:\n', '  patches:\n    - patch: |\n        - op: add\n          path: /metadata/labels\n          value: {env: "${ENV}"}\n      target:\n        kind: ConfigMap\n  postBuild:\n');
+  const p = await plan(files);
+  assert.deepEqual(p.findings.filter((f) => f.code === 'undefined-variable'), []);
+  const out = await rendered(files);
+  assert.match(out.staging!['flux_flux-system_apps.yaml']!.spec.patches[0].patch, /\$\{ENV\}/);
 });

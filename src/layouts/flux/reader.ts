@@ -112,17 +112,25 @@ export function clusterEntries(fs: RepoFileSystem): ClusterEntry[] {
             } catch {
               continue;
             }
-            if (!/^kind:\s*FluxInstance\s*$/m.test(text)) continue;
-            const doc = readDocs(fs, f, []).find((d) => isObj(d.value) && d.value.kind === 'FluxInstance' && isObj(d.value.spec) && isObj(d.value.spec.sync) && typeof d.value.spec.sync.path === 'string');
+            if (!/^kind:\s*(FluxInstance|HelmRelease)\s*$/m.test(text) || !/\bsync:/.test(text)) continue;
+            // The FluxInstance itself, or the flux-instance chart's values (instance.sync) in a HelmRelease.
+            const syncOf = (v: unknown): Obj | undefined => {
+              if (!isObj(v) || !isObj(v.spec)) return undefined;
+              const sync = v.kind === 'FluxInstance' ? v.spec.sync : v.kind === 'HelmRelease' && isObj(v.spec.values) && isObj(v.spec.values.instance) ? v.spec.values.instance.sync : undefined;
+              return isObj(sync) && typeof sync.path === 'string' ? sync : undefined;
+            };
+            const doc = readDocs(fs, f, []).find((d) => syncOf(d.value) !== undefined);
             if (!doc) continue;
             const fi = doc.value as Obj;
-            const sync = (fi.spec as Obj).sync as Obj;
-            const ns = str(metaOf(fi).namespace) ?? 'flux-system';
+            const sync = syncOf(fi)!;
+            const ns = (fi.kind === 'HelmRelease' ? str((fi.spec as Obj).targetNamespace) : undefined) ?? str(metaOf(fi).namespace) ?? 'flux-system';
             const kind = str(sync.kind) ?? 'GitRepository';
+            const sname = str(sync.name) ?? ns;
             const k = bootstrapKustomization(String(sync.path).replace(/^\.\//, ''));
-            k.metadata = { name: ns, namespace: ns };
-            k.spec = { ...(k.spec as Obj), sourceRef: { kind, name: ns } };
-            out.push({ cluster: name, dir, entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from FluxInstance ${ns}/${String(metaOf(fi).name)} spec.sync (path ${String(sync.path)})` });
+            k.metadata = { name: sname, namespace: ns };
+            k.spec = { ...(k.spec as Obj), sourceRef: { kind, name: sname } };
+            const what = fi.kind === 'FluxInstance' ? `FluxInstance ${ns}/${String(metaOf(fi).name)} spec.sync` : `HelmRelease ${ns}/${String(metaOf(fi).name)} values instance.sync (the FluxInstance it installs)`;
+            out.push({ cluster: name, dir, entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from ${what}, path ${String(sync.path)}` });
             found = true;
             break;
           }

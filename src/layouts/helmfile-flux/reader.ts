@@ -38,7 +38,7 @@ export const CLUSTER_NAME = 'cluster';
 export const HELMFILE_FLUX_PLAN_NOTE =
   'waves are the topological depth of the dependency graphs, not Argo CD sync waves: the helmfile CRD phase (0), then helmfile releases by needs, then Flux Kustomizations by dependsOn (a Kustomization also waits for the one whose path creates it); apps in one wave run in parallel';
 
-function helmfileFiles(fs: RepoFileSystem): string[] {
+export function helmfileFiles(fs: RepoFileSystem): string[] {
   const out: string[] = [];
   // bootstrap/ at the root (onedr0p/home-ops) or under kubernetes/ (bjw-s-labs/home-ops).
   for (const f of ['bootstrap/helmfile.yaml', 'bootstrap/helmfile.yaml.gotmpl', 'kubernetes/bootstrap/helmfile.yaml', 'kubernetes/bootstrap/helmfile.yaml.gotmpl', 'helmfile.yaml']) if (fs.exists(f) && !fs.isDirectory(f)) out.push(f);
