@@ -40,7 +40,7 @@ export interface Built {
  * `configMapGenerator`/`secretGenerator` only add ConfigMaps and Secrets (with hashed names), never
  * Flux objects: they are left out, and a `substituteFrom` naming one is reported unresolved.
  */
-const NOT_EMULATED = ['replacements', 'transformers', 'generators', 'vars', 'helmCharts', 'helmChartInflationGenerator', 'crds', 'openapi'];
+const NOT_EMULATED = ['transformers', 'generators', 'vars', 'helmCharts', 'helmChartInflationGenerator', 'crds', 'openapi'];
 
 export interface BuildContext {
   fs: RepoFileSystem;
@@ -103,6 +103,7 @@ interface Kustomization {
   annotations: Record<string, string>;
   namePrefix?: string;
   nameSuffix?: string;
+  replacements: Obj[];
 }
 
 function strings(v: unknown): string[] {
@@ -158,7 +159,22 @@ function readKustomization(ctx: BuildContext, file: string): Kustomization | und
   for (const l of Array.isArray(k.labels) ? k.labels.filter(isObj) : []) if (isObj(l.pairs)) for (const [a, b] of Object.entries(l.pairs)) labels[a] = String(b);
   const annotations: Record<string, string> = {};
   if (isObj(k.commonAnnotations)) for (const [a, b] of Object.entries(k.commonAnnotations)) annotations[a] = String(b);
+  const replacements: Obj[] = [];
   const unsupported = NOT_EMULATED.filter((f) => k[f] !== undefined);
+  (Array.isArray(k.replacements) ? k.replacements : []).forEach((r: unknown) => {
+    if (isObj(r) && typeof r.path === 'string') {
+      const path = joinRelative(dir, r.path);
+      let docs: unknown[] = [];
+      try {
+        docs = path && ctx.fs.exists(path) ? parseYamlAll(ctx.fs.readText(path), { schema: 'core' }) : [];
+      } catch {
+        docs = [];
+      }
+      if (!path || !ctx.fs.exists(path)) ctx.findings.push({ severity: 'error', code: 'flux-build-failed', message: `${file} replacements names ${r.path}, which does not exist`, file, line: 1, hint: 'kustomize build fails: fix the path' });
+      for (const d of docs) for (const x of Array.isArray(d) ? d : [d]) if (isObj(x)) replacements.push(x);
+    } else if (isObj(r)) replacements.push(r);
+  });
+  if (replacements.some((r) => !replacementSupported(r)) && !unsupported.includes('replacements')) unsupported.push('replacements (with list selectors, delimiter or index)');
   if (unsupported.length && !ctx.reported.has(file)) {
     ctx.reported.add(file);
     ctx.findings.push({
@@ -181,7 +197,77 @@ function readKustomization(ctx: BuildContext, file: string): Kustomization | und
     annotations,
     ...(typeof k.namePrefix === 'string' ? { namePrefix: k.namePrefix } : {}),
     ...(typeof k.nameSuffix === 'string' ? { nameSuffix: k.nameSuffix } : {}),
+    replacements,
   };
+}
+
+const SIMPLE_FIELD_PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+
+/** Replacements fleetplan applies: dotted field paths without list selectors, no delimiter or index. */
+function replacementSupported(r: Obj): boolean {
+  const source = isObj(r.source) ? r.source : undefined;
+  if (!source || (source.fieldPath !== undefined && !SIMPLE_FIELD_PATH.test(String(source.fieldPath))) || source.options !== undefined) return false;
+  return (Array.isArray(r.targets) ? r.targets : []).every((t) => isObj(t) && (!isObj(t.options) || (t.options.delimiter === undefined && t.options.index === undefined)) && strings(t.fieldPaths).every((f) => SIMPLE_FIELD_PATH.test(f)));
+}
+
+function anchored(pattern: unknown, value: string | undefined): boolean {
+  if (typeof pattern !== 'string' || pattern === '') return true;
+  try {
+    return new RegExp(`^(?:${pattern})$`).test(value ?? '');
+  } catch {
+    return pattern === value;
+  }
+}
+
+function selected(sel: Obj, o: Obj): boolean {
+  const meta = isObj(o.metadata) ? o.metadata : {};
+  const av = typeof o.apiVersion === 'string' ? o.apiVersion : '';
+  const [group, version] = av.includes('/') ? av.split('/') : ['', av];
+  return anchored(sel.kind, String(o.kind)) && anchored(sel.name, typeof meta.name === 'string' ? meta.name : undefined) && anchored(sel.namespace, typeof meta.namespace === 'string' ? meta.namespace : undefined) && anchored(sel.group, group) && anchored(sel.version, version);
+}
+
+/** kustomize's replacements (the subset replacementSupported admits): the source field's value set at each target field. */
+function applyReplacements(ctx: BuildContext, objects: Built[], k: Kustomization): Built[] {
+  if (k.replacements.length === 0) return objects;
+  const out = objects.map((b) => ({ ...b, obj: clone(b.obj) }));
+  for (const r of k.replacements) {
+    if (!replacementSupported(r)) continue;
+    const source = r.source as Obj;
+    const from = out.filter((b) => selected(source, b.obj));
+    if (from.length !== 1) {
+      ctx.findings.push({ severity: 'error', code: 'flux-build-failed', message: `${k.file ?? k.dir}: a replacement's source ${JSON.stringify(source)} selects ${from.length} objects; kustomize needs exactly one`, file: k.file ?? k.dir, line: 1, hint: 'kustomize build fails the same way; narrow the source' });
+      continue;
+    }
+    let value: unknown = from[0]!.obj;
+    for (const seg of String(source.fieldPath ?? 'metadata.name').split('.')) value = isObj(value) ? value[seg] : undefined;
+    if (value === undefined) continue;
+    for (const t of (r.targets as unknown[]).filter(isObj)) {
+      const sel = isObj(t.select) ? t.select : {};
+      const rejects = (Array.isArray(t.reject) ? t.reject : []).filter(isObj);
+      const create = isObj(t.options) && t.options.create === true;
+      for (const b of out) {
+        if (!selected(sel, b.obj) || rejects.some((x) => selected(x, b.obj))) continue;
+        for (const fp of strings(t.fieldPaths)) {
+          const segs = fp.split('.');
+          let at: Obj = b.obj;
+          let ok = true;
+          for (const seg of segs.slice(0, -1)) {
+            if (!isObj(at[seg])) {
+              if (!create) {
+                ok = false;
+                break;
+              }
+              at[seg] = {};
+            }
+            at = at[seg] as Obj;
+          }
+          const last = segs[segs.length - 1]!;
+          if (ok && (create || at[last] !== undefined)) at[last] = clone(value);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 function isRemote(ref: string): boolean {
@@ -192,13 +278,13 @@ function isRemote(ref: string): boolean {
 export function kustomizationOf(ctx: BuildContext, dir: string): Kustomization | undefined {
   const own = findKustomizationFile(ctx.fs, dir);
   if (own) return readKustomization(ctx, own);
-  return { dir, resources: generatedResources(ctx.fs, dir).map((p) => (dir === '.' ? p : p.slice(dir.length + 1))), components: [], patches: [], labels: {}, annotations: {} };
+  return { dir, resources: generatedResources(ctx.fs, dir).map((p) => (dir === '.' ? p : p.slice(dir.length + 1))), components: [], patches: [], labels: {}, annotations: {}, replacements: [] };
 }
 
 /** The fields of a Flux Kustomization that kustomize-controller adds to the kustomization of its path. */
 export function amend(k: Kustomization, flux: Obj, from: string): Kustomization {
   const spec = isObj(flux.spec) ? flux.spec : {};
-  const out: Kustomization = { ...k, components: [...k.components], patches: [...k.patches] };
+  const out: Kustomization = { ...k, components: [...k.components], patches: [...k.patches], replacements: [...k.replacements] };
   if (typeof spec.targetNamespace === 'string' && spec.targetNamespace !== '') out.namespace = spec.targetNamespace;
   if (typeof spec.namePrefix === 'string') out.namePrefix = spec.namePrefix;
   if (typeof spec.nameSuffix === 'string') out.nameSuffix = spec.nameSuffix;
@@ -249,6 +335,10 @@ export function runKustomization(ctx: BuildContext, k: Kustomization, stack: rea
 }
 
 function transform(ctx: BuildContext, objects: Built[], k: Kustomization): Built[] {
+  return applyReplacements(ctx, transformEach(ctx, objects, k), k);
+}
+
+function transformEach(ctx: BuildContext, objects: Built[], k: Kustomization): Built[] {
   return objects.map((b) => {
     let obj = b.obj;
     try {
@@ -258,6 +348,8 @@ function transform(ctx: BuildContext, objects: Built[], k: Kustomization): Built
     }
     const meta = isObj(obj.metadata) ? obj.metadata : (obj.metadata = {});
     if (k.namespace !== undefined && !CLUSTER_SCOPED.has(String(obj.kind))) (meta as Obj).namespace = k.namespace;
+    // kustomize's namespace transformer also names the Namespace objects of the build after it.
+    if (k.namespace !== undefined && obj.kind === 'Namespace' && obj.apiVersion === 'v1') (meta as Obj).name = k.namespace;
     if ((k.namePrefix !== undefined || k.nameSuffix !== undefined) && typeof (meta as Obj).name === 'string' && obj.kind !== 'Namespace' && obj.kind !== 'CustomResourceDefinition') {
       (meta as Obj).name = `${k.namePrefix ?? ''}${String((meta as Obj).name)}${k.nameSuffix ?? ''}`;
     }
