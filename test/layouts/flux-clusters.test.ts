@@ -256,3 +256,22 @@ test('flux-clusters: ${...} left in a Kustomization for its own build (Flux subs
   const out = await rendered(files);
   assert.match(out.staging!['flux_flux-system_apps.yaml']!.spec.patches[0].patch, /\$\{ENV\}/);
 });
+
+test('flux-clusters: a listing kustomization with a namespace component and replacements sets targetNamespace as kustomize does; generated ConfigMaps count as applied', async () => {
+  const files = repo({
+    'components/namespace/kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n  - ./namespace.yaml\n',
+    'components/namespace/namespace.yaml': 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: not-used\n',
+    'components/replacements/ks.yaml': '- source:\n    kind: Namespace\n    fieldPath: metadata.name\n  targets:\n    - select:\n        kind: Kustomization\n        group: kustomize.toolkit.fluxcd.io\n      fieldPaths:\n        - spec.targetNamespace\n      options:\n        create: true\n',
+    'team/kustomization.yaml': 'namespace: media\ncomponents:\n  - ../components/namespace\nreplacements:\n  - path: ../components/replacements/ks.yaml\nresources:\n  - ./player.yaml\n',
+    'team/player.yaml': ks('player', './team/app').replace('  namespace: flux-system\n', ''),
+    'team/app/kustomization.yaml': 'resources:\n  - hr.yaml\nconfigMapGenerator:\n  - name: player-values\n    literals:\n      - replicas=2\ngeneratorOptions:\n  disableNameSuffixHash: true\n',
+    'team/app/hr.yaml': 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: player\nspec:\n  chart:\n    spec:\n      chart: player\n      version: 1.0.0\n      sourceRef:\n        kind: HelmRepository\n        name: charts\n  valuesFrom:\n    - kind: ConfigMap\n      name: player-values\n',
+    'clusters/staging/team.yaml': ks('team', './team'),
+  });
+  const out = await rendered(files);
+  const player = out.staging!['flux_media_player.yaml']!;
+  assert.equal(player.metadata.namespace, 'media');
+  assert.equal(player.spec.targetNamespace, 'media');
+  const p = await plan(files);
+  assert.deepEqual(p.findings.filter((f) => f.code === 'flux-values-from-missing' || f.code === 'flux-build-not-emulated'), []);
+});

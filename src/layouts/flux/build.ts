@@ -104,6 +104,8 @@ interface Kustomization {
   namePrefix?: string;
   nameSuffix?: string;
   replacements: Obj[];
+  /** ConfigMaps and Secrets of configMapGenerator/secretGenerator whose names kustomize keeps (no hash suffix). */
+  generated: Built[];
 }
 
 function strings(v: unknown): string[] {
@@ -159,6 +161,39 @@ function readKustomization(ctx: BuildContext, file: string): Kustomization | und
   for (const l of Array.isArray(k.labels) ? k.labels.filter(isObj) : []) if (isObj(l.pairs)) for (const [a, b] of Object.entries(l.pairs)) labels[a] = String(b);
   const annotations: Record<string, string> = {};
   if (isObj(k.commonAnnotations)) for (const [a, b] of Object.entries(k.commonAnnotations)) annotations[a] = String(b);
+  const generated: Built[] = [];
+  const noHash = isObj(k.generatorOptions) && k.generatorOptions.disableNameSuffixHash === true;
+  for (const [field, kind] of [['configMapGenerator', 'ConfigMap'], ['secretGenerator', 'Secret']] as const) {
+    (Array.isArray(k[field]) ? k[field] : []).forEach((g: unknown, i: number) => {
+      if (!isObj(g) || typeof g.name !== 'string') return;
+      // With a hash suffix the name is not the one written: nothing can name it, so it is left out.
+      if (!(noHash || (isObj(g.options) && g.options.disableNameSuffixHash === true))) return;
+      const data: Record<string, string> = {};
+      for (const l of strings(g.literals)) {
+        const eq = l.indexOf('=');
+        if (eq > 0) data[l.slice(0, eq)] = l.slice(eq + 1).replace(/^(["'])(.*)\1$/, '$2');
+      }
+      const read = (rel: string) => {
+        const path = joinRelative(dir, rel);
+        return path && ctx.fs.exists(path) && !ctx.fs.isDirectory(path) ? ctx.fs.readText(path) : undefined;
+      };
+      for (const f of strings(g.files)) {
+        const eq = f.indexOf('=');
+        const key = eq > 0 ? f.slice(0, eq) : f.split('/').pop()!;
+        const text = read(eq > 0 ? f.slice(eq + 1) : f);
+        if (text !== undefined) data[key] = text;
+      }
+      for (const e of [...strings(g.envs), ...(typeof g.env === 'string' ? [g.env] : [])]) {
+        for (const line of (read(e) ?? '').split('\n')) {
+          const m = /^\s*([^#=\s][^=]*)=(.*)$/.exec(line);
+          if (m) data[m[1]!.trim()] = m[2]!;
+        }
+      }
+      const obj: Obj = { apiVersion: 'v1', kind, metadata: { name: g.name, ...(typeof g.namespace === 'string' ? { namespace: g.namespace } : {}) }, ...(kind === 'Secret' ? { type: 'Opaque', data: Object.fromEntries(Object.entries(data).map(([a, b]) => [a, Buffer.from(b).toString('base64')])) } : { data }) };
+      generated.push({ obj, file, locate: () => ({ line: 1, column: 1 }) });
+      void i;
+    });
+  }
   const replacements: Obj[] = [];
   const unsupported = NOT_EMULATED.filter((f) => k[f] !== undefined);
   (Array.isArray(k.replacements) ? k.replacements : []).forEach((r: unknown) => {
@@ -198,6 +233,7 @@ function readKustomization(ctx: BuildContext, file: string): Kustomization | und
     ...(typeof k.namePrefix === 'string' ? { namePrefix: k.namePrefix } : {}),
     ...(typeof k.nameSuffix === 'string' ? { nameSuffix: k.nameSuffix } : {}),
     replacements,
+    generated,
   };
 }
 
@@ -278,7 +314,7 @@ function isRemote(ref: string): boolean {
 export function kustomizationOf(ctx: BuildContext, dir: string): Kustomization | undefined {
   const own = findKustomizationFile(ctx.fs, dir);
   if (own) return readKustomization(ctx, own);
-  return { dir, resources: generatedResources(ctx.fs, dir).map((p) => (dir === '.' ? p : p.slice(dir.length + 1))), components: [], patches: [], labels: {}, annotations: {}, replacements: [] };
+  return { dir, resources: generatedResources(ctx.fs, dir).map((p) => (dir === '.' ? p : p.slice(dir.length + 1))), components: [], patches: [], labels: {}, annotations: {}, replacements: [], generated: [] };
 }
 
 /** The fields of a Flux Kustomization that kustomize-controller adds to the kustomization of its path. */
@@ -318,6 +354,7 @@ export function runKustomization(ctx: BuildContext, k: Kustomization, stack: rea
   const inner = [...stack, k.dir];
   let out: Built[] = [];
   for (const r of k.resources) out.push(...resourceObjects(ctx, k, r, inner));
+  out.push(...k.generated.map((g) => ({ ...g, obj: clone(g.obj) })));
   for (const c of k.components) {
     const optional = c.startsWith('?');
     const name = optional ? c.slice(1) : c;
