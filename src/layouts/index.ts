@@ -12,7 +12,7 @@ import type { RuleDefinition } from '../validate/index.js';
 import { graphsRule } from './helmfile-flux/rules.js';
 import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
-import { detectHelmfileFlux, hasHelmfile, helmfileFiles, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { detectHelmfileFlux, hasHelmfile, loadHelmfileFlux } from './helmfile-flux/reader.js';
 import { clusterEntries, detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
 import { detectRosaRegional, loadRosaRegional, rosaLookalike } from './rosa-regional/reader.js';
@@ -54,10 +54,9 @@ export const gitopsStandardsReader: LayoutReader = {
 export const helmfileFluxReader: LayoutReader = {
   layout: 'helmfile-flux',
   // A repository whose clusters/<name>/ holds the entry of Flux is the flux layout's when it has no
-  // helmfile, or entries of several clusters (helmfile-flux reads one cluster) (docs/adr/0279).
+  // helmfile, or entries of several clusters (helmfile-flux reads one cluster; the flux layout then
+  // reads the helmfile releases as each cluster's bootstrap) (docs/adr/0279).
   detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) ? clusterEntries(fs).length < 2 : !detectFluxClusters(fs)),
-  markers: helmfileFiles,
-  missing: (fs) => (clusterEntries(fs).length >= 2 ? `the repository keeps ${clusterEntries(fs).length} clusters (${clusterEntries(fs).map((e) => e.dir).join(', ')}) and the helmfile-flux layout reads one; the helmfile bootstrap is not in the plan` : 'its defining files are missing'),
   load: loadHelmfileFlux,
   rules: [graphsRule],
 };

@@ -233,8 +233,10 @@ test('flux-clusters: detection — without a helmfile, clusters/<name>/flux-syst
   p = await plan(repo(helmfile));
   assert.deepEqual(p.clusters.map((c) => c.name), ['production', 'staging']);
   chosen = p.findings.find((f) => f.code === 'layout-chosen');
-  assert.ok(chosen && /read as the flux layout/.test(chosen.message) && /helmfile-flux \(bootstrap\/helmfile\.yaml\): not used, the repository keeps 2 clusters/.test(chosen.message), JSON.stringify(chosen));
-  assert.ok(p.findings.some((f) => f.code === 'not-read' && f.file === 'bootstrap/helmfile.yaml'));
+  assert.equal(chosen, undefined, 'no other layout was passed over');
+  const staging = p.clusters.find((c) => c.name === 'staging')!;
+  assert.ok(staging.notes.some((n) => /bootstrap: the helmfile releases of bootstrap\/helmfile\.yaml run before Flux/.test(n)), staging.notes.join('\n'));
+  assert.ok(staging.apps.some((a) => a.name === 'helmfile:kube-system/cilium'));
 });
 
 test('flux-clusters: a cluster bootstrapped by flux-operator is entered through its FluxInstance spec.sync, and the plan says so', async () => {

@@ -22,7 +22,11 @@ import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute
 import { fluxVariables, setFluxBuildScopes } from '../../load/flux-variables.js';
 import type { FluxBuildScope } from '../../load/flux-variables.js';
 import type { ConfigLookup, RepoObject } from '../../load/flux-variables.js';
-import { findNoCrossNamespaceRefs, readDocs } from '../helmfile-flux/reader.js';
+import { findNoCrossNamespaceRefs, helmfileFiles, readDocs, readHelmfile } from '../helmfile-flux/reader.js';
+import type { HelmfileRelease } from '../../model/graphs.js';
+import { releaseApp } from '../../model/graphs.js';
+import { PHASE_LABEL } from '../../model/constants.js';
+import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
 import type { Built, BuildContext } from './build.js';
 
@@ -437,6 +441,13 @@ function helmReleaseChecks(read: ClusterRead): { findings: Finding[]; notes: str
   return { findings, notes };
 }
 
+/** `Kind namespace/name` of a Kustomization's source. */
+function notReadSource(o: Obj): string {
+  const spec = isObj(o.spec) ? o.spec : {};
+  const ref = isObj(spec.sourceRef) ? spec.sourceRef : {};
+  return `${String(ref.kind)} ${str(ref.namespace) ?? str(metaOf(o).namespace) ?? 'flux-system'}/${String(ref.name)}`;
+}
+
 function depths<T>(nodes: readonly T[], edges: (n: T) => T[]): Map<T, number> {
   const depth = new Map<T, number>();
   const state = new Map<T, 1 | 2>();
@@ -482,10 +493,14 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const groups = new Map<string, GroupDef>();
   const sourceApps = new Map<string, { apps: Record<string, AppSpec>; at: Map<string, { line: number; column: number; fields: Record<string, { line: number; column: number; path: YamlPath }> }> }>();
   const scopes: { cluster: string; manifest: object; scope: FluxBuildScope }[] = [];
+  // A helmfile bootstrap next to the clusters (bootstrap/helmfile/…) runs before Flux on each cluster:
+  // its releases are the cluster's bootstrap phases (CRDs first), so that Kustomizations may use their APIs.
+  const releases: HelmfileRelease[] = [];
+  for (const f of helmfileFiles(fs)) readHelmfile(fs, f, findings, releases);
   for (const e of entries) {
     const read = readCluster(fs, e);
-    const releases = helmReleaseChecks(read);
-    read.findings.push(...releases.findings);
+    const charts = helmReleaseChecks(read);
+    read.findings.push(...charts.findings);
     findings.push(...read.findings.map((f) => ({ ...f, message: `cluster ${e.cluster}: ${f.message}` })));
     const ks = new Map<Node, FluxKustomization>();
     for (const n of read.nodes) {
@@ -531,6 +546,8 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       const k = ks.get(n)!;
       const spec: AppSpec = {
         path: k.path ?? specPath(n.built.obj) ?? '.',
+        // A Kustomization of another source: its path is in that source, not in this repository.
+        ...(n.repoPath === undefined ? { repoURL: `${notReadSource(n.built.obj)}` } : {}),
         namespace: k.targetNamespace ?? k.namespace,
         wave: depth.get(n)!,
         manifest: n.built.obj,
@@ -556,6 +573,24 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
         src.at.set(app, { line: k.line, column: k.column, fields });
       }
     }
+    for (const r of releases) {
+      const chart = r.chart ?? `${r.namespace}/${r.name}`;
+      const apps = perFile.get(r.file) ?? {};
+      perFile.set(r.file, apps);
+      apps[releaseApp(r)] = {
+        chart,
+        repoURL: 'helmfile',
+        ...(r.version !== undefined ? { targetRevision: r.version } : {}),
+        namespace: r.namespace,
+        wave: 0,
+        labels: { [PHASE_LABEL]: r.phase === 'crds' ? 'crds' : 'bootstrap' },
+        provides: [...(helmCharts[chartName(chart)] ?? [])],
+      };
+      let src = sourceApps.get(r.file);
+      if (!src) sourceApps.set(r.file, (src = { apps: {}, at: new Map() }));
+      src.apps[releaseApp(r)] ??= apps[releaseApp(r)]!;
+      if (!src.at.has(releaseApp(r))) src.at.set(releaseApp(r), { line: r.line, column: r.column, fields: {} });
+    }
     [...perFile.entries()].forEach(([file, apps], i) => {
       const name = `${clusterName(e.cluster, entries)}-${i}`;
       groupNames.push(name);
@@ -566,7 +601,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       file: e.entry.file,
       metadata: { name: e.cluster },
       spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
-      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...releases.notes, ...notRead.map((r) => `not read: ${r}`)],
+      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [`bootstrap: the helmfile releases of ${[...new Set(releases.map((r) => r.file))].join(', ')} run before Flux (their CRD phase first); fleetplan does not execute their Go templates`] : []), ...charts.notes, ...notRead.map((r) => `not read: ${r}`)],
     });
   }
   setFluxBuildScopes(fs.root, scopes);
@@ -575,7 +610,8 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, entries.flatMap((e) => yamlFiles(fs, e.dir, 0, [])));
   const graphs: FleetGraphs = { helmfile: [], flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}) };
   const fleet: Fleet = {
-    ...emptyFleet(fs.root, 'flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false }),
+    // leafVariables: false — Flux substitutes its own post-build variables; fleetplan's cluster variables never reach these leaves.
+    ...emptyFleet(fs.root, 'flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false }),
     // flux bootstrap installs Flux; Flux reads the repository's own Kustomizations.
     name: fs.root.split('/').filter(Boolean).pop() ?? 'fleet',
     file: entries[0]?.entry.file ?? '.',

@@ -253,7 +253,7 @@ function valuesFromFlux(fs: RepoFileSystem, template: string | undefined, ns: st
   }
 }
 
-function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[]): void {
+export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[]): void {
   for (const doc of readDocs(fs, file, findings)) {
     const v = doc.value;
     if (!isObj(v) || !Array.isArray(v.releases)) continue;
