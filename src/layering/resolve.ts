@@ -180,7 +180,10 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
       }
       return last.origin;
     };
-    // Variables in every string field.
+    // Variables in every string field. The flux layout's manifests are Flux objects as applied: their
+    // ${...} are Flux's own post-build variables, never fleetplan's (docs/adr/0279).
+    const keepManifest = fleet.layout === 'flux' ? merged.manifest : undefined;
+    if (keepManifest !== undefined) merged = { ...merged, manifest: {} };
     const substituted = substituteDeep(merged, [], lookup, (path, missing) => {
       findings.push(place(fieldOrigin(path), {
         severity: 'error',
@@ -190,6 +193,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
         app: appName,
       }));
     }) as AppSpec;
+    if (keepManifest !== undefined) substituted.manifest = keepManifest;
     if (substituted.path === undefined && substituted.chart === undefined) {
       findings.push(place(last.origin, {
         severity: 'error',

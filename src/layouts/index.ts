@@ -12,7 +12,8 @@ import type { RuleDefinition } from '../validate/index.js';
 import { graphsRule } from './helmfile-flux/rules.js';
 import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
-import { detectHelmfileFlux, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { detectHelmfileFlux, hasHelmfile, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { clusterEntries, detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
 import { detectRosaRegional, loadRosaRegional, rosaLookalike } from './rosa-regional/reader.js';
 import { detectArgoCd, loadArgoCd, scanOf } from './argocd/reader.js';
@@ -52,9 +53,21 @@ export const gitopsStandardsReader: LayoutReader = {
 /** helmfile bootstrap + Flux ks.yaml (seed 003). */
 export const helmfileFluxReader: LayoutReader = {
   layout: 'helmfile-flux',
-  detect: detectHelmfileFlux,
+  // A repository whose clusters/<name>/ holds the entry of Flux is the flux layout's when it has no
+  // helmfile, or entries of several clusters (helmfile-flux reads one cluster; the flux layout then
+  // reads the helmfile releases as each cluster's bootstrap) (docs/adr/0279).
+  detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) ? clusterEntries(fs).length < 2 : !detectFluxClusters(fs)),
   load: loadHelmfileFlux,
   rules: [graphsRule],
+};
+
+/** Flux multi-cluster repositories: clusters/<name>/ with the flux-system Kustomization (flux bootstrap's gotk-sync.yaml). */
+export const fluxClustersReader: LayoutReader = {
+  layout: 'flux',
+  detect: detectFluxClusters,
+  load: loadFluxClusters,
+  rules: [],
+  markers: fluxClustersMarkers,
 };
 
 export const regionSpecsReader: LayoutReader = {
@@ -98,7 +111,7 @@ export const rosaRegionalReader: LayoutReader = {
  * Readers in detection order: the native layout wins when fleet.yaml exists; the specific layouts
  * next; the argocd reader last, for every other repository with Argo CD objects.
  */
-export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader, validatedPatternsReader, rosaRegionalReader, argoCdReader];
+export const readers: LayoutReader[] = [nativeReader, gitopsStandardsReader, regionSpecsReader, helmfileFluxReader, fluxClustersReader, validatedPatternsReader, rosaRegionalReader, argoCdReader];
 
 /** The layouts' own rules, every layout's (each checks that the fleet is of its layout). */
 export const layoutRules: readonly RuleDefinition[] = readers.flatMap((r) => r.rules);

@@ -24,7 +24,7 @@ export interface FluxVariables {
   active: boolean;
 }
 
-interface RepoObject {
+export interface RepoObject {
   kind: string;
   name: string;
   namespace?: string;
@@ -87,7 +87,35 @@ export class RepoConfigIndex {
   }
 }
 
-export function fluxVariables(kustomization: Record<string, unknown>, index: RepoConfigIndex | undefined): FluxVariables {
+/**
+ * What a layout knows about where a Flux Kustomization is built from (keyed by its manifest object,
+ * AppSpec.manifest): the repository folder of its path when the layout mapped its source (an
+ * ExternalArtifact of this repository), and the objects its cluster applies, in which its
+ * substitution sources and its HelmReleases' sources are looked up (docs/adr/0279).
+ */
+export interface FluxBuildScope {
+  path?: string;
+  lookup: ConfigLookup;
+}
+const scopesByRoot = new Map<string, Map<string, FluxBuildScope>>();
+const scopeKey = (cluster: string, manifest: object) => `${cluster}\n${JSON.stringify(manifest)}`;
+
+/** Records the scopes of one repository's load (replacing the previous load's). */
+export function setFluxBuildScopes(root: string, scopes: readonly { cluster: string; manifest: object; scope: FluxBuildScope }[]): void {
+  scopesByRoot.set(root, new Map(scopes.map((s) => [scopeKey(s.cluster, s.manifest), s.scope])));
+}
+
+/** The scope a layout recorded for this cluster's Kustomization (its manifest as loaded), if any. */
+export function fluxBuildScope(root: string, cluster: string, manifest: object): FluxBuildScope | undefined {
+  return scopesByRoot.get(root)?.get(scopeKey(cluster, manifest));
+}
+
+/** Where `substituteFrom` sources are looked up: the repository (RepoConfigIndex) or what one cluster applies. */
+export interface ConfigLookup {
+  find(kind: string, name: string, namespace: string): RepoObject[];
+}
+
+export function fluxVariables(kustomization: Record<string, unknown>, index: ConfigLookup | undefined): FluxVariables {
   const spec = isObj(kustomization.spec) ? kustomization.spec : {};
   const meta = isObj(kustomization.metadata) ? kustomization.metadata : {};
   const namespace = typeof meta.namespace === 'string' ? meta.namespace : 'default';
@@ -105,6 +133,12 @@ export function fluxVariables(kustomization: Record<string, unknown>, index: Rep
       continue;
     }
     const o = found[0]!;
+    const content = (x: RepoObject) => JSON.stringify([x.body.data ?? null, x.body.stringData ?? null]);
+    if (found.some((x) => content(x) !== content(o))) {
+      // Several files define it (one per cluster, say) with different data: which one the cluster gets is not known here.
+      unresolved.push({ source, reason: `${found.length} different ${kind}s ${namespace}/${ref.name} in the repository (${found.map((x) => x.file).join(', ')}) and fleetplan cannot tell which one the cluster gets` });
+      continue;
+    }
     if (isObj(o.body.sops)) {
       unresolved.push({ source, reason: `${o.file} is SOPS-encrypted` });
       continue;

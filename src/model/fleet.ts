@@ -7,7 +7,7 @@ import type { Finding } from './finding.js';
 import type { AppSpec, ClusterSpec, Delivery, Engine, FleetSpec, GroupSpec, Metadata, Platform, ProjectSpec, SectorSpec, ValidationSpec } from './spec.js';
 import type { FleetGraphs } from './graphs.js';
 
-export type Layout = 'native' | 'gitops-standards' | 'region-specs' | 'helmfile-flux' | 'validated-patterns' | 'rosa-regional' | 'argocd';
+export type Layout = 'native' | 'gitops-standards' | 'region-specs' | 'helmfile-flux' | 'flux' | 'validated-patterns' | 'rosa-regional' | 'argocd';
 
 /** Where a value came from: a file and the YAML path inside it. */
 export interface Origin {

@@ -53,6 +53,8 @@ export interface HelmfileHook {
 export interface FluxKustomization {
   name: string;
   namespace: string;
+  /** The cluster it is applied to, in a repository of several clusters (the flux layout); dependsOn stays inside it. */
+  cluster?: string;
   /** Repository path (`spec.path` without the leading `./`). */
   path?: string;
   targetNamespace?: string;

@@ -39,7 +39,7 @@ export const CLUSTER_NAME = 'cluster';
 export const HELMFILE_FLUX_PLAN_NOTE =
   'waves are the topological depth of the dependency graphs, not Argo CD sync waves: the helmfile CRD phase (0), then helmfile releases by needs, then Flux Kustomizations by dependsOn (a Kustomization also waits for the one whose path creates it); apps in one wave run in parallel';
 
-function helmfileFiles(fs: RepoFileSystem): string[] {
+export function helmfileFiles(fs: RepoFileSystem): string[] {
   const out: string[] = [];
   // bootstrap/ at the root (onedr0p/home-ops) or under kubernetes/ (bjw-s-labs/home-ops).
   for (const f of ['bootstrap/helmfile.yaml', 'bootstrap/helmfile.yaml.gotmpl', 'kubernetes/bootstrap/helmfile.yaml', 'kubernetes/bootstrap/helmfile.yaml.gotmpl', 'helmfile.yaml']) if (fs.exists(f) && !fs.isDirectory(f)) out.push(f);
@@ -100,6 +100,11 @@ function yamlFilesUnder(fs: RepoFileSystem, dir: string, depth: number, out: str
     else if (/\.ya?ml(\.gotmpl|\.j2)?$/.test(e)) out.push(p);
   }
   return out;
+}
+
+/** True when the repository has a helmfile bootstrap (the layout's defining file). */
+export function hasHelmfile(fs: RepoFileSystem): boolean {
+  return helmfileFiles(fs).length > 0;
 }
 
 export function detectHelmfileFlux(fs: RepoFileSystem): boolean {
@@ -190,7 +195,7 @@ const ksPathPositions = new WeakMap<FluxKustomization, { line: number; column: n
 const ksManifests = new WeakMap<FluxKustomization, Record<string, unknown>>();
 
 /** The documents of a YAML file, its parse errors added to `findings`; none when it cannot be read. */
-function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): ReturnType<typeof parseLocated>['docs'] {
+export function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]): ReturnType<typeof parseLocated>['docs'] {
   let text: string;
   try {
     text = fs.readText(file);
@@ -249,7 +254,7 @@ function valuesFromFlux(fs: RepoFileSystem, template: string | undefined, ns: st
   }
 }
 
-function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[]): void {
+export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[]): void {
   for (const doc of readDocs(fs, file, findings)) {
     const v = doc.value;
     if (!isObj(v) || !Array.isArray(v.releases)) continue;
@@ -550,7 +555,7 @@ export function findRelease(releases: readonly HelmfileRelease[], from: Helmfile
 
 export function findKustomization(all: readonly FluxKustomization[], from: FluxKustomization, ref: GraphRef): FluxKustomization | undefined {
   const ns = ref.namespace ?? from.namespace;
-  return all.find((k) => k.name === ref.name && k.namespace === ns);
+  return all.find((k) => k.name === ref.name && k.namespace === ns && k.cluster === from.cluster);
 }
 
 /** Depth of each node in a graph; edges that close a cycle or name nothing are left out. */

@@ -160,6 +160,87 @@ export interface ReleaseChart {
   values: unknown;
   /** Why the chart cannot be rendered (a source not found, a valuesFrom not in the repository). */
   problem?: string;
+  /** valuesFrom Secrets whose values were replaced by redaction markers (`Secret/name`). */
+  redacted?: string[];
+}
+
+/** The text that stands for a value from a Secret in rendered charts: never the value itself. */
+export function redactedValue(secret: string, key: string): string {
+  return `REDACTED_SECRET_${`${secret}_${key}`.replace(/[^A-Za-z0-9]+/g, '_')}`;
+}
+
+function redactLeaves(v: unknown, secret: string, path: string): unknown {
+  if (Array.isArray(v)) return v.map((x, i) => redactLeaves(x, secret, `${path}_${i}`));
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactLeaves(x, secret, path ? `${path}_${k}` : k)]));
+  return v === null ? v : redactedValue(secret, path);
+}
+
+/** A `--set`-style value (Helm's strvals, typed): true/false, null and integers keep their type. */
+function typedValue(s: string): unknown {
+  if (s === 'true') return true;
+  if (s === 'false') return false;
+  if (s === 'null') return null;
+  if (/^-?(0|[1-9][0-9]{0,15})$/.test(s)) return Number(s);
+  return s;
+}
+
+/** Sets `path` (dotted, `name[0]` for list items) in a copy of `values`. */
+export function setPath(values: unknown, path: string, value: unknown): unknown {
+  const out = isObj(values) ? clone(values) : {};
+  const segs: (string | number)[] = [];
+  for (const part of path.split('.')) {
+    const m = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
+    if (!m) throw new Error(`targetPath ${path} is not a path fleetplan reads`);
+    if (m[1]) segs.push(m[1]);
+    for (const i of m[2]!.matchAll(/\[(\d+)\]/g)) segs.push(Number(i[1]));
+  }
+  let at: any = out;
+  segs.forEach((seg, i) => {
+    const last = i === segs.length - 1;
+    const nextIsIndex = typeof segs[i + 1] === 'number';
+    if (last) at[seg] = value;
+    else {
+      if (at[seg] === undefined || at[seg] === null || typeof at[seg] !== 'object') at[seg] = nextIsIndex ? [] : {};
+      at = at[seg];
+    }
+  });
+  return out;
+}
+
+/**
+ * One `valuesFrom` entry as helm-controller reads it: the ConfigMap's `data` or the Secret's
+ * `data` (base64) and `stringData`, key `valuesKey` (default `values.yaml`); absent object or key
+ * skipped when `optional`, else a problem; with `targetPath` the text is set at that path as
+ * `helm --set` would (typed), else parsed as YAML and merged. Values from a Secret are replaced by
+ * redaction markers, so that no rendered file and no message holds them.
+ */
+export function valuesFromReference(vf: Obj, src: Obj | undefined): { problem: string } | { skip: true } | { skip?: false; value: unknown; targetPath?: string; secret: boolean } {
+  const kind = vf.kind === 'Secret' ? 'Secret' : 'ConfigMap';
+  const name = String(vf.name);
+  const key = typeof vf.valuesKey === 'string' && vf.valuesKey !== '' ? vf.valuesKey : 'values.yaml';
+  if (!src) {
+    return vf.optional === true ? { skip: true } : { problem: `valuesFrom ${kind}/${name} is not in the Kustomization's output or the repository (it is created in the cluster)` };
+  }
+  if (isObj(src.sops)) return { problem: `valuesFrom ${kind}/${name} is SOPS-encrypted in the repository; fleetplan cannot read its values` };
+  let raw: string | undefined;
+  if (kind === 'Secret') {
+    if (isObj(src.stringData) && src.stringData[key] !== undefined) raw = String(src.stringData[key]);
+    else if (isObj(src.data) && src.data[key] !== undefined) raw = Buffer.from(String(src.data[key]), 'base64').toString('utf8');
+  } else if (isObj(src.data) && src.data[key] !== undefined) raw = String(src.data[key]);
+  if (raw === undefined) return vf.optional === true ? { skip: true } : { problem: `valuesFrom ${kind}/${name} has no key ${key}` };
+  const secret = kind === 'Secret';
+  if (typeof vf.targetPath === 'string' && vf.targetPath !== '') {
+    if (/[,\\]/.test(raw) || /[\\,=]/.test(vf.targetPath)) return { problem: `valuesFrom ${kind}/${name} sets targetPath ${vf.targetPath} to a value with "," or "\\", which Helm's --set parsing splits; fleetplan does not emulate it` };
+    return { value: secret ? redactedValue(name, vf.targetPath) : typedValue(raw), targetPath: vf.targetPath, secret };
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYamlAll(raw, { schema: 'core' })[0] ?? {};
+  } catch (e) {
+    return { problem: `valuesFrom ${kind}/${name} key ${key} is not YAML: ${secret ? 'its value is not shown' : (e as Error).message}` };
+  }
+  if (!isObj(parsed)) return { problem: `valuesFrom ${kind}/${name} key ${key} is not a map of values` };
+  return { value: secret ? redactLeaves(parsed, name, '') : parsed, secret };
 }
 
 function find(objects: readonly Obj[], kind: string, name: string, namespace: string | undefined): Obj | undefined {
@@ -234,31 +315,17 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
     } else {
       rc.problem = 'the HelmRelease has neither chartRef nor chart.spec';
     }
-    // valuesFrom in order, then values.
+    // valuesFrom in order, then values (helm-controller's ChartValuesFromReferences).
     let values: unknown = {};
     for (const vf of Array.isArray(spec.valuesFrom) ? spec.valuesFrom.filter(isObj) : []) {
-      const kind = vf.kind === 'Secret' ? 'Secret' : 'ConfigMap';
-      const src = get(kind, String(vf.name), ns);
-      const key = typeof vf.valuesKey === 'string' ? vf.valuesKey : 'values.yaml';
-      if (!src) {
-        if (vf.optional !== true) rc.problem ??= `valuesFrom ${kind}/${String(vf.name)} is not in the Kustomization's output or the repository (it is created in the cluster)`;
+      const r = valuesFromReference(vf, get(vf.kind === 'Secret' ? 'Secret' : 'ConfigMap', String(vf.name), ns));
+      if ('problem' in r) {
+        rc.problem ??= r.problem;
         continue;
       }
-      if (kind === 'Secret') {
-        rc.problem ??= `valuesFrom Secret/${String(vf.name)}: fleetplan does not put Secret values into rendered charts`;
-        continue;
-      }
-      const data = isObj(src.data) ? src.data : {};
-      const raw = data[key];
-      if (raw === undefined) {
-        if (vf.optional !== true) rc.problem ??= `valuesFrom ConfigMap/${String(vf.name)} has no key ${key}`;
-        continue;
-      }
-      if (typeof vf.targetPath === 'string') {
-        rc.problem ??= `valuesFrom ConfigMap/${String(vf.name)} uses targetPath, which fleetplan does not apply`;
-        continue;
-      }
-      values = deepMerge(values, parseYamlAll(String(raw), { schema: 'core' })[0] ?? {});
+      if (r.skip) continue;
+      if (r.secret) rc.redacted = [...(rc.redacted ?? []), `Secret/${String(vf.name)}`];
+      values = r.targetPath !== undefined ? setPath(values, r.targetPath, r.value) : deepMerge(values, r.value);
     }
     if (isObj(spec.values)) values = deepMerge(values, spec.values);
     rc.values = values;

@@ -15,7 +15,7 @@ import { SELF_APPLICATION, selfManaged } from '../../generate/argocd-self.js';
 import { applicationSource, argoSourceType } from '../../model/argo-source-type.js';
 import { isPlainObject } from '../../model/merge.js';
 import type { HelmParameter, LeafJob } from './render.js';
-import { RepoConfigIndex, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
+import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
 
 export interface SkippedLeaf {
   cluster: string;
@@ -44,16 +44,18 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
       const m = app.manifest;
       if (m && m.kind === 'Kustomization' && typeof m.apiVersion === 'string' && m.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/')) {
         // A Flux Kustomization of the repository: built as kustomize-controller builds it (flux.ts).
+        // The layout may know the cluster's own objects and where a mapped source is (fluxBuildScopes).
+        const scope = fluxBuildScope(fleet.root, c.name, m);
         index ??= new RepoConfigIndex(fs, () => repositoryYamlFiles(fs));
-        const idx = index;
+        const idx = scope?.lookup ?? index;
         const spec = isPlainObject(m.spec) ? m.spec : {};
-        const path = typeof spec.path === 'string' ? spec.path.replace(/^\.\//, '').replace(/\/+$/, '') || '.' : undefined;
+        const path = scope?.path ?? (typeof spec.path === 'string' ? spec.path.replace(/^\.\//, '').replace(/\/+$/, '') || '.' : undefined);
         const sref = isPlainObject(spec.sourceRef) ? spec.sourceRef : {};
         if (path === undefined) {
           skipped.push({ cluster: c.name, app: app.name, reason: 'the Kustomization has no spec.path' });
           continue;
         }
-        if (sref.kind !== undefined && (sref.kind !== 'GitRepository' || sref.name !== 'flux-system')) {
+        if (scope?.path === undefined && sref.kind !== undefined && (sref.kind !== 'GitRepository' || sref.name !== 'flux-system')) {
           skipped.push({ cluster: c.name, app: app.name, reason: `its source ${String(sref.kind)} ${String(sref.name)} is not this repository (GitRepository flux-system)` });
           continue;
         }

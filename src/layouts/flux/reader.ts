@@ -1,0 +1,629 @@
+/**
+ * The Flux clusters layout (`flux bootstrap` and Flux's own examples: fluxcd/flux2-kustomize-helm-example,
+ * fluxcd/flux2-multi-tenancy): one cluster per `clusters/<name>/` (or `kubernetes/clusters/<name>/`)
+ * whose `flux-system` Kustomization (gotk-sync.yaml) is the entry. Read as kustomize-controller
+ * does: build the entry's `spec.path` (build.ts), take every Flux Kustomization in the output, build
+ * each one's path in turn with its `targetNamespace`, `patches`, `components` and post-build
+ * substitution, until no new Kustomization appears. Decisions: docs/adr/0279-flux-clusters-layout.md.
+ */
+import type { Finding } from '../../model/finding.js';
+import type { ClusterDef, Fleet, GroupDef } from '../../model/fleet.js';
+import type { FleetGraphs, FluxKustomization, GraphRef } from '../../model/graphs.js';
+import { kustomizationApp } from '../../model/graphs.js';
+import type { AppSpec } from '../../model/spec.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
+import type { LoadResult } from '../../load/native.js';
+import type { SourceFile, YamlPath } from '../../model/source.js';
+import { FLEET_FILE } from '../../model/constants.js';
+import { emptyFleet } from '../../model/fleet.js';
+import { isObj, joinRelative } from '../../load/manifests.js';
+import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
+import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute.js';
+import { fluxVariables, setFluxBuildScopes } from '../../load/flux-variables.js';
+import type { FluxBuildScope } from '../../load/flux-variables.js';
+import type { ConfigLookup, RepoObject } from '../../load/flux-variables.js';
+import { findNoCrossNamespaceRefs, helmfileFiles, readDocs, readHelmfile } from '../helmfile-flux/reader.js';
+import type { HelmfileRelease } from '../../model/graphs.js';
+import { releaseApp } from '../../model/graphs.js';
+import { PHASE_LABEL } from '../../model/constants.js';
+import { chartName, helmCharts } from '../../model/catalog/operators.js';
+import { buildFluxPath } from './build.js';
+import type { Built, BuildContext } from './build.js';
+
+type Obj = Record<string, unknown>;
+
+/** Folders whose subfolders are clusters. */
+export const CLUSTER_ROOTS = ['clusters', 'kubernetes/clusters'];
+
+export const FLUX_CLUSTERS_PLAN_NOTE =
+  'waves are the topological depth of Flux dependsOn (a Kustomization also waits for the one whose build applies it), not Argo CD sync waves; apps in one wave reconcile in parallel';
+
+/** A cluster's entry: its flux-system Kustomization as the bootstrap file writes it. */
+export interface ClusterEntry {
+  cluster: string;
+  dir: string;
+  entry: Built;
+  /** The file holds no entry Kustomization: what fleetplan reads instead (`flux bootstrap --path`, a FluxInstance's sync). */
+  implied?: string;
+}
+
+/** The flux-system Kustomization `flux bootstrap --path=<dir>` writes into gotk-sync.yaml. */
+export function bootstrapKustomization(dir: string): Obj {
+  return {
+    apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+    kind: 'Kustomization',
+    metadata: { name: 'flux-system', namespace: 'flux-system' },
+    spec: { interval: '10m0s', path: `./${dir}`, prune: true, sourceRef: { kind: 'GitRepository', name: 'flux-system' } },
+  };
+}
+
+function isFluxKustomization(v: unknown): v is Obj & { metadata: Obj } {
+  return isObj(v) && v.kind === 'Kustomization' && typeof v.apiVersion === 'string' && v.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/') && isObj(v.metadata) && typeof v.metadata.name === 'string';
+}
+
+function yamlFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[]): string[] {
+  if (depth > 3) return out;
+  for (const e of [...fs.list(dir)].sort()) {
+    if (e.startsWith('.')) continue;
+    const p = `${dir}/${e}`;
+    if (fs.isDirectory(p)) yamlFiles(fs, p, depth + 1, out);
+    else if (/\.ya?ml$/.test(e)) out.push(p);
+  }
+  return out;
+}
+
+const entriesCache = new WeakMap<RepoFileSystem, ClusterEntry[]>();
+
+/**
+ * Each `clusters/<name>/` with a Flux Kustomization named flux-system (gotk-sync.yaml, written by
+ * `flux bootstrap`, or any file there), sorted by cluster name.
+ */
+export function clusterEntries(fs: RepoFileSystem): ClusterEntry[] {
+  const known = entriesCache.get(fs);
+  if (known) return known;
+  const out: ClusterEntry[] = [];
+  if (!fs.exists(FLEET_FILE)) {
+    for (const root of CLUSTER_ROOTS) {
+      if (!fs.isDirectory(root)) continue;
+      for (const name of [...fs.list(root)].sort()) {
+        const dir = `${root}/${name}`;
+        if (name.startsWith('.') || !fs.isDirectory(dir) || out.some((e) => e.cluster === name)) continue;
+        const files = yamlFiles(fs, dir, 0, []);
+        // gotk-sync.yaml first: where flux bootstrap writes the entry.
+        files.sort((a, b) => Number(!a.endsWith('/gotk-sync.yaml')) - Number(!b.endsWith('/gotk-sync.yaml')) || (a < b ? -1 : a > b ? 1 : 0));
+        let found = false;
+        for (const f of files) {
+          let text: string;
+          try {
+            text = fs.readText(f);
+          } catch {
+            continue;
+          }
+          if (!/^kind:\s*Kustomization\s*$/m.test(text) || !/\bname:\s*["']?flux-system\b/.test(text)) continue;
+          const doc = readDocs(fs, f, []).find((d) => isFluxKustomization(d.value) && (d.value as Obj & { metadata: Obj }).metadata.name === 'flux-system');
+          if (doc) {
+            out.push({ cluster: name, dir, entry: { obj: doc.value as Obj, file: f, locate: doc.locate } });
+            found = true;
+            break;
+          }
+        }
+        if (!found) {
+          // flux-operator: a FluxInstance's spec.sync makes the source and Kustomization, named after its namespace.
+          for (const f of files) {
+            let text: string;
+            try {
+              text = fs.readText(f);
+            } catch {
+              continue;
+            }
+            if (!/^kind:\s*(FluxInstance|HelmRelease)\s*$/m.test(text) || !/\bsync:/.test(text)) continue;
+            // The FluxInstance itself, or the flux-instance chart's values (instance.sync) in a HelmRelease.
+            const syncOf = (v: unknown): Obj | undefined => {
+              if (!isObj(v) || !isObj(v.spec)) return undefined;
+              const sync = v.kind === 'FluxInstance' ? v.spec.sync : v.kind === 'HelmRelease' && isObj(v.spec.values) && isObj(v.spec.values.instance) ? v.spec.values.instance.sync : undefined;
+              return isObj(sync) && typeof sync.path === 'string' ? sync : undefined;
+            };
+            const doc = readDocs(fs, f, []).find((d) => syncOf(d.value) !== undefined);
+            if (!doc) continue;
+            const fi = doc.value as Obj;
+            const sync = syncOf(fi)!;
+            const ns = (fi.kind === 'HelmRelease' ? str((fi.spec as Obj).targetNamespace) : undefined) ?? str(metaOf(fi).namespace) ?? 'flux-system';
+            const kind = str(sync.kind) ?? 'GitRepository';
+            const sname = str(sync.name) ?? ns;
+            const k = bootstrapKustomization(String(sync.path).replace(/^\.\//, ''));
+            k.metadata = { name: sname, namespace: ns };
+            k.spec = { ...(k.spec as Obj), sourceRef: { kind, name: sname } };
+            const what = fi.kind === 'FluxInstance' ? `FluxInstance ${ns}/${String(metaOf(fi).name)} spec.sync` : `HelmRelease ${ns}/${String(metaOf(fi).name)} values instance.sync (the FluxInstance it installs)`;
+            out.push({ cluster: name, dir, entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from ${what}, path ${String(sync.path)}` });
+            found = true;
+            break;
+          }
+        }
+        const sync = `${dir}/flux-system/gotk-sync.yaml`;
+        if (!found && fs.exists(sync)) {
+          // A placeholder gotk-sync.yaml (Flux's example repositories): the Kustomization flux bootstrap --path=<dir> writes there.
+          out.push({ cluster: name, dir, entry: { obj: bootstrapKustomization(dir), file: sync, locate: () => ({ line: 1, column: 1 }) }, implied: `a placeholder: read as flux bootstrap --path=${dir} writes it` });
+        }
+      }
+    }
+  }
+  entriesCache.set(fs, out);
+  return out;
+}
+
+export function detectFluxClusters(fs: RepoFileSystem): boolean {
+  return clusterEntries(fs).length > 0;
+}
+
+export function fluxClustersMarkers(fs: RepoFileSystem): string[] {
+  return clusterEntries(fs).map((e) => e.entry.file);
+}
+
+/**
+ * The plan's name for a cluster folder: the folder name when it is a DNS-1123 name, else the folder
+ * name lower-cased with other characters as `-` (`talos_cluster` → `talos-cluster`), unless that
+ * is another folder's name.
+ */
+export function clusterName(folder: string, entries: readonly ClusterEntry[]): string {
+  if (/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(folder)) return folder;
+  const mapped = folder.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'cluster';
+  return entries.some((e) => e.cluster === mapped) ? folder : mapped;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function metaOf(o: Obj): Obj {
+  return isObj(o.metadata) ? o.metadata : {};
+}
+
+function idOf(o: Obj): string {
+  const m = metaOf(o);
+  return `${str(m.namespace) ?? ''}/${String(m.name)}`;
+}
+
+/** `spec.path` as a repository-relative path inside the source's root. */
+function specPath(o: Obj): string | undefined {
+  const spec = isObj(o.spec) ? o.spec : {};
+  const p = str(spec.path);
+  if (p === undefined) return '.';
+  return joinRelative('.', p.replace(/^\.\//, '').replace(/\/+$/, '') || '.');
+}
+
+/** One Flux Kustomization of a cluster, as applied. */
+interface Node {
+  id: string;
+  built: Built;
+  parent?: Node;
+  /** The repository path its build reads (absent: not read, see `notRead`). */
+  repoPath?: string;
+  notRead?: string;
+}
+
+/** A lookup of ConfigMaps and Secrets that one cluster's Kustomizations apply. */
+class ClusterObjects implements ConfigLookup {
+  constructor(private readonly objects: readonly Built[]) {}
+  find(kind: string, name: string, namespace: string): RepoObject[] {
+    const same = this.objects.filter((b) => b.obj.kind === kind && metaOf(b.obj).name === name);
+    const exact = same.filter((b) => metaOf(b.obj).namespace === namespace);
+    return exact.map((b) => ({ kind, name, namespace, file: b.file, body: b.obj }));
+  }
+  signature(): string {
+    return JSON.stringify(this.objects.filter((b) => b.obj.kind === 'ConfigMap' || b.obj.kind === 'Secret').map((b) => [idOf(b.obj), b.obj.kind, b.obj.data ?? null, b.obj.stringData ?? null]));
+  }
+}
+
+/**
+ * Where an ExternalArtifact of an ArtifactGenerator (source-watcher) is in this repository: when
+ * every copy of the artifact is `@<alias>/<dir>/**` → `@artifact/<sub>/` from the repository's own
+ * GitRepository and `<dir>` ends with `<sub>`, the artifact is the repository folder
+ * `<dir minus sub>` restricted to the copied folders, and relative paths resolve as in the repository.
+ */
+function artifactRoot(objects: readonly Built[], name: string, namespace: string, self: { name: string; namespace: string }): { root: string; copied: string[] } | string {
+  const gen = objects.find((b) => b.obj.kind === 'ArtifactGenerator' && metaOf(b.obj).namespace === namespace && isObj(b.obj.spec) && Array.isArray(b.obj.spec.artifacts) && b.obj.spec.artifacts.some((a) => isObj(a) && a.name === name));
+  if (!gen) return `no ArtifactGenerator in ${namespace} makes the ExternalArtifact ${name}`;
+  const spec = gen.obj.spec as Obj;
+  const aliases = new Map<string, Obj>();
+  for (const s of Array.isArray(spec.sources) ? spec.sources.filter(isObj) : []) if (typeof s.alias === 'string') aliases.set(s.alias, s);
+  const art = (spec.artifacts as unknown[]).find((a) => isObj(a) && a.name === name) as Obj;
+  const copies = Array.isArray(art.copy) ? art.copy.filter(isObj) : [];
+  let root: string | undefined;
+  const copied: string[] = [];
+  for (const c of copies) {
+    const m = /^@([^/]+)\/(.*?)\/?\*\*$/.exec(String(c.from ?? ''));
+    const t = /^@artifact\/?(.*?)\/?$/.exec(String(c.to ?? ''));
+    const src = m ? aliases.get(m[1]!) : undefined;
+    if (!m || !t || c.exclude !== undefined || !src || src.kind !== 'GitRepository' || src.name !== self.name || (str(src.namespace) ?? namespace) !== self.namespace) {
+      return `ArtifactGenerator ${namespace}/${String(metaOf(gen.obj).name)} copies ${String(c.from)} to ${String(c.to)}, which fleetplan does not map to a folder of this repository`;
+    }
+    const from = m[2]!.replace(/\/+$/, '');
+    const to = t[1]!;
+    const base = to === '' ? from : from === to ? '.' : from.endsWith(`/${to}`) ? from.slice(0, -to.length - 1) : undefined;
+    if (base === undefined || (root !== undefined && root !== base)) return `ArtifactGenerator ${namespace}/${String(metaOf(gen.obj).name)} moves folders around (${String(c.from)} → ${String(c.to)}), which fleetplan does not map to this repository`;
+    root = base;
+    copied.push(from === '' ? '.' : from);
+  }
+  return root === undefined ? `ExternalArtifact ${name} copies nothing` : { root, copied };
+}
+
+interface ClusterRead {
+  nodes: Node[];
+  objects: Built[];
+  findings: Finding[];
+}
+
+/** One pass over a cluster: the entry's build, then every Kustomization it applies, breadth first. */
+function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): ClusterRead {
+  const findings: Finding[] = [];
+  const ctx: BuildContext = { fs, findings, reported: new Set() };
+  const rootObj = e.entry.obj;
+  const rootNs = str(metaOf(rootObj).namespace) ?? 'flux-system';
+  const rootSpec = isObj(rootObj.spec) ? rootObj.spec : {};
+  const rootRef = isObj(rootSpec.sourceRef) ? rootSpec.sourceRef : {};
+  const self = { name: str(rootRef.name) ?? 'flux-system', namespace: str(rootRef.namespace) ?? rootNs };
+  const root: Node = { id: `${rootNs}/${String(metaOf(rootObj).name)}`, built: { ...e.entry, obj: { ...rootObj, metadata: { ...metaOf(rootObj), namespace: rootNs } } } };
+  const nodes = new Map<string, Node>([[root.id, root]]);
+  const objects: Built[] = [];
+  const queue: Node[] = [root];
+  let selfApplied = false;
+  while (queue.length) {
+    const n = queue.shift()!;
+    const obj = n.built.obj;
+    const ns = str(metaOf(obj).namespace) ?? rootNs;
+    const spec = isObj(obj.spec) ? obj.spec : {};
+    const ref = isObj(spec.sourceRef) ? spec.sourceRef : {};
+    const kind = str(ref.kind) ?? '?';
+    const refName = str(ref.name) ?? '?';
+    const refNs = str(ref.namespace) ?? ns;
+    const path = specPath(obj);
+    const at = n.built.locate(['spec', 'path']);
+    if (path === undefined) {
+      findings.push({ severity: 'error', code: 'flux-path-outside', message: `Kustomization ${n.id} has spec.path ${String(spec.path)}, which leaves its source`, file: n.built.file, line: at.line, hint: 'spec.path is relative to the source root' });
+      continue;
+    }
+    let repoPath: string | undefined;
+    let allowed: string[] | undefined;
+    if (kind === 'GitRepository' && refName === self.name && refNs === self.namespace) repoPath = path;
+    else if (kind === 'ExternalArtifact') {
+      const a = artifactRoot(objects, refName, refNs, self);
+      if (typeof a === 'string') n.notRead = a;
+      else {
+        repoPath = joinRelative(a.root, path);
+        allowed = a.copied;
+      }
+    } else n.notRead = `its source ${kind} ${refNs}/${refName} is not this repository (GitRepository ${self.namespace}/${self.name})`;
+    if (repoPath === undefined) {
+      n.notRead ??= `spec.path ${String(spec.path)} leaves the artifact`;
+      continue;
+    }
+    n.repoPath = repoPath;
+    if (!fs.isDirectory(repoPath) || (allowed && !allowed.some((c) => c === '.' || repoPath === c || repoPath!.startsWith(`${c}/`)))) {
+      findings.push({ severity: 'error', code: 'flux-path-missing', message: `Kustomization ${n.id} builds ${repoPath}, which is not a directory${allowed ? ' of its artifact' : ''}; Flux fails it ("kustomization path not found")`, file: n.built.file, line: at.line, column: at.column, hint: 'fix spec.path (relative to the source root)' });
+      continue;
+    }
+    const built = buildFluxPath(ctx, repoPath, obj, n.built.file) ?? [];
+    const vars = fluxVariables({ ...obj, metadata: { ...metaOf(obj), namespace: ns } }, scope);
+    if (vars.unresolved.length) {
+      findings.push({
+        severity: 'warning',
+        code: 'flux-substitution-unresolved',
+        message: `Kustomization ${n.id} substitutes variables from ${vars.unresolved.map((u) => `${u.source} (${u.reason})`).join(', ')}; fleetplan shows its objects unsubstituted`,
+        file: n.built.file,
+        line: n.built.locate(['spec', 'postBuild']).line,
+        hint: 'the values exist only in the cluster; plan and render show ${...} where Flux would put them',
+      });
+    }
+    for (const b of built) {
+      let o = b.obj;
+      const m = metaOf(o);
+      const flag = 'kustomize.toolkit.fluxcd.io/substitute';
+      const disabled = (isObj(m.labels) && m.labels[flag] === 'disabled') || (isObj(m.annotations) && m.annotations[flag] === 'disabled');
+      if (vars.active && !vars.unresolved.length && !disabled) {
+        try {
+          // A value from a Secret is never printed (ADR 0191).
+          const back = parseYamlAll(fluxSubstitute(dumpYaml(o), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v])), { schema: 'core' })[0];
+          if (isObj(back)) o = back;
+        } catch (err) {
+          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: 'Flux fails the same way; escape a literal with $${...} or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled' });
+        }
+      }
+      const applied: Built = { ...b, obj: o };
+      objects.push(applied);
+      if (!isFluxKustomization(o)) continue;
+      if (str(o.metadata.namespace) === undefined) {
+        findings.push({ severity: 'error', code: 'flux-kustomization-namespace-unset', message: `Kustomization ${String(o.metadata.name)} has no metadata.namespace after the build of ${n.id} (${repoPath}); Flux refuses to apply it ("namespace not specified")`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: `set metadata.namespace, or namespace: in the kustomization.yaml of ${repoPath}; fleetplan assumes ${rootNs} meanwhile` });
+        o = { ...o, metadata: { ...o.metadata, namespace: rootNs } };
+        applied.obj = o;
+      }
+      const id = idOf(o);
+      const known = nodes.get(id);
+      if (known === root && n === root && !selfApplied) {
+        selfApplied = true;
+        // The entry applies itself (clusters/<c> holds flux-system/gotk-sync.yaml): take it as built.
+        root.built = applied;
+        continue;
+      }
+      if (known) {
+        if (known.built.file !== b.file || known.parent !== n) {
+          findings.push({ severity: 'warning', code: 'flux-kustomization-duplicate', message: `Kustomization ${id} is applied by ${known.parent ? `Kustomization ${known.parent.id}` : 'the bootstrap'} (${known.built.file}) and again by Kustomization ${n.id} (${b.file}); the two fight over one object and the cluster ends with the last applied`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: 'keep one of them; fleetplan shows the first' });
+        }
+        continue;
+      }
+      const child: Node = { id, built: applied, parent: n };
+      nodes.set(id, child);
+      queue.push(child);
+    }
+  }
+  return { nodes: [...nodes.values()], objects, findings };
+}
+
+/** A cluster read to a fixed point: substitution sources are what the cluster's own Kustomizations apply. */
+function readCluster(fs: RepoFileSystem, e: ClusterEntry): ClusterRead {
+  let scope = new ClusterObjects([]);
+  let read = walkCluster(fs, e, scope);
+  for (let i = 0; i < 4; i++) {
+    const next = new ClusterObjects(read.objects);
+    if (next.signature() === scope.signature()) break;
+    scope = next;
+    read = walkCluster(fs, e, scope);
+  }
+  return read;
+}
+
+const EXACT_VERSION = /^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+
+/**
+ * What a cluster's HelmReleases pin (docs/adr/0281-flux-chart-versions.md): per release, the chart
+ * version or OCI reference, whether it is pinned (exact version, digest, tag) or resolved only at
+ * reconcile time (a semver range: never resolved offline, never guessed); and valuesFrom references
+ * that nothing in the cluster's Kustomizations applies.
+ */
+function helmReleaseChecks(read: ClusterRead): { findings: Finding[]; notes: string[] } {
+  const findings: Finding[] = [];
+  const pinned: string[] = [];
+  const floating: string[] = [];
+  const find = (kind: string, name: string, ns: string) => read.objects.find((b) => b.obj.kind === kind && metaOf(b.obj).name === name && (str(metaOf(b.obj).namespace) ?? ns) === ns);
+  for (const b of read.objects) {
+    const o = b.obj;
+    if (o.kind !== 'HelmRelease' || typeof o.apiVersion !== 'string' || !o.apiVersion.startsWith('helm.toolkit.fluxcd.io/')) continue;
+    const ns = str(metaOf(o).namespace) ?? 'default';
+    const id = `${ns}/${String(metaOf(o).name)}`;
+    const spec = isObj(o.spec) ? o.spec : {};
+    (Array.isArray(spec.valuesFrom) ? spec.valuesFrom : []).forEach((vf: unknown, j: number) => {
+      if (!isObj(vf) || vf.optional === true) return;
+      const kind = vf.kind === 'Secret' ? 'Secret' : 'ConfigMap';
+      if (find(kind, String(vf.name), ns)) return;
+      const at = b.locate(['spec', 'valuesFrom', j]);
+      findings.push({ severity: 'warning', code: 'flux-values-from-missing', message: `HelmRelease ${id} takes values from ${kind} ${ns}/${String(vf.name)}, which no Kustomization of this cluster applies; helm-controller fails the release until it exists, and fleetplan cannot show those values`, file: b.file, line: at.line, column: at.column, hint: `commit the ${kind} (SOPS-free) with the release, mark the reference optional: true, or ignore this if the cluster creates it (ExternalSecret, operator)` });
+    });
+    const chartSpec = isObj(spec.chart) && isObj(spec.chart.spec) ? spec.chart.spec : undefined;
+    if (chartSpec) {
+      const sref = isObj(chartSpec.sourceRef) ? chartSpec.sourceRef : {};
+      if (sref.kind === 'GitRepository') {
+        pinned.push(`${id}: ${String(chartSpec.chart)} from GitRepository ${String(sref.name)} (the revision of that repository)`);
+        continue;
+      }
+      const version = str(chartSpec.version) ?? '*';
+      if (EXACT_VERSION.test(version)) {
+        pinned.push(`${id}: ${String(chartSpec.chart)} ${version}`);
+        continue;
+      }
+      const at = chartSpec.version === undefined ? b.locate(['spec', 'chart', 'spec']) : b.locate(['spec', 'chart', 'spec', 'version']);
+      floating.push(`${id}: ${String(chartSpec.chart)} ${version}`);
+      findings.push({ severity: 'info', code: 'flux-chart-version-range', message: `HelmRelease ${id}: chart ${String(chartSpec.chart)} version ${JSON.stringify(version)} is ${chartSpec.version === undefined ? 'not set (any version)' : 'a range'}; helm-controller installs the newest matching version of ${String(sref.kind)} ${String(sref.name)} at reconcile time, which fleetplan cannot know offline, so it names no version`, file: b.file, line: at.line, column: at.column, hint: 'pin an exact version for a plan that says exactly what is installed' });
+    } else if (isObj(spec.chartRef)) {
+      const ref = spec.chartRef;
+      const rns = str(ref.namespace) ?? ns;
+      const src = ref.kind === 'OCIRepository' ? find('OCIRepository', String(ref.name), rns) : undefined;
+      if (!src) {
+        floating.push(`${id}: chartRef ${String(ref.kind)} ${rns}/${String(ref.name)} (not applied by this cluster's Kustomizations)`);
+        continue;
+      }
+      const sspec = isObj(src.obj.spec) ? src.obj.spec : {};
+      const r = isObj(sspec.ref) ? sspec.ref : {};
+      const url = String(sspec.url);
+      if (typeof r.digest === 'string') pinned.push(`${id}: ${url}@${r.digest} (digest)`);
+      else if (typeof r.semver === 'string') {
+        const at = src.locate(['spec', 'ref', 'semver']);
+        floating.push(`${id}: ${url} semver ${r.semver}`);
+        findings.push({ severity: 'info', code: 'flux-chart-version-range', message: `HelmRelease ${id}: OCIRepository ${rns}/${String(ref.name)} selects ${url} by semver range ${JSON.stringify(r.semver)}; source-controller picks the newest matching tag at reconcile time, which fleetplan cannot know offline, so it names no version`, file: src.file, line: at.line, column: at.column, hint: 'pin ref.tag or ref.digest for a plan that says exactly what is installed' });
+      } else {
+        const tag = str(r.tag) ?? 'latest';
+        pinned.push(`${id}: ${url}:${tag} (tag${r.tag === undefined ? ', the default latest' : ''}; a tag can be moved, a digest cannot)`);
+      }
+    }
+  }
+  const notes: string[] = [];
+  if (pinned.length || floating.length) {
+    notes.push(`HelmRelease charts: ${pinned.length} pinned, ${floating.length} resolved only at reconcile time${floating.length ? ` (${floating.join('; ')})` : ''}`);
+  }
+  return { findings, notes };
+}
+
+/** `Kind namespace/name` of a Kustomization's source. */
+function notReadSource(o: Obj): string {
+  const spec = isObj(o.spec) ? o.spec : {};
+  const ref = isObj(spec.sourceRef) ? spec.sourceRef : {};
+  return `${String(ref.kind)} ${str(ref.namespace) ?? str(metaOf(o).namespace) ?? 'flux-system'}/${String(ref.name)}`;
+}
+
+function depths<T>(nodes: readonly T[], edges: (n: T) => T[]): Map<T, number> {
+  const depth = new Map<T, number>();
+  const state = new Map<T, 1 | 2>();
+  const visit = (n: T): number => {
+    if (state.get(n) === 2) return depth.get(n)!;
+    state.set(n, 1);
+    let d = 0;
+    for (const m of edges(n)) if (state.get(m) !== 1) d = Math.max(d, visit(m) + 1);
+    state.set(n, 2);
+    depth.set(n, d);
+    return d;
+  };
+  for (const n of nodes) visit(n);
+  return depth;
+}
+
+/** A SourceFile over a file seen as a group (`spec.apps.<app>.<field>`), positions those of the real file. */
+function groupSource(file: string, apps: Record<string, AppSpec>, at: Map<string, { line: number; column: number; fields: Record<string, { line: number; column: number; path: YamlPath }> }>): SourceFile {
+  const lookup = (path: YamlPath) => {
+    const p = typeof path[2] === 'string' ? at.get(path[2]) : undefined;
+    const f = p && typeof path[3] === 'string' ? p.fields[path[3]] : undefined;
+    return { p, f };
+  };
+  return {
+    file,
+    value: { spec: { apps } },
+    locate(path) {
+      const { p, f } = lookup(path);
+      return f ?? p ?? { line: 1, column: 1 };
+    },
+    displayPath(path) {
+      const { f, p } = lookup(path);
+      return f?.path ?? (p ? ['metadata', 'name'] : []);
+    },
+  };
+}
+
+export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
+  const findings: Finding[] = [];
+  const entries = clusterEntries(fs);
+  const flux: FluxKustomization[] = [];
+  const clusters: ClusterDef[] = [];
+  const groups = new Map<string, GroupDef>();
+  const sourceApps = new Map<string, { apps: Record<string, AppSpec>; at: Map<string, { line: number; column: number; fields: Record<string, { line: number; column: number; path: YamlPath }> }> }>();
+  const scopes: { cluster: string; manifest: object; scope: FluxBuildScope }[] = [];
+  // A helmfile bootstrap next to the clusters (bootstrap/helmfile/…) runs before Flux on each cluster:
+  // its releases are the cluster's bootstrap phases (CRDs first), so that Kustomizations may use their APIs.
+  const releases: HelmfileRelease[] = [];
+  for (const f of helmfileFiles(fs)) readHelmfile(fs, f, findings, releases);
+  for (const e of entries) {
+    const read = readCluster(fs, e);
+    const charts = helmReleaseChecks(read);
+    read.findings.push(...charts.findings);
+    findings.push(...read.findings.map((f) => ({ ...f, message: `cluster ${e.cluster}: ${f.message}` })));
+    const ks = new Map<Node, FluxKustomization>();
+    for (const n of read.nodes) {
+      const o = n.built.obj;
+      const meta = metaOf(o);
+      const spec = isObj(o.spec) ? o.spec : {};
+      const dependsOn: GraphRef[] = [];
+      (Array.isArray(spec.dependsOn) ? spec.dependsOn : []).forEach((d: unknown, j: number) => {
+        if (!isObj(d) || typeof d.name !== 'string') return;
+        const p = n.built.locate(['spec', 'dependsOn', j]);
+        dependsOn.push({ name: d.name, ...(typeof d.namespace === 'string' ? { namespace: d.namespace } : {}), file: n.built.file, line: p.line, column: p.column });
+      });
+      const pos = n.built.locate(['metadata', 'name']);
+      const k: FluxKustomization = {
+        name: String(meta.name),
+        namespace: str(meta.namespace) ?? 'flux-system',
+        cluster: e.cluster,
+        ...(n.repoPath !== undefined ? { path: n.repoPath } : {}),
+        ...(str(spec.targetNamespace) !== undefined ? { targetNamespace: str(spec.targetNamespace)! } : {}),
+        file: n.built.file,
+        line: pos.line,
+        column: pos.column,
+        dependsOn,
+        components: n.repoPath === undefined ? [] : (Array.isArray(spec.components) ? spec.components : []).flatMap((c: unknown, j: number) => {
+          if (typeof c !== 'string') return [];
+          const p = n.built.locate(['spec', 'components', j]);
+          return [{ name: c, file: n.built.file, line: p.line, column: p.column }];
+        }),
+      };
+      ks.set(n, k);
+      flux.push(k);
+    }
+    // render --leaves builds each Kustomization with this cluster's objects and mapped paths.
+    const lookup = new ClusterObjects(read.objects);
+    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: clusterName(e.cluster, entries), manifest: n.built.obj, scope: { path: n.repoPath, lookup } });
+    const byId = new Map(read.nodes.map((n) => [n.id, n]));
+    const deps = (n: Node) => ks.get(n)!.dependsOn.map((d) => byId.get(`${d.namespace ?? ks.get(n)!.namespace}/${d.name}`)).filter((x): x is Node => x !== undefined);
+    const depth = depths(read.nodes, (n) => [...deps(n), ...(n.parent ? [n.parent] : [])]);
+    const notRead: string[] = [];
+    const groupNames: string[] = [];
+    const perFile = new Map<string, Record<string, AppSpec>>();
+    for (const n of read.nodes) {
+      const k = ks.get(n)!;
+      const spec: AppSpec = {
+        path: k.path ?? specPath(n.built.obj) ?? '.',
+        // A Kustomization of another source: its path is in that source, not in this repository.
+        ...(n.repoPath === undefined ? { repoURL: `${notReadSource(n.built.obj)}` } : {}),
+        namespace: k.targetNamespace ?? k.namespace,
+        wave: depth.get(n)!,
+        manifest: n.built.obj,
+      };
+      const needs = [...new Set(deps(n))].map((x) => kustomizationApp(ks.get(x)!));
+      if (needs.length) spec.needs = needs;
+      if (n.notRead) {
+        notRead.push(`${kustomizationApp(k)}: ${n.notRead}; its objects are not in the plan`);
+        findings.push({ severity: 'info', code: 'flux-source-not-read', message: `cluster ${e.cluster}: Kustomization ${n.id}: ${n.notRead}; fleetplan lists the Kustomization but not the objects it applies`, file: n.built.file, line: n.built.locate(['spec', 'sourceRef']).line });
+      }
+      const app = kustomizationApp(k);
+      let apps = perFile.get(n.built.file);
+      if (!apps) perFile.set(n.built.file, (apps = {}));
+      apps[app] = spec;
+      let src = sourceApps.get(n.built.file);
+      if (!src) sourceApps.set(n.built.file, (src = { apps: {}, at: new Map() }));
+      src.apps[app] ??= spec;
+      if (!src.at.has(app)) {
+        const fields: Record<string, { line: number; column: number; path: YamlPath }> = {};
+        const pathAt = n.built.locate(['spec', 'path']);
+        fields.path = { ...pathAt, path: ['spec', 'path'] };
+        if (k.dependsOn[0]) fields.needs = { line: k.dependsOn[0].line, column: k.dependsOn[0].column, path: ['spec', 'dependsOn'] };
+        src.at.set(app, { line: k.line, column: k.column, fields });
+      }
+    }
+    for (const r of releases) {
+      const chart = r.chart ?? `${r.namespace}/${r.name}`;
+      const apps = perFile.get(r.file) ?? {};
+      perFile.set(r.file, apps);
+      apps[releaseApp(r)] = {
+        chart,
+        repoURL: 'helmfile',
+        ...(r.version !== undefined ? { targetRevision: r.version } : {}),
+        namespace: r.namespace,
+        wave: 0,
+        labels: { [PHASE_LABEL]: r.phase === 'crds' ? 'crds' : 'bootstrap' },
+        provides: [...(helmCharts[chartName(chart)] ?? [])],
+      };
+      let src = sourceApps.get(r.file);
+      if (!src) sourceApps.set(r.file, (src = { apps: {}, at: new Map() }));
+      src.apps[releaseApp(r)] ??= apps[releaseApp(r)]!;
+      if (!src.at.has(releaseApp(r))) src.at.set(releaseApp(r), { line: r.line, column: r.column, fields: {} });
+    }
+    [...perFile.entries()].forEach(([file, apps], i) => {
+      const name = `${clusterName(e.cluster, entries)}-${i}`;
+      groupNames.push(name);
+      groups.set(name, { name, file, metadata: { name }, spec: { apps } });
+    });
+    clusters.push({
+      name: clusterName(e.cluster, entries),
+      file: e.entry.file,
+      metadata: { name: e.cluster },
+      spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
+      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [`bootstrap: the helmfile releases of ${[...new Set(releases.map((r) => r.file))].join(', ')} run before Flux (their CRD phase first); fleetplan does not execute their Go templates`] : []), ...charts.notes, ...notRead.map((r) => `not read: ${r}`)],
+    });
+  }
+  setFluxBuildScopes(fs.root, scopes);
+  const sources = new Map<string, SourceFile>();
+  for (const [file, g] of sourceApps) sources.set(file, groupSource(file, g.apps, g.at));
+  const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, entries.flatMap((e) => yamlFiles(fs, e.dir, 0, [])));
+  const graphs: FleetGraphs = { helmfile: [], flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}) };
+  const fleet: Fleet = {
+    // leafVariables: false — Flux substitutes its own post-build variables; fleetplan's cluster variables never reach these leaves.
+    ...emptyFleet(fs.root, 'flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false }),
+    // flux bootstrap installs Flux; Flux reads the repository's own Kustomizations.
+    name: fs.root.split('/').filter(Boolean).pop() ?? 'fleet',
+    file: entries[0]?.entry.file ?? '.',
+    repoURL: 'local',
+    platform: 'kubernetes',
+    engine: 'flux',
+    gitopsNamespace: 'flux-system',
+    clusters,
+    groups,
+    sources,
+    loadFindings: findings,
+    graphs,
+  };
+  return { fleet, findings };
+}
