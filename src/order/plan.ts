@@ -10,6 +10,7 @@ import { helmfilePlanStages, planHelmfileBootstrap } from './helmfile-plan.js';
 import { mirrorPlanStages, planMirror } from './mirror-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
+import { appPlugins, pluginNote } from '../model/argo-plugin.js';
 import type { BootstrapFile, BootstrapPlan } from '../model/bootstrap.js';
 import type { ClusterPlan, Plan, PlanBootstrapStep, PlanStage, PlanWait, PlanWave } from '../model/plan.js';
 import { provisionPath } from '../model/constants.js';
@@ -67,9 +68,19 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
     ...(fleet.capabilities.bootstrap ? { stages: [...planStages(boot), ...phaseTwoStages(fleet, c)], bootstrapNotes: boot.notes } : helmfileStages(fleet, c)),
     waves: wavesOf(c),
     apps: appsOf(c),
-    notes: [...(clusterDef(fleet, c.name)?.notes ?? [])],
+    notes: [...(clusterDef(fleet, c.name)?.notes ?? []), ...pluginNotes(c)],
     ...provisioningPlan(fleet, c),
   };
+}
+
+/** Apps whose own Application names a config-management plugin: fleetplan does not run it (ADR 0284). */
+function pluginNotes(c: ResolvedCluster): string[] {
+  const notes: string[] = [];
+  for (const app of c.apps) {
+    const plugins = appPlugins(app);
+    if (plugins.length) notes.push(pluginNote(app.name, plugins));
+  }
+  return notes;
 }
 
 /** The phases of a helmfile + Flux bootstrap; none for other layouts that bootstrap themselves. */

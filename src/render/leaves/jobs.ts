@@ -14,6 +14,7 @@ import { applicationFor } from '../../generate/argocd.js';
 import { SELF_APPLICATION, selfManaged } from '../../generate/argocd-self.js';
 import { applicationSource, argoSourceType } from '../../model/argo-source-type.js';
 import { isPlainObject } from '../../model/merge.js';
+import { appPlugins, pluginNote } from '../../model/argo-plugin.js';
 import type { HelmParameter, LeafJob } from './render.js';
 import { RepoConfigIndex, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
 
@@ -71,6 +72,12 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
           },
           variables: {},
         });
+        continue;
+      }
+      const plugins = appPlugins(app);
+      if (plugins.length) {
+        // A config-management plugin's commands come from the repository's Argo CD: never run (ADR 0284).
+        skipped.push({ cluster: c.name, app: app.name, reason: pluginNote(app.name, plugins).slice(app.name.length + 2) });
         continue;
       }
       const namespace = app.destination.namespace ?? c.gitopsNamespace;
