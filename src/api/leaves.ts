@@ -5,6 +5,7 @@
 import { createChartArchiveLocator, createDirectoryCache, createManifestWriter, createMemoryCache, defaultCacheDir } from '../adapters/build-cache.js';
 import { SYMLINK_HINT, findOutsideLinks } from '../adapters/fs.js';
 import { locateHelm } from '../adapters/helm.js';
+import { createChartFetcher } from '../adapters/chart-fetch.js';
 import { InputError } from '../errors/index.js';
 import { locateKustomize } from '../adapters/kustomize.js';
 import { Limiter, defaultConcurrency } from '../adapters/process.js';
@@ -39,6 +40,13 @@ export interface RenderLeavesOptions {
   bundledDir?: string | false;
   /** Called after each job with the number of jobs done and the total (a progress line). */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * `--fetch` (ADR 0283): remote charts are pulled with `helm pull` into the fetch cache and
+   * kustomize may fetch remote bases. Default: offline, such builds are not run and say so.
+   */
+  fetch?: boolean;
+  /** `--registry-config FILE`: OCI registry logins for `helm pull` (the only ones it gets). */
+  registryConfig?: string;
 }
 
 export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeavesOptions): Promise<RenderLeavesResult> {
@@ -60,19 +68,24 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
   let kustomize: Promise<KustomizeTool> | undefined;
   let helm: Promise<HelmTool> | undefined;
   const writer = options.outDir !== undefined ? createManifestWriter(options.outDir) : undefined;
+  const helmTool = () => (refused ? Promise.reject(refused) : (helm ??= locateHelm({ explicit: options.helm, env: options.env, cwd, limiter, bundledDir: options.bundledDir })));
+  const charts = createChartFetcher({ cacheDir, helm: helmTool, env: options.env, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}) });
   const result = await renderLeafJobs(
     jobs,
     {
       reader: createSourceReader(options.repoRoot),
       kustomize: () => (refused ? Promise.reject(refused) : (kustomize ??= locateKustomize({ explicit: options.kustomize, env: options.env, cwd, limiter, bundledDir: options.bundledDir }))),
-      helm: () => (refused ? Promise.reject(refused) : (helm ??= locateHelm({ explicit: options.helm, env: options.env, cwd, limiter, bundledDir: options.bundledDir }))),
+      helm: helmTool,
       cache: cacheDir ? createDirectoryCache(cacheDir) : createMemoryCache(),
       writer,
       chartArchive: createChartArchiveLocator(cacheDir, options.env),
+      charts,
+      network: options.fetch === true,
     },
     { repoRoot: options.repoRoot, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
   );
   writer?.close();
+  charts.close();
   // Failed builds are recorded beside the leaves, for `validate --leaves DIR` (ADR 0260).
   if (options.outDir !== undefined) recordLeafFailures(options.outDir, result.results);
   return result;
