@@ -14,6 +14,7 @@ import { applicationSetApps } from '../order/applicationset-apps.js';
 import type { Finding } from '../model/finding.js';
 import type { K8sObject } from '../model/k8s.js';
 import { leafJobsFor } from '../render/leaves/jobs.js';
+import { clusterDef } from '../model/fleet.js';
 import type { RenderLeavesResult } from '../render/leaves/index.js';
 import { renderLeaves } from './leaves.js';
 import type { RenderLeavesOptions } from './leaves.js';
@@ -105,6 +106,8 @@ export interface FleetLeavesResult {
   run: RenderLeavesResult;
   /** Apps that have no source fleetplan can build, with the reason. */
   skipped: { cluster: string; app: string; reason: string }[];
+  /** Per built app, what its layout says about how it is built (ClusterDef.leafNotes). */
+  notes: { cluster: string; app: string; note: string }[];
 }
 
 /** Builds every app source of the selected clusters with the real kustomize and Helm (`render --leaves`). */
@@ -112,13 +115,15 @@ export async function renderFleetLeaves(
   resolved: ResolvedFleet,
   options: Omit<RenderLeavesOptions, 'repoRoot'> & {
     /** Called before building, with the number of builds and the apps that will not be built. */
-    onPlanned?: (jobs: number, skipped: FleetLeavesResult['skipped']) => void;
+    onPlanned?: (jobs: number, skipped: FleetLeavesResult['skipped'], notes: FleetLeavesResult['notes']) => void;
   },
 ): Promise<FleetLeavesResult> {
   const { fleet } = resolved;
   const { jobs, skipped } = leafJobsFor(fleet, resolved.clusters, nodeFileSystem(fleet.root));
-  options.onPlanned?.(jobs.length, skipped);
+  const notes: FleetLeavesResult['notes'] = [];
+  for (const j of jobs) for (const note of clusterDef(fleet, j.cluster)?.leafNotes?.[j.app] ?? []) notes.push({ cluster: j.cluster, app: j.app, note });
+  options.onPlanned?.(jobs.length, skipped, notes);
   const { onPlanned: _onPlanned, ...leafOptions } = options;
   const run = await renderLeaves(jobs, { ...leafOptions, repoRoot: fleet.root });
-  return { run, skipped };
+  return { run, skipped, notes };
 }

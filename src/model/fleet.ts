@@ -167,6 +167,8 @@ export interface ClusterDef {
   projects?: Record<string, ProjectSpec>;
   /** Notes for the plan reader (e.g. that the Applications were read from a real kustomize build). */
   notes?: string[];
+  /** Per app: notes `render --leaves` prints about how the app's leaves are built (e.g. values a Validated Patterns operator injects, left empty). */
+  leafNotes?: Record<string, string[]>;
   /**
    * Objects a layout reader generates for apps of this cluster whose path is under the rendered
    * directory (`render` writes them there with a kustomization), e.g. the Namespaces and OLM
