@@ -180,6 +180,11 @@ export interface ClusterDef {
    * exactly), instead of fleetplan's (`delivery: applicationset`; absent: generate/cluster-identity.ts).
    */
   identity?: ClusterIdentity;
+  /**
+   * The cluster's bootstrap as the repository itself runs it (not `fleetplan bootstrap`), step by
+   * step, for the plan; absent: fleetplan's own bootstrap (capabilities.bootstrap). ADR 0285.
+   */
+  ownBootstrap?: { by: string; steps: { file: string; description: string; objects: string[] }[]; notes: string[] };
   /** The repository's own root ApplicationSet of this cluster (`delivery: applicationset`; absent: fleetplan generates one). */
   rootApplicationSet?: { file: string; object: Record<string, unknown> };
 }

@@ -51,6 +51,26 @@ export function planFleetLazily(resolved: LazyResolvedFleet): LazyPlan {
 
 export function planCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
   if (fleet.engine === 'flux' && fleet.capabilities.bootstrap) return planFluxCluster(fleet, c);
+  const own = clusterDef(fleet, c.name)?.ownBootstrap;
+  if (own) {
+    // The repository bootstraps the cluster itself (ADR 0285): its steps, not fleetplan's.
+    return {
+      name: c.name,
+      role: c.role,
+      hub: c.hub ?? null,
+      region: c.region ?? null,
+      sector: c.sector ?? null,
+      platform: c.platform,
+      revision: c.revision,
+      bootstrap: own.steps.map((s) => ({ ...s, objects: [...s.objects] })),
+      stages: [],
+      bootstrapNotes: [...own.notes],
+      waves: wavesOf(c),
+      apps: appsOf(c),
+      notes: [...(clusterDef(fleet, c.name)?.notes ?? []), ...pluginNotes(c)],
+      ...provisioningPlan(fleet, c),
+    };
+  }
   const files = bootstrapFor(fleet, c);
   const boot = planBootstrapOf(fleet, c, files);
   return {

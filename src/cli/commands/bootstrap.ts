@@ -86,6 +86,12 @@ Phase 2 (a fleet with gitops.mirror): once the waves converge, runs \`fleetplan 
     if (!fleet.capabilities.bootstrap) {
       throw new UsageError('a helmfile + Flux repository bootstraps itself (helmfile sync, then Flux): fleetplan bootstrap applies Argo CD fleets only');
     }
+    const own = fleet.clusters.find((c) => c.ownBootstrap)?.ownBootstrap;
+    if (own) {
+      throw new UsageError(`this repository bootstraps its clusters itself (${own.by}): fleetplan bootstrap does not run it`, {
+        hint: 'fleetplan plan shows its steps for each cluster; render --out DIR writes the objects it creates under DIR/<cluster>/bootstrap for review',
+      });
+    }
     if (fleet.engine === 'flux') {
       throw new UsageError('fleetplan bootstrap applies Argo CD fleets only; this fleet sets gitops.engine: flux', {
         hint: 'install Flux (flux install), then apply the files of render --out DIR/<cluster>/bootstrap in order',
