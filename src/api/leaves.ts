@@ -74,7 +74,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
     jobs,
     {
       reader: createSourceReader(options.repoRoot),
-      kustomize: () => (refused ? Promise.reject(refused) : (kustomize ??= locateKustomize({ explicit: options.kustomize, env: options.env, cwd, limiter, bundledDir: options.bundledDir }))),
+      kustomize: () => (refused ? Promise.reject(refused) : (kustomize ??= locateKustomize({ explicit: options.kustomize, env: options.env, cwd, limiter, bundledDir: options.bundledDir, offline: options.fetch !== true }))),
       helm: helmTool,
       cache: cacheDir ? createDirectoryCache(cacheDir) : createMemoryCache(),
       writer,

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { startGitHttpServer } from '../support/git-http-server.js';
+import { locateKustomize } from '../../src/adapters/kustomize.js';
 import { parseManifests, serializeObject } from '../../src/render/leaves/manifests.js';
 
 const run = promisify(execFile);
@@ -210,5 +211,33 @@ test('--fetch without --leaves is a usage error', async () => {
     assert.match(r.stderr, /--fetch needs --leaves/);
   } finally {
     removeTree(fleet);
+  }
+});
+
+test('an offline kustomize cannot fetch a remote base even one fleetplan did not see; without offline it can', async () => {
+  const server = await startGitHttpServer({ username: 'fleet', password: 'pw' });
+  const base = writeTree({ 'app/kustomization.yaml': 'resources:\n- cm.yaml\n', 'app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: guarded\n' });
+  const url = server.createRepo('base.git').replace('http://', 'http://fleet:pw@');
+  const git = (...args: string[]) => run('git', ['-C', base, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args]);
+  await git('init', '-q', '-b', 'main');
+  await git('add', '.');
+  await git('commit', '-qm', 'base');
+  await git('push', '-q', url, 'main');
+  const site = writeTree({ 'kustomization.yaml': `resources:\n- ${url}//app?ref=main\n` });
+  const env = { PATH: process.env.PATH, HOME: site };
+  try {
+    const offline = await locateKustomize({ env, offline: true });
+    const before = server.requests.length;
+    await assert.rejects(offline.build(site, []), /accumulating resources/);
+    // git never asked for the repository. (kustomize's plain HTTP GET of the URL does reach a
+    // loopback server: Go sends no loopback request through a proxy; any other host gets the refusing proxy.)
+    const gitRequests = server.requests.slice(before).filter((r) => /info\/refs|git-upload-pack/.test(r.path));
+    assert.deepEqual(gitRequests, [], 'git was not allowed to reach the server');
+    const online = await locateKustomize({ env });
+    assert.match(await online.build(site, []), /name: guarded/);
+  } finally {
+    await server.close();
+    removeTree(base);
+    removeTree(site);
   }
 });
