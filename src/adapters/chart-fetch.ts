@@ -38,9 +38,9 @@ export function isExactVersion(version: string | undefined): boolean {
   return version !== undefined && EXACT.test(version);
 }
 
-/** Hides `user:password@` of a URL in what is shown. */
+/** Hides the `user:password@` of every URL in a text that is shown. */
 export function redactUrl(url: string): string {
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@]*@/, '$1***@');
+  return url.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s]*@/g, '$1***@');
 }
 
 export function createChartFetcher(options: ChartFetcherOptions): ChartFetcher & { close(): void } {
@@ -78,7 +78,7 @@ export function createChartFetcher(options: ChartFetcherOptions): ChartFetcher &
       const r = await runTool(helm.binary, args, { env, timeoutMs: 5 * 60 * 1000 }, 'check the repository URL, chart name and version; give registry logins with --registry-config FILE');
       const where = oci ? req.chart : `${req.chart} from ${redactUrl(req.repoURL ?? '?')}`;
       if (r.code !== 0) {
-        throw new ToolError(`helm pull of ${where}${req.version ? ` ${req.version}` : ''} failed: ${(r.stderr || r.stdout).trim() || `exit ${r.code}`}`, {
+        throw new ToolError(`helm pull of ${where}${req.version ? ` ${req.version}` : ''} failed: ${redactUrl((r.stderr || r.stdout).trim()) || `exit ${r.code}`}`, {
           code: 'chart-fetch-failed',
           hint: 'check the repository URL, the chart name and the version (targetRevision); for a private registry pass --registry-config FILE',
         });

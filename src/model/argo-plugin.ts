@@ -1,6 +1,6 @@
 /**
  * Argo CD config-management plugins (CMP, `source.plugin`) named by an app's own Application.
- * fleetplan never runs a command the repository supplies (docs/adr/0284-remote-sources-and-plugins.md):
+ * fleetplan never runs a command the repository supplies (docs/adr/0284-config-management-plugins-not-run.md):
  * an app built by a plugin is listed in the plan's notes and `render --leaves` builds nothing for
  * it, instead of building the directory with kustomize or Helm and showing objects Argo CD would
  * not produce. fleetplan's own plugin (`fleetplan cmp`, added by render) is not such a plugin: it

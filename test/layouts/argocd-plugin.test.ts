@@ -1,5 +1,5 @@
 /**
- * Argo CD config-management plugins (docs/adr/0284-remote-sources-and-plugins.md): an app whose
+ * Argo CD config-management plugins (docs/adr/0284-config-management-plugins-not-run.md): an app whose
  * Application names `source.plugin` is built by commands the repository's Argo CD supplies, which
  * fleetplan never runs. The plan lists each such app in its notes and `render --leaves` writes no
  * leaves for it, even when its directory holds a kustomization that kustomize alone could build

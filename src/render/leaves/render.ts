@@ -222,7 +222,7 @@ export async function renderLeafJobs(
       display = rel(chart);
     } else {
       const name = source.chart ?? '';
-      display = `${source.repoURL ?? '?'} ${name}${source.version ? `@${source.version}` : ''}`;
+      display = `${redactUrl(source.repoURL ?? '?')} ${name}${source.version ? `@${source.version}` : ''}`;
       // An OCI chart is cached as `<last path segment>-<version>.tgz`, as `helm pull oci://…` writes it.
       const archiveName = name.startsWith('oci://') ? (name.split('/').pop() ?? '') : name;
       let archive = archiveName ? ports.chartArchive?.(archiveName, source.version) : undefined;
@@ -240,11 +240,11 @@ export async function renderLeafJobs(
       }
       if (!archive) {
         const oci = name.startsWith('oci://');
-        throw new ToolError(`remote chart ${name}${source.version ? ` ${source.version}` : ''}${oci ? '' : ` from ${source.repoURL ?? '?'}`} is not in the local chart cache (not available offline)`, {
+        throw new ToolError(`remote chart ${name}${source.version ? ` ${source.version}` : ''}${oci ? '' : ` from ${redactUrl(source.repoURL ?? '?')}`} is not in the local chart cache (not available offline)`, {
           code: 'chart-not-cached',
           hint: oci
             ? `pass --fetch to let helm pull it, or run \`helm pull ${name}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``
-            : `pass --fetch to let helm pull it, or run \`helm pull ${name} --repo ${source.repoURL ?? 'URL'}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``,
+            : `pass --fetch to let helm pull it, or run \`helm pull ${name} --repo ${redactUrl(source.repoURL ?? 'URL')}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``,
         });
       }
       chart = archive;
