@@ -241,3 +241,48 @@ test('an offline kustomize cannot fetch a remote base even one fleetplan did not
     removeTree(site);
   }
 });
+
+test('a multi-source chart gets its $ref value files from this repository, as Argo CD resolves them; one from another repository is not guessed', async () => {
+  const repo = await chartRepository();
+  const multi = (ref: string) => `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: web
+  namespace: argocd
+spec:
+  project: default
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: web
+  sources:
+    - repoURL: ${repo.url}
+      chart: web
+      targetRevision: 1.2.0
+      helm:
+        valueFiles:
+          - $values/values/$ARGOCD_APP_NAME.yaml
+    - repoURL: ${ref}
+      targetRevision: main
+      ref: values
+`;
+  const fleet = writeTree({ 'apps/web.yaml': multi('https://github.com/acme/platform'), 'values/web.yaml': 'greeting: from-the-repository\n' });
+  execFileSync('git', ['-C', fleet, 'init', '-q', '-b', 'main']);
+  execFileSync('git', ['-C', fleet, 'remote', 'add', 'origin', 'https://github.com/acme/platform.git']);
+  const work = writeTree({});
+  try {
+    const out = join(work, 'out');
+    const r = await cli(['render', '--repo', fleet, '--out', out, '--leaves', '--fetch', '--cache-dir', join(work, 'cache')]);
+    assert.equal(r.code, 0, r.stderr);
+    const expected = (await run(HELM, ['template', 'web', join(repo.dir, 'served', 'web-1.2.0.tgz'), '--namespace', 'web', '--include-crds', '--values', join(fleet, 'values', 'web.yaml')], { env: { PATH: process.env.PATH ?? '', HOME: work } })).stdout;
+    assert.deepEqual([...leafFiles(out, 'web').values()], parseManifests(expected, 'helm template').map(serializeObject));
+    assert.match(leafFiles(out, 'web').get('01-configmap-web-web.yaml') ?? '', /greeting: from-the-repository/);
+
+    writeFileSync(join(fleet, 'apps', 'web.yaml'), multi('https://github.com/acme/other-values'));
+    const other = await cli(['render', '--repo', fleet, '--out', join(work, 'out2'), '--leaves', '--fetch', '--cache-dir', join(work, 'cache')]);
+    assert.match(other.stderr, /note: in-cluster\/web not rendered: value file \$values\/values\/\$ARGOCD_APP_NAME\.yaml is in another repository \(https:\/\/github\.com\/acme\/other-values\)/);
+  } finally {
+    await repo.close();
+    removeTree(fleet);
+    removeTree(work);
+  }
+});

@@ -297,6 +297,12 @@ function syncPolicyOf(app: Record<string, unknown>, values: Record<string, unkno
   return automatic;
 }
 
+/** What render --leaves prints for an app built with Helm without the operator's values (issue #12, ADR 0286). */
+function leafNote(params: ReadonlySet<string>, unknownFiles: readonly string[]): string {
+  const files = [...new Set(unknownFiles)];
+  return `built without the values the Validated Patterns operator sets per cluster, left empty: helm parameters ${[...params].sort().join(', ')}${files.length ? `; value files ${files.join(', ')}` : ''} (a chart value read from them is what the value files set, often empty)`;
+}
+
 function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
   const { fs, pattern } = ctx;
   const cg = gv.clusterGroup;
@@ -463,7 +469,11 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
       if (str(a.chart)) second.chart = a.chart;
       else second.path = a.path;
       if (isPlainObject(a.plugin)) second.plugin = a.plugin;
-      else second.helm = helm('$patternref/');
+      else {
+        const before = unknownFiles.length;
+        second.helm = helm('$patternref/');
+        b.leafNotes[name] = [leafNote(appParams, unknownFiles.slice(before))];
+      }
       Object.assign(spec, { repoURL, targetRevision: chartVersion });
       if (str(a.chart)) spec.chart = str(a.chart)!;
       else if (str(a.path)) spec.path = str(a.path)!;
@@ -479,10 +489,7 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
         const before = unknownFiles.length;
         spec.extraSource = { helm: helm('/') };
         // What render --leaves builds this chart without (issue #12): the same values the plan's notes name, per app.
-        const files = [...new Set(unknownFiles.slice(before))];
-        b.leafNotes[name] = [
-          `built without the values the Validated Patterns operator sets per cluster, left empty: helm parameters ${[...appParams].sort().join(', ')}${files.length ? `; value files ${files.join(', ')}` : ''} (a chart value read from them is what the value files set, often empty)`,
-        ];
+        b.leafNotes[name] = [leafNote(appParams, unknownFiles.slice(before))];
       }
     }
     put(name, spec, gv.fileOf('applications', key), ['clusterGroup', 'applications', key]);

@@ -248,7 +248,18 @@ export async function renderLeafJobs(
         });
       }
       chart = archive;
-      inputs = { files: [archive], missing: [], remote: [], usesHelm: true };
+      // Value files of a multi-source Application's `$ref` (this repository): repo-root paths.
+      const named = (source.valueFiles ?? []).map((f) => ({ f, abs: inside(repoRoot, `.${f.startsWith('/') ? f : `/${f}`}`) }));
+      const missing = named.filter((v) => ports.reader.kind(v.abs) !== 'file');
+      if (missing.length && !source.ignoreMissingValueFiles) {
+        throw new InputError(`values file${missing.length === 1 ? '' : 's'} ${missing.map((v) => `"${v.f}"`).join(', ')} of chart ${name} do${missing.length === 1 ? 'es' : ''} not exist`, {
+          code: 'missing-path',
+          location: { file: missing[0]!.f.replace(/^\//, '') },
+          hint: 'create the file, fix the valueFiles entry, or set helm.ignoreMissingValueFiles: true',
+        });
+      }
+      valueFiles = named.filter((v) => !missing.includes(v)).map((v) => v.abs);
+      inputs = { files: [archive, ...valueFiles].sort(), missing: missing.map((v) => v.abs).sort(), remote: [], usesHelm: true };
     }
     const helm = await ports.helm();
     const material = {
@@ -262,7 +273,7 @@ export async function renderLeafJobs(
       ignoreMissingValueFiles: source.ignoreMissingValueFiles === true,
       parameters: source.parameters ?? [],
       values: source.values ?? null,
-      ...fileMaterial(inputs, source.path !== undefined ? rel : (f) => basename(f)),
+      ...fileMaterial(inputs, source.path !== undefined ? rel : (f) => (f === chart ? basename(f) : rel(f))),
     };
     const key = sha256(canonicalJson(material));
     return {
