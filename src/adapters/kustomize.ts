@@ -31,7 +31,26 @@ const KUSTOMIZE: ToolSearchSpec = {
 export interface LocateKustomizeOptions extends ToolLocation {
   cwd?: string;
   limiter?: Limiter;
+  /**
+   * Builds must not reach the network (render --leaves without --fetch, ADR 0283): git may use
+   * only local repositories (GIT_ALLOW_PROTOCOL=file) and HTTP(S) goes to a proxy that refuses, so
+   * a remote base fleetplan did not see in the kustomization fails instead of being fetched.
+   */
+  offline?: boolean;
 }
+
+/** What a kustomize build gets on top of the environment when it must stay offline. */
+const OFFLINE_ENV: Readonly<Record<string, string | undefined>> = {
+  GIT_ALLOW_PROTOCOL: 'file',
+  HTTP_PROXY: 'http://127.0.0.1:9',
+  HTTPS_PROXY: 'http://127.0.0.1:9',
+  ALL_PROXY: 'http://127.0.0.1:9',
+  http_proxy: 'http://127.0.0.1:9',
+  https_proxy: 'http://127.0.0.1:9',
+  all_proxy: 'http://127.0.0.1:9',
+  NO_PROXY: undefined,
+  no_proxy: undefined,
+};
 
 export async function locateKustomize(options: LocateKustomizeOptions): Promise<KustomizeTool> {
   const report = await findKustomize(options);
@@ -53,7 +72,7 @@ export async function findKustomize(options: LocateKustomizeOptions): Promise<To
         { code: 'tool-version', hint: KUSTOMIZE_INSTALL_HINT },
       );
     }
-    return new ProcessKustomize(binary, flavor, version.text, env, limiter);
+    return new ProcessKustomize(binary, flavor, version.text, options.offline ? { ...env, ...OFFLINE_ENV } : env, limiter);
   });
 }
 

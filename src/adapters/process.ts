@@ -85,6 +85,8 @@ export const TOOL_ENV_NAMES: readonly string[] = [
   'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
   // git (kustomize's remote bases, fleetplan's revisions): configuration and ssh, never GIT_DIR and the like
   'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_SSL_CAINFO', 'GIT_SSL_CAPATH', 'SSH_AUTH_SOCK',
+  // a restriction only: which protocols git may use (kustomize offline: file alone, ADR 0283)
+  'GIT_ALLOW_PROTOCOL',
 ];
 
 /** `env` reduced to TOOL_ENV_NAMES, then `extra` (fixed settings of a tool's own) on top. */

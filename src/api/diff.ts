@@ -271,6 +271,7 @@ async function buildLeaves(resolved: ResolvedFleet, options: DiffLeavesOptions, 
     for (const s of skipped) note(s.cluster, `leaves of ${s.app} not built: ${s.reason}`);
     const failed = new Set<string>();
     for (const r of run.results) {
+      for (const n of r.notes ?? []) note(r.cluster, `leaves of ${r.app}: ${n}`);
       if (r.error) {
         failed.add(`${r.cluster}\0${r.app}`);
         note(r.cluster, `leaves of ${r.app} could not be built: ${r.error.message.split('\n')[0]}`);

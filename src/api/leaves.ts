@@ -5,6 +5,7 @@
 import { createChartArchiveLocator, createDirectoryCache, createManifestWriter, createMemoryCache, defaultCacheDir } from '../adapters/build-cache.js';
 import { SYMLINK_HINT, findOutsideLinks } from '../adapters/fs.js';
 import { locateHelm } from '../adapters/helm.js';
+import { createChartFetcher } from '../adapters/chart-fetch.js';
 import { InputError, OperationError } from '../errors/index.js';
 import { locateKustomize } from '../adapters/kustomize.js';
 import { Limiter, defaultConcurrency } from '../adapters/process.js';
@@ -46,6 +47,13 @@ export interface RenderLeavesOptions {
    * already running finishes). ADR 0276.
    */
   writeAfter?: Promise<boolean>;
+  /**
+   * `--fetch` (ADR 0283): remote charts are pulled with `helm pull` into the fetch cache and
+   * kustomize may fetch remote bases. Default: offline, such builds are not run and say so.
+   */
+  fetch?: boolean;
+  /** `--registry-config FILE`: OCI registry logins for `helm pull` (the only ones it gets). */
+  registryConfig?: string;
 }
 
 export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeavesOptions): Promise<RenderLeavesResult> {
@@ -75,21 +83,26 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
     if (!ok) limiter.cancel(new OperationError('not built: the output directory was not written', { code: 'cancelled' }));
     return ok;
   });
+  const helmTool = () => (refused ? Promise.reject(refused) : (helm ??= locateHelm({ explicit: options.helm, env: options.env, cwd, limiter, bundledDir: options.bundledDir })));
+  const charts = createChartFetcher({ cacheDir, helm: helmTool, env: options.env, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}) });
   const result = await renderLeafJobs(
     jobs,
     {
       reader: createSourceReader(options.repoRoot),
-      kustomize: () => (refused ? Promise.reject(refused) : (kustomize ??= locateKustomize({ explicit: options.kustomize, env: options.env, cwd, limiter, bundledDir: options.bundledDir }))),
-      helm: () => (refused ? Promise.reject(refused) : (helm ??= locateHelm({ explicit: options.helm, env: options.env, cwd, limiter, bundledDir: options.bundledDir }))),
+      kustomize: () => (refused ? Promise.reject(refused) : (kustomize ??= locateKustomize({ explicit: options.kustomize, env: options.env, cwd, limiter, bundledDir: options.bundledDir, offline: options.fetch !== true }))),
+      helm: helmTool,
       cache: cacheDir ? createDirectoryCache(cacheDir) : createMemoryCache(),
       writer,
       ...(writeReady ? { writeReady } : {}),
       chartArchive: createChartArchiveLocator(cacheDir, options.env),
+      charts,
+      network: options.fetch === true,
     },
     { repoRoot: options.repoRoot, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
   );
   if (writeReady && !(await writeReady)) return result;
   writer?.close();
+  charts.close();
   // Failed builds are recorded beside the leaves, for `validate --leaves DIR` (ADR 0260).
   if (options.outDir !== undefined) recordLeafFailures(options.outDir, result.results);
   return result;

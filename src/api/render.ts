@@ -14,6 +14,7 @@ import { applicationSetApps } from '../order/applicationset-apps.js';
 import type { Finding } from '../model/finding.js';
 import type { K8sObject } from '../model/k8s.js';
 import { leafJobsFor } from '../render/leaves/jobs.js';
+import { clusterDef } from '../model/fleet.js';
 import type { RenderLeavesResult } from '../render/leaves/index.js';
 import { renderLeaves } from './leaves.js';
 import type { RenderLeavesOptions } from './leaves.js';
@@ -108,6 +109,8 @@ export interface FleetLeavesResult {
   run: RenderLeavesResult;
   /** Apps that have no source fleetplan can build, with the reason. */
   skipped: { cluster: string; app: string; reason: string }[];
+  /** Per built app, what its layout says about how it is built (ClusterDef.leafNotes). */
+  notes: { cluster: string; app: string; note: string }[];
 }
 
 /** Builds every app source of the selected clusters with the real kustomize and Helm (`render --leaves`). */
@@ -115,15 +118,17 @@ export async function renderFleetLeaves(
   resolved: ResolvedFleet,
   options: Omit<RenderLeavesOptions, 'repoRoot'> & {
     /** Called before building, with the number of builds and the apps that will not be built. */
-    onPlanned?: (jobs: number, skipped: FleetLeavesResult['skipped']) => void;
+    onPlanned?: (jobs: number, skipped: FleetLeavesResult['skipped'], notes: FleetLeavesResult['notes']) => void;
   },
 ): Promise<FleetLeavesResult> {
   const { fleet } = resolved;
   const { jobs, skipped } = leafJobsFor(fleet, resolved.clusters, nodeFileSystem(fleet.root));
-  options.onPlanned?.(jobs.length, skipped);
+  const notes: FleetLeavesResult['notes'] = [];
+  for (const j of jobs) for (const note of clusterDef(fleet, j.cluster)?.leafNotes?.[j.app] ?? []) notes.push({ cluster: j.cluster, app: j.app, note });
+  options.onPlanned?.(jobs.length, skipped, notes);
   const { onPlanned: _onPlanned, ...leafOptions } = options;
   const run = await renderLeaves(jobs, { ...leafOptions, repoRoot: fleet.root });
-  return { run, skipped };
+  return { run, skipped, notes };
 }
 
 /**
@@ -141,13 +146,13 @@ export async function writeRenderedFleetWithLeaves(
   options: WriteRenderedOptions,
   leaves: Omit<RenderLeavesOptions, 'repoRoot' | 'outDir' | 'writeAfter'> & {
     onWritten?: (stats: WriteStats) => void;
-    onPlanned?: (jobs: number, skipped: FleetLeavesResult['skipped']) => void;
+    onPlanned?: (jobs: number, skipped: FleetLeavesResult['skipped'], notes: FleetLeavesResult['notes']) => void;
   },
 ): Promise<{ written: WriteStats; leaves: FleetLeavesResult }> {
   let settle!: (ok: boolean) => void;
   const written = new Promise<boolean>((r) => (settle = r));
   const { onWritten, onPlanned, onProgress, ...rest } = leaves;
-  let planned: [number, FleetLeavesResult['skipped']] | undefined;
+  let planned: [number, FleetLeavesResult['skipped'], FleetLeavesResult['notes']] | undefined;
   // Progress is reported from the end of the clusters' writing on (the builds done so far at once).
   let reported = false;
   let progress: [number, number] | undefined;
@@ -155,7 +160,7 @@ export async function writeRenderedFleetWithLeaves(
     ...rest,
     outDir: dir,
     writeAfter: written,
-    onPlanned: (jobs, skipped) => void (planned = [jobs, skipped]),
+    onPlanned: (jobs, skipped, notes) => void (planned = [jobs, skipped, notes]),
     onProgress: (done, all) => (reported ? onProgress?.(done, all) : void (progress = [done, all])),
   });
   // Its failure is thrown below, after the clusters' files (not an unhandled rejection meanwhile).

@@ -15,7 +15,7 @@ import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/r
 import { detectHelmfileFlux, hasHelmfile, loadHelmfileFlux } from './helmfile-flux/reader.js';
 import { clusterEntries, detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
-import { detectRosaRegional, loadRosaRegional, rosaLookalike } from './rosa-regional/reader.js';
+import { detectRosaRegional, loadRosaRegional, rosaLookalike, rosaMarkers } from './rosa-regional/reader.js';
 import { detectArgoCd, loadArgoCd, scanOf } from './argocd/reader.js';
 import type { Finding } from '../model/finding.js';
 import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns } from './validated-patterns/reader.js';
@@ -105,6 +105,8 @@ export const rosaRegionalReader: LayoutReader = {
   detect: detectRosaRegional,
   load: loadRosaRegional,
   rules: [],
+  markers: rosaMarkers,
+  missing: (fs) => rosaLookalike(fs)?.what ?? '',
 };
 
 /**

@@ -167,6 +167,8 @@ export interface ClusterDef {
   projects?: Record<string, ProjectSpec>;
   /** Notes for the plan reader (e.g. that the Applications were read from a real kustomize build). */
   notes?: string[];
+  /** Per app: notes `render --leaves` prints about how the app's leaves are built (e.g. values a Validated Patterns operator injects, left empty). */
+  leafNotes?: Record<string, string[]>;
   /**
    * Objects a layout reader generates for apps of this cluster whose path is under the rendered
    * directory (`render` writes them there with a kustomization), e.g. the Namespaces and OLM
@@ -178,6 +180,11 @@ export interface ClusterDef {
    * exactly), instead of fleetplan's (`delivery: applicationset`; absent: generate/cluster-identity.ts).
    */
   identity?: ClusterIdentity;
+  /**
+   * The cluster's bootstrap as the repository itself runs it (not `fleetplan bootstrap`), step by
+   * step, for the plan; absent: fleetplan's own bootstrap (capabilities.bootstrap). ADR 0285.
+   */
+  ownBootstrap?: { by: string; steps: { file: string; description: string; objects: string[] }[]; notes: string[] };
   /** The repository's own root ApplicationSet of this cluster (`delivery: applicationset`; absent: fleetplan generates one). */
   rootApplicationSet?: { file: string; object: Record<string, unknown> };
 }

@@ -11,6 +11,7 @@ import { planFluxBootstrapOf } from './flux-bootstrap-plan.js';
 import { mirrorPlanStages, planMirror } from './mirror-plan.js';
 import type { Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
+import { appPlugins, pluginNote } from '../model/argo-plugin.js';
 import type { BootstrapFile, BootstrapPlan } from '../model/bootstrap.js';
 import type { ClusterPlan, Plan, PlanBootstrapStep, PlanStage, PlanWait, PlanWave } from '../model/plan.js';
 import { provisionPath } from '../model/constants.js';
@@ -57,6 +58,26 @@ export interface PlanOptions {
 
 export function planCluster(fleet: Fleet, c: ResolvedCluster, options: PlanOptions = {}): ClusterPlan {
   if (fleet.engine === 'flux' && fleet.capabilities.bootstrap) return planFluxCluster(fleet, c);
+  const own = clusterDef(fleet, c.name)?.ownBootstrap;
+  if (own) {
+    // The repository bootstraps the cluster itself (ADR 0285): its steps, not fleetplan's.
+    return {
+      name: c.name,
+      role: c.role,
+      hub: c.hub ?? null,
+      region: c.region ?? null,
+      sector: c.sector ?? null,
+      platform: c.platform,
+      revision: c.revision,
+      bootstrap: own.steps.map((s) => ({ ...s, objects: [...s.objects] })),
+      stages: [],
+      bootstrapNotes: [...own.notes],
+      waves: wavesOf(c),
+      apps: appsOf(c),
+      notes: [...(clusterDef(fleet, c.name)?.notes ?? []), ...pluginNotes(c)],
+      ...provisioningPlan(fleet, c),
+    };
+  }
   const files = bootstrapFor(fleet, c);
   const boot = planBootstrapOf(fleet, c, files);
   return {
@@ -74,9 +95,19 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster, options: PlanOptio
     ...(fleet.capabilities.bootstrap ? { stages: [...planStages(boot), ...phaseTwoStages(fleet, c)], bootstrapNotes: boot.notes } : helmfileStages(fleet, c, options)),
     waves: wavesOf(c),
     apps: appsOf(c),
-    notes: [...(clusterDef(fleet, c.name)?.notes ?? [])],
+    notes: [...(clusterDef(fleet, c.name)?.notes ?? []), ...pluginNotes(c)],
     ...provisioningPlan(fleet, c),
   };
+}
+
+/** Apps whose own Application names a config-management plugin: fleetplan does not run it (ADR 0284). */
+function pluginNotes(c: ResolvedCluster): string[] {
+  const notes: string[] = [];
+  for (const app of c.apps) {
+    const plugins = appPlugins(app);
+    if (plugins.length) notes.push(pluginNote(app.name, plugins));
+  }
+  return notes;
 }
 
 /** The phases of a helmfile + Flux bootstrap; none for other layouts that bootstrap themselves. */

@@ -76,6 +76,7 @@ export function planText(plan: Plan): string {
       }
     } else if (c.bootstrap.length) {
       lines.push('  bootstrap');
+      for (const note of c.bootstrapNotes ?? []) lines.push(`    note: ${note}`);
       const w = Math.max(...c.bootstrap.map((b) => b.file.length));
       for (const b of c.bootstrap) lines.push(`    ${b.file.padEnd(w)}  ${b.description}`);
     }

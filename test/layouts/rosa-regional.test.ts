@@ -209,3 +209,55 @@ test('a folder that is almost this layout, or another generation of it, is named
     }
   }
 });
+
+test('the plan shows the ECS bootstrap the repository runs, not fleetplan\'s, and no note about fleet.yaml', async () => {
+  const r = await cli(['plan', '--repo', repo.dir]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /fleet\.yaml/);
+  assert.doesNotMatch(r.stdout, /gitops-operator|argocd-cm|config-management plugin/, 'none of fleetplan\'s own bootstrap steps');
+  const plan = await planOf(repo.dir);
+  const mc = cluster(plan, 'integration-eu-central-1-mc01') as ReturnType<typeof cluster> & { stages: unknown[]; bootstrap: { file: string; description: string; objects: string[] }[]; bootstrapNotes?: string[] };
+  assert.deepEqual(mc.stages, []);
+  assert.deepEqual(mc.bootstrap.map((s) => [s.file, s.objects]), [
+    ['ECS task: Argo CD', []],
+    ['ECS task: identity', ['Secret/argocd/local-cluster-identity']],
+    ['ECS task: root', ['Application/argocd/root']],
+  ]);
+  assert.match(mc.bootstrap[0]!.description, /helm upgrade --install argocd argo\/argo-cd in namespace argocd/);
+  assert.match(mc.bootstrap[2]!.description, /reading deploy\/integration\/eu-central-1\/argocd\/management-cluster-manifests at main/);
+  assert.match(mc.bootstrapNotes?.[0] ?? '', /Terraform runs the ECS Fargate task of terraform\/modules\/ecs-bootstrap .* fleetplan bootstrap does not run it/);
+  const b = await cli(['bootstrap', '--repo', repo.dir, '--cluster', 'integration-eu-central-1-mc01']);
+  assert.equal(b.code, 2, b.stderr);
+  assert.match(b.stderr, /this repository bootstraps its clusters itself \(ECS bootstrap task\): fleetplan bootstrap does not run it/);
+});
+
+test('markers of this layout in a repository read as another layout are named, with what this layout lacks', async () => {
+  const dir = writeTree({
+    'config.yaml': rosaConfig(MAIN),
+    'apps/web.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n  project: default\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: web\n  source:\n    repoURL: https://github.com/acme/platform\n    targetRevision: main\n    path: web\n',
+    'web/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+  });
+  try {
+    const r = await cli(['validate', '--repo', dir, '-o', 'json']);
+    const findings = (JSON.parse(r.stdout) as { findings: { code: string; message: string; file?: string }[] }).findings;
+    const chosen = findings.find((f) => f.code === 'layout-chosen');
+    assert.match(chosen?.message ?? '', /read as the argocd layout .*other layouts' markers: rosa-regional \(config\.yaml\): not used, config\.yaml defines environments, but there is no deploy\/ folder of rendered ApplicationSets/);
+    assert.ok(findings.some((f) => f.code === 'not-read' && f.file === 'config.yaml' && /looks like the rosa-regional layout/.test(f.message)), JSON.stringify(findings));
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('a plain config.yaml is not a marker of this layout', async () => {
+  const dir = writeTree({
+    'config.yaml': 'environments:\n  dev:\n    debug: true\n',
+    'apps/web.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n  project: default\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: web\n  source:\n    repoURL: https://github.com/acme/platform\n    targetRevision: main\n    path: web\n',
+    'web/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+  });
+  try {
+    const r = await cli(['validate', '--repo', dir, '-o', 'json']);
+    assert.doesNotMatch(r.stdout, /rosa-regional/);
+  } finally {
+    removeTree(dir);
+  }
+});

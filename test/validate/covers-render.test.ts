@@ -124,6 +124,11 @@ const CASES: Record<string, Case | { excluded: string }> = {
     files: { 'groups/base/group.yaml': group('      chart: nothing-here\n      repoURL: https://charts.invalid/x\n      targetRevision: 1.0.0\n      namespace: op\n      wave: 5') },
     app: 'operator',
   },
+  'remote-not-fetched': {
+    what: 'a kustomization reading a remote base, offline (no --fetch)',
+    files: { 'components/operator/kustomization.yaml': 'resources:\n  - https://github.com/acme/bases//operator?ref=v1\n' },
+    app: 'operator',
+  },
   'flux-substitution': {
     what: 'a Flux post-build substitution Flux refuses',
     files: {},

@@ -96,6 +96,12 @@ the client that reached it); with --dry-run it says what phase 2 would push, swi
     }
     if (ctx.values['flux-manifests'] !== undefined && fleet.engine !== 'flux') throw new UsageError('--flux-manifests is for a fleet with gitops.engine: flux; this fleet is delivered by Argo CD');
     if (ctx.values['argocd-manifests'] !== undefined && fleet.engine === 'flux') throw new UsageError('--argocd-manifests is for Argo CD fleets; this fleet sets gitops.engine: flux', { hint: 'give Flux\'s install manifests with --flux-manifests' });
+    const own = fleet.clusters.find((c) => c.ownBootstrap)?.ownBootstrap;
+    if (own) {
+      throw new UsageError(`this repository bootstraps its clusters itself (${own.by}): fleetplan bootstrap does not run it`, {
+        hint: 'fleetplan plan shows its steps for each cluster; render --out DIR writes the objects it creates under DIR/<cluster>/bootstrap for review',
+      });
+    }
     const chosen = all ? [] : selectedClusters(ctx, fleet);
     if (chosen.length > 1) {
       throw new UsageError(`the selector matches ${chosen.length} clusters (${chosen.join(', ')}): bootstrap takes one cluster, or --all`, { hint: 'narrow the selector, or add --cluster C' });

@@ -24,6 +24,8 @@ export function leafOptions(ctx: CommandContext): DiffLeavesOptions {
     ...(cacheDir !== undefined ? { cacheDir: resolve(ctx.io.cwd, cacheDir) } : {}),
     ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}),
     ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}),
+    ...(ctx.values.fetch === true ? { fetch: true } : {}),
+    ...(typeof ctx.values['registry-config'] === 'string' ? { registryConfig: resolve(ctx.io.cwd, ctx.values['registry-config']) } : {}),
   };
 }
 
@@ -51,7 +53,7 @@ the repository holds at the pin: when the change does not move the pin it shows 
 until promoted" and how much the change would bring once promoted.
   --leaves     also build every app with the real kustomize and Helm on both sides and show each
                leaf object added, removed or changed as a unified diff (Secret values redacted);
-               --kustomize, --helm and --cache-dir as for render --leaves
+               --kustomize, --helm, --cache-dir, --fetch and --registry-config as for render --leaves
 Then the findings the change introduces and those it fixes (matched by rule, file, field and
 message, not by line).
   -o text      for a terminal, coloured there (not with NO_COLOR or a pipe) (default)
@@ -82,8 +84,10 @@ message, not by line).
     kustomize: { type: 'string' },
     helm: { type: 'string' },
     'cache-dir': { type: 'string' },
+    fetch: { type: 'boolean' },
+    'registry-config': { type: 'string' },
   },
-  complete: { flags: { output: FORMATS, clusters: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file' } },
+  complete: { flags: { output: FORMATS, clusters: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
   async run(ctx) {
     const format = choice(ctx, 'output', FORMATS, 'text');
     for (const flag of ['from', 'to'] as const) {

@@ -9,7 +9,7 @@ const FORMATS = ['yaml', 'json'] as const;
 export const renderCommand: Command = {
   name: 'render',
   summary: 'the Argo CD objects each cluster gets, as files (--out) or one YAML stream',
-  usage: `Usage: fleetplan render [--cluster C]... [-l SELECTOR] [--clusters FILE] [--out DIR [--leaves]] [--phase 1|2] [-o yaml|json] [--repo DIR]
+  usage: `Usage: fleetplan render [--cluster C]... [-l SELECTOR] [--clusters FILE] [--out DIR [--leaves [--fetch]]] [--phase 1|2] [-o yaml|json] [--repo DIR]
 
 Without --out, prints every object as one multi-document YAML stream (or a JSON List with -o json),
 so that \`fleetplan render --cluster hub | kubectl apply -f -\` works.
@@ -36,7 +36,17 @@ DIR/<cluster>/manifests/<app>/NN-<kind>-<namespace>-<name>.yaml. Builds are cach
 (--cache-dir, default $XDG_CACHE_HOME/fleetplan or ~/.cache/fleetplan) and run in parallel.
 Tools: --kustomize PATH / --helm PATH, else FLEETPLAN_KUSTOMIZE / FLEETPLAN_HELM, else PATH, else the
 .tools/bin of a fleetplan checkout (see \`fleetplan version\`). On a terminal a progress line shows
-the builds done; a failing build is reported with cluster, app and path; the others still render (exit 1).`,
+the builds done; a failing build is reported with cluster, app and path; the others still render (exit 1).
+
+--leaves builds offline: a chart from a Helm repository or an OCI registry that is not in the
+local chart cache, and a kustomization that reads remote bases or charts, are not built, and each
+says so. --fetch lets them reach the network: remote charts are pulled with \`helm pull\` into the
+fetch cache (<cache dir>/charts-fetched, by repository, chart and version; a version range is
+resolved by Helm and the version printed, with the archive's sha256 and an OCI digest), and
+kustomize fetches remote bases as Argo CD does. Helm gets no logins of its own configuration or
+the environment: --registry-config FILE (Helm's registry config.json) gives the registry logins.
+Apps built by a config-management plugin (source.plugin) are never built: fleetplan does not run
+a repository's plugin commands; each is listed in a note.`,
   examples: [
     { what: 'every Argo CD object of the hub as one YAML stream, ready for kubectl apply -f -', run: 'fleetplan render --repo examples/lab --cluster hub' },
     { what: 'the spokes as a kubectl List in JSON', run: 'fleetplan render --repo examples/lab -l role=spoke -o json' },
@@ -58,12 +68,17 @@ the builds done; a failing build is reported with cluster, app and path; the oth
     kustomize: { type: 'string' },
     helm: { type: 'string' },
     'cache-dir': { type: 'string' },
+    fetch: { type: 'boolean' },
+    'registry-config': { type: 'string' },
   },
-  complete: { flags: { phase: ['1', '2'], output: FORMATS, clusters: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file' } },
+  complete: { flags: { phase: ['1', '2'], output: FORMATS, clusters: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
   async run(ctx) {
     const format = choice(ctx, 'output', FORMATS, 'yaml');
     const leaves = ctx.values.leaves === true;
     if (leaves && !ctx.values.out) throw new UsageError('--leaves needs --out DIR', { hint: 'leaf manifests are written as files under DIR/<cluster>/manifests/' });
+    for (const flag of ['fetch', 'registry-config'] as const) {
+      if (ctx.values[flag] !== undefined && !leaves) throw new UsageError(`--${flag} needs --leaves`, { hint: 'only leaf builds fetch remote charts and bases' });
+    }
     const phase = choice(ctx, 'phase', ['1', '2'] as const, '1') === '2' ? 2 : 1;
     checkSelector(ctx);
     const { fleet } = await load(ctx);
@@ -107,8 +122,9 @@ the builds done; a failing build is reported with cluster, app and path; the oth
       // The builds run while the clusters' files are written (ADR 0276).
       const { leaves: { run } } = await writeRenderedFleetWithLeaves(resolved, dir, writeOptions, {
         onWritten: written,
-        onPlanned: (jobs, skipped) => {
+        onPlanned: (jobs, skipped, notes) => {
           for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
+          for (const n of notes) ctx.io.stderr.write(`note: ${n.cluster}/${n.app}: ${n.note}\n`);
           line.update(`building 0/${jobs} leaf sources…`);
         },
         onProgress: (done, all) => line.update(`building ${done}/${all} leaf sources…`),
@@ -117,6 +133,8 @@ the builds done; a failing build is reported with cluster, app and path; the oth
         ...(cacheDir !== undefined ? { cacheDir: resolve(ctx.io.cwd, cacheDir) } : {}),
         ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}),
         ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}),
+        ...(ctx.values.fetch === true ? { fetch: true } : {}),
+        ...(typeof ctx.values['registry-config'] === 'string' ? { registryConfig: resolve(ctx.io.cwd, ctx.values['registry-config']) } : {}),
       }).finally(() => line.done());
       ctx.io.stderr.write(formatLeafReport(run));
       return run.results.some((r) => r.error) ? 1 : 0;

@@ -298,6 +298,7 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
         spec,
         notes,
         identity,
+        ownBootstrap: ecsBootstrap(`${dir}/${m.type}-manifests`, branch),
         rootApplicationSet: { file: appSetFile, object: appSet },
         ...(revisionPin !== undefined ? { revisionPin: { revision: revisionPin, origin: { file: ROSA_CONFIG_FILE, path: [...rd.path, 'revision'] } } } : {}),
       });
@@ -321,6 +322,38 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
     manifestFiles: manifestFiles.sort(),
   };
   return { fleet, findings };
+}
+
+/**
+ * What the repository's ECS bootstrap task (terraform/modules/ecs-bootstrap, started by Terraform
+ * through scripts/bootstrap-argocd.sh) does on each cluster, for the plan (ADR 0285). fleetplan
+ * does not run it; `render --out` writes the identity Secret and the ApplicationSet the root
+ * Application reads, under bootstrap/.
+ */
+function ecsBootstrap(manifests: string, branch: string): NonNullable<ClusterDef['ownBootstrap']> {
+  return {
+    by: 'ECS bootstrap task',
+    steps: [
+      {
+        file: 'ECS task: Argo CD',
+        description: 'helm upgrade --install argocd argo/argo-cd in namespace argocd (the chart version the task pins), unless argocd-server exists; waits: Deployments argocd-server, argocd-repo-server, argocd-applicationset-controller available',
+        objects: [],
+      },
+      {
+        file: 'ECS task: identity',
+        description: `Secret argocd/${ROSA_IDENTITY_SECRET}, the cluster's identity (render --out: bootstrap/30-cluster-identity.yaml)`,
+        objects: [`Secret/argocd/${ROSA_IDENTITY_SECRET}`],
+      },
+      {
+        file: 'ECS task: root',
+        description: `Application argocd/root reading ${manifests} at ${branch} (REPOSITORY_BRANCH), automated with selfHeal, no prune: the ApplicationSet there (render --out: bootstrap/90-root-applicationset.yaml)`,
+        objects: ['Application/argocd/root'],
+      },
+    ],
+    notes: [
+      'this repository bootstraps each cluster itself: Terraform runs the ECS Fargate task of terraform/modules/ecs-bootstrap in the private subnets (scripts/bootstrap-argocd.sh), which does the steps below; fleetplan bootstrap does not run it',
+    ],
+  };
 }
 
 function readApplicationSet(fs: RepoFileSystem, file: string, findings: Finding[]): Record<string, unknown> | undefined {
@@ -357,6 +390,27 @@ function orphanRenders(fs: RepoFileSystem, known: ReadonlySet<string>): Finding[
       });
     }
   }
+  return out;
+}
+
+/**
+ * Files that look like a ROSA Regional Platform layout, of any generation (ADR 0196's markers):
+ * a config.yaml with `environments:` and region deployments or sectors, argocd/config.yaml with
+ * argocd/rendered/, config/defaults.yaml with deploy/. A plain `config.yaml` is not one.
+ */
+export function rosaMarkers(fs: RepoFileSystem): string[] {
+  const out: string[] = [];
+  if (fs.exists(ROSA_CONFIG_FILE)) {
+    let text = '';
+    try {
+      text = fs.readText(ROSA_CONFIG_FILE);
+    } catch {
+      text = '';
+    }
+    if (/^environments:/m.test(text) && /^\s+(region_deployments|sectors):/m.test(text)) out.push(ROSA_CONFIG_FILE);
+  }
+  if (fs.exists('argocd/config.yaml') && fs.isDirectory('argocd/rendered')) out.push('argocd/config.yaml');
+  if (fs.exists('config/defaults.yaml') && fs.isDirectory(ROSA_DEPLOY_DIR)) out.push('config/defaults.yaml');
   return out;
 }
 

@@ -264,6 +264,8 @@ interface ClusterBuild {
   projects: Record<string, ProjectSpec>;
   generated: GeneratedSource[];
   notes: string[];
+  /** Per app built from a local chart: what `render --leaves` prints about the operator's values it leaves empty. */
+  leafNotes: Record<string, string[]>;
   /** Model app name → where it is written in its values file. */
   places: Map<string, { file: string; path: YamlPath }>;
 }
@@ -295,12 +297,18 @@ function syncPolicyOf(app: Record<string, unknown>, values: Record<string, unkno
   return automatic;
 }
 
+/** What render --leaves prints for an app built with Helm without the operator's values (issue #12, ADR 0286). */
+function leafNote(params: ReadonlySet<string>, unknownFiles: readonly string[]): string {
+  const files = [...new Set(unknownFiles)];
+  return `built without the values the Validated Patterns operator sets per cluster, left empty: helm parameters ${[...params].sort().join(', ')}${files.length ? `; value files ${files.join(', ')}` : ''} (a chart value read from them is what the value files set, often empty)`;
+}
+
 function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
   const { fs, pattern } = ctx;
   const cg = gv.clusterGroup;
   const group = gv.group;
   const cluster = group;
-  const b: ClusterBuild = { apps: {}, globalApps: {}, projects: {}, generated: [], notes: [], places: new Map() };
+  const b: ClusterBuild = { apps: {}, globalApps: {}, projects: {}, generated: [], notes: [], leafNotes: {}, places: new Map() };
   const appNamespace = `${pattern}-${group}`;
   const put = (name: string, spec: AppSpec, file: string, path: YamlPath) => {
     (file === VP_GLOBAL_FILE ? b.globalApps : b.apps)[name] = spec;
@@ -439,8 +447,12 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
     for (const f of (Array.isArray(a.extraTargetRevisionFields) ? a.extraTargetRevisionFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: '$ARGOCD_APP_SOURCE_TARGET_REVISION' });
     for (const f of (Array.isArray(a.extraNamespaceFields) ? a.extraNamespaceFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: '$ARGOCD_APP_NAMESPACE' });
     for (const f of (Array.isArray(a.extraPatternNameFields) ? a.extraPatternNameFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: pattern });
+    const appParams = new Set<string>(CHART_PARAMETERS.filter((p) => !KNOWN_PARAMETERS.has(p)));
     for (const f of [...(Array.isArray(a.extraHubClusterDomainFields) ? a.extraHubClusterDomainFields : []), ...(Array.isArray(a.extraLocalClusterDomainFields) ? a.extraLocalClusterDomainFields : [])]) {
-      if (typeof f === 'string') injectedParams.add(f);
+      if (typeof f === 'string') {
+        injectedParams.add(f);
+        appParams.add(f);
+      }
     }
     for (const o of entriesOf(a.overrides).map(([, o]) => o)) {
       if (!isPlainObject(o) || typeof o.name !== 'string') continue;
@@ -457,7 +469,11 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
       if (str(a.chart)) second.chart = a.chart;
       else second.path = a.path;
       if (isPlainObject(a.plugin)) second.plugin = a.plugin;
-      else second.helm = helm('$patternref/');
+      else {
+        const before = unknownFiles.length;
+        second.helm = helm('$patternref/');
+        b.leafNotes[name] = [leafNote(appParams, unknownFiles.slice(before))];
+      }
       Object.assign(spec, { repoURL, targetRevision: chartVersion });
       if (str(a.chart)) spec.chart = str(a.chart)!;
       else if (str(a.path)) spec.path = str(a.path)!;
@@ -469,7 +485,12 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
       if (str(a.chart)) spec.chart = str(a.chart)!;
       else if (str(a.path)) spec.path = str(a.path)!;
       if (isPlainObject(a.plugin)) spec.extraSource = { plugin: a.plugin };
-      else if (a.kustomize !== true) spec.extraSource = { helm: helm('/') };
+      else if (a.kustomize !== true) {
+        const before = unknownFiles.length;
+        spec.extraSource = { helm: helm('/') };
+        // What render --leaves builds this chart without (issue #12): the same values the plan's notes name, per app.
+        b.leafNotes[name] = [leafNote(appParams, unknownFiles.slice(before))];
+      }
     }
     put(name, spec, gv.fileOf('applications', key), ['clusterGroup', 'applications', key]);
   }
@@ -620,6 +641,7 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
       projects: b.projects,
       notes: [...notes, ...b.notes],
       generated: b.generated,
+      ...(Object.keys(b.leafNotes).length ? { leafNotes: b.leafNotes } : {}),
     });
     const src = real.get(gv.file);
     if (src) sources.set(gv.file, valuesView(src, b.apps, b.projects, b.places, projectNames(gv.clusterGroup).field));

@@ -14,6 +14,7 @@ import { applicationFor } from '../../generate/argocd.js';
 import { SELF_APPLICATION, selfManaged } from '../../generate/argocd-self.js';
 import { applicationSource, argoSourceType } from '../../model/argo-source-type.js';
 import { isPlainObject } from '../../model/merge.js';
+import { appPlugins, pluginNote } from '../../model/argo-plugin.js';
 import type { HelmParameter, LeafJob } from './render.js';
 import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
 
@@ -75,8 +76,32 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         });
         continue;
       }
+      const plugins = appPlugins(app);
+      if (plugins.length) {
+        // A config-management plugin's commands come from the repository's Argo CD: never run (ADR 0284).
+        skipped.push({ cluster: c.name, app: app.name, reason: pluginNote(app.name, plugins).slice(app.name.length + 2) });
+        continue;
+      }
       const namespace = app.destination.namespace ?? c.gitopsNamespace;
       if (src.chart !== undefined) {
+        // A multi-source Application (a chart with value files from `$ref` sources, e.g. Validated
+        // Patterns' `$patternref`): the chart's own source carries what Helm gets (ADR 0283).
+        const multi = multiSourceChart(applicationFor(c, app) as unknown as Record<string, unknown>, src.chart, fleet.repoURL);
+        if (typeof multi === 'string') {
+          skipped.push({ cluster: c.name, app: app.name, reason: multi });
+          continue;
+        }
+        const helm = multi ? helmOf(multi.source, app) : undefined;
+        // Argo CD resolves a `$ref/` value file first and substitutes build variables after.
+        const rawFiles = multi && isPlainObject(multi.source.helm) && Array.isArray(multi.source.helm.valueFiles) ? multi.source.helm.valueFiles.filter((f): f is string => typeof f === 'string') : [];
+        const env = multi ? buildEnvironment(multi.source, app) : new Map<string, string>();
+        const valueFiles = rawFiles.map((f) => multi!.files(f)).map((f) => (f.startsWith('!') ? f : envsubst(f, env)));
+        const unreadable = valueFiles.find((f) => f.startsWith('!'));
+        if (unreadable !== undefined) {
+          skipped.push({ cluster: c.name, app: app.name, reason: unreadable.slice(1) });
+          continue;
+        }
+        const values = helm?.values ?? src.helm?.values;
         jobs.push({
           cluster: c.name,
           app: app.name,
@@ -85,9 +110,12 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
             chart: src.chart,
             repoURL: src.repoURL,
             version: src.targetRevision,
-            releaseName: src.helm?.releaseName ?? app.name,
+            releaseName: helm?.releaseName ?? src.helm?.releaseName ?? app.name,
             namespace,
-            ...(src.helm?.values ? { values: src.helm.values } : {}),
+            ...(valueFiles.length ? { valueFiles } : {}),
+            ...(helm?.ignoreMissingValueFiles ? { ignoreMissingValueFiles: true } : {}),
+            ...(helm?.parameters.length ? { parameters: helm.parameters } : {}),
+            ...(values ? { values } : {}),
           },
           variables,
         });
@@ -125,6 +153,34 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
     }
   }
   return { jobs, skipped };
+}
+
+/**
+ * The chart source of a multi-source Application and how its value files map to this repository:
+ * `$ref/path` of a `ref` source that is this repository becomes `/path` (repository root); any
+ * other `$ref` (another repository) cannot be read offline. Undefined: a single-source Application.
+ * A string: why the chart cannot be built as Argo CD builds it.
+ */
+function multiSourceChart(application: Record<string, unknown>, chart: string, repoURL: string): { source: Record<string, unknown>; files: (f: string) => string } | string | undefined {
+  const spec = isPlainObject(application.spec) ? application.spec : {};
+  if (!Array.isArray(spec.sources)) return undefined;
+  const sources = spec.sources.filter(isPlainObject);
+  const source = sources.find((s) => s.chart === chart);
+  if (!source) return `its chart ${chart} is not one of the Application's sources`;
+  const refs = new Map<string, string>();
+  for (const s of sources) if (typeof s.ref === 'string' && typeof s.repoURL === 'string') refs.set(s.ref, s.repoURL);
+  const norm = (u: string) => u.replace(/\.git$/, '').replace(/\/+$/, '');
+  return {
+    source,
+    files: (f) => {
+      const m = /^\$([^/]+)\/(.*)$/.exec(f);
+      if (!m) return `!value file ${f} is inside the remote chart, which fleetplan does not read values from`;
+      const ref = refs.get(m[1]!);
+      if (ref === undefined) return `!value file ${f} names a $${m[1]!} source the Application does not have`;
+      if (norm(ref) !== norm(repoURL)) return `!value file ${f} is in another repository (${ref}), which fleetplan does not read`;
+      return `/${m[2]!}`;
+    },
+  };
 }
 
 interface HelmSettings {

@@ -23,6 +23,7 @@ import { parseYamlAll, dumpYaml } from '../../yaml/index.js';
 import type { FluxSubstitution } from './flux.js';
 import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, fluxKustomizationFile, generatedResources, helmReleaseCharts, substituteFluxStream } from './flux.js';
 import { InputWalker } from './inputs.js';
+import type { ChartFetcher } from '../../ports/chart-fetch.js';
 import { findVariableReference, objectFileName, parseManifests, serializeObject, substituteStream } from './manifests.js';
 
 export type LeafSource =
@@ -88,6 +89,8 @@ export interface LeafResult {
   /** True when no build ran for this job (content cache, or an identical build in this run). */
   cached: boolean;
   error?: FleetplanError;
+  /** What the build fetched (`--fetch`): the chart version a range resolved to, its digest. */
+  notes?: string[];
   /** A Flux Kustomization's HelmReleases: each chart rendered, or why not. */
   charts?: { release: string; chart: string; objects: number; problem?: string }[];
 }
@@ -120,6 +123,13 @@ export interface LeafPorts {
   writeReady?: Promise<boolean>;
   /** A locally cached archive of a remote chart, if any. */
   chartArchive?(chart: string, version: string | undefined): string | undefined;
+  /** Remote charts in the fetch cache (read offline too) and, with `network`, pulled with Helm. */
+  charts?: ChartFetcher;
+  /**
+   * `--fetch` (ADR 0283): remote charts are pulled and kustomize may read remote bases and charts.
+   * Without it nothing reaches the network: such a build is not run, and says so.
+   */
+  network?: boolean;
 }
 
 /** Flags of every kustomize build (plus `--helm-command` when a chart is inflated). */
@@ -134,6 +144,8 @@ interface BuildPlan {
   key: string | undefined;
   dedupeKey: string;
   run(): Promise<string>;
+  /** What was fetched for this build, for the result's notes. */
+  notes?: string[];
 }
 
 export async function renderLeafJobs(
@@ -161,6 +173,14 @@ export async function renderLeafJobs(
       throw new InputError(`source path "${path}" is not a directory`, { code: 'missing-path', location: { file: path } });
     }
     const inputs = walker.kustomization(dir);
+    if (inputs.remote.length > 0 && ports.network !== true) {
+      // kustomize would fetch these itself: offline unless the user asked for the network (ADR 0283).
+      throw new ToolError(`not built: ${rel(dir)} reads remote resources, not fetched offline: ${inputs.remote.map(redactUrl).join(', ')}`, {
+        code: 'remote-not-fetched',
+        location: { file: rel(dir) },
+        hint: 'pass --fetch to let kustomize fetch them (git and HTTPS, as Argo CD does), or vendor them into the repository',
+      });
+    }
     const tool = await ports.kustomize();
     const helm = inputs.usesHelm ? await ports.helm() : undefined;
     const flags = helm ? [...KUSTOMIZE_BUILD_FLAGS, '--helm-command', helm.binary] : [...KUSTOMIZE_BUILD_FLAGS];
@@ -181,6 +201,7 @@ export async function renderLeafJobs(
     let inputs: BuildInputs;
     let display: string;
     let valueFiles: string[] = [];
+    const fetchNotes: string[] = [];
     if (source.path !== undefined) {
       chart = inside(repoRoot, source.path);
       const kind = ports.reader.kind(chart);
@@ -203,21 +224,44 @@ export async function renderLeafJobs(
       display = rel(chart);
     } else {
       const name = source.chart ?? '';
-      display = `${source.repoURL ?? '?'} ${name}${source.version ? `@${source.version}` : ''}`;
+      display = `${redactUrl(source.repoURL ?? '?')} ${name}${source.version ? `@${source.version}` : ''}`;
       // An OCI chart is cached as `<last path segment>-<version>.tgz`, as `helm pull oci://…` writes it.
       const archiveName = name.startsWith('oci://') ? (name.split('/').pop() ?? '') : name;
-      const archive = archiveName ? ports.chartArchive?.(archiveName, source.version) : undefined;
+      let archive = archiveName ? ports.chartArchive?.(archiveName, source.version) : undefined;
+      if (!archive && ports.charts && name) {
+        // The fetch cache (an exact version pulled before), else `helm pull` with --fetch (ADR 0283).
+        const req = { chart: name, ...(source.repoURL !== undefined ? { repoURL: source.repoURL } : {}), ...(source.version ? { version: source.version } : {}) };
+        const got = ports.charts.cached(req) ?? (ports.network === true ? await ports.charts.pull(req) : undefined);
+        if (got) {
+          archive = got.archive;
+          const where = name.startsWith('oci://') ? name : `${name} from ${redactUrl(source.repoURL ?? '?')}`;
+          const resolved = source.version === got.version || source.version === `v${got.version}` ? got.version : `${got.version} (resolved from ${source.version ?? 'no version: the newest'})`;
+          fetchNotes.push(`${got.pulled ? 'fetched' : 'from the fetch cache:'} chart ${where} ${resolved}, ${got.digest ? `digest ${got.digest}, ` : ''}archive ${got.sha256}`);
+          display = `${redactUrl(source.repoURL ?? '?')} ${name}@${got.version}`;
+        }
+      }
       if (!archive) {
         const oci = name.startsWith('oci://');
-        throw new ToolError(`remote chart ${name}${source.version ? ` ${source.version}` : ''}${oci ? '' : ` from ${source.repoURL ?? '?'}`} is not in the local chart cache (not available offline)`, {
+        throw new ToolError(`remote chart ${name}${source.version ? ` ${source.version}` : ''}${oci ? '' : ` from ${redactUrl(source.repoURL ?? '?')}`} is not in the local chart cache (not available offline)`, {
           code: 'chart-not-cached',
           hint: oci
-            ? `fleetplan does not download charts; run \`helm pull ${name}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``
-            : `fleetplan does not download charts; run \`helm pull ${name} --repo ${source.repoURL ?? 'URL'}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``,
+            ? `pass --fetch to let helm pull it, or run \`helm pull ${name}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``
+            : `pass --fetch to let helm pull it, or run \`helm pull ${name} --repo ${redactUrl(source.repoURL ?? 'URL')}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``,
         });
       }
       chart = archive;
-      inputs = { files: [archive], missing: [], remote: [], usesHelm: true };
+      // Value files of a multi-source Application's `$ref` (this repository): repo-root paths.
+      const named = (source.valueFiles ?? []).map((f) => ({ f, abs: inside(repoRoot, `.${f.startsWith('/') ? f : `/${f}`}`) }));
+      const missing = named.filter((v) => ports.reader.kind(v.abs) !== 'file');
+      if (missing.length && !source.ignoreMissingValueFiles) {
+        throw new InputError(`values file${missing.length === 1 ? '' : 's'} ${missing.map((v) => `"${v.f}"`).join(', ')} of chart ${name} do${missing.length === 1 ? 'es' : ''} not exist`, {
+          code: 'missing-path',
+          location: { file: missing[0]!.f.replace(/^\//, '') },
+          hint: 'create the file, fix the valueFiles entry, or set helm.ignoreMissingValueFiles: true',
+        });
+      }
+      valueFiles = named.filter((v) => !missing.includes(v)).map((v) => v.abs);
+      inputs = { files: [archive, ...valueFiles].sort(), missing: missing.map((v) => v.abs).sort(), remote: [], usesHelm: true };
     }
     const helm = await ports.helm();
     const material = {
@@ -231,7 +275,7 @@ export async function renderLeafJobs(
       ignoreMissingValueFiles: source.ignoreMissingValueFiles === true,
       parameters: source.parameters ?? [],
       values: source.values ?? null,
-      ...fileMaterial(inputs, source.path !== undefined ? rel : (f) => basename(f)),
+      ...fileMaterial(inputs, source.path !== undefined ? rel : (f) => (f === chart ? basename(f) : rel(f))),
     };
     const key = sha256(canonicalJson(material));
     return {
@@ -239,6 +283,7 @@ export async function renderLeafJobs(
       inputs,
       key,
       dedupeKey: key,
+      ...(fetchNotes.length ? { notes: fetchNotes } : {}),
       run: () =>
         helm.template({
           chart,
@@ -335,7 +380,7 @@ export async function renderLeafJobs(
         entry.objects = chartObjects.length;
       } catch (e) {
         entry.problem = e instanceof ToolError && e.code === 'chart-not-cached'
-          ? `chart ${rc.display} is not available offline: fleetplan does not download charts, and ${rc.chart}-${rc.version}.tgz is not in the local chart cache (helm pull it into <cache dir>/charts)`
+          ? `chart ${rc.display} is not available offline: ${rc.chart}-${rc.version}.tgz is not in the local chart cache (pass --fetch to let helm pull it, or helm pull it into <cache dir>/charts)`
           : (e as Error).message;
       }
     }
@@ -356,13 +401,15 @@ export async function renderLeafJobs(
       }
       const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : await planHelm(job.source);
       result.path = plan.path;
+      if (plan.notes) result.notes = plan.notes;
       let built: { text: string; cached: boolean };
       try {
         built = await obtain(plan);
       } catch (e) {
         if (e instanceof ToolError && e.code === 'build-failed') {
           const tool = job.source.kind === 'kustomize' ? 'kustomize build' : 'helm template';
-          throw new ToolError(`${tool} of ${plan.path} failed: ${e.message}`, { code: 'build-failed', location: { file: plan.path }, cause: e });
+          // A remote base's URL may carry a password: never shown (kustomize prints the URL as written).
+          throw new ToolError(`${tool} of ${plan.path} failed: ${redactUrl(e.message)}`, { code: 'build-failed', location: { file: plan.path }, cause: e });
         }
         throw e;
       }
@@ -478,6 +525,11 @@ function findSource(name: string, lineText: string, inputs: BuildInputs, reader:
       },
     }));
   return findVariableReference(name, files, lineText);
+}
+
+/** Hides `user:password@` of a URL in a message. */
+function redactUrl(text: string): string {
+  return text.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s]*@/g, '$1***@');
 }
 
 /** Resolves a repo-relative path and refuses one that leaves the repository. */

@@ -8,6 +8,8 @@ export function formatLeafReport(run: RenderLeavesResult): string {
   const lines: string[] = [];
   const failed = run.results.filter((r) => r.error);
   for (const r of failed) lines.push(`error: ${r.error!.format()}`);
+  // What --fetch pulled (ADR 0283): the version a range resolved to and the digest, per app.
+  for (const r of run.results) for (const n of r.notes ?? []) lines.push(`note: cluster ${r.cluster}, app ${r.app}: ${n}`);
   // A Flux Kustomization's HelmReleases whose charts were not rendered: named one by one, never silently left out.
   let chartsDone = 0;
   let chartsMissing = 0;

@@ -1,0 +1,133 @@
+/**
+ * Remote charts for `--fetch` (docs/adr/0283-fetch-remote-sources.md): `helm pull` of a chart from
+ * a Helm repository (`--repo URL`) or an OCI registry (`oci://…`) into the fetch cache,
+ * `<cacheDir>/charts-fetched/<key>/<version>.tgz`, keyed by (repository URL, chart) and the
+ * resolved version. An exact version already there is used without the network; a version range
+ * (or none) is always resolved by Helm against the repository (its index, or the registry's tags),
+ * and the version it chose is reported. Each archive's sha256 (and an OCI registry's manifest
+ * digest) is recorded beside it.
+ *
+ * Credentials: Helm is given an empty repository configuration and cache of its own and, for
+ * registries, only the registry configuration file the user names (`--registry-config FILE`);
+ * never the logins of the user's Helm (HELM_REGISTRY_CONFIG, ~/.config/helm), nor anything from
+ * the process environment (ADR 0212).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ToolError } from '../errors/index.js';
+import type { ChartFetcher, ChartRequest, FetchedChart } from '../ports/chart-fetch.js';
+import type { HelmTool } from '../ports/tools.js';
+import { parseYamlAll } from '../yaml/index.js';
+import { runTool } from './process.js';
+
+export interface ChartFetcherOptions {
+  /** The fetch cache lives under it; absent: a temporary directory for this run, removed by close(). */
+  cacheDir: string | undefined;
+  helm: () => Promise<HelmTool>;
+  env: Readonly<Record<string, string | undefined>>;
+  /** `--registry-config FILE`: the only registry logins Helm gets. */
+  registryConfig?: string;
+}
+
+/** `1.2.3`, `v1.2.3`, `1.2.3-rc.1+build`: one version, not a range. */
+const EXACT = /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+export function isExactVersion(version: string | undefined): boolean {
+  return version !== undefined && EXACT.test(version);
+}
+
+/** Hides the `user:password@` of every URL in a text that is shown. */
+export function redactUrl(url: string): string {
+  return url.replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/@\s]*@/g, '$1***@');
+}
+
+export function createChartFetcher(options: ChartFetcherOptions): ChartFetcher & { close(): void } {
+  let scratch: string | undefined;
+  const base = () => (options.cacheDir ? join(options.cacheDir, 'charts-fetched') : (scratch ??= mkdtempSync(join(tmpdir(), 'fleetplan-charts-'))));
+  const keyDir = (req: ChartRequest) => join(base(), sha256(`${req.chart.startsWith('oci://') ? '' : (req.repoURL ?? '')}\0${req.chart}`).slice(0, 32));
+  const inflight = new Map<string, Promise<FetchedChart>>();
+
+  const read = (dir: string, version: string): FetchedChart | undefined => {
+    const archive = join(dir, `${safe(version)}.tgz`);
+    if (!existsSync(archive)) return undefined;
+    let digest: string | undefined;
+    try {
+      digest = (JSON.parse(readFileSync(join(dir, `${safe(version)}.json`), 'utf8')) as { digest?: string }).digest;
+    } catch {
+      digest = undefined;
+    }
+    return { archive, version, sha256: sha256File(archive), ...(digest ? { digest } : {}), pulled: false };
+  };
+
+  const pull = async (req: ChartRequest): Promise<FetchedChart> => {
+    const helm = await options.helm();
+    const oci = req.chart.startsWith('oci://');
+    const work = mkdtempSync(join(tmpdir(), 'fleetplan-pull-'));
+    try {
+      const dest = join(work, 'out');
+      mkdirSync(dest);
+      const args = ['pull', req.chart];
+      if (!oci) args.push('--repo', req.repoURL ?? '');
+      if (req.version) args.push('--version', req.version);
+      args.push('--destination', dest, '--repository-config', join(work, 'repositories.yaml'), '--repository-cache', join(work, 'cache'));
+      args.push('--registry-config', options.registryConfig ?? join(work, 'registry.json'));
+      // Helm's own directories point into the scratch directory: no login, repository or plugin of the user's Helm is read.
+      const env = { ...options.env, HELM_CONFIG_HOME: join(work, 'config'), HELM_CACHE_HOME: join(work, 'cache'), HELM_DATA_HOME: join(work, 'data'), HELM_REGISTRY_CONFIG: undefined, HELM_REPOSITORY_CONFIG: undefined, HELM_REPOSITORY_CACHE: undefined, HELM_PLUGINS: undefined };
+      const r = await runTool(helm.binary, args, { env, timeoutMs: 5 * 60 * 1000 }, 'check the repository URL, chart name and version; give registry logins with --registry-config FILE');
+      const where = oci ? req.chart : `${req.chart} from ${redactUrl(req.repoURL ?? '?')}`;
+      if (r.code !== 0) {
+        throw new ToolError(`helm pull of ${where}${req.version ? ` ${req.version}` : ''} failed: ${redactUrl((r.stderr || r.stdout).trim()) || `exit ${r.code}`}`, {
+          code: 'chart-fetch-failed',
+          hint: 'check the repository URL, the chart name and the version (targetRevision); for a private registry pass --registry-config FILE',
+        });
+      }
+      const tgz = readdirSync(dest).filter((f) => f.endsWith('.tgz'));
+      if (tgz.length !== 1) throw new ToolError(`helm pull of ${where} wrote ${tgz.length} archives, expected one`, { code: 'chart-fetch-failed' });
+      const archive = join(dest, tgz[0]!);
+      const shown = await runTool(helm.binary, ['show', 'chart', archive], { env }, '');
+      const meta = shown.code === 0 ? parseYamlAll(shown.stdout, { schema: 'core' })[0] : undefined;
+      const version = meta !== null && typeof meta === 'object' && typeof (meta as Record<string, unknown>).version === 'string' ? String((meta as Record<string, unknown>).version) : undefined;
+      if (!version) throw new ToolError(`cannot read the version of the chart helm pulled for ${where}: ${shown.stderr.trim()}`, { code: 'chart-fetch-failed' });
+      const registryDigest = /Digest:\s*(sha256:[0-9a-f]{64})/.exec(`${r.stdout}\n${r.stderr}`)?.[1];
+      const dir = keyDir(req);
+      mkdirSync(dir, { recursive: true });
+      const target = join(dir, `${safe(version)}.tgz`);
+      renameSync(archive, target);
+      if (registryDigest) writeFileSync(join(dir, `${safe(version)}.json`), `${JSON.stringify({ digest: registryDigest })}\n`);
+      return { archive: target, version, sha256: sha256File(target), ...(registryDigest ? { digest: registryDigest } : {}), pulled: true };
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  };
+
+  return {
+    cached(req) {
+      if (!isExactVersion(req.version)) return undefined;
+      return read(keyDir(req), req.version!.replace(/^v/, '')) ?? read(keyDir(req), req.version!);
+    },
+    pull(req) {
+      const k = `${req.repoURL ?? ''}\0${req.chart}\0${req.version ?? ''}`;
+      let p = inflight.get(k);
+      if (!p) inflight.set(k, (p = pull(req)));
+      return p;
+    },
+    close() {
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+      scratch = undefined;
+    },
+  };
+}
+
+function safe(version: string): string {
+  return version.replace(/[^A-Za-z0-9._+-]/g, '_');
+}
+
+function sha256(s: string): string {
+  return createHash('sha256').update(s).digest('hex');
+}
+
+function sha256File(file: string): string {
+  return `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+}
