@@ -151,6 +151,7 @@ const CASES: Record<string, Case | { excluded: string }> = {
     staticCode: 'symlink-outside-repo',
   },
   'not-a-kustomization': { excluded: 'raised by `cmp generate` (the Argo CD plugin), not by render' },
+  cancelled: { excluded: 'builds not started because writing the output directory failed (ADR 0276): that failure is the one reported, not an input error' },
   internal: { excluded: 'an OperationError for an unexpected exception: a bug, not an input error' },
 };
 
