@@ -45,6 +45,7 @@ import { provisionRules } from './provision.js';
 import { consumerValueCodes } from '../layering/consumer-values.js';
 import { leafBuildsRule } from './rules/leaf-builds.js';
 import { leafVariablesRule } from './rules/leaf-variables.js';
+import { sameRepository } from '../model/git-url.js';
 
 export type { RuleContext } from './context.js';
 export type { LeafObjects } from '../ports/leaf-objects.js';
@@ -154,7 +155,7 @@ export function createRuleContext(resolved: ResolvedFleet, options: ValidateOpti
   const releases = new Map((fleet.graphs?.helmfile ?? []).map((r) => [releaseApp(r), r]));
   const releaseObjects = new Map<string, ManifestObject[]>();
   const localPath = (app: ResolvedApp): string | undefined => {
-    if (app.source.repoURL !== fleet.repoURL || app.source.chart !== undefined || app.source.path === undefined) return undefined;
+    if (!sameRepository(app.source.repoURL, fleet.repoURL) || app.source.chart !== undefined || app.source.path === undefined) return undefined;
     return normalizeRepoPath(app.source.path);
   };
   return {

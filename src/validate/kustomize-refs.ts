@@ -22,6 +22,7 @@ import { KUSTOMIZATION_FILES } from '../load/kustomization.js';
 import type { Rule } from './engine.js';
 import type { RuleContext } from './context.js';
 import { appSourceType, normalizeRepoPath } from './context.js';
+import { sameRepository } from '../model/git-url.js';
 
 const REFERENCE_FIELDS = ['resources', 'components', 'bases'] as const;
 const REMOTE = /^[a-z][a-z0-9+.-]*:\/\/|^git@|^github\.com\/|^gitlab\.com\/|^bitbucket\.org\//;
@@ -182,7 +183,7 @@ export function appKustomizationRoots({ fleet, clusters, fs }: Pick<RuleContext,
   for (const c of clusters) {
     for (const app of c.apps) {
       const path = app.source.path;
-      if (path === undefined || app.source.chart !== undefined || app.source.repoURL !== fleet.repoURL) continue;
+      if (path === undefined || app.source.chart !== undefined || !sameRepository(app.source.repoURL, fleet.repoURL)) continue;
       // Argo CD reads a kustomization only when it builds the source with kustomize (or the
       // plugin runs kustomize): a chart built with Helm never reads the one beside it.
       const type = appSourceType(fs, c, app);

@@ -21,12 +21,13 @@ import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { GitRepo, RepositoryOrigin } from '../../ports/git-repo.js';
 import { generateApplications } from '../../appset/applications.js';
 import { goTemplateEngine } from '../../appset/go-engine.js';
-import { compileDoublestar } from '../../appset/glob.js';
+import { directoryOptions, selectDirectoryFiles } from '../../render/leaves/directory.js';
 import { loadApplicationSet, parseClusterSecrets } from '../../appset/load.js';
 import type { ClusterSecret } from '../../appset/types.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 import type { ArgoObject, RepoScan } from './scan.js';
-import { ARGO_API, kustomizationClosure, kustomizationIn, normalizeGitURL, repositoryFiles, topKustomizations } from './scan.js';
+import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
+import { normalizeGitURL } from '../../model/git-url.js';
 
 export const IN_CLUSTER_NAME = 'in-cluster';
 export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
@@ -211,17 +212,8 @@ export class ArgoFollower {
     const prefix = path === '.' ? '' : `${path}/`;
     const under = this.allFiles.filter((f) => f.startsWith(prefix));
     if (this.fs.exists(path === '.' ? 'Chart.yaml' : `${path}/Chart.yaml`)) return under;
-    const dir = isPlainObject(source.directory) ? source.directory : {};
-    const matchers = (p: string | undefined) => (p ? p.replace(/^\{|\}$/g, '').split(',').map((x) => compileDoublestar(x.trim())) : []);
-    const inc = matchers(str(dir.include));
-    const exc = matchers(str(dir.exclude));
-    const hit = (ms: ((p: string) => boolean)[], f: string, rel: string) => ms.some((m) => m(rel) || m(f.split('/').pop()!));
-    return under.filter((f) => {
-      const rel = f.slice(prefix.length);
-      if (dir.recurse !== true && rel.includes('/')) return false;
-      if (!/\.(ya?ml|json)$/.test(f)) return false;
-      return (inc.length === 0 || hit(inc, f, rel)) && !hit(exc, f, rel);
-    });
+    const picked = new Set(selectDirectoryFiles(under.map((f) => f.slice(prefix.length)), directoryOptions(source)));
+    return under.filter((f) => picked.has(f.slice(prefix.length)));
   }
 
   private object(o: ArgoObject): string {

@@ -183,16 +183,6 @@ export function topKustomizations(fs: RepoFileSystem, allFiles: readonly string[
   return kdirs.filter((d) => !included.has(d) && [...closures.get(d)!.files].some((f) => files.has(f))).sort();
 }
 
-/** Argo CD's normal form of a Git URL for comparing two (scheme, `.git`, trailing slash, case of the host). */
-export function normalizeGitURL(url: string): string {
-  let u = url.trim();
-  const scp = /^([\w.-]+@)?([\w.-]+):(?!\/\/)(.+)$/.exec(u);
-  if (scp) u = `https://${scp[2]}/${scp[3]}`;
-  u = u.replace(/^(ssh|git|http|https):\/\/([^@/]+@)?/i, 'https://').replace(/\/+$/, '').replace(/\.git$/i, '');
-  const m = /^https:\/\/([^/]+)(.*)$/.exec(u);
-  return m ? `https://${m[1]!.toLowerCase().replace(/:443$/, '')}${m[2]}` : u;
-}
-
 /**
  * A YAML file the scan could not read (too large, not a regular file, unreadable): an info finding,
  * because a large CRD bundle is common and harmless, but Argo CD objects in it would be missing.

@@ -16,7 +16,10 @@ import { applicationSource, argoSourceType } from '../../model/argo-source-type.
 import { isPlainObject } from '../../model/merge.js';
 import { appPlugins, pluginNote } from '../../model/argo-plugin.js';
 import type { HelmParameter, LeafJob } from './render.js';
+import type { DirectoryOptions } from './directory.js';
+import { directoryOptions } from './directory.js';
 import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
+import { sameRepository } from '../../model/git-url.js';
 
 export interface SkippedLeaf {
   cluster: string;
@@ -122,17 +125,29 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         continue;
       }
       if (src.path === undefined) continue;
-      if (src.repoURL === fleet.repoURL && src.path.startsWith(`${fleet.renderedPath}/`)) {
+      if (sameRepository(src.repoURL, fleet.repoURL) && src.path.startsWith(`${fleet.renderedPath}/`)) {
         // A hub's provisioning app: render --out writes its objects itself (DIR/<hub>/provision/<app>).
         skipped.push({ cluster: c.name, app: app.name, reason: `its objects are fleetplan's own output at ${src.path}` });
         continue;
       }
-      if (src.repoURL !== fleet.repoURL) {
+      if (!sameRepository(src.repoURL, fleet.repoURL)) {
         skipped.push({ cluster: c.name, app: app.name, reason: `source ${src.repoURL} is another repository` });
         continue;
       }
       const argo = applicationSource(applicationFor(c, app) as unknown as Record<string, unknown>) ?? {};
-      const helm = argoSourceType(argo, has(src.path)) === 'helm' ? helmOf(argo, app) : undefined;
+      const type = argoSourceType(argo, has(src.path));
+      const helm = type === 'helm' ? helmOf(argo, app) : undefined;
+      if (type === 'directory' && fs.isDirectory(src.path)) {
+        // Plain manifests, read as the repo-server reads a directory source (ADR 0287).
+        const options = directoryOptions(argo);
+        const jsonnet = jsonnetFiles(fs, src.path, options);
+        if (jsonnet.length > 0) {
+          skipped.push({ cluster: c.name, app: app.name, reason: `its directory source has Jsonnet files (${jsonnet.slice(0, 3).join(', ')}${jsonnet.length > 3 ? ', …' : ''}), which Argo CD evaluates and fleetplan does not` });
+          continue;
+        }
+        jobs.push({ cluster: c.name, app: app.name, source: { kind: 'directory', path: src.path, ...options }, variables });
+        continue;
+      }
       jobs.push({
         cluster: c.name,
         app: app.name,
@@ -241,4 +256,19 @@ function envsubst(text: string, env: Map<string, string>): string {
     const name = braced ?? bare ?? '';
     return env.get(name) ?? (UNKNOWN_OFFLINE.has(name) ? m : '');
   });
+}
+
+/** The `.jsonnet` files a directory source reads (Argo CD evaluates them; fleetplan does not). */
+function jsonnetFiles(fs: RepoFileSystem, path: string, options: DirectoryOptions): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    for (const name of fs.list(dir)) {
+      const p = `${dir}/${name}`;
+      if (fs.isDirectory(p)) {
+        if (options.recurse === true && depth < 64) walk(p, depth + 1);
+      } else if (name.endsWith('.jsonnet')) out.push(p);
+    }
+  };
+  walk(path, 0);
+  return out.sort();
 }

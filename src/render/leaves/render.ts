@@ -24,10 +24,14 @@ import type { FluxSubstitution } from './flux.js';
 import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, fluxKustomizationFile, generatedResources, helmReleaseCharts, substituteFluxStream } from './flux.js';
 import { InputWalker } from './inputs.js';
 import type { ChartFetcher } from '../../ports/chart-fetch.js';
+import type { DirectoryOptions } from './directory.js';
+import { directoryFileManifests, selectDirectoryFiles } from './directory.js';
 import { findVariableReference, objectFileName, parseManifests, serializeObject, substituteStream } from './manifests.js';
 
 export type LeafSource =
   | { kind: 'kustomize'; path: string }
+  /** A directory of plain manifests (Argo CD's directory source type, directory.ts). */
+  | ({ kind: 'directory'; path: string } & DirectoryOptions)
   | FluxLeafSource
   | {
       kind: 'helm';
@@ -193,6 +197,44 @@ export async function renderLeafJobs(
       key,
       dedupeKey: key ?? `uncacheable:${canonicalJson({ dir: rel(dir), ...identity })}`,
       run: () => tool.build(dir, flags),
+    };
+  };
+
+  /** Argo CD's directory source: the files it reads, concatenated (cached by their content). */
+  const planDirectory = (source: Extract<LeafSource, { kind: 'directory' }>): BuildPlan => {
+    const dir = inside(repoRoot, source.path);
+    if (ports.reader.kind(dir) !== 'dir') {
+      throw new InputError(`source path "${source.path}" is not a directory`, { code: 'missing-path', location: { file: source.path } });
+    }
+    const below = (abs: string) => relative(dir, abs).split(sep).join('/');
+    const all = ports.reader.listFiles(dir);
+    const picked = new Set(selectDirectoryFiles(all.map(below), source));
+    const files = all.filter((f) => picked.has(below(f)));
+    const inputs: BuildInputs = { files, missing: [], remote: [], usesHelm: false };
+    const options = { recurse: source.recurse === true, include: source.include ?? null, exclude: source.exclude ?? null };
+    const key = sha256(canonicalJson({ v: 1, kind: 'directory', dir: rel(dir), ...options, ...fileMaterial(inputs) }));
+    return {
+      path: rel(dir),
+      inputs,
+      key,
+      dedupeKey: key,
+      run: async () => {
+        const parts: string[] = [];
+        for (const f of files) {
+          let text: string | undefined;
+          try {
+            text = directoryFileManifests(ports.reader.readText(f));
+          } catch (e) {
+            throw new InputError(`${rel(f)} is not valid manifests: ${(e as Error).message.split('\n')[0]}`, {
+              code: 'invalid-manifests',
+              location: { file: rel(f) },
+              hint: 'Argo CD reads every .yaml, .yml and .json file of a directory source; fix the file, or leave it out with spec.source.directory.exclude',
+            });
+          }
+          if (text !== undefined) parts.push(text.endsWith('\n') ? text : `${text}\n`);
+        }
+        return parts.join('---\n');
+      },
     };
   };
 
@@ -389,7 +431,7 @@ export async function renderLeafJobs(
 
   const renderOne = async (job: LeafJob): Promise<LeafResult> => {
     if (job.source.kind === 'flux') return renderFluxOne(job, job.source);
-    const display = job.source.kind === 'kustomize' ? job.source.path : (job.source.path ?? job.source.chart ?? '?');
+    const display = job.source.kind === 'kustomize' || job.source.kind === 'directory' ? job.source.path : (job.source.path ?? job.source.chart ?? '?');
     const result: LeafResult = { cluster: job.cluster, app: job.app, path: display, objects: 0, files: [], cached: false };
     try {
       if (!SAFE_NAME.test(job.cluster)) {
@@ -399,7 +441,7 @@ export async function renderLeafJobs(
       if (appDir === undefined) {
         throw new UsageError(`app name "${job.app}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
       }
-      const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : await planHelm(job.source);
+      const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : job.source.kind === 'directory' ? planDirectory(job.source) : await planHelm(job.source);
       result.path = plan.path;
       if (plan.notes) result.notes = plan.notes;
       let built: { text: string; cached: boolean };

@@ -10,6 +10,7 @@ import type { RuleDefinition } from '../engine.js';
 import { at, fieldOrigin, place } from '../context.js';
 import { CLUSTER_SCOPED } from '../../load/manifests.js';
 import { PHASE_LABEL } from '../../model/constants.js';
+import { sameRepository } from '../../model/git-url.js';
 
 const SHA = /^[0-9a-f]{40}$/;
 
@@ -51,7 +52,7 @@ export const productionSafetyRule: RuleDefinition = {
       // Apps of the fleet repository that override the revision on a protected cluster.
       if (c.sector !== undefined && protectedNames.has(c.sector)) {
         for (const app of c.apps) {
-          if (app.source.repoURL !== fleet.repoURL || app.source.chart !== undefined) continue;
+          if (!sameRepository(app.source.repoURL, fleet.repoURL) || app.source.chart !== undefined) continue;
           const rev = app.source.targetRevision;
           if (rev === c.revision || SHA.test(rev)) continue;
           out.push(place(fleet, fieldOrigin(fleet, app, ['targetRevision']), {

@@ -14,6 +14,7 @@ import type { ResolvedCluster } from '../../model/resolved.js';
 import type { ManifestIndex } from '../../load/manifests.js';
 import { renderedClusterPath } from '../../generate/argocd.js';
 import { isPlainObject } from '../../model/merge.js';
+import { sameRepository } from '../../model/git-url.js';
 
 export const repositoryHygieneRule: RuleDefinition = {
   name: 'repository-hygiene',
@@ -66,7 +67,7 @@ export const repositoryHygieneRule: RuleDefinition = {
       }
       for (const app of c.apps) {
         const path = app.source.path;
-        if (path === undefined || app.source.repoURL !== fleet.repoURL || app.source.chart !== undefined) continue;
+        if (path === undefined || !sameRepository(app.source.repoURL, fleet.repoURL) || app.source.chart !== undefined) continue;
         const normalized = normalizeRepoPath(path);
         // `fleetplan render --out` writes these (provisioning apps); they need not exist yet.
         if (normalized !== undefined && normalized.startsWith(`${fleet.renderedPath}/`)) continue;

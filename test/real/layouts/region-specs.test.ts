@@ -263,6 +263,8 @@ test('validate reports the known defects of the committed gitops-applications: p
     'error argocd-unknown-field gitops-applications/global/acm-gitops-integration.application.yaml:18 spec.syncPolicy.prune',
     'error missing-path gitops-applications/global/advanced-cluster-management.application.yaml:11 spec.source.path',
     'error argocd-unknown-field gitops-applications/global/advanced-cluster-management.application.yaml:18 spec.syncPolicy.prune',
+    // Its repoURL ends in .git, unlike the others': the same repository to Argo CD (ADR 0287).
+    'error missing-path gitops-applications/global/cluster-provisioning-metrics.application.yaml:17 spec.source.path',
     'error missing-path gitops-applications/global/gitea.application.yaml:12 spec.source.path',
     // SOURCE.md: gitops-applications/kustomization.yaml and global/kustomization.yaml have no apiVersion.
     'warning kustomization-missing-header gitops-applications/global/kustomization.yaml:1',
@@ -308,7 +310,7 @@ test('validate on the region-spec repository reports its known defects at their 
     'argocd-unknown-field': 5,
     'destination-before-registration': 8,
     'kustomization-missing-header': 2,
-    'missing-path': 12,
+    'missing-path': 13,
     'namespace-on-cluster-scoped': 2,
     'patch-path-missing': 2,
   });
@@ -335,7 +337,7 @@ test('validate on the region-spec repository reports its known defects at their 
   assert.match(dest.message, new RegExp(`Application "${OCP}-cluster" \\(clusters/${OCP}\\) creates it`));
   // The hub's global Applications and the spokes' list elements name paths this copy leaves out: each
   // is reported at the line that writes the path.
-  assert.deepEqual(where('missing-path').slice(0, 4).concat(where('missing-path').slice(8)), [
+  assert.deepEqual(where('missing-path').slice(0, 4).concat(where('missing-path').slice(9)), [
     `error gitops-applications/${EKS}.yaml:15 spec.generators[0].list.elements[1].path`,
     `error gitops-applications/${EKS}.yaml:19 spec.generators[0].list.elements[2].path`,
     `error gitops-applications/${EKS}.yaml:23 spec.generators[0].list.elements[3].path`,
@@ -345,9 +347,10 @@ test('validate on the region-spec repository reports its known defects at their 
     `error gitops-applications/${OCP}.yaml:23 spec.generators[0].list.elements[3].path`,
     `error gitops-applications/${OCP}.yaml:27 spec.generators[0].list.elements[4].path`,
   ]);
-  assert.deepEqual(where('missing-path').slice(4, 8), [
+  assert.deepEqual(where('missing-path').slice(4, 9), [
     'error gitops-applications/global/acm-gitops-integration.application.yaml:11 spec.source.path',
     'error gitops-applications/global/advanced-cluster-management.application.yaml:11 spec.source.path',
+    'error gitops-applications/global/cluster-provisioning-metrics.application.yaml:17 spec.source.path',
     'error gitops-applications/global/gitea.application.yaml:12 spec.source.path',
     'error gitops-applications/global/openshift-pipelines-operator.application.yaml:11 spec.source.path',
   ]);
