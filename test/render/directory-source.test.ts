@@ -10,24 +10,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { directoryFileManifests, selectDirectoryFiles } from '../../src/render/leaves/directory.js';
 
 function application(name: string, source: string): string {
-  return `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  project: default
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: ${name}
-  source:
-    repoURL: https://github.com/acme/platform
-    targetRevision: main
-${source}`;
+  return argoApplication(name, `    repoURL: https://github.com/acme/platform\n    targetRevision: main\n${source}`);
 }
 
 const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;

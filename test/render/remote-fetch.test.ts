@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { startGitHttpServer } from '../support/git-http-server.js';
 import { locateKustomize } from '../../src/adapters/kustomize.js';
 import { parseManifests, serializeObject } from '../../src/render/leaves/manifests.js';
@@ -73,18 +73,7 @@ async function chartRepository(): Promise<{ url: string; requests: string[]; dir
 function fleetRepo(apps: Record<string, string>): string {
   const files: Record<string, string> = {};
   for (const [name, source] of Object.entries(apps)) {
-    files[`apps/${name}.yaml`] = `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  project: default
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: ${name}
-  source:
-${source}`;
+    files[`apps/${name}.yaml`] = argoApplication(name, source);
   }
   const dir = writeTree(files);
   execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);

@@ -85,3 +85,19 @@ spec:
     ...overrides,
   };
 }
+
+/** An Argo CD Application named `name` (namespace argocd, project default) whose `spec.source` is `source` (indented 4). */
+export function argoApplication(name: string, source: string): string {
+  return `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: ${name}
+  namespace: argocd
+spec:
+  project: default
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: ${name}
+  source:
+${source}`;
+}
