@@ -22,7 +22,8 @@ import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute
 import { fluxVariables, setFluxBuildScopes } from '../../load/flux-variables.js';
 import type { FluxBuildScope } from '../../load/flux-variables.js';
 import type { ConfigLookup, RepoObject } from '../../load/flux-variables.js';
-import { findNoCrossNamespaceRefs, helmfileFiles, readDocs, readHelmfile } from '../helmfile-flux/reader.js';
+import { findNoCrossNamespaceRefs, groupSource, helmfileFiles, readDocs, readHelmfile } from '../helmfile-flux/reader.js';
+import type { AppPlace } from '../helmfile-flux/reader.js';
 import type { HelmfileRelease } from '../../model/graphs.js';
 import { releaseApp } from '../../model/graphs.js';
 import { PHASE_LABEL } from '../../model/constants.js';
@@ -464,26 +465,6 @@ function depths<T>(nodes: readonly T[], edges: (n: T) => T[]): Map<T, number> {
   return depth;
 }
 
-/** A SourceFile over a file seen as a group (`spec.apps.<app>.<field>`), positions those of the real file. */
-function groupSource(file: string, apps: Record<string, AppSpec>, at: Map<string, { line: number; column: number; fields: Record<string, { line: number; column: number; path: YamlPath }> }>): SourceFile {
-  const lookup = (path: YamlPath) => {
-    const p = typeof path[2] === 'string' ? at.get(path[2]) : undefined;
-    const f = p && typeof path[3] === 'string' ? p.fields[path[3]] : undefined;
-    return { p, f };
-  };
-  return {
-    file,
-    value: { spec: { apps } },
-    locate(path) {
-      const { p, f } = lookup(path);
-      return f ?? p ?? { line: 1, column: 1 };
-    },
-    displayPath(path) {
-      const { f, p } = lookup(path);
-      return f?.path ?? (p ? ['metadata', 'name'] : []);
-    },
-  };
-}
 
 export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const findings: Finding[] = [];
@@ -491,7 +472,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const flux: FluxKustomization[] = [];
   const clusters: ClusterDef[] = [];
   const groups = new Map<string, GroupDef>();
-  const sourceApps = new Map<string, { apps: Record<string, AppSpec>; at: Map<string, { line: number; column: number; fields: Record<string, { line: number; column: number; path: YamlPath }> }> }>();
+  const sourceApps = new Map<string, { apps: Record<string, AppSpec>; at: Map<string, AppPlace> }>();
   const scopes: { cluster: string; manifest: object; scope: FluxBuildScope }[] = [];
   // A helmfile bootstrap next to the clusters (bootstrap/helmfile/…) runs before Flux on each cluster:
   // its releases are the cluster's bootstrap phases (CRDs first), so that Kustomizations may use their APIs.
@@ -570,7 +551,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
         const pathAt = n.built.locate(['spec', 'path']);
         fields.path = { ...pathAt, path: ['spec', 'path'] };
         if (k.dependsOn[0]) fields.needs = { line: k.dependsOn[0].line, column: k.dependsOn[0].column, path: ['spec', 'dependsOn'] };
-        src.at.set(app, { line: k.line, column: k.column, fields });
+        src.at.set(app, { line: k.line, column: k.column, path: ['metadata', 'name'], fields });
       }
     }
     for (const r of releases) {
@@ -589,7 +570,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       let src = sourceApps.get(r.file);
       if (!src) sourceApps.set(r.file, (src = { apps: {}, at: new Map() }));
       src.apps[releaseApp(r)] ??= apps[releaseApp(r)]!;
-      if (!src.at.has(releaseApp(r))) src.at.set(releaseApp(r), { line: r.line, column: r.column, fields: {} });
+      if (!src.at.has(releaseApp(r))) src.at.set(releaseApp(r), { line: r.line, column: r.column, path: ['metadata', 'name'], fields: {} });
     }
     [...perFile.entries()].forEach(([file, apps], i) => {
       const name = `${clusterName(e.cluster, entries)}-${i}`;

@@ -584,7 +584,7 @@ function depths<T>(nodes: readonly T[], edges: (n: T) => T[]): { depth: Map<T, n
 }
 
 /** Where an app of this layout is written: its entry, and fields that have a place of their own. */
-interface AppPlace {
+export interface AppPlace {
   line: number;
   column: number;
   /** YAML path of the entry in its file (`releases[2]`, `metadata.name`). */
@@ -596,7 +596,7 @@ interface AppPlace {
  * A SourceFile over a helmfile or ks.yaml seen as a group (`spec.apps.<app>.<field>`): positions
  * and printed paths are those of the real file.
  */
-function groupSource(file: string, apps: Record<string, AppSpec>, at: Map<string, AppPlace>): SourceFile {
+export function groupSource(file: string, apps: Record<string, AppSpec>, at: Map<string, AppPlace>): SourceFile {
   const lookup = (path: YamlPath) => {
     const p = typeof path[2] === 'string' ? at.get(path[2]) : undefined;
     const f = p && typeof path[3] === 'string' ? p.fields[path[3]] : undefined;
