@@ -61,25 +61,21 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster, options: PlanOptio
   const own = clusterDef(fleet, c.name)?.ownBootstrap;
   if (own) {
     // The repository bootstraps the cluster itself (ADR 0285): its steps, not fleetplan's.
-    return {
-      name: c.name,
-      role: c.role,
-      hub: c.hub ?? null,
-      region: c.region ?? null,
-      sector: c.sector ?? null,
-      platform: c.platform,
-      revision: c.revision,
-      bootstrap: own.steps.map((s) => ({ ...s, objects: [...s.objects] })),
-      stages: [],
-      bootstrapNotes: [...own.notes],
-      waves: wavesOf(c),
-      apps: appsOf(c),
-      notes: [...(clusterDef(fleet, c.name)?.notes ?? []), ...pluginNotes(c)],
-      ...provisioningPlan(fleet, c),
-    };
+    return clusterPlanWith(fleet, c, { bootstrap: own.steps.map((s) => ({ ...s, objects: [...s.objects] })), stages: [], bootstrapNotes: [...own.notes] });
   }
   const files = bootstrapFor(fleet, c);
   const boot = planBootstrapOf(fleet, c, files);
+  // Layouts that bootstrap themselves get no fleetplan bootstrap steps; helmfile + Flux gets
+  // the phases of its own bootstrap (src/order/helmfile-plan.ts); a fleet with gitops.mirror adds
+  // phase 2 after the waves.
+  return clusterPlanWith(fleet, c, {
+    bootstrap: fleet.capabilities.bootstrap ? bootstrapSteps(files, boot) : [],
+    ...(fleet.capabilities.bootstrap ? { stages: [...planStages(boot), ...phaseTwoStages(fleet, c)], bootstrapNotes: boot.notes } : helmfileStages(fleet, c, options)),
+  });
+}
+
+/** A cluster's plan around its bootstrap part: identity first, then the bootstrap, waves, apps and notes (the JSON key order). */
+function clusterPlanWith(fleet: Fleet, c: ResolvedCluster, boot: Pick<ClusterPlan, 'bootstrap'> & Partial<ClusterPlan>): ClusterPlan {
   return {
     name: c.name,
     role: c.role,
@@ -88,16 +84,12 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster, options: PlanOptio
     sector: c.sector ?? null,
     platform: c.platform,
     revision: c.revision,
-    // Layouts that bootstrap themselves get no fleetplan bootstrap steps; helmfile + Flux gets
-    // the phases of its own bootstrap (src/order/helmfile-plan.ts); a fleet with gitops.mirror adds
-    // phase 2 after the waves.
-    bootstrap: fleet.capabilities.bootstrap ? bootstrapSteps(files, boot) : [],
-    ...(fleet.capabilities.bootstrap ? { stages: [...planStages(boot), ...phaseTwoStages(fleet, c)], bootstrapNotes: boot.notes } : helmfileStages(fleet, c, options)),
+    ...boot,
     waves: wavesOf(c),
     apps: appsOf(c),
     notes: [...(clusterDef(fleet, c.name)?.notes ?? []), ...pluginNotes(c)],
     ...provisioningPlan(fleet, c),
-  };
+  } as ClusterPlan;
 }
 
 /** Apps whose own Application names a config-management plugin: fleetplan does not run it (ADR 0284). */
