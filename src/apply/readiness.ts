@@ -6,7 +6,7 @@
  */
 import type { ReadyCondition, WaitSpec } from '../model/bootstrap.js';
 import type { ObjectKey } from '../model/k8s.js';
-import { sameRepo } from '../generate/mirror.js';
+import { sameRepository } from '../model/git-url.js';
 
 /** An object as read from the cluster (unstructured JSON). */
 export type LiveObject = {
@@ -151,7 +151,7 @@ const EVALUATORS: Record<ReadyCondition, (o: LiveObject, key: ObjectKey, lookup:
     const compared = o.status?.sync?.comparedTo;
     const repos = [compared?.source?.repoURL, ...(Array.isArray(compared?.sources) ? compared.sources : []).map((s: any) => s?.repoURL)].filter((r): r is string => typeof r === 'string');
     const sync = String(o.status?.sync?.status ?? 'Unknown');
-    const from = repos.some((r) => sameRepo(r, url));
+    const from = repos.some((r) => sameRepository(r, url));
     if (sync === 'Synced' && from) return result(true, `Synced from ${url}`, o);
     return result(false, `${sync}, compared to ${repos.join(', ') || 'no source yet'}${from ? '' : ` (not ${url} yet)`}`, o);
   },

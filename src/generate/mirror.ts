@@ -12,6 +12,7 @@
 import type { Fleet, FleetMirror } from '../model/fleet.js';
 import type { K8sObject } from '../model/k8s.js';
 import type { ResolvedCluster } from '../model/resolved.js';
+import { sameRepository } from '../model/git-url.js';
 import { applicationFor, projectsFor, renderedClusterPath, rootApplication } from './argocd.js';
 import { selfManaged, selfManagedApplication } from './argocd-self.js';
 
@@ -71,7 +72,7 @@ export function switchSources(app: K8sObject, from: string, to: string): K8sObje
   if (!spec) return undefined;
   let changed = false;
   const swap = <T extends { repoURL?: string }>(s: T): T => {
-    if (s.repoURL !== undefined && sameRepo(s.repoURL, from)) {
+    if (s.repoURL !== undefined && sameRepository(s.repoURL, from)) {
       changed = true;
       return { ...s, repoURL: to };
     }
@@ -87,12 +88,7 @@ export function switchSources(app: K8sObject, from: string, to: string): K8sObje
 function permitMirror(project: K8sObject, from: string, to: string): K8sObject {
   const spec = project.spec as { sourceRepos?: string[] } | undefined;
   const repos = spec?.sourceRepos;
-  if (!repos || repos.includes('*') || repos.includes(to) || !repos.some((r) => sameRepo(r, from))) return project;
+  if (!repos || repos.includes('*') || repos.includes(to) || !repos.some((r) => sameRepository(r, from))) return project;
   return { ...project, spec: { ...(spec as object), sourceRepos: [...repos, to] } };
 }
 
-/** Argo CD's own normalisation is wider (ssh forms); this one covers a trailing `.git` or `/` and case. */
-export function sameRepo(a: string, b: string): boolean {
-  const n = (u: string) => u.replace(/\/+$/, '').replace(/\.git$/, '').toLowerCase();
-  return n(a) === n(b);
-}

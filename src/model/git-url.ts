@@ -1,19 +1,29 @@
-/** Git URLs compared as Argo CD compares repositories (ADR 0287). */
+/**
+ * Whether two Git URLs name the same hosted repository (ADR 0287, amended by ADR 0305).
+ *
+ * Argo CD's `git.NormalizeGitURL` (util/git/git.go) lowercases the whole URL, drops a final `.git`
+ * and turns the scp form `git@host:org/repo` into `git@host/org/repo`; it keeps `https://…` and
+ * the ssh forms apart. fleetplan asks a wider question — does this source read the files of the
+ * clone in front of us? — and the same repository reached over ssh or https has the same files.
+ * So on top of Argo CD's rules it drops user info and the scheme (ssh, git, http, https and scp
+ * forms compare equal), a trailing `/`, and the default https port.
+ */
 
-/** Argo CD's normal form of a Git URL for comparing two (scheme, `.git`, trailing slash, case of the host). */
+/** The normal form of a Git URL for comparing two. */
 export function normalizeGitURL(url: string): string {
-  let u = url.trim();
+  let u = url.trim().toLowerCase();
   const scp = /^([\w.-]+@)?([\w.-]+):(?!\/\/)(.+)$/.exec(u);
   if (scp) u = `https://${scp[2]}/${scp[3]}`;
-  u = u.replace(/^(ssh|git|http|https):\/\/([^@/]+@)?/i, 'https://').replace(/\/+$/, '').replace(/\.git$/i, '');
+  u = u.replace(/^(ssh|git|http|https):\/\/([^@/]+@)?/, 'https://').replace(/\/+$/, '').replace(/\.git$/, '');
   const m = /^https:\/\/([^/]+)(.*)$/.exec(u);
-  return m ? `https://${m[1]!.toLowerCase().replace(/:443$/, '')}${m[2]}` : u;
+  return m ? `https://${m[1]!.replace(/:443$/, '')}${m[2]}` : u;
 }
 
 /**
  * Whether two repoURLs name the same repository: `https://host/org/repo`, `…/repo.git`, `…/repo/`,
- * a different case of the host, and the ssh and scp forms (`git@host:org/repo.git`) all do. An
- * Application that writes the fleet's URL another way still reads the fleet's repository.
+ * another letter case (as Argo CD, and as GitHub and GitLab, treat it), and the ssh and scp forms
+ * (`git@host:org/repo.git`) all do. An Application that writes the fleet's URL another way still
+ * reads the fleet's repository.
  */
 export function sameRepository(a: string | undefined, b: string | undefined): boolean {
   if (a === undefined || b === undefined) return false;

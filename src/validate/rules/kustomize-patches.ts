@@ -12,6 +12,7 @@
  * fail the build (error), `copy` from a missing location copies null (warning).
  */
 import type { Finding } from '../../model/finding.js';
+import { sameRepository } from '../../model/git-url.js';
 import type { RuleDefinition } from '../engine.js';
 import type { RuleContext } from '../context.js';
 import { at, normalizeRepoPath } from '../context.js';
@@ -43,9 +44,8 @@ export function fleetKustomizeDirs(ctx: RuleContext): string[] {
     const clusterDir = c.file.includes('/') ? c.file.slice(0, c.file.lastIndexOf('/')) : '.';
     if (clusterDir !== '.') for (const d of nestedKustomizations(fs, clusterDir)) dirs.add(d);
   }
-  const repo = fleet.repoURL.replace(/\.git$/, '').replace(/\/$/, '');
   for (const a of argoApplications(ctx)) {
-    if (a.repoURL !== undefined && a.repoURL.replace(/\.git$/, '').replace(/\/$/, '') !== repo) continue;
+    if (a.repoURL !== undefined && !sameRepository(a.repoURL, fleet.repoURL)) continue;
     add(a.path);
   }
   return [...dirs].sort();
