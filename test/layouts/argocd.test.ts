@@ -507,3 +507,24 @@ test('a YAML file the scan cannot read (a FIFO, an Argo CD file over the scan li
     removeTree(dir);
   }
 });
+
+test('the platform is the one the Argo CD objects\' namespace says: openshift-gitops is OpenShift, argocd is Kubernetes (ADR 0306)', async () => {
+  for (const [namespace, platform, gitops] of [['argocd', 'kubernetes', 'argocd'], ['openshift-gitops', 'openshift', 'openshift-gitops']] as const) {
+    const dir = gitRepo({
+      'bootstrap/root.yaml': application('root', 'apps', { namespace }),
+      'apps/one.yaml': application('one', 'components/one', { namespace }),
+      'components/one/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n',
+    });
+    try {
+      const r = await load(dir, NO_TOOLS);
+      assert.equal(r.fleet.platform, platform, namespace);
+      const [cluster] = resolveFleet(r.fleet).clusters;
+      assert.equal(cluster?.platform, platform);
+      assert.equal(cluster?.gitopsNamespace, gitops);
+      const plan = await cli(['plan', '--repo', dir], process.cwd(), NO_TOOLS.env);
+      assert.match(plan.stdout, new RegExp(`^in-cluster {2}\\(role standalone, revision main, ${platform}\\)$`, 'm'));
+    } finally {
+      removeTree(dir);
+    }
+  }
+});

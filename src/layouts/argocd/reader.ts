@@ -10,6 +10,7 @@
  */
 import type { Finding } from '../../model/finding.js';
 import type { Fleet, FleetCapabilities } from '../../model/fleet.js';
+import type { Platform } from '../../model/spec.js';
 import { emptyFleet } from '../../model/fleet.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { LoadResult, LoadTools } from '../../load/native.js';
@@ -50,6 +51,17 @@ function mostCommon(values: readonly string[]): string | undefined {
   return best;
 }
 
+/**
+ * The platform, as the repository's own Argo CD objects say it (ADR 0306): OpenShift GitOps keeps
+ * its Applications in `openshift-gitops`, so a repository whose Applications and ApplicationSets
+ * live there (most of them) is OpenShift; any other namespace (upstream Argo CD's `argocd`), or
+ * none, is read as Kubernetes. A fleet.yaml-less repository says nothing else about its platform.
+ */
+function platformOf(objects: readonly { kind: string; namespace: string | undefined }[]): Platform {
+  const ns = mostCommon(objects.filter((o) => o.kind === 'Application' || o.kind === 'ApplicationSet').flatMap((o) => (o.namespace ? [o.namespace] : [])));
+  return ns === 'openshift-gitops' ? 'openshift' : 'kubernetes';
+}
+
 export function loadArgoCd(fs: RepoFileSystem): LoadResult {
   const scan = scanOf(fs);
   const findings: Finding[] = [...scan.findings];
@@ -59,8 +71,10 @@ export function loadArgoCd(fs: RepoFileSystem): LoadResult {
     .filter((o) => o.kind === 'Application')
     .flatMap((o) => sourcesOf(o.doc))
     .filter((s) => typeof s.repoURL === 'string' && s.chart === undefined && typeof s.path === 'string' && s.path !== '' && fs.exists(s.path));
+  const platform = platformOf(scan.objects);
   const fleet: Fleet = {
     ...emptyFleet(fs.root, 'argocd', ARGOCD_CAPABILITIES),
+    platform,
     name: (fs.root.split('/').filter(Boolean).pop() ?? 'argocd').toLowerCase().replace(/[^a-z0-9-]/g, '-'),
     file: scan.objects[0]?.file ?? scan.argoCharts[0] ?? '',
     repoURL: mostCommon(own.map((s) => String(s.repoURL))) ?? '',
