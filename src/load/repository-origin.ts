@@ -8,12 +8,13 @@
 import type { Finding } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
+import { isServerURL } from '../model/git-url.js';
 
 /** Fills `fleet.repoURL` / `fleet.revision` in place; returns the findings about what could not be filled. */
 export function fillRepositoryOrigin(fleet: Fleet, origin: RepositoryOrigin): Finding[] {
   const findings: Finding[] = [];
   if (fleet.repoURL === '' || fleet.repoURL.startsWith('file:')) {
-    if (origin.url && !origin.url.startsWith('file:') && !origin.url.startsWith('/')) {
+    if (isServerURL(origin.url)) {
       fleet.repoURL = origin.url;
     } else {
       fleet.repoURL = '';

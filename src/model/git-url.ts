@@ -29,3 +29,14 @@ export function sameRepository(a: string | undefined, b: string | undefined): bo
   if (a === undefined || b === undefined) return false;
   return a === b || normalizeGitURL(a) === normalizeGitURL(b);
 }
+
+/**
+ * Whether a remote URL names a Git server Argo CD could read, as opposed to a path on this machine
+ * (`/srv/mirror/repo`, `../repo`, `file:///…`): a clone made from a local copy has such an origin,
+ * and it says nothing about which repoURLs are this repository.
+ */
+export function isServerURL(url: string | undefined): url is string {
+  if (url === undefined) return false;
+  const u = url.trim();
+  return u !== '' && !/^(file:|\/|\.\.?(\/|$)|~)/i.test(u);
+}

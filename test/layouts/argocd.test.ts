@@ -528,3 +528,24 @@ test('the platform is the one the Argo CD objects\' namespace says: openshift-gi
     }
   }
 });
+
+test('a clone whose origin is a path on this machine follows app-of-apps as a clone without origin does, and writes no path as repoURL', async () => {
+  for (const origin of ['/srv/mirror/platform.git', 'file:///srv/mirror/platform.git', '../platform']) {
+    const dir = gitRepo(
+      {
+        'bootstrap/root.yaml': application('root', 'apps'),
+        'apps/one.yaml': application('one', 'components/one'),
+        'components/one/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n',
+      },
+      { origin },
+    );
+    try {
+      const r = await load(dir, NO_TOOLS);
+      assert.deepEqual(apps(r), { 'in-cluster': ['one', 'root'] }, origin);
+      assert.match(r.fleet.clusters[0]!.notes?.[0] ?? '', /roots [^\n]*: bootstrap\/root\.yaml$/, origin);
+      assert.equal(r.fleet.repoURL, 'https://github.com/acme/platform', origin);
+    } finally {
+      removeTree(dir);
+    }
+  }
+});

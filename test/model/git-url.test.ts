@@ -55,3 +55,9 @@ test('the mirror switch moves every source that reads the fleet, however its URL
     ['https://mirror.example/fleet.git', 'https://mirror.example/fleet.git', 'https://github.com/org/other'],
   );
 });
+
+test('a path on this machine is not a Git server', async () => {
+  const { isServerURL } = await import('../../src/model/git-url.js');
+  for (const u of ['https://github.com/org/repo', 'git@github.com:org/repo.git', 'ssh://git@host/repo', 'git://host/repo']) assert.ok(isServerURL(u), u);
+  for (const u of ['/srv/repo.git', 'file:///srv/repo', './repo', '../repo', '~/repo', '', undefined]) assert.equal(isServerURL(u), false, String(u));
+});

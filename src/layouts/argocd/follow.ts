@@ -27,7 +27,7 @@ import type { ClusterSecret } from '../../appset/types.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 import type { ArgoObject, RepoScan } from './scan.js';
 import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
-import { normalizeGitURL } from '../../model/git-url.js';
+import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
 
 export const IN_CLUSTER_NAME = 'in-cluster';
 export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
@@ -155,7 +155,8 @@ export class ArgoFollower {
     private readonly tools: FollowTools,
   ) {
     this.argoFiles = new Set(scan.objects.map((o) => o.file));
-    this.ownURL = tools.origin.url ? normalizeGitURL(tools.origin.url) : undefined;
+    // A clone of a local copy has a path for its origin: like no origin, it says nothing about which URLs are this one.
+    this.ownURL = isServerURL(tools.origin.url) ? normalizeGitURL(tools.origin.url) : undefined;
     this.allFiles = repositoryFiles(fs);
     this.secrets = [...(tools.clusterSecrets ?? [])];
     if (!tools.clusterSecrets) {
@@ -193,7 +194,7 @@ export class ArgoFollower {
     return c ?? this.cluster(s.replace(/^https?:\/\//, '').replace(/[:/].*$/, ''), s, false);
   }
 
-  /** True when a source's repoURL is this repository (the clone's origin; without one, any Git URL whose path exists here). */
+  /** True when a source's repoURL is this repository (the clone's origin; without one on a Git server, any Git URL whose path exists here). */
   isOwnSource(source: Record<string, unknown>): boolean {
     const url = str(source.repoURL);
     if (url === undefined || source.chart !== undefined) return false;
