@@ -53,9 +53,11 @@ const codes = {
     help: 'The chart gives every Application the value file /values-<clusterGroup.name>.yaml and names namespaces after the group: a name that differs from values-<group>.yaml (or is missing, so the chart default "example" applies) makes the Applications read another file.',
   },
   'vp-missing-group-values': {
-    severity: 'error' as const,
+    // A warning, not an error: the clustergroup chart's Applications set ignoreMissingValueFiles, so
+    // the group's clusters sync without failing; they only get nothing of their own (ADR 0307).
+    severity: 'warning' as const,
     summary: 'managed cluster group without its values-<group>.yaml',
-    help: 'ACM runs the clustergroup chart on the group\'s clusters with values-<group>.yaml; without it they get no applications of their own. Create the file or fix managedClusterGroups.<key>.name.',
+    help: 'ACM runs the clustergroup chart on the group\'s clusters with values-<group>.yaml; its Applications ignore a missing value file, so nothing fails, but the clusters get no applications of their own. Create the file or fix managedClusterGroups.<key>.name.',
   },
   'vp-values-schema': {
     severity: 'error' as const,
@@ -108,9 +110,9 @@ export const validatedPatternsRule: RuleDefinition = {
         const name = typeof g.name === 'string' ? g.name : typeof key === 'string' ? key : undefined;
         if (name === undefined || fs.exists(groupValuesFile(name))) continue;
         out.push(place(fleet, { file: hv.fileOf('managedClusterGroups', key), path: ['clusterGroup', 'managedClusterGroups', key, ...(g.name !== undefined ? ['name'] : [])] }, {
-          severity: 'error',
+          severity: 'warning',
           code: 'vp-missing-group-values',
-          message: `managed cluster group "${name}" has no ${groupValuesFile(name)}: its clusters get no applications of their own`,
+          message: `managed cluster group "${name}" has no ${groupValuesFile(name)}: its clusters get no applications of their own (the chart ignores the missing value file, so nothing fails)`,
           hint: `create ${groupValuesFile(name)} with clusterGroup.name: ${name}, or fix the name`,
           cluster: name,
         }));
