@@ -109,11 +109,12 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
       for (const params of r.params) {
         let app: Application;
         const data = renderer.prepare(params);
-        if (compiled && !hasNoKeys(params)) {
+        const empty = hasNoKeys(params);
+        if (compiled && !empty) {
           generated.push(compiled.generated(compiled.render(data), params, generator));
           continue;
         }
-        if (hasNoKeys(params)) {
+        if (empty) {
           app = structuredClone(tmplApp);
         } else {
           app = render(data) as Application;

@@ -177,17 +177,17 @@ export class CompiledApplicationTemplate {
     const lastText = this.lastText;
     let out = pieces[0]!;
     for (let i = 0; i < holes.length; i++) {
-      // Sorted by name, neighbours mostly share their values (the same cluster, the same path).
+      // Sorted by name, neighbours mostly share their values (the same cluster, the same path),
+      // and a remembered hole value (render.ts slotJoiner) is the very same string: the scalar
+      // and the constant text after it are then one remembered piece.
       const v = values[holes[i]!]!;
-      let t: string;
-      if (v === lastValue[i]) t = lastText[i]!;
-      else {
-        t = dumpSortedString(v, levels[i]!);
+      let t = lastText[i];
+      if (v !== lastValue[i] || t === undefined) {
+        t = dumpSortedString(v, levels[i]!) + pieces[i + 1]!;
         lastValue[i] = v;
         lastText[i] = t;
       }
       out += t;
-      out += pieces[i + 1]!;
     }
     return out;
   }

@@ -172,21 +172,90 @@ function fieldsOnly(text: string, execute: CompiledString): CompiledString | und
   texts.push(text.slice(at));
   if (chains.length === 0) return undefined;
   const n = chains.length;
+  // `{{ .a.b }}` alone prints the string it reaches: that very string, nothing to join.
+  if (n === 1 && texts[0] === '' && texts[1] === '') {
+    const chain = chains[0]!;
+    return (data) => {
+      const v = fieldString(data.go, chain);
+      return v === undefined ? execute(data) : v;
+    };
+  }
+  const join = slotJoiner(texts);
+  const slots = new Array<string>(n);
   return (data) => {
+    for (let i = 0; i < n; i++) {
+      const v = fieldString(data.go, chains[i]!);
+      if (v === undefined) return execute(data);
+      slots[i] = v;
+    }
+    return join(slots);
+  };
+}
+
+/**
+ * The string a field chain reaches through JSON maps, or undefined for anything else. Param sets
+ * are JSON data: a map is a plain object. What an object inherits is never a string or a map
+ * (`toString`, `constructor` are functions), so such a chain is undefined too.
+ */
+function fieldString(go: unknown, chain: readonly string[]): string | undefined {
+  let v = go;
+  for (let i = 0; i < chain.length; i++) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+    v = (v as Record<string, unknown>)[chain[i]!];
+  }
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Entries a slotJoiner remembers at most, and the calls after which it judges its hit rate. */
+const JOIN_MEMO_MAX = 1 << 16;
+const JOIN_MEMO_TRIAL = 1024;
+
+/**
+ * `texts[0] + slots[0] + texts[1] + … + texts[n]`, remembered by the slots' values (a Map per
+ * slot, so a hit allocates nothing). The templates of a matrix mostly repeat a few values (an
+ * environment, a repository URL): a hit returns the very string of the first time, so printing
+ * compares it with its neighbour's by identity and the text exists once, not 100,000 times. A
+ * template whose result differs nearly every time (an Application name) stops remembering after
+ * JOIN_MEMO_TRIAL calls, and every template after JOIN_MEMO_MAX entries. The result is the same
+ * text either way.
+ */
+export function slotJoiner(texts: readonly string[], limits: { max?: number; trial?: number } = {}): (slots: readonly string[]) => string {
+  const max = limits.max ?? JOIN_MEMO_MAX;
+  const trial = limits.trial ?? JOIN_MEMO_TRIAL;
+  const n = texts.length - 1;
+  if (n === 0) return () => texts[0]!;
+  const concat = (slots: readonly string[]): string => {
     let out = texts[0]!;
     for (let i = 0; i < n; i++) {
-      let v: unknown = data.go;
-      for (const k of chains[i]!) {
-        // Param sets are JSON data: a map is a plain object. What an object inherits is never a
-        // string or a map (`toString`, `constructor` are functions), so it goes to the engine.
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) return execute(data);
-        v = (v as Record<string, unknown>)[k];
-      }
-      if (typeof v !== 'string') return execute(data);
-      out += v;
+      out += slots[i]!;
       out += texts[i + 1]!;
     }
     return out;
+  };
+  let root: Map<string, unknown> | undefined = new Map();
+  let calls = 0;
+  let misses = 0;
+  let size = 0;
+  return (slots) => {
+    if (root === undefined) return concat(slots);
+    calls++;
+    let node = root;
+    for (let i = 0; i < n - 1; i++) {
+      let next = node.get(slots[i]!) as Map<string, unknown> | undefined;
+      if (next === undefined) {
+        next = new Map();
+        node.set(slots[i]!, next);
+      }
+      node = next;
+    }
+    const hit = node.get(slots[n - 1]!) as string | undefined;
+    if (hit !== undefined) return hit;
+    const s = concat(slots);
+    misses++;
+    size++;
+    node.set(slots[n - 1]!, s);
+    if (size >= max || (calls >= trial && misses * 2 > calls)) root = undefined;
+    return s;
   };
 }
 
@@ -203,17 +272,18 @@ function compileFlatString(text: string): CompiledString {
   const n = parts.length;
   const keys = parts.map((p, i) => (i % 2 === 1 ? p.trim() : ''));
   const verbatim = parts.map((p, i) => (i % 2 === 1 ? `{{${p}}}` : p));
+  const texts = parts.filter((_, i) => i % 2 === 0);
+  const join = slotJoiner(texts);
+  const slots = new Array<string>((n - 1) / 2);
   return (data) => {
     const params = data.params;
-    let out = parts[0]!;
     for (let i = 1; i < n; i += 2) {
       const key = keys[i]!;
       // Only own string params are substituted; inherited members (toString…) are never strings.
       const v = key.length > 0 ? params[key] : undefined;
-      out += typeof v === 'string' ? v : verbatim[i]!;
-      out += parts[i + 1]!;
+      slots[(i - 1) / 2] = typeof v === 'string' ? v : verbatim[i]!;
     }
-    return out;
+    return join(slots);
   };
 }
 

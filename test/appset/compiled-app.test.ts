@@ -11,7 +11,7 @@ import { CompiledApplication } from '../../src/appset/compiled-app.js';
 import { formatApplications } from '../../src/appset/format.js';
 import type { ApplicationSet, JsonObject } from '../../src/appset/types.js';
 import { goEngine } from './go-engine.js';
-import { Renderer } from '../../src/appset/render.js';
+import { Renderer, slotJoiner } from '../../src/appset/render.js';
 
 /** A small seeded generator (mulberry32): the same cases on every run. */
 function rng(seed: number): () => number {
@@ -249,5 +249,59 @@ test('templates of text and {{ .field.chains }} only print what the Go template 
         assert.equal(got, want, `${text} ${JSON.stringify(d)} ${missingkey.join()}`);
       }
     }
+  }
+});
+
+test('a remembered join of texts and values gives the plain concatenation, while remembering, after giving up and past its limit', () => {
+  const next = rng(7);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  const words = ['', 'a', 'prod', 'ü', 'cluster-1', 'x'.repeat(40), '{{ .a }}', '\n', 'a: b'];
+  for (let round = 0; round < 60; round++) {
+    const n = 1 + Math.floor(next() * 4);
+    const texts = Array.from({ length: n + 1 }, () => pick(words));
+    // Few distinct values (remembered), unique values (the join gives up) or a mix.
+    const distinct = pick([1, 3, 20, Infinity]);
+    const limits = pick([{}, { max: 5, trial: 10 }, { max: 1000, trial: 50 }]);
+    const join = slotJoiner(texts, limits);
+    for (let call = 0; call < 1500; call++) {
+      const slots = Array.from({ length: n }, (_, i) => (distinct === Infinity ? `v${call}-${i}` : `${pick(words)}${Math.floor(next() * distinct)}`));
+      let want = texts[0]!;
+      for (let i = 0; i < n; i++) want += slots[i]! + texts[i + 1]!;
+      assert.equal(join(slots), want, `round ${round} call ${call} ${JSON.stringify({ texts, slots, limits })}`);
+    }
+  }
+  assert.equal(slotJoiner(['only'])([]), 'only');
+});
+
+test('field-chain and flat templates rendered many times (remembered values, missing keys and numbers between them) print what the engine and fasttemplate print', () => {
+  const next = rng(11);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  const goTexts = ['{{ .a }}-{{ .b.c }}', 'x/{{ .a }}/{{ .b.c }}/{{ .a }}.yaml', '{{ .b.c }}', 'pre {{.a}}'];
+  const flatTexts = ['{{a}}-{{b.c}}', 'x/{{ a }}/{{b.c}}/{{a}}.yaml', '{{ missing }}-{{a}}', 'pre {{a}} {{}}'];
+  const values = ['one', 'two', 'ü\n"q"', '', 'a: b'];
+  const goRenderer = new Renderer({ goTemplate: true, ...goEngine });
+  const flatRenderer = new Renderer({ goTemplate: false });
+  const engines = new Map(goTexts.map((t) => [t, goEngine.compileGoTemplate(t, { name: 'base', missingkey: 'default', funcs: 'argocd' })]));
+  const fasttemplate = (text: string, params: Record<string, unknown>): string =>
+    text.replace(/\{\{(.*?)\}\}/g, (tag, key: string) => {
+      const v = Object.hasOwn(params, key.trim()) ? params[key.trim()] : undefined;
+      return typeof v === 'string' ? v : tag;
+    });
+  for (let call = 0; call < 5000; call++) {
+    // Mostly a few repeated values; now and then a unique one, a number or a missing key.
+    const value = (): unknown => {
+      const r = next();
+      return r < 0.8 ? pick(values) : r < 0.9 ? `unique-${call}` : r < 0.95 ? 1.5 : undefined;
+    };
+    const a = value();
+    const c = value();
+    const go: Record<string, unknown> = { b: c === undefined ? {} : { c } };
+    if (a !== undefined) go['a'] = a;
+    const goText = pick(goTexts);
+    assert.equal(goRenderer.render(goText, structuredClone(go)), engines.get(goText)!.execute(goEngine.toGoData(structuredClone(go))), `${goText} ${JSON.stringify(go)}`);
+    const flat: Record<string, unknown> = { 'b.c': c };
+    if (a !== undefined) flat['a'] = a;
+    const flatText = pick(flatTexts);
+    assert.equal(flatRenderer.render(flatText, flat), fasttemplate(flatText, flat), `${flatText} ${JSON.stringify(flat)}`);
   }
 });
