@@ -298,7 +298,7 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
         spec,
         notes,
         identity,
-        ownBootstrap: ecsBootstrap(`${dir}/${m.type}-manifests`, branch),
+        ownBootstrap: ecsBootstrap(`${dir}/${m.type}-manifests`, branch, repoURL ?? TERRAFORM_OUTPUT('repository_url')),
         rootApplicationSet: { file: appSetFile, object: appSet },
         ...(revisionPin !== undefined ? { revisionPin: { revision: revisionPin, origin: { file: ROSA_CONFIG_FILE, path: [...rd.path, 'revision'] } } } : {}),
       });
@@ -327,11 +327,23 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
 /**
  * What the repository's ECS bootstrap task (terraform/modules/ecs-bootstrap, started by Terraform
  * through scripts/bootstrap-argocd.sh) does on each cluster, for the plan (ADR 0285). fleetplan
- * does not run it; `render --out` writes the identity Secret and the ApplicationSet the root
- * Application reads, under bootstrap/.
+ * does not run it; `render --out` writes what it applies, the identity Secret and the root
+ * Application, under bootstrap/, and nothing of fleetplan's own bootstrap (ADR 0299).
  */
-function ecsBootstrap(manifests: string, branch: string): NonNullable<ClusterDef['ownBootstrap']> {
+function ecsBootstrap(manifests: string, branch: string, repoURL: string): NonNullable<ClusterDef['ownBootstrap']> {
   return {
+    // As the task's `kubectl apply` writes it (terraform/modules/ecs-bootstrap/main.tf).
+    rootApplication: {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'root', namespace: 'argocd' },
+      spec: {
+        destination: { namespace: 'argocd', server: 'https://kubernetes.default.svc' },
+        project: 'default',
+        source: { repoURL, targetRevision: branch, path: manifests },
+        syncPolicy: { automated: { prune: false, selfHeal: true }, syncOptions: ['CreateNamespace=true'] },
+      },
+    },
     by: 'ECS bootstrap task',
     steps: [
       {
@@ -346,7 +358,7 @@ function ecsBootstrap(manifests: string, branch: string): NonNullable<ClusterDef
       },
       {
         file: 'ECS task: root',
-        description: `Application argocd/root reading ${manifests} at ${branch} (REPOSITORY_BRANCH), automated with selfHeal, no prune: the ApplicationSet there (render --out: bootstrap/90-root-applicationset.yaml)`,
+        description: `Application argocd/root reading ${manifests} at ${branch} (REPOSITORY_BRANCH), automated with selfHeal, no prune: the ApplicationSet there (render --out: bootstrap/90-root-application.yaml)`,
         objects: ['Application/argocd/root'],
       },
     ],
