@@ -222,8 +222,9 @@ test('a folder that is almost this layout, or another generation of it, is named
     },
     {
       name: 'config/ folders with deploy/',
-      files: { 'config/defaults.yaml': 'git:\n  revision: main\n', 'config/integration/us-east-1.yaml': 'provision_mcs:\n  mc01: {}\n', 'deploy/integration/us-east-1/argocd-values-regional-cluster.yaml': 'a: 1\n' },
-      message: /config\/defaults\.yaml with deploy\/ is a later ROSA Regional Platform layout .* which fleetplan does not read yet/,
+      // The later generation is read (test/layouts/rosa-config-dir.test.ts); without a region file it is named, with what it lacks.
+      files: { 'config/defaults.yaml': 'git:\n  revision: main\n', 'config/integration/defaults.yaml': 'a: 1\n', 'deploy/integration/us-east-1/argocd-values-regional-cluster.yaml': 'a: 1\n' },
+      message: /config\/defaults\.yaml with deploy\/ is the later ROSA Regional Platform layout, but no config\/<env>\/<region>\.yaml declares a region deployment/,
     },
   ];
   for (const c of cases) {
