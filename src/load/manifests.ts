@@ -10,6 +10,7 @@
  */
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { apiGroup } from '../model/catalog/operators.js';
+import { expandListDocument, isListDocument } from '../model/k8s-list.js';
 
 export interface ManifestObject {
   apiVersion: string;
@@ -218,15 +219,27 @@ export function parseManifests(file: string, text: string): ManifestObject[] {
       } catch {
         doc = undefined;
       }
-      const items = isObj(doc) && doc.kind === 'List' && Array.isArray(doc.items) ? (doc.items as unknown[]) : [doc];
-      for (const item of items) {
-        if (!isObj(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') continue;
+      // A list (any document whose items is an array) is its items, as Argo CD and Flux apply it (model/k8s-list.ts).
+      let items: unknown[];
+      try {
+        items = expandListDocument(doc);
+      } catch {
+        items = [];
+      }
+      const itemPlaces = isListDocument(doc) ? listItemLines(chunk, items.length) : undefined;
+      items.forEach((item, n) => {
+        if (!isObj(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') return;
         const meta = isObj(item.metadata) ? item.metadata : {};
         const keyLines: Record<string, number> = {};
-        chunk.forEach((l, i) => {
-          const m = /^([A-Za-z][\w-]*):/.exec(l);
-          if (m && keyLines[m[1]!] === undefined) keyLines[m[1]!] = start + i + 1;
-        });
+        const place = itemPlaces?.[n];
+        if (place) {
+          for (const [k, i] of Object.entries(place.keys)) keyLines[k] = start + i + 1;
+        } else if (!itemPlaces) {
+          chunk.forEach((l, i) => {
+            const m = /^([A-Za-z][\w-]*):/.exec(l);
+            if (m && keyLines[m[1]!] === undefined) keyLines[m[1]!] = start + i + 1;
+          });
+        }
         out.push({
           apiVersion: item.apiVersion,
           kind: item.kind,
@@ -234,11 +247,11 @@ export function parseManifests(file: string, text: string): ManifestObject[] {
           name: typeof meta.name === 'string' ? meta.name : undefined,
           namespace: typeof meta.namespace === 'string' ? meta.namespace : undefined,
           file,
-          line: start + firstContent + 1,
+          line: place ? start + place.line + 1 : start + firstContent + 1,
           body: item,
           keyLines,
         });
-      }
+      });
     }
   };
   for (let i = 0; i < lines.length; i++) {
@@ -252,6 +265,37 @@ export function parseManifests(file: string, text: string): ManifestObject[] {
   }
   flush(lines.length);
   return out;
+}
+
+/**
+ * Where each item of a list document written in block style starts in its chunk (0-based line) and
+ * the lines of its top-level keys; undefined when the items cannot be placed one to one (flow style,
+ * JSON), and the caller then points at the list itself.
+ */
+function listItemLines(chunk: readonly string[], count: number): { line: number; keys: Record<string, number> }[] | undefined {
+  const at = chunk.findIndex((l) => /^items:\s*(#.*)?$/.test(l));
+  if (at < 0) return undefined;
+  let indent: number | undefined;
+  const places: { line: number; keys: Record<string, number> }[] = [];
+  for (let i = at + 1; i < chunk.length; i++) {
+    const l = chunk[i]!;
+    if (l.trim() === '' || l.trimStart().startsWith('#')) continue;
+    const lead = l.length - l.trimStart().length;
+    if (lead === 0 && !l.startsWith('-')) break; // the next top-level key
+    const dash = /^(\s*)- ?(.*)$/.exec(l);
+    if (dash && (indent === undefined || dash[1]!.length === indent)) {
+      indent = dash[1]!.length;
+      places.push({ line: i, keys: {} });
+      const k = /^([A-Za-z][\w-]*):/.exec(dash[2]!);
+      if (k) places[places.length - 1]!.keys[k[1]!] = i;
+      continue;
+    }
+    const cur = places[places.length - 1];
+    if (!cur || indent === undefined) return undefined;
+    const k = new RegExp(`^ {${indent + 2}}([A-Za-z][\\w-]*):`).exec(l);
+    if (k && cur.keys[k[1]!] === undefined) cur.keys[k[1]!] = i;
+  }
+  return places.length === count ? places : undefined;
 }
 
 export function isObj(v: unknown): v is Record<string, unknown> {

@@ -184,7 +184,16 @@ export interface ClusterDef {
    * The cluster's bootstrap as the repository itself runs it (not `fleetplan bootstrap`), step by
    * step, for the plan; absent: fleetplan's own bootstrap (capabilities.bootstrap). ADR 0285.
    */
-  ownBootstrap?: { by: string; steps: { file: string; description: string; objects: string[] }[]; notes: string[] };
+  ownBootstrap?: {
+    by: string;
+    steps: { file: string; description: string; objects: string[] }[];
+    notes: string[];
+    /**
+     * The root Application that bootstrap applies, exactly, for `render --out` (bootstrap/, with
+     * the identity Secret); render writes nothing else of fleetplan's bootstrap. ADR 0299.
+     */
+    rootApplication?: Record<string, unknown>;
+  };
   /** The repository's own root ApplicationSet of this cluster (`delivery: applicationset`; absent: fleetplan generates one). */
   rootApplicationSet?: { file: string; object: Record<string, unknown> };
 }

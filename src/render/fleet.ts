@@ -18,7 +18,9 @@ import type { K8sObject } from '../model/k8s.js';
 import { applicationFor, bootstrapFor, projectsFor } from '../generate/argocd.js';
 import { fluxBootstrapFor, helmReleaseFor, kustomizationFor } from '../generate/flux.js';
 import type { Finding } from '../model/finding.js';
-import type { Fleet } from '../model/fleet.js';
+import type { ClusterDef, Fleet } from '../model/fleet.js';
+import { clusterDef } from '../model/fleet.js';
+import { clusterSecretFor } from '../generate/cluster-identity.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import type { ResolvedFleet } from '../layering/resolve-fleet.js';
 import { renderProvision } from './provision.js';
@@ -72,8 +74,14 @@ export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, gener
     return { path, content: header(from) + documents.join('---\n'), cluster: c.name, objects, documents };
   };
   if (fleet.engine === 'flux') return renderFluxCluster(fleet, c, file);
-  // A repository that bootstraps itself (its own root objects, applied by hand) gets no root of fleetplan's.
-  if (fleet.capabilities.bootstrap) for (const b of bootstrapFor(fleet, c)) files.push(file(`${c.name}/bootstrap/${b.name}`, [fleet.file, c.file], b.objects));
+  const own = clusterDef(fleet, c.name)?.ownBootstrap;
+  if (own) {
+    // The repository bootstraps the cluster itself (ADR 0285, 0299): what that bootstrap applies, nothing of fleetplan's.
+    for (const b of ownBootstrapFiles(fleet, c, own)) files.push(file(`${c.name}/bootstrap/${b.name}`, [fleet.file, c.file], b.objects));
+  } else if (fleet.capabilities.bootstrap) {
+    // A repository that bootstraps itself (its own root objects, applied by hand) gets no root of fleetplan's.
+    for (const b of bootstrapFor(fleet, c)) files.push(file(`${c.name}/bootstrap/${b.name}`, [fleet.file, c.file], b.objects));
+  }
   // Under `delivery: applicationset` the ApplicationSet controller makes the Applications.
   if (fleet.delivery !== 'applicationset') {
     for (const p of projectsFor(fleet, c)) files.push(file(`${c.name}/projects/${p.metadata.name}.yaml`, [fleet.file], [p]));
@@ -130,6 +138,14 @@ function renderFluxCluster(fleet: Fleet, c: ResolvedCluster, file: (path: string
   }
   files.push(...renderGenerated(fleet, c));
   return files;
+}
+
+/** The files of a cluster's own bootstrap: its identity Secret, when the layout says what it holds, and its root Application. */
+function ownBootstrapFiles(fleet: Fleet, c: ResolvedCluster, own: NonNullable<ClusterDef['ownBootstrap']>): { name: string; objects: K8sObject[] }[] {
+  const out: { name: string; objects: K8sObject[] }[] = [];
+  if (clusterDef(fleet, c.name)?.identity) out.push({ name: bootstrapFileName('cluster-identity'), objects: [clusterSecretFor(fleet, c)] });
+  if (own.rootApplication) out.push({ name: bootstrapFileName('root-application'), objects: [own.rootApplication as K8sObject] });
+  return out;
 }
 
 /** All files as one multi-document YAML stream, each document preceded by its would-be path. */

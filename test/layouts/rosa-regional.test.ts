@@ -8,6 +8,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import jsYaml from 'js-yaml';
 import { InputError, loadFleet } from '../../src/index.js';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import type { PlanJson } from '../support/plan-json.js';
@@ -100,17 +101,14 @@ test('the identity Secret is the one the bootstrap task creates, and render writ
   for (const line of ['cluster_name: mc01', 'cluster_type: management-cluster', 'environment: production', 'region_deployment: ap-south-1', 'aws_region: ap-south-1', 'git_revision: main', `git_repo: ${ROSA_ORIGIN}`]) {
     assert.ok(r.stdout.includes(line), `${line} in\n${r.stdout}`);
   }
-  assert.ok(r.stdout.includes(`revision: ${PIN}`), 'the repository\'s pinned ApplicationSet');
+  assert.ok(r.stdout.includes(`targetRevision: ${PIN}`), 'the Applications of the repository\'s pinned ApplicationSet');
   assert.deepEqual([...r.stdout.matchAll(/^# Source: (production-ap-south-1-mc01\/apps\/.*)$/gm)].map((m) => m[1]), ['production-ap-south-1-mc01/apps/argocd.yaml', 'production-ap-south-1-mc01/apps/hypershift.yaml']);
   const out = join(repo.dir, '..', `${repo.dir.split('/').pop()}-out`);
   try {
     const w = await cli(['render', '--repo', repo.dir, '--out', out]);
     assert.equal(w.code, 0, w.stderr);
-    assert.ok(existsSync(join(out, 'production-ap-south-1-mc01/bootstrap/90-root-applicationset.yaml')));
     // The values files and ApplicationSets are the repository's own: no copies under deploy/.
     assert.equal(existsSync(join(out, 'deploy')), false);
-    const appSet = readFileSync(join(out, 'production-ap-south-1-mc01/bootstrap/90-root-applicationset.yaml'), 'utf8');
-    assert.ok(appSet.includes(`targetRevision: ${PIN}`));
     // apps/ holds what the ApplicationSet controller generates on each cluster.
     assert.deepEqual(readdirSync(join(out, 'production-ap-south-1-mc01/apps')).sort(), ['argocd.yaml', 'hypershift.yaml']);
     assert.deepEqual(readdirSync(join(out, 'integration-eu-central-1-mc01/apps')).sort(), ['argocd.yaml', 'hypershift.yaml', 'maestro-agent.yaml']);
@@ -119,6 +117,37 @@ test('the identity Secret is the one the bootstrap task creates, and render writ
       assert.ok(hypershift.includes(line), `${line} in\n${hypershift}`);
     }
     assert.match(hypershift, /deploy\/production\/ap-south-1\/argocd\/management-cluster-manifests\/applicationset\.yaml/, 'the header names the ApplicationSet');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('render --out writes under bootstrap/ only what the ECS bootstrap task applies (identity Secret, root Application), as plan lists it — none of fleetplan\'s Namespace, RBAC or argocd-cm', async () => {
+  const out = join(repo.dir, '..', `${repo.dir.split('/').pop()}-boot`);
+  try {
+    const w = await cli(['render', '--repo', repo.dir, '--out', out]);
+    assert.equal(w.code, 0, w.stderr);
+    const plan = await planOf(repo.dir);
+    for (const c of plan.clusters) {
+      const dir = join(out, c.name, 'bootstrap');
+      assert.deepEqual(readdirSync(dir).sort(), ['30-cluster-identity.yaml', '90-root-application.yaml'], c.name);
+      const objects = readdirSync(dir).sort().flatMap((f) => (jsYaml.loadAll(readFileSync(join(dir, f), 'utf8')) as Record<string, any>[]));
+      // The same objects the plan's bootstrap steps name.
+      assert.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`), c.bootstrap.flatMap((s) => s.objects), c.name);
+      const root = objects.find((o) => o.kind === 'Application')!;
+      const region = c.region!;
+      const env = c.name.slice(0, c.name.indexOf(`-${region}-`));
+      const type = c.role === 'regional' ? 'regional-cluster' : 'management-cluster';
+      assert.deepEqual(root.spec, {
+        destination: { namespace: 'argocd', server: 'https://kubernetes.default.svc' },
+        project: 'default',
+        source: { repoURL: ROSA_ORIGIN, targetRevision: 'main', path: `deploy/${env}/${region}/argocd/${type}-manifests` },
+        syncPolicy: { automated: { prune: false, selfHeal: true }, syncOptions: ['CreateNamespace=true'] },
+      }, c.name);
+    }
+    const all = readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.yaml'));
+    const kinds = new Set(all.flatMap((f) => (jsYaml.loadAll(readFileSync(join(out, f), 'utf8')) as Record<string, any>[]).map((o) => o?.kind)));
+    for (const k of ['Namespace', 'ClusterRoleBinding', 'ConfigMap', 'ApplicationSet']) assert.equal(kinds.has(k), false, `${k} in ${[...kinds].join(', ')}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -193,8 +222,9 @@ test('a folder that is almost this layout, or another generation of it, is named
     },
     {
       name: 'config/ folders with deploy/',
-      files: { 'config/defaults.yaml': 'git:\n  revision: main\n', 'config/integration/us-east-1.yaml': 'provision_mcs:\n  mc01: {}\n', 'deploy/integration/us-east-1/argocd-values-regional-cluster.yaml': 'a: 1\n' },
-      message: /config\/defaults\.yaml with deploy\/ is a later ROSA Regional Platform layout .* which fleetplan does not read yet/,
+      // The later generation is read (test/layouts/rosa-config-dir.test.ts); without a region file it is named, with what it lacks.
+      files: { 'config/defaults.yaml': 'git:\n  revision: main\n', 'config/integration/defaults.yaml': 'a: 1\n', 'deploy/integration/us-east-1/argocd-values-regional-cluster.yaml': 'a: 1\n' },
+      message: /config\/defaults\.yaml with deploy\/ is the later ROSA Regional Platform layout, but no config\/<env>\/<region>\.yaml declares a region deployment/,
     },
   ];
   for (const c of cases) {

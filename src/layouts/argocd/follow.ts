@@ -25,6 +25,7 @@ import { directoryOptions, selectDirectoryFiles } from '../../render/leaves/dire
 import { loadApplicationSet, parseClusterSecrets } from '../../appset/load.js';
 import type { ClusterSecret } from '../../appset/types.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
+import { expandListDocument } from '../../model/k8s-list.js';
 import type { ArgoObject, RepoScan } from './scan.js';
 import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
 import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
@@ -80,7 +81,15 @@ export function appFromObject(doc: Record<string, unknown>): AppSpec {
 }
 
 function argoObjectsOf(docs: readonly unknown[]): Record<string, unknown>[] {
-  return docs.filter(
+  // A list document is its items, as the repo-server applies it (ADR 0300); a broken list is left to the leaf build to report.
+  const objects = docs.flatMap((d) => {
+    try {
+      return expandListDocument(d);
+    } catch {
+      return [];
+    }
+  });
+  return objects.filter(
     (d): d is Record<string, unknown> =>
       isPlainObject(d) && (d.kind === 'Application' || d.kind === 'ApplicationSet') && typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`) && isPlainObject(d.metadata) && typeof d.metadata.name === 'string',
   );
@@ -218,7 +227,7 @@ export class ArgoFollower {
   }
 
   private object(o: ArgoObject): string {
-    return `${o.file}#${o.index}`;
+    return o.item === undefined ? `${o.file}#${o.index}` : `${o.file}#${o.index}.${o.item}`;
   }
 
   /** Runs the whole follow; fills `fleet.clusters`. */

@@ -10,6 +10,7 @@ import type { Finding } from '../../model/finding.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { KUSTOMIZATION_FILES } from '../../load/kustomization.js';
 import { parseYamlAll } from '../../yaml/index.js';
+import { expandListDocument, isListDocument } from '../../model/k8s-list.js';
 
 export const ARGO_API = 'argoproj.io';
 export type ArgoKind = 'Application' | 'ApplicationSet';
@@ -19,6 +20,8 @@ export interface ArgoObject {
   file: string;
   /** Index of the YAML document in the file. */
   index: number;
+  /** Index of the item, for an object that is an item of a list document (model/k8s-list.ts). */
+  item?: number;
   kind: ArgoKind;
   name: string;
   namespace: string | undefined;
@@ -63,7 +66,7 @@ function chartOf(fs: RepoFileSystem, file: string): string | undefined {
   return fs.exists(dir === '.' ? 'Chart.yaml' : `${dir}/Chart.yaml`) ? dir : undefined;
 }
 
-const ARGO_KIND = /^\s*kind:\s*["']?(Application|ApplicationSet)["']?\s*$/m;
+const ARGO_KIND = /^\s*(-\s+)?kind:\s*["']?(Application|ApplicationSet)["']?\s*$/m;
 const SECRET_TYPE = /argocd\.argoproj\.io\/secret-type/;
 
 export function scanRepository(fs: RepoFileSystem): RepoScan {
@@ -107,14 +110,24 @@ export function scanRepository(fs: RepoFileSystem): RepoScan {
       });
       continue;
     }
-    for (const [index, doc] of docs.entries()) {
-      if (!isPlainObject(doc) || !isPlainObject(doc.metadata)) continue;
-      const api = typeof doc.apiVersion === 'string' ? doc.apiVersion : '';
-      if ((doc.kind === 'Application' || doc.kind === 'ApplicationSet') && api.startsWith(`${ARGO_API}/`) && typeof doc.metadata.name === 'string') {
-        const ns = doc.metadata.namespace;
-        scan.objects.push({ file, index, kind: doc.kind, name: doc.metadata.name, namespace: typeof ns === 'string' ? ns : undefined, doc });
-      } else if (doc.kind === 'Secret' && isPlainObject(doc.metadata.labels) && doc.metadata.labels['argocd.argoproj.io/secret-type'] === 'cluster') {
-        scan.clusterSecrets.push({ file, doc });
+    for (const [index, document] of docs.entries()) {
+      // A list document is its items, as the repo-server applies it (ADR 0300).
+      let items: unknown[];
+      try {
+        items = expandListDocument(document);
+      } catch {
+        items = [];
+      }
+      for (const [n, doc] of items.entries()) {
+        const item = isListDocument(document) ? { item: n } : {};
+        if (!isPlainObject(doc) || !isPlainObject(doc.metadata)) continue;
+        const api = typeof doc.apiVersion === 'string' ? doc.apiVersion : '';
+        if ((doc.kind === 'Application' || doc.kind === 'ApplicationSet') && api.startsWith(`${ARGO_API}/`) && typeof doc.metadata.name === 'string') {
+          const ns = doc.metadata.namespace;
+          scan.objects.push({ file, index, ...item, kind: doc.kind, name: doc.metadata.name, namespace: typeof ns === 'string' ? ns : undefined, doc });
+        } else if (doc.kind === 'Secret' && isPlainObject(doc.metadata.labels) && doc.metadata.labels['argocd.argoproj.io/secret-type'] === 'cluster') {
+          scan.clusterSecrets.push({ file, doc });
+        }
       }
     }
   }

@@ -34,6 +34,7 @@ import type { SourceFile, YamlPath } from '../../model/source.js';
 import { parseYamlSource } from '../../yaml/source.js';
 import { parseYaml } from '../../yaml/index.js';
 import { isPlainObject } from '../../model/merge.js';
+import { detectRosaConfigDir, loadRosaConfigDir } from './config-dir.js';
 
 export const ROSA_CONFIG_FILE = 'config.yaml';
 export const ROSA_DEPLOY_DIR = 'deploy';
@@ -55,6 +56,7 @@ const GIT_REVISION_TEMPLATE = '{{ .metadata.annotations.git_revision }}';
 
 /** config.yaml at the root, with an `environments` map (its defining key), and a deploy/ folder. */
 export function detectRosaRegional(fs: RepoFileSystem): boolean {
+  if (!fs.exists(FLEET_FILE) && !fs.exists(ROSA_CONFIG_FILE) && detectRosaConfigDir(fs)) return true;
   if (fs.exists(FLEET_FILE) || !fs.exists(ROSA_CONFIG_FILE) || !fs.isDirectory(ROSA_DEPLOY_DIR)) return false;
   let text: string;
   try {
@@ -73,7 +75,7 @@ export function detectRosaRegional(fs: RepoFileSystem): boolean {
 }
 
 /** What config.yaml says about a region deployment after inheritance. */
-interface RegionDeployment {
+export interface RegionDeployment {
   environment: string;
   /** The sector key, or the environment's name for region deployments listed without sectors (render.py). */
   sector: string;
@@ -81,9 +83,40 @@ interface RegionDeployment {
   /** Resolved `revision` (region deployment → sector → environment → defaults). */
   revision: string | undefined;
   managementClusters: string[];
-  /** YAML path of the region deployment in config.yaml. */
+  /** YAML path of the region deployment in its file. */
   path: YamlPath;
+  /** The file that declares it, when not config.yaml (the config/ generation: config/<env>/<region>.yaml). */
+  source?: SourceFile;
+  /** YAML path of the revision that pins it, when not `<path>.revision`, and its file when not the declaring one. */
+  revisionPath?: YamlPath;
+  revisionFile?: string;
+  /** cluster_name of each cluster: `regional` and the management_clusters keys, unless render.py wrote others. */
+  ids?: { regional: string; management: Record<string, string> };
 }
+
+/**
+ * Where a generation of the layout keeps what render.py writes for one region deployment
+ * (ADR 0200: config.yaml + deploy/<env>/<region>/argocd/; ADR 0299, the config/
+ * generation: config/<env>/<region>.yaml + deploy/<env>/<region>/argocd-bootstrap-<type>/).
+ */
+export interface RosaGeneration {
+  /** The folder of the region deployment's rendered files. */
+  deployDir(environment: string, region: string): string;
+  appSetFile(dir: string, type: string): string;
+  valuesFile(dir: string, type: string): string;
+  /** The path the ECS task's root Application reads (REPOSITORY_PATH). */
+  rootPath(dir: string, type: string): string;
+  /** Identity annotations the task fills from Terraform outputs, besides api_target_group_arn. */
+  terraformAnnotations: readonly string[];
+}
+
+export const CONFIG_YAML_GENERATION: RosaGeneration = {
+  deployDir: (env, region) => deployPath(env, region),
+  appSetFile: (dir, type) => `${dir}/${type}-manifests/applicationset.yaml`,
+  valuesFile: (dir, type) => `${dir}/${type}-values.yaml`,
+  rootPath: (dir, type) => `${dir}/${type}-manifests`,
+  terraformAnnotations: [],
+};
 
 const asMap = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -157,7 +190,7 @@ export function gitGeneratorRevision(appSet: Record<string, unknown>): string | 
 }
 
 /** The URL of the `origin` remote in .git/config, when the repository is a clone that has one. */
-function originURL(fs: RepoFileSystem): string | undefined {
+export function originURL(fs: RepoFileSystem): string | undefined {
   if (!fs.exists('.git/config')) return undefined;
   try {
     const text = fs.readText('.git/config');
@@ -168,7 +201,7 @@ function originURL(fs: RepoFileSystem): string | undefined {
   }
 }
 
-function clusterTypes(fs: RepoFileSystem): string[] {
+export function clusterTypes(fs: RepoFileSystem): string[] {
   if (!fs.isDirectory(ROSA_CHARTS_DIR)) return [];
   return fs.list(ROSA_CHARTS_DIR).filter((n) => !n.startsWith('.') && n.endsWith('cluster') && fs.isDirectory(`${ROSA_CHARTS_DIR}/${n}`)).sort();
 }
@@ -178,6 +211,7 @@ export function deployPath(environment: string, region: string): string {
 }
 
 export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
+  if (!fs.exists(ROSA_CONFIG_FILE) && detectRosaConfigDir(fs)) return loadRosaConfigDir(fs);
   const findings: Finding[] = [];
   const sources = new Map<string, SourceFile>();
   const parsed = parseYamlSource(ROSA_CONFIG_FILE, fs.readText(ROSA_CONFIG_FILE));
@@ -206,6 +240,24 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
       hint: `create ${ROSA_CHARTS_DIR}/${t}/ (charts of the ${t}s), then run scripts/render.py`,
     });
   }
+  return buildRosaFleet(fs, { rds, types, source, sources, findings, gen: CONFIG_YAML_GENERATION, configFile: ROSA_CONFIG_FILE, sectors: sectorsOf(config, rds) });
+}
+
+export interface RosaInputs {
+  rds: RegionDeployment[];
+  types: string[];
+  /** The file findings about the whole layout point at. */
+  source: SourceFile;
+  sources: Map<string, SourceFile>;
+  findings: Finding[];
+  gen: RosaGeneration;
+  configFile: string;
+  sectors: SectorSpec[];
+}
+
+/** The fleet of region deployments, whichever generation declared them. */
+export function buildRosaFleet(fs: RepoFileSystem, inputs: RosaInputs): LoadResult {
+  const { rds, types, source, sources, findings, gen, configFile } = inputs;
   const repoURL = originURL(fs);
   const branch = ROSA_DEFAULT_BRANCH;
   const clusters: ClusterDef[] = [];
@@ -214,15 +266,17 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
   /** ApplicationSet files already compared with config.yaml (the management clusters of a region deployment share one). */
   const checked = new Set<string>();
   for (const rd of rds) {
-    const dir = deployPath(rd.environment, rd.region);
+    const dir = gen.deployDir(rd.environment, rd.region);
+    const rdSource = rd.source ?? source;
+    const rdFile = rdSource.file;
     known.add(`${rd.environment}/${rd.region}`);
     const pinned = rd.revision !== undefined && rd.revision !== ROSA_DEFAULT_BRANCH ? rd.revision : undefined;
     const members: { name: string; role: ClusterRole; type: string; id: string }[] = [
-      { name: `${rd.environment}-${rd.region}-regional`, role: 'regional', type: REGIONAL_CLUSTER_TYPE, id: 'regional' },
-      ...rd.managementClusters.map((mc) => ({ name: `${rd.environment}-${rd.region}-${mc}`, role: 'management' as const, type: MANAGEMENT_CLUSTER_TYPE, id: mc })),
+      { name: `${rd.environment}-${rd.region}-regional`, role: 'regional', type: REGIONAL_CLUSTER_TYPE, id: rd.ids?.regional ?? 'regional' },
+      ...rd.managementClusters.map((mc) => ({ name: `${rd.environment}-${rd.region}-${mc}`, role: 'management' as const, type: MANAGEMENT_CLUSTER_TYPE, id: rd.ids?.management[mc] ?? mc })),
     ];
     if (rd.managementClusters.length === 0) {
-      findings.push(at(source, rd.path, {
+      findings.push(at(rdSource, rd.path, {
         severity: 'warning',
         code: 'rosa-no-management-cluster',
         message: `region deployment ${rd.environment}/${rd.region} has no management_clusters: only its regional cluster is planned`,
@@ -231,11 +285,11 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
     }
     for (const m of members) {
       if (!types.includes(m.type)) continue;
-      const appSetFile = `${dir}/${m.type}-manifests/applicationset.yaml`;
-      const valuesFile = `${dir}/${m.type}-values.yaml`;
+      const appSetFile = gen.appSetFile(dir, m.type);
+      const valuesFile = gen.valuesFile(dir, m.type);
       const missing = [appSetFile, valuesFile].filter((f) => !fs.exists(f));
       if (missing.length > 0) {
-        findings.push(at(source, rd.path, {
+        findings.push(at(rdSource, rd.path, {
           severity: 'error',
           code: 'rosa-not-rendered',
           message: `${m.name}: ${missing.join(' and ')} ${missing.length === 1 ? 'does' : 'do'} not exist, so Argo CD generates no Applications for the ${m.type} of ${rd.environment}/${rd.region}`,
@@ -250,10 +304,10 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
       const expected = pinned ?? GIT_REVISION_TEMPLATE;
       if (evaluated !== undefined && evaluated !== expected && !checked.has(appSetFile)) {
         checked.add(appSetFile);
-        findings.push(at(source, [...rd.path], {
+        findings.push(at(rdSource, [...rd.path], {
           severity: 'warning',
           code: 'rosa-stale-render',
-          message: `${appSetFile} reads charts at ${evaluated || '(no revision)'}, but ${ROSA_CONFIG_FILE} resolves revision ${rd.revision ?? '(none)'} for ${rd.environment}/${rd.region} (${pinned ? `pinned to ${pinned}` : 'not pinned: the identity Secret\'s git_revision'}); the plan shows what the committed file does`,
+          message: `${appSetFile} reads charts at ${evaluated || '(no revision)'}, but ${rdFile} resolves revision ${rd.revision ?? '(none)'} for ${rd.environment}/${rd.region} (${pinned ? `pinned to ${pinned}` : 'not pinned: the identity Secret\'s git_revision'}); the plan shows what the committed file does`,
           hint: 'run scripts/render.py and commit deploy/',
         }));
       }
@@ -275,6 +329,7 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
           api_target_group_arn: TERRAFORM_OUTPUT('api_target_group_arn'),
           dynamodb_prefix: m.id,
           dynamodb_region: rd.region,
+          ...Object.fromEntries(gen.terraformAnnotations.map((a) => [a, TERRAFORM_OUTPUT(a)])),
         },
         stringData: { name: 'in-cluster', server: 'https://kubernetes.default.svc', config: '{\n  "tlsClientConfig": { "insecure": false }\n}\n' },
       };
@@ -293,14 +348,14 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
       ];
       clusters.push({
         name: m.name,
-        file: ROSA_CONFIG_FILE,
+        file: rdFile,
         metadata: { name: m.name },
         spec,
         notes,
         identity,
-        ownBootstrap: ecsBootstrap(`${dir}/${m.type}-manifests`, branch),
+        ownBootstrap: ecsBootstrap(gen.rootPath(dir, m.type), branch, repoURL ?? TERRAFORM_OUTPUT('repository_url')),
         rootApplicationSet: { file: appSetFile, object: appSet },
-        ...(revisionPin !== undefined ? { revisionPin: { revision: revisionPin, origin: { file: ROSA_CONFIG_FILE, path: [...rd.path, 'revision'] } } } : {}),
+        ...(revisionPin !== undefined ? { revisionPin: { revision: revisionPin, origin: { file: rd.revisionFile ?? rdFile, path: rd.revisionPath ?? [...rd.path, 'revision'] } } } : {}),
       });
     }
   }
@@ -309,13 +364,13 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
   const fleet: Fleet = {
     ...emptyFleet(fs.root, 'rosa-regional', ARGOCD_REPOSITORY_CAPABILITIES),
     name,
-    file: ROSA_CONFIG_FILE,
+    file: configFile,
     repoURL: repoURL ?? TERRAFORM_OUTPUT('repository_url'),
     revision: branch,
     platform: 'kubernetes',
     delivery: 'applicationset',
     gitopsNamespace: 'argocd',
-    sectors: sectorsOf(config, rds),
+    sectors: inputs.sectors,
     clusters,
     sources,
     loadFindings: findings,
@@ -327,11 +382,23 @@ export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
 /**
  * What the repository's ECS bootstrap task (terraform/modules/ecs-bootstrap, started by Terraform
  * through scripts/bootstrap-argocd.sh) does on each cluster, for the plan (ADR 0285). fleetplan
- * does not run it; `render --out` writes the identity Secret and the ApplicationSet the root
- * Application reads, under bootstrap/.
+ * does not run it; `render --out` writes what it applies, the identity Secret and the root
+ * Application, under bootstrap/, and nothing of fleetplan's own bootstrap (ADR 0299).
  */
-function ecsBootstrap(manifests: string, branch: string): NonNullable<ClusterDef['ownBootstrap']> {
+function ecsBootstrap(manifests: string, branch: string, repoURL: string): NonNullable<ClusterDef['ownBootstrap']> {
   return {
+    // As the task's `kubectl apply` writes it (terraform/modules/ecs-bootstrap/main.tf).
+    rootApplication: {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name: 'root', namespace: 'argocd' },
+      spec: {
+        destination: { namespace: 'argocd', server: 'https://kubernetes.default.svc' },
+        project: 'default',
+        source: { repoURL, targetRevision: branch, path: manifests },
+        syncPolicy: { automated: { prune: false, selfHeal: true }, syncOptions: ['CreateNamespace=true'] },
+      },
+    },
     by: 'ECS bootstrap task',
     steps: [
       {
@@ -346,7 +413,7 @@ function ecsBootstrap(manifests: string, branch: string): NonNullable<ClusterDef
       },
       {
         file: 'ECS task: root',
-        description: `Application argocd/root reading ${manifests} at ${branch} (REPOSITORY_BRANCH), automated with selfHeal, no prune: the ApplicationSet there (render --out: bootstrap/90-root-applicationset.yaml)`,
+        description: `Application argocd/root reading ${manifests} at ${branch} (REPOSITORY_BRANCH), automated with selfHeal, no prune: the ApplicationSet there (render --out: bootstrap/90-root-application.yaml)`,
         objects: ['Application/argocd/root'],
       },
     ],
@@ -445,8 +512,8 @@ export function rosaLookalike(fs: RepoFileSystem): { what: string; hint: string 
   }
   if (fs.isDirectory('config') && fs.exists('config/defaults.yaml') && fs.isDirectory(ROSA_DEPLOY_DIR)) {
     return {
-      what: `config/defaults.yaml with ${ROSA_DEPLOY_DIR}/ is a later ROSA Regional Platform layout (config/<env>/<region>.yaml, ${ROSA_DEPLOY_DIR}/<env>/<region>/argocd-bootstrap-<cluster-type>/), which fleetplan does not read yet`,
-      hint: `${expected}; one rendered ApplicationSet can still be evaluated: fleetplan appset ${ROSA_DEPLOY_DIR}/<env>/<region>/argocd-bootstrap-<cluster-type>/applicationset.yaml --clusters FILE`,
+      what: `config/defaults.yaml with ${ROSA_DEPLOY_DIR}/ is the later ROSA Regional Platform layout, but no config/<env>/<region>.yaml declares a region deployment (or config/defaults.yaml is not a YAML map)`,
+      hint: `add config/<env>/<aws-region>.yaml (provision_mcs: {mc01: {}}), run scripts/render.py and commit ${ROSA_DEPLOY_DIR}/; or use the earlier layout: ${expected}`,
     };
   }
   return undefined;

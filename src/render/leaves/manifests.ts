@@ -8,6 +8,7 @@ import type { SourceLocation } from '../../errors/index.js';
 import type { MissingVariable, VariableLookup } from '../../model/substitute.js';
 import { substitute } from '../../model/substitute.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
+import { expandListDocument } from '../../model/k8s-list.js';
 
 export type ManifestObject = Record<string, unknown> & {
   kind?: string;
@@ -84,7 +85,18 @@ export function parseManifests(text: string, displayName: string): ManifestObjec
     if (typeof d !== 'object' || Array.isArray(d)) {
       throw new InputError(`document ${i + 1} is not a Kubernetes object`, { code: 'invalid-manifests', location: { file: displayName } });
     }
-    out.push(d as ManifestObject);
+    // A list (kind List, ConfigMapList, any items array) is applied as its items (model/k8s-list.ts, ADR 0300).
+    let objects: unknown[];
+    try {
+      objects = expandListDocument(d);
+    } catch (e) {
+      throw new InputError(`document ${i + 1}: ${(e as Error).message}`, {
+        code: 'invalid-manifests',
+        location: { file: displayName },
+        hint: 'every item of a list must be a Kubernetes object (a mapping with apiVersion, kind and metadata)',
+      });
+    }
+    for (const o of objects) out.push(o as ManifestObject);
   });
   return out;
 }

@@ -116,6 +116,43 @@ export function needsClosure(c: ResolvedCluster): (a: ResolvedApp) => Set<string
   return (a) => visit(a, new Set());
 }
 
+/**
+ * The dependency path from `from` to `to` through `needs` (names, `from` first), if there is one.
+ * Breadth-first, so the shortest path, and in the order the needs are written: deterministic.
+ */
+export function needsPath(c: ResolvedCluster, from: string, to: string): string[] | undefined {
+  const byName = new Map(c.apps.map((a) => [a.name, a]));
+  const prev = new Map<string, string>([[from, '']]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const n = queue.shift()!;
+    if (n === to) {
+      const path = [n];
+      for (let p = prev.get(n)!; p !== ''; p = prev.get(p)!) path.unshift(p);
+      return path;
+    }
+    for (const m of byName.get(n)?.needs ?? []) if (!prev.has(m)) { prev.set(m, n); queue.push(m); }
+  }
+  return undefined;
+}
+
+/** A Flux Kustomization's own name in a fleetplan app name (`flux:<namespace>/<name>` → `<name>`). */
+function shortName(app: string): string {
+  return app.replace(/^flux:/, '').replace(/^[^/]*\//, '');
+}
+
+/**
+ * The Flux hint: add the provider to the dependencies — unless the provider already depends on the
+ * app (kustomize-controller then never applies the app on a new cluster, since its dry run fails on
+ * the unknown kind, and the provider waits for it for ever; the dependency would close the cycle).
+ */
+function fluxHint(c: ResolvedCluster, app: ResolvedApp, late: ResolvedApp[], kinds: string): string {
+  const cyclic = late.map((p) => ({ p, path: needsPath(c, p.name, app.name) })).filter((x) => x.path !== undefined);
+  if (cyclic.length === 0) return `add ${late.map((p) => p.name).join(' or ')} to the dependencies of "${app.name}"`;
+  const { p, path } = cyclic[0]!;
+  return `"${p.name}" depends on "${app.name}" (${path!.map(shortName).join(' → ')}), so on a new cluster "${app.name}" fails its dry run (no CRD for ${kinds}) and "${p.name}" waits for it for ever; adding the dependency would make a cycle: install the CRDs in a Kustomization that "${app.name}" depends on, or move the ${kinds} objects into "${p.name}" or a Kustomization that depends on it`;
+}
+
 export const crdOrderRule: RuleDefinition = {
   name: 'crd-order',
   codes: {
@@ -157,7 +194,7 @@ export const crdOrderRule: RuleDefinition = {
             code: 'crd-order',
             message: `app "${app.name}"${where} applies ${group} (${kinds}) before ${provs}, which installs that API on cluster ${c.name}`,
             hint: ctx.fleet.engine === 'flux'
-              ? `add ${e.late.map((p) => p.name).join(' or ')} to the dependencies of "${app.name}"`
+              ? fluxHint(c, app, e.late, kinds)
               : `give "${app.name}" a wave above ${Math.max(...e.late.map((p) => p.wave))}, or add needs: [${e.late[0]!.name}]`,
             cluster: c.name,
             app: app.name,

@@ -29,7 +29,7 @@ export const productionSafetyRule: RuleDefinition = {
     'shared-object': {
       severity: 'error',
       summary: 'two apps write the same object on one cluster',
-      help: 'Two Applications managing one object overwrite each other on every sync (or the second fails with FailOnSharedResource). Keep the object in one app.',
+      help: 'Two Applications managing one object overwrite each other on every sync (or the second fails with FailOnSharedResource); two Flux Kustomizations overwrite each other\'s owner labels and may prune it. Keep the object in one app.',
     },
   },
   run(ctx) {
@@ -83,11 +83,16 @@ export const productionSafetyRule: RuleDefinition = {
           if (prev.app === app.name) continue;
           // A bootstrap phase applies objects that GitOps then takes over (seed 003's hand-off).
           if (byName.get(prev.app)?.labels[PHASE_LABEL] !== undefined || app.labels[PHASE_LABEL] !== undefined) continue;
+          const flux = fleet.engine === 'flux' && app.name.startsWith('flux:') && prev.app.startsWith('flux:');
+          const what = flux ? 'Kustomization' : 'app';
           out.push(at(o.file, o.line, {
             severity: 'error',
             code: 'shared-object',
-            message: `${o.kind} ${nsText ? nsText + '/' : ''}${name} is written by app "${app.name}" and by app "${prev.app}" (${prev.file}:${prev.line}) on cluster ${c.name}`,
-            hint: 'keep the object in one app; the other can depend on it with needs',
+            message: `${o.kind} ${nsText ? nsText + '/' : ''}${name} is written by ${what} "${app.name}" and by ${what} "${prev.app}" (${prev.file}:${prev.line}) on cluster ${c.name}`,
+            hint: flux
+              // kustomize-controller applies every Kustomization with one field manager: no conflict is raised (fluxcd/kustomize-controller#1724).
+              ? 'kustomize-controller applies both with the same field manager, so each reconcile silently overwrites the other\'s owner labels (kustomize.toolkit.fluxcd.io/name and /namespace), and when one of them stops applying the object its pruning can delete it while the other still applies it; keep the object in one Kustomization and give the other a dependsOn on it'
+              : 'keep the object in one app; the other can depend on it with needs',
             cluster: c.name,
             app: app.name,
           }));
