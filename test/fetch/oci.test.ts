@@ -212,6 +212,23 @@ test('Argo CD: a registry that sends a chart whose bytes do not match its digest
   }
 });
 
+test('Argo CD: a registry written as IP:port without a scheme is pulled as OCI, with a note that Argo CD needs enableOCI on its repository for it', async () => {
+  const pushed = await registryWithCharts(['1.2.0']);
+  const fleet = fleetRepo({ 'apps/web.yaml': argoApplication('web', ociSource(`127.0.0.1:${pushed.registry.port}`, '1.2.0')) });
+  await gitInit(fleet);
+  const work = writeTree({});
+  try {
+    const r = await cli(['render', '--repo', fleet, '--out', join(work, 'out'), '--leaves', '--fetch', '--cache-dir', join(work, 'cache')], process.cwd(), toolEnv(work));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /note: cluster in-cluster, app web: Argo CD reads repoURL 127\.0\.0\.1:\d+\/charts as an OCI registry only when its repository Secret sets enableOCI: "true"/);
+    assert.match(r.stderr, /fetched chart oci:\/\/127\.0\.0\.1:\d+\/charts\/web 1\.2\.0, digest sha256:/);
+  } finally {
+    await pushed.close();
+    removeTree(fleet);
+    removeTree(work);
+  }
+});
+
 test('kustomize helmCharts with an oci:// repo (kustomize 5.6 pulls it itself): not built offline, built with --fetch', async () => {
   const pushed = await registryWithCharts(['1.2.0']);
   const fleet = fleetRepo({

@@ -47,6 +47,8 @@ export type LeafSource =
       plainHttp?: boolean;
       /** Where the Application (or Flux source) names the repository, chart and version: a failed fetch points there. */
       locations?: ChartLocations;
+      /** What fleetplan assumed about the source that the repository does not say (printed with the build's notes). */
+      assumption?: string;
       releaseName: string;
       namespace: string;
       /** Values files, relative to the chart directory; a leading `/` is the repository root (Argo CD's rule). */
@@ -282,6 +284,7 @@ export async function renderLeafJobs(
       display = `${redactUrl(source.repoURL ?? '?')} ${name}${source.version ? `@${source.version}` : ''}`;
       // An OCI chart is cached as `<last path segment>-<version>.tgz`, as `helm pull oci://…` writes it.
       const archiveName = name.startsWith('oci://') ? (name.split('/').pop() ?? '') : name;
+      if (source.assumption) fetchNotes.push(source.assumption);
       let archive = archiveName ? ports.chartArchive?.(archiveName, source.version) : undefined;
       if (!archive && ports.charts && name) {
         // The fetch cache (an exact version or a digest pulled before), else `helm pull` with --fetch (ADR 0283).
