@@ -285,11 +285,13 @@ test('Flux: OCIRepository by tag, semver and digest and a HelmRepository of type
     ociRepository('by-semver', `oci://${host}/charts/web`, '    semver: ">=1.0.0 <2.0.0"\n'),
     ociRepository('by-digest', `oci://${host}/charts/web`, `    digest: ${digest}\n    tag: 1.3.0\n`, '  insecure: true\n'),
     ociRepository('wrong-digest', `oci://${host}/charts/web`, `    digest: ${wrong}\n`),
+    ociRepository('latest', `oci://${host}/charts/web`, '    tag: latest\n'),
     `apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: registry\nspec:\n  type: oci\n  interval: 1h\n  url: oci://${host}/charts\n---\n`,
     helmRelease('tagged', '  chartRef:\n    kind: OCIRepository\n    name: by-tag\n'),
     helmRelease('ranged', '  chartRef:\n    kind: OCIRepository\n    name: by-semver\n'),
     helmRelease('pinned', '  chartRef:\n    kind: OCIRepository\n    name: by-digest\n'),
     helmRelease('bad', '  chartRef:\n    kind: OCIRepository\n    name: wrong-digest\n'),
+    helmRelease('floating', '  chartRef:\n    kind: OCIRepository\n    name: latest\n'),
     helmRelease('helmrepo', '  chart:\n    spec:\n      chart: web\n      version: 1.3.0\n      sourceRef:\n        kind: HelmRepository\n        name: registry\n'),
     helmRelease('helmrepo-range', '  chart:\n    spec:\n      chart: web\n      version: "~1.2.0"\n      sourceRef:\n        kind: HelmRepository\n        name: registry\n'),
   ].join('');
@@ -317,7 +319,8 @@ test('Flux: OCIRepository by tag, semver and digest and a HelmRepository of type
     assert.match(note('helmrepo'), /fetched chart oci:\/\/localhost:\d+\/charts\/web 1\.3\.0, digest sha256:/);
     assert.match(note('helmrepo-range'), /1\.2\.0 \(resolved from ~1\.2\.0\)/);
     assert.match(online.stderr, new RegExp(`HelmRelease web/bad not rendered: helm pull of oci://localhost:\\d+/charts/web@${wrong} failed: that digest is not in the repository`));
-    assert.match(online.stderr, /HelmRelease charts: 5 rendered, 1 not rendered/);
+    assert.match(online.stderr, /HelmRelease web\/floating not rendered: OCIRepository web\/latest selects tag latest, which is not a chart version: Helm cannot pull a chart by it; pin ref\.digest or a version tag/);
+    assert.match(online.stderr, /HelmRelease charts: 5 rendered, 2 not rendered/);
     const files = leafFiles(out, 'cluster', 'flux_web_web');
     const version = (release: string) => /version: "?([0-9.]+)"?/.exec([...files.entries()].find(([f]) => f.startsWith(`helm_web_${release}-`))?.[1] ?? '')?.[1];
     assert.deepEqual(['tagged', 'ranged', 'pinned', 'helmrepo', 'helmrepo-range'].map(version), ['1.2.0', '1.3.0', '1.2.0', '1.3.0', '1.2.0']);

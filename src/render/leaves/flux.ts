@@ -302,6 +302,8 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
           rc.range = true;
         }
         if (tag !== undefined) rc.version = tag;
+        // Helm reads an OCI tag as a chart version: a tag that is not one (`latest`) cannot be pulled with it.
+        if (tag !== undefined && !/^v?\d+\.\d+\.\d+([-+].*)?$/.test(tag)) rc.problem ??= `OCIRepository ${rns}/${String(ref.name)} selects tag ${tag}${typeof r.tag === 'string' ? '' : ' (no ref: Flux takes latest)'}, which is not a chart version: Helm cannot pull a chart by it; pin ref.digest or a version tag`;
         if (sspec.insecure === true) rc.plainHttp = true;
         if (typeof sspec.provider === 'string' && sspec.provider !== 'generic') rc.problem ??= `OCIRepository ${rns}/${String(ref.name)} logs in with provider ${sspec.provider}, which fleetplan does not do (give the registry's login with --registry-config)`;
       } else {
