@@ -142,6 +142,14 @@ export function createChartFetcher(options: ChartFetcherOptions): ChartFetcher &
  */
 function pullFailure(where: string, req: ChartRequest, helmMessage: string): ToolError {
   const what = `${where}${req.digest ? `@${req.digest}` : req.version ? ` ${req.version}` : ''}`;
+  if (/dial tcp|no such host|connection refused|i\/o timeout|server gave HTTP response to HTTPS client|tls: |x509: /i.test(helmMessage)) {
+    return new ToolError(`helm pull of ${what} could not reach the repository: ${helmMessage}`, {
+      code: 'registry-unreachable',
+      hint: /HTTP response to HTTPS/.test(helmMessage)
+        ? 'the registry speaks plain HTTP: fleetplan uses it only where the source says so (Flux insecure: true; ADR 0301)'
+        : 'check the repository URL and that this machine reaches it (DNS, proxy, TLS)',
+    });
+  }
   if (/\b401\b|unauthorized|basic credential not found|authentication required|\b403\b|denied/i.test(helmMessage)) {
     return new ToolError(`helm pull of ${what} was refused by the registry (not authorized): ${helmMessage}`, {
       code: 'registry-unauthorized',
@@ -154,7 +162,7 @@ function pullFailure(where: string, req: ChartRequest, helmMessage: string): Too
       hint: 'the registry serves corrupted or altered content; do not use it until it is fixed',
     });
   }
-  if (/\bnot found\b|no chart version found|no such|manifest unknown|name unknown|\b404\b/i.test(helmMessage)) {
+  if (/\bnot found\b|no chart version found|manifest unknown|name unknown|\b404\b/i.test(helmMessage)) {
     return new ToolError(`helm pull of ${what} failed: ${req.digest ? 'that digest' : req.version ? 'that version' : 'the chart'} is not in the repository: ${helmMessage}`, {
       code: 'chart-not-found',
       hint: 'check the chart name and the version (targetRevision, chart.spec.version, ref.tag/ref.digest) against the repository',

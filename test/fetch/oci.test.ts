@@ -229,6 +229,24 @@ test('Argo CD: a registry written as IP:port without a scheme is pulled as OCI, 
   }
 });
 
+test('Argo CD: a registry that cannot be reached is said as such at spec.source.repoURL, not as a missing version', async () => {
+  // A loopback port nothing listens on: the connection is refused.
+  const closed = await startOciRegistry();
+  const port = closed.port;
+  await closed.close();
+  const fleet = fleetRepo({ 'apps/web.yaml': argoApplication('web', ociSource(`localhost:${port}`, '1.2.0')) });
+  await gitInit(fleet);
+  const work = writeTree({});
+  try {
+    const r = await cli(['render', '--repo', fleet, '--out', join(work, 'out'), '--leaves', '--fetch', '--cache-dir', join(work, 'cache')], process.cwd(), toolEnv(work));
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /error: apps\/web\.yaml:12:\d+ spec\.source\.repoURL: cluster in-cluster, app web: helm pull of oci:\/\/localhost:\d+\/charts\/web 1\.2\.0 could not reach the repository: .*connection refused/);
+  } finally {
+    removeTree(fleet);
+    removeTree(work);
+  }
+});
+
 test('kustomize helmCharts with an oci:// repo (kustomize 5.6 pulls it itself): not built offline, built with --fetch', async () => {
   const pushed = await registryWithCharts(['1.2.0']);
   const fleet = fleetRepo({
