@@ -52,13 +52,23 @@ export function createChartFetcher(options: ChartFetcherOptions): ChartFetcher &
   const read = (dir: string, version: string): FetchedChart | undefined => {
     const archive = join(dir, `${safe(version)}.tgz`);
     if (!existsSync(archive)) return undefined;
-    let digest: string | undefined;
-    try {
-      digest = (JSON.parse(readFileSync(join(dir, `${safe(version)}.json`), 'utf8')) as { digest?: string }).digest;
-    } catch {
-      digest = undefined;
-    }
+    const digest = recordedDigest(dir, version);
     return { archive, version, sha256: sha256File(archive), ...(digest ? { digest } : {}), pulled: false };
+  };
+
+  /** The archive pulled before whose recorded manifest digest is `digest` (a digest-pinned chart). */
+  const readByDigest = (dir: string, digest: string): FetchedChart | undefined => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    } catch {
+      return undefined;
+    }
+    for (const n of names) {
+      const version = n.slice(0, -'.json'.length);
+      if (recordedDigest(dir, version) === digest) return read(dir, version);
+    }
+    return undefined;
   };
 
   const pull = async (req: ChartRequest): Promise<FetchedChart> => {
@@ -68,21 +78,19 @@ export function createChartFetcher(options: ChartFetcherOptions): ChartFetcher &
     try {
       const dest = join(work, 'out');
       mkdirSync(dest);
-      const args = ['pull', req.chart];
+      // A digest-pinned chart is pulled by its digest (`oci://…@sha256:…`): the registry cannot hand over another.
+      const byDigest = oci && req.digest !== undefined;
+      const args = ['pull', byDigest ? `${req.chart}@${req.digest}` : req.chart];
       if (!oci) args.push('--repo', req.repoURL ?? '');
-      if (req.version) args.push('--version', req.version);
+      if (req.version && !byDigest) args.push('--version', req.version);
+      if (oci && req.plainHttp === true) args.push('--plain-http');
       args.push('--destination', dest, '--repository-config', join(work, 'repositories.yaml'), '--repository-cache', join(work, 'cache'));
       args.push('--registry-config', options.registryConfig ?? join(work, 'registry.json'));
       // Helm's own directories point into the scratch directory: no login, repository or plugin of the user's Helm is read.
       const env = { ...options.env, HELM_CONFIG_HOME: join(work, 'config'), HELM_CACHE_HOME: join(work, 'cache'), HELM_DATA_HOME: join(work, 'data'), HELM_REGISTRY_CONFIG: undefined, HELM_REPOSITORY_CONFIG: undefined, HELM_REPOSITORY_CACHE: undefined, HELM_PLUGINS: undefined };
       const r = await runTool(helm.binary, args, { env, timeoutMs: 5 * 60 * 1000 }, 'check the repository URL, chart name and version; give registry logins with --registry-config FILE');
       const where = oci ? req.chart : `${req.chart} from ${redactUrl(req.repoURL ?? '?')}`;
-      if (r.code !== 0) {
-        throw new ToolError(`helm pull of ${where}${req.version ? ` ${req.version}` : ''} failed: ${redactUrl((r.stderr || r.stdout).trim()) || `exit ${r.code}`}`, {
-          code: 'chart-fetch-failed',
-          hint: 'check the repository URL, the chart name and the version (targetRevision); for a private registry pass --registry-config FILE',
-        });
-      }
+      if (r.code !== 0) throw pullFailure(where, req, redactUrl((r.stderr || r.stdout).trim()) || `exit ${r.code}`);
       const tgz = readdirSync(dest).filter((f) => f.endsWith('.tgz'));
       if (tgz.length !== 1) throw new ToolError(`helm pull of ${where} wrote ${tgz.length} archives, expected one`, { code: 'chart-fetch-failed' });
       const archive = join(dest, tgz[0]!);
@@ -91,6 +99,12 @@ export function createChartFetcher(options: ChartFetcherOptions): ChartFetcher &
       const version = meta !== null && typeof meta === 'object' && typeof (meta as Record<string, unknown>).version === 'string' ? String((meta as Record<string, unknown>).version) : undefined;
       if (!version) throw new ToolError(`cannot read the version of the chart helm pulled for ${where}: ${shown.stderr.trim()}`, { code: 'chart-fetch-failed' });
       const registryDigest = /Digest:\s*(sha256:[0-9a-f]{64})/.exec(`${r.stdout}\n${r.stderr}`)?.[1];
+      if (req.digest !== undefined && registryDigest !== req.digest) {
+        throw new ToolError(`helm pull of ${where}@${req.digest} gave a chart whose manifest digest is ${registryDigest ?? 'not reported'}, not the pinned ${req.digest}`, {
+          code: 'chart-digest-mismatch',
+          hint: 'the registry does not serve the pinned digest; check ref.digest, or the registry',
+        });
+      }
       const dir = keyDir(req);
       mkdirSync(dir, { recursive: true });
       const target = join(dir, `${safe(version)}.tgz`);
@@ -104,11 +118,12 @@ export function createChartFetcher(options: ChartFetcherOptions): ChartFetcher &
 
   return {
     cached(req) {
+      if (req.digest !== undefined) return readByDigest(keyDir(req), req.digest);
       if (!isExactVersion(req.version)) return undefined;
       return read(keyDir(req), req.version!.replace(/^v/, '')) ?? read(keyDir(req), req.version!);
     },
     pull(req) {
-      const k = `${req.repoURL ?? ''}\0${req.chart}\0${req.version ?? ''}`;
+      const k = `${req.repoURL ?? ''}\0${req.chart}\0${req.version ?? ''}\0${req.digest ?? ''}\0${req.plainHttp === true}`;
       let p = inflight.get(k);
       if (!p) inflight.set(k, (p = pull(req)));
       return p;
@@ -118,6 +133,53 @@ export function createChartFetcher(options: ChartFetcherOptions): ChartFetcher &
       scratch = undefined;
     },
   };
+}
+
+/**
+ * A failed `helm pull`, said by what went wrong as far as Helm's message tells: the version or tag
+ * is not in the repository, the registry refused the credentials (or there were none), the bytes
+ * did not match their digest; else Helm's message as it is.
+ */
+function pullFailure(where: string, req: ChartRequest, helmMessage: string): ToolError {
+  const what = `${where}${req.digest ? `@${req.digest}` : req.version ? ` ${req.version}` : ''}`;
+  if (/dial tcp|no such host|connection refused|i\/o timeout|server gave HTTP response to HTTPS client|tls: |x509: /i.test(helmMessage)) {
+    return new ToolError(`helm pull of ${what} could not reach the repository: ${helmMessage}`, {
+      code: 'registry-unreachable',
+      hint: /HTTP response to HTTPS/.test(helmMessage)
+        ? 'the registry speaks plain HTTP: fleetplan uses it only where the source says so (Flux insecure: true; ADR 0301)'
+        : 'check the repository URL and that this machine reaches it (DNS, proxy, TLS)',
+    });
+  }
+  if (/\b401\b|unauthorized|basic credential not found|authentication required|\b403\b|denied/i.test(helmMessage)) {
+    return new ToolError(`helm pull of ${what} was refused by the registry (not authorized): ${helmMessage}`, {
+      code: 'registry-unauthorized',
+      hint: 'log in with `helm registry login HOST --registry-config FILE` and pass --registry-config FILE (fleetplan never reads your own Helm logins)',
+    });
+  }
+  if (/mismatch|digest.*(invalid|verif)|content.*does not match/i.test(helmMessage)) {
+    return new ToolError(`helm pull of ${what} failed: the registry sent content that does not match its digest: ${helmMessage}`, {
+      code: 'chart-digest-mismatch',
+      hint: 'the registry serves corrupted or altered content; do not use it until it is fixed',
+    });
+  }
+  if (/\bnot found\b|no chart version found|manifest unknown|name unknown|\b404\b/i.test(helmMessage)) {
+    return new ToolError(`helm pull of ${what} failed: ${req.digest ? 'that digest' : req.version ? 'that version' : 'the chart'} is not in the repository: ${helmMessage}`, {
+      code: 'chart-not-found',
+      hint: 'check the chart name and the version (targetRevision, chart.spec.version, ref.tag/ref.digest) against the repository',
+    });
+  }
+  return new ToolError(`helm pull of ${what} failed: ${helmMessage}`, {
+    code: 'chart-fetch-failed',
+    hint: 'check the repository URL, the chart name and the version (targetRevision); for a private registry pass --registry-config FILE',
+  });
+}
+
+function recordedDigest(dir: string, version: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(dir, `${safe(version)}.json`), 'utf8')) as { digest?: string }).digest;
+  } catch {
+    return undefined;
+  }
 }
 
 function safe(version: string): string {

@@ -10,6 +10,10 @@ export interface ChartRequest {
   chart: string;
   /** An exact version, a semver range, or absent (the newest). */
   version?: string;
+  /** `sha256:…`: an OCI manifest digest the chart is pinned to (Flux `OCIRepository` `ref.digest`); the pull is by digest and verified. */
+  digest?: string;
+  /** Plain HTTP to the registry: only where the repository's own source says so (Flux `insecure: true`, ADR 0301). */
+  plainHttp?: boolean;
 }
 
 export interface FetchedChart {

@@ -98,7 +98,7 @@ test('without --fetch a remote chart is not requested and the app says it was no
     const r = await cli(['render', '--repo', fleet, '--out', join(work, 'out'), '--leaves', '--cache-dir', join(work, 'cache')]);
     assert.equal(r.code, 1, r.stderr);
     assert.deepEqual(repo.requests, [], 'nothing is fetched offline');
-    assert.match(r.stderr, /error: cluster in-cluster, app web: remote chart web 1\.2\.0 from http:\/\/127\.0\.0\.1:\d+ is not in the local chart cache \(not available offline\)/);
+    assert.match(r.stderr, /error: apps\/web\.yaml:13:5 spec\.source\.chart: cluster in-cluster, app web: remote chart web 1\.2\.0 from http:\/\/127\.0\.0\.1:\d+ is not in the local chart cache \(not available offline\)/);
     assert.match(r.stderr, /pass --fetch to let helm pull it/);
   } finally {
     await repo.close();

@@ -152,9 +152,17 @@ export interface ReleaseChart {
   namespace: string;
   /** Where the chart comes from, for messages: `oci://…:tag`, `https://… chart@version`, a repository path. */
   display: string;
-  /** Chart name and version for the local chart cache. */
+  /** Chart name (`oci://…` for a registry) and version (exact, a tag, or a range when `range`). */
   chart?: string;
   version?: string;
+  /** A Helm HTTP repository's URL (HelmRepository without `type: oci`). */
+  repoURL?: string;
+  /** OCIRepository `ref.digest`: the chart is pinned to this manifest digest. */
+  digest?: string;
+  /** The version is a semver range (or none): resolved only against the registry or index, with --fetch (ADR 0281/0301). */
+  range?: boolean;
+  /** `insecure: true` on the source: source-controller reaches the registry over plain HTTP (ADR 0301). */
+  plainHttp?: boolean;
   /** A chart directory in this repository (GitRepository flux-system). */
   repoPath?: string;
   values: unknown;
@@ -281,12 +289,23 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
       const src = get(kind, String(ref.name), rns);
       const sspec = src && isObj(src.spec) ? src.spec : undefined;
       if (kind === 'OCIRepository' && sspec && typeof sspec.url === 'string') {
+        // source-controller: ref.digest wins over ref.semver, which wins over ref.tag; no ref is tag latest.
         const r = isObj(sspec.ref) ? sspec.ref : {};
-        const tag = typeof r.tag === 'string' ? r.tag : undefined;
-        rc.display = `${sspec.url}${typeof r.digest === 'string' ? `@${r.digest}` : tag ? `:${tag}` : typeof r.semver === 'string' ? ` (semver ${r.semver})` : ''}`;
-        rc.chart = sspec.url.split('/').pop();
+        const digest = typeof r.digest === 'string' ? r.digest : undefined;
+        const semver = digest === undefined && typeof r.semver === 'string' ? r.semver : undefined;
+        const tag = digest === undefined && semver === undefined ? (typeof r.tag === 'string' ? r.tag : 'latest') : undefined;
+        rc.display = `${sspec.url}${digest ? `@${digest}` : tag ? `:${tag}` : ` (semver ${semver!})`}`;
+        rc.chart = sspec.url;
+        if (digest !== undefined) rc.digest = digest;
+        if (semver !== undefined) {
+          rc.version = semver;
+          rc.range = true;
+        }
         if (tag !== undefined) rc.version = tag;
-        else rc.problem ??= `OCIRepository ${rns}/${String(ref.name)} selects the chart by ${typeof r.digest === 'string' ? 'digest' : 'semver range'}; fleetplan cannot resolve it offline`;
+        // Helm reads an OCI tag as a chart version: a tag that is not one (`latest`) cannot be pulled with it.
+        if (tag !== undefined && !/^v?\d+\.\d+\.\d+([-+].*)?$/.test(tag)) rc.problem ??= `OCIRepository ${rns}/${String(ref.name)} selects tag ${tag}${typeof r.tag === 'string' ? '' : ' (no ref: Flux takes latest)'}, which is not a chart version: Helm cannot pull a chart by it; pin ref.digest or a version tag`;
+        if (sspec.insecure === true) rc.plainHttp = true;
+        if (typeof sspec.provider === 'string' && sspec.provider !== 'generic') rc.problem ??= `OCIRepository ${rns}/${String(ref.name)} logs in with provider ${sspec.provider}, which fleetplan does not do (give the registry's login with --registry-config)`;
       } else {
         rc.display = `${kind} ${rns}/${String(ref.name)}`;
         rc.problem ??= `chartRef ${kind} ${rns}/${String(ref.name)} is not in the Kustomization's output or the repository`;
@@ -305,9 +324,16 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
         rc.display = `${chart} (GitRepository ${rns}/${String(sref.name)})`;
       } else if (kind === 'HelmRepository' && sspec && typeof sspec.url === 'string') {
         rc.display = `${sspec.url} ${chart}${version ? `@${version}` : ''}`;
-        rc.chart = chart;
+        // type: oci: the chart is `<url>/<chart>` in the registry (and `insecure: true` is plain HTTP there).
+        const oci = sspec.type === 'oci' || sspec.url.startsWith('oci://');
+        rc.chart = oci ? `${sspec.url.replace(/\/+$/, '')}/${chart}` : chart;
+        if (!oci) rc.repoURL = sspec.url;
+        if (oci && sspec.insecure === true) rc.plainHttp = true;
         if (version !== undefined && /^v?\d+\.\d+\.\d+([-+].*)?$/.test(version)) rc.version = version;
-        else rc.problem ??= `chart ${chart} version ${version ?? '*'} is a range; fleetplan cannot resolve it offline`;
+        else {
+          if (version !== undefined) rc.version = version;
+          rc.range = true;
+        }
       } else {
         rc.display = `${kind} ${rns}/${String(sref.name)} ${chart}`;
         rc.problem ??= `the chart's source ${kind} ${rns}/${String(sref.name)} is not in the Kustomization's output or the repository (or is another Git repository)`;

@@ -20,6 +20,9 @@ import type { DirectoryOptions } from './directory.js';
 import { directoryOptions } from './directory.js';
 import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
 import { sameRepository } from '../../model/git-url.js';
+import { hasNoScheme, isHelmOciRepo, ociChartReference } from '../../model/helm-oci.js';
+import { located } from '../../yaml/documents.js';
+import type { ChartLocations } from './render.js';
 
 export interface SkippedLeaf {
   cluster: string;
@@ -105,13 +108,19 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
           continue;
         }
         const values = helm?.values ?? src.helm?.values;
+        // An OCI registry (ADR 0301): Argo CD's IsHelmOciRepo, or a URL without a scheme, which no
+        // Helm HTTP repository has and Argo CD reads as OCI with the repository's enableOCI.
+        const oci = src.repoURL !== undefined && !src.chart.startsWith('oci://') && (isHelmOciRepo(src.repoURL) || hasNoScheme(src.repoURL));
+        const locations = chartLocations(fs, app.from, app.name, src.chart);
         jobs.push({
           cluster: c.name,
           app: app.name,
           source: {
             kind: 'helm',
-            chart: src.chart,
+            chart: oci ? ociChartReference(src.repoURL!, src.chart) : src.chart,
             repoURL: src.repoURL,
+            ...(locations ? { locations } : {}),
+            ...(oci && !isHelmOciRepo(src.repoURL!) ? { assumption: `Argo CD reads repoURL ${src.repoURL!} as an OCI registry only when its repository Secret sets enableOCI: "true" (Go's URL parser rejects it), which fleetplan assumed` } : {}),
             version: src.targetRevision,
             releaseName: helm?.releaseName ?? src.helm?.releaseName ?? app.name,
             namespace,
@@ -168,6 +177,38 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
     }
   }
   return { jobs, skipped };
+}
+
+/**
+ * Where an Application file names a chart source's repoURL, chart and targetRevision (the
+ * Application named `app`, or the only one in the file, with `spec.source` or the `spec.sources`
+ * entry of that chart). Undefined when the file does not hold it as written (a generated app).
+ */
+function chartLocations(fs: RepoFileSystem, file: string, app: string, chart: string): ChartLocations | undefined {
+  let docs;
+  try {
+    docs = located(fs.readText(file));
+  } catch {
+    return undefined;
+  }
+  const apps = docs.filter((d) => isPlainObject(d.value) && d.value.kind === 'Application');
+  const named = apps.filter((d) => isPlainObject((d.value as Record<string, unknown>).metadata) && ((d.value as Record<string, Record<string, unknown>>).metadata!.name === app));
+  const doc = named[0] ?? (apps.length === 1 ? apps[0] : undefined);
+  if (!doc) return undefined;
+  const spec = isPlainObject((doc.value as Record<string, unknown>).spec) ? ((doc.value as Record<string, unknown>).spec as Record<string, unknown>) : {};
+  let base: (string | number)[] | undefined;
+  if (isPlainObject(spec.source) && spec.source.chart === chart) base = ['spec', 'source'];
+  else if (Array.isArray(spec.sources)) {
+    const i = spec.sources.findIndex((x) => isPlainObject(x) && x.chart === chart);
+    if (i >= 0) base = ['spec', 'sources', i];
+  }
+  if (!base) return undefined;
+  const at = (field: string) => {
+    const path = [...base!, field];
+    const { line, column } = doc.locate(path);
+    return { file, line, column, path: path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('').replace(/\.\[/g, '[') };
+  };
+  return { repoURL: at('repoURL'), chart: at('chart'), version: at('targetRevision') };
 }
 
 /**

@@ -41,6 +41,14 @@ export type LeafSource =
       chart?: string;
       repoURL?: string;
       version?: string;
+      /** An OCI manifest digest the chart is pinned to (Flux OCIRepository `ref.digest`). */
+      digest?: string;
+      /** Plain HTTP to the OCI registry, as the repository's source declares it (Flux `insecure: true`, ADR 0301). */
+      plainHttp?: boolean;
+      /** Where the Application (or Flux source) names the repository, chart and version: a failed fetch points there. */
+      locations?: ChartLocations;
+      /** What fleetplan assumed about the source that the repository does not say (printed with the build's notes). */
+      assumption?: string;
       releaseName: string;
       namespace: string;
       /** Values files, relative to the chart directory; a leading `/` is the repository root (Argo CD's rule). */
@@ -51,6 +59,13 @@ export type LeafSource =
       parameters?: HelmParameter[];
       values?: unknown;
     };
+
+/** The fields that name a remote chart, for errors about fetching it (ADR 0301). */
+export interface ChartLocations {
+  repoURL?: SourceLocation;
+  chart?: SourceLocation;
+  version?: SourceLocation;
+}
 
 export interface HelmParameter {
   name: string;
@@ -269,25 +284,41 @@ export async function renderLeafJobs(
       display = `${redactUrl(source.repoURL ?? '?')} ${name}${source.version ? `@${source.version}` : ''}`;
       // An OCI chart is cached as `<last path segment>-<version>.tgz`, as `helm pull oci://…` writes it.
       const archiveName = name.startsWith('oci://') ? (name.split('/').pop() ?? '') : name;
+      if (source.assumption) fetchNotes.push(source.assumption);
       let archive = archiveName ? ports.chartArchive?.(archiveName, source.version) : undefined;
       if (!archive && ports.charts && name) {
-        // The fetch cache (an exact version pulled before), else `helm pull` with --fetch (ADR 0283).
-        const req = { chart: name, ...(source.repoURL !== undefined ? { repoURL: source.repoURL } : {}), ...(source.version ? { version: source.version } : {}) };
-        const got = ports.charts.cached(req) ?? (ports.network === true ? await ports.charts.pull(req) : undefined);
+        // The fetch cache (an exact version or a digest pulled before), else `helm pull` with --fetch (ADR 0283).
+        const req = {
+          chart: name,
+          ...(source.repoURL !== undefined ? { repoURL: source.repoURL } : {}),
+          ...(source.version ? { version: source.version } : {}),
+          ...(source.digest ? { digest: source.digest } : {}),
+          ...(source.plainHttp ? { plainHttp: true } : {}),
+        };
+        let got;
+        try {
+          got = ports.charts.cached(req) ?? (ports.network === true ? await ports.charts.pull(req) : undefined);
+        } catch (e) {
+          throw locateFetchError(e, source.locations);
+        }
         if (got) {
           archive = got.archive;
           const where = name.startsWith('oci://') ? name : `${name} from ${redactUrl(source.repoURL ?? '?')}`;
-          const resolved = source.version === got.version || source.version === `v${got.version}` ? got.version : `${got.version} (resolved from ${source.version ?? 'no version: the newest'})`;
+          const resolved = source.digest
+            ? `${got.version} (pinned by digest)`
+            : source.version === got.version || source.version === `v${got.version}` ? got.version : `${got.version} (resolved from ${source.version ?? 'no version: the newest'})`;
           fetchNotes.push(`${got.pulled ? 'fetched' : 'from the fetch cache:'} chart ${where} ${resolved}, ${got.digest ? `digest ${got.digest}, ` : ''}archive ${got.sha256}`);
           display = `${redactUrl(source.repoURL ?? '?')} ${name}@${got.version}`;
         }
       }
       if (!archive) {
         const oci = name.startsWith('oci://');
-        throw new ToolError(`remote chart ${name}${source.version ? ` ${source.version}` : ''}${oci ? '' : ` from ${redactUrl(source.repoURL ?? '?')}`} is not in the local chart cache (not available offline)`, {
+        const wanted = source.digest ? `@${source.digest}` : source.version ? ` ${source.version}` : '';
+        throw new ToolError(`remote chart ${name}${wanted}${oci ? '' : ` from ${redactUrl(source.repoURL ?? '?')}`} is not in the local chart cache (not available offline)`, {
           code: 'chart-not-cached',
+          ...(source.locations?.chart ?? source.locations?.repoURL ? { location: (source.locations.chart ?? source.locations.repoURL)! } : {}),
           hint: oci
-            ? `pass --fetch to let helm pull it, or run \`helm pull ${name}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``
+            ? `pass --fetch to let helm pull it, or run \`helm pull ${name}${source.digest ? `@${source.digest}` : source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``
             : `pass --fetch to let helm pull it, or run \`helm pull ${name} --repo ${redactUrl(source.repoURL ?? 'URL')}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``,
         });
       }
@@ -400,12 +431,17 @@ export async function renderLeafJobs(
   };
 
   /** The charts of a Flux Kustomization's HelmReleases: rendered from a repository path or the local chart cache, or why not. */
-  const renderCharts = async (source: FluxLeafSource, objects: readonly Record<string, unknown>[]): Promise<{ files: OutputFile[]; charts: NonNullable<LeafResult['charts']> }> => {
+  const renderCharts = async (source: FluxLeafSource, objects: readonly Record<string, unknown>[]): Promise<{ files: OutputFile[]; charts: NonNullable<LeafResult['charts']>; notes: string[] }> => {
     const files: OutputFile[] = [];
     const charts: NonNullable<LeafResult['charts']> = [];
+    const notes: string[] = [];
     for (const rc of helmReleaseCharts(objects, source.lookup, (name) => name === 'flux-system')) {
       const entry = { release: rc.release, chart: rc.display, objects: 0 } as NonNullable<LeafResult['charts']>[number];
       charts.push(entry);
+      if (!rc.problem && rc.range && ports.network !== true) {
+        // A range is resolved by the controller at reconcile time; only the registry or index can say to what (ADR 0281).
+        rc.problem = `chart ${rc.display} is selected by a version range (${rc.version ?? 'no version: the newest'}), resolved only against the repository: pass --fetch to let helm resolve and pull it`;
+      }
       if (rc.problem) {
         entry.problem = rc.problem;
         continue;
@@ -413,8 +449,19 @@ export async function renderLeafJobs(
       try {
         const helmSource: Extract<LeafSource, { kind: 'helm' }> = rc.repoPath !== undefined
           ? { kind: 'helm', path: rc.repoPath, releaseName: rc.releaseName, namespace: rc.namespace, values: rc.values }
-          : { kind: 'helm', chart: rc.chart!, repoURL: rc.display, version: rc.version!, releaseName: rc.releaseName, namespace: rc.namespace, values: rc.values };
+          : {
+              kind: 'helm',
+              chart: rc.chart!,
+              ...(rc.repoURL !== undefined ? { repoURL: rc.repoURL } : {}),
+              ...(rc.version !== undefined ? { version: rc.version } : {}),
+              ...(rc.digest !== undefined ? { digest: rc.digest } : {}),
+              ...(rc.plainHttp ? { plainHttp: true } : {}),
+              releaseName: rc.releaseName,
+              namespace: rc.namespace,
+              values: rc.values,
+            };
         const plan = await planHelm(helmSource);
+        for (const n of plan.notes ?? []) notes.push(`HelmRelease ${rc.release}: ${n}`);
         const built = await obtain(plan);
         const chartObjects = parseManifests(built.text, `${rc.display} (helm template)`);
         const prefix = `helm_${rc.release.replace('/', '_')}-`;
@@ -422,11 +469,11 @@ export async function renderLeafJobs(
         entry.objects = chartObjects.length;
       } catch (e) {
         entry.problem = e instanceof ToolError && e.code === 'chart-not-cached'
-          ? `chart ${rc.display} is not available offline: ${rc.chart}-${rc.version}.tgz is not in the local chart cache (pass --fetch to let helm pull it, or helm pull it into <cache dir>/charts)`
+          ? `chart ${rc.display} is not available offline: it is in neither the local chart cache nor the fetch cache (pass --fetch to let helm pull it, or helm pull it into <cache dir>/charts)`
           : (e as Error).message;
       }
     }
-    return { files, charts };
+    return { files, charts, notes };
   };
 
   const renderOne = async (job: LeafJob): Promise<LeafResult> => {
@@ -516,6 +563,7 @@ export async function renderLeafJobs(
       const charts = await renderCharts(source, objects as Record<string, unknown>[]);
       files.push(...charts.files);
       if (charts.charts.length) result.charts = charts.charts;
+      if (charts.notes.length) result.notes = charts.notes;
       const relDir = `${job.cluster}/manifests/${appDir}`;
       await ready();
       ports.writer?.replaceDirectory(relDir, files);
@@ -567,6 +615,18 @@ function findSource(name: string, lineText: string, inputs: BuildInputs, reader:
       },
     }));
   return findVariableReference(name, files, lineText);
+}
+
+/**
+ * A failed fetch, pointed at the field to fix: the version for a tag or version the repository
+ * does not have (or a digest that does not match), the repository for a refused login or a
+ * registry that sent bad content.
+ */
+function locateFetchError(e: unknown, at: ChartLocations | undefined): unknown {
+  if (!(e instanceof ToolError) || !at || e.location) return e;
+  const field = e.code === 'chart-not-found' || e.code === 'chart-digest-mismatch' && /pinned/.test(e.message) ? (at.version ?? at.chart) : (at.repoURL ?? at.chart);
+  if (!field) return e;
+  return new ToolError(e.message, { code: e.code, location: field, ...(e.hint !== undefined ? { hint: e.hint } : {}), cause: e });
 }
 
 /** Hides `user:password@` of a URL in a message. */
