@@ -8,6 +8,7 @@
  * (FleetCapabilities.leafVariables).
  */
 import type { Fleet } from '../../model/fleet.js';
+import { locateOrigin } from '../../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../../model/resolved.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { applicationFor } from '../../generate/argocd.js';
@@ -16,8 +17,8 @@ import { applicationSource, argoSourceType } from '../../model/argo-source-type.
 import { isPlainObject } from '../../model/merge.js';
 import { appPlugins, pluginNote } from '../../model/argo-plugin.js';
 import type { HelmParameter, LeafJob } from './render.js';
-import type { DirectoryOptions } from './directory.js';
 import { directoryOptions } from './directory.js';
+import { jsonnetSettings } from './jsonnet.js';
 import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
 import { sameRepository } from '../../model/git-url.js';
 
@@ -139,13 +140,12 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
       const helm = type === 'helm' ? helmOf(argo, app) : undefined;
       if (type === 'directory' && fs.isDirectory(src.path)) {
         // Plain manifests, read as the repo-server reads a directory source (ADR 0287).
+        // Its .jsonnet files are evaluated as the repo-server evaluates them (jsonnet.ts, ADR 0303).
         const options = directoryOptions(argo);
-        const jsonnet = jsonnetFiles(fs, src.path, options);
-        if (jsonnet.length > 0) {
-          skipped.push({ cluster: c.name, app: app.name, reason: `its directory source has Jsonnet files (${jsonnet.slice(0, 3).join(', ')}${jsonnet.length > 3 ? ', …' : ''}), which Argo CD evaluates and fleetplan does not` });
-          continue;
-        }
-        jobs.push({ cluster: c.name, app: app.name, source: { kind: 'directory', path: src.path, ...options }, variables });
+        const env = buildEnvironment(argo, app);
+        const at = locateOrigin(fleet, app.origin);
+        const jsonnet = jsonnetSettings(argo, (v) => envsubst(v, env));
+        jobs.push({ cluster: c.name, app: app.name, source: { kind: 'directory', path: src.path, ...options, jsonnet, definedAt: `${at.file}${at.line ? `:${at.line}` : ''}` }, variables });
         continue;
       }
       jobs.push({
@@ -256,19 +256,4 @@ function envsubst(text: string, env: Map<string, string>): string {
     const name = braced ?? bare ?? '';
     return env.get(name) ?? (UNKNOWN_OFFLINE.has(name) ? m : '');
   });
-}
-
-/** The `.jsonnet` files a directory source reads (Argo CD evaluates them; fleetplan does not). */
-function jsonnetFiles(fs: RepoFileSystem, path: string, options: DirectoryOptions): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    for (const name of fs.list(dir)) {
-      const p = `${dir}/${name}`;
-      if (fs.isDirectory(p)) {
-        if (options.recurse === true && depth < 64) walk(p, depth + 1);
-      } else if (name.endsWith('.jsonnet')) out.push(p);
-    }
-  };
-  walk(path, 0);
-  return out.sort();
 }
