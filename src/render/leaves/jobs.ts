@@ -143,9 +143,8 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         // Its .jsonnet files are evaluated as the repo-server evaluates them (jsonnet.ts, ADR 0303).
         const options = directoryOptions(argo);
         const env = buildEnvironment(argo, app);
-        const at = locateOrigin(fleet, app.origin);
         const jsonnet = jsonnetSettings(argo, (v) => envsubst(v, env));
-        jobs.push({ cluster: c.name, app: app.name, source: { kind: 'directory', path: src.path, ...options, jsonnet, definedAt: `${at.file}${at.line ? `:${at.line}` : ''}` }, variables });
+        jobs.push({ cluster: c.name, app: app.name, source: { kind: 'directory', path: src.path, ...options, jsonnet, definedAt: definedAt(fleet, fs, app) }, variables });
         continue;
       }
       jobs.push({
@@ -256,4 +255,31 @@ function envsubst(text: string, env: Map<string, string>): string {
     const name = braced ?? bare ?? '';
     return env.get(name) ?? (UNKNOWN_OFFLINE.has(name) ? m : '');
   });
+}
+
+/**
+ * The Application and where it is defined (`Application NAME at file:line`), for messages. A layout
+ * that keeps no positions for its Application files (argocd) gets the line of the file's
+ * `name: <app>` when there is exactly one; else the Application is named without a place.
+ */
+function definedAt(fleet: Fleet, fs: RepoFileSystem, app: ResolvedApp): string {
+  const at = locateOrigin(fleet, app.origin);
+  if (at.line) return `Application ${app.name} at ${at.file}:${at.line}`;
+  // Without a position the origin may be the cluster's root file, not the Application's: a place
+  // is named only where exactly one line says `name: <app>` (the origin file, else the manifests).
+  const name = app.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`^\\s*name:\\s*["']?${name}["']?\\s*$`);
+  const hits = (file: string, needKind: boolean): string[] => {
+    try {
+      if (!/\.ya?ml$/.test(file) || !fs.exists(file)) return [];
+      const text = fs.readText(file);
+      if (needKind && !/^kind:\s*Application\s*$/m.test(text)) return [];
+      return text.split('\n').flatMap((l, i) => (re.test(l) ? [`${file}:${i + 1}`] : []));
+    } catch {
+      return [];
+    }
+  };
+  let found = hits(at.file, false);
+  if (found.length === 0) found = (fleet.manifestFiles ?? []).flatMap((f) => hits(f, true));
+  return found.length === 1 ? `Application ${app.name} at ${found[0]!}` : `Application ${app.name}`;
 }

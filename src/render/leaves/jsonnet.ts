@@ -230,7 +230,7 @@ export function jsonnetImports(text: string): JsonnetImport[] {
 /**
  * Every file the evaluation of `entry` reads, resolved as the Jsonnet importer resolves them
  * (the importing file's directory first, then `searchPath` last first; an absolute path as it
- * is), `entry` first. Throws an InputError when an import would read a file outside `repoRoot`.
+ * is), `entry` first. Throws an InputError when an import would look outside `repoRoot`.
  * An import that matches nothing is left to the evaluation, which reports it.
  */
 export function jsonnetReads(reader: SourceReader, repoRoot: string, entry: string, searchPath: readonly string[], display: (abs: string) => string): string[] {
@@ -244,15 +244,16 @@ export function jsonnetReads(reader: SourceReader, repoRoot: string, entry: stri
       const candidates = isAbsolute(imp.path) ? [imp.path] : [dirname(file), ...[...searchPath].reverse()].map((d) => join(d, imp.path));
       for (const c of candidates) {
         const abs = resolve(c);
-        const kind = reader.kind(abs);
+        // Outside the repository: refused whether or not a file is there (its existence is itself
+        // something the evaluation would learn), even where a later search directory would match.
         if (!insideDir(repoRoot, abs)) {
-          if (kind === undefined) continue;
-          throw new InputError(`${display(file)}:${imp.line}: ${imp.kind} "${imp.path}" reads ${abs}, outside the repository`, {
+          throw new InputError(`${imp.kind} "${imp.path}" would read ${abs}, outside the repository`, {
             code: 'jsonnet-outside-repo',
             location: { file: display(file), line: imp.line },
             hint: 'Jsonnet imports must stay inside the repository: vendor the library into it and name it in spec.source.directory.jsonnet.libs',
           });
         }
+        const kind = reader.kind(abs);
         if (kind !== 'file') {
           if (kind === 'dir') break;
           continue;

@@ -38,7 +38,7 @@ export type LeafSource =
       path: string;
       /** `directory.jsonnet` (jsonnet.ts): for the source's `.jsonnet` files. */
       jsonnet?: JsonnetSettings;
-      /** Where the Application is defined (`file:line`), for the messages of its Jsonnet evaluation. */
+      /** The Application and where it is defined (`Application NAME at file:line`), for the messages of its Jsonnet evaluation. */
       definedAt?: string;
     } & DirectoryOptions)
   | FluxLeafSource
@@ -229,13 +229,22 @@ export async function renderLeafJobs(
     // Argo CD leaves out a file holding its skip marker.
     const files = all.filter((f) => picked.has(below(f)) && (!isJsonnet(f) || !ports.reader.readText(f).includes(SKIP_RENDERING_MARKER)));
     const jsonnetFiles = files.filter(isJsonnet);
-    const app = source.definedAt !== undefined ? ` (the directory source of the Application at ${source.definedAt})` : '';
+    const app = source.definedAt !== undefined ? ` (the directory source of ${source.definedAt})` : '';
     let jsonnet: { tool: JsonnetTool; searchPath: string[]; settings: JsonnetSettings } | undefined;
     const imported: string[] = [];
     if (jsonnetFiles.length > 0) {
       const settings = source.jsonnet ?? { extVars: [], tlas: [], libs: [] };
       const searchPath = jsonnetSearchPath(repoRoot, dir, settings.libs, source.definedAt ?? rel(dir));
-      for (const f of jsonnetFiles) for (const r of jsonnetReads(ports.reader, repoRoot, f, searchPath, rel).slice(1)) if (!imported.includes(r)) imported.push(r);
+      for (const f of jsonnetFiles) {
+        let reads: string[];
+        try {
+          reads = jsonnetReads(ports.reader, repoRoot, f, searchPath, rel);
+        } catch (e) {
+          if (!(e instanceof InputError)) throw e;
+          throw new InputError(`${e.message}${app}`, { code: e.code, location: e.location, ...(e.hint !== undefined ? { hint: e.hint } : {}) });
+        }
+        for (const r of reads.slice(1)) if (!imported.includes(r)) imported.push(r);
+      }
       const needs = `not built: ${rel(jsonnetFiles[0]!)}${jsonnetFiles.length > 1 ? ` (and ${jsonnetFiles.length - 1} more .jsonnet)` : ''} needs Jsonnet`;
       if (!ports.jsonnet) throw new ToolError(`${needs}, which this run has no way to find`, { code: 'tool-missing', location: { file: rel(jsonnetFiles[0]!) } });
       let tool: JsonnetTool;
@@ -260,7 +269,9 @@ export async function renderLeafJobs(
       } catch (e) {
         if (!(e instanceof ToolError) || (e.code !== 'build-failed' && e.code !== 'build-limit')) throw e;
         // Jsonnet names files by their absolute path: shown relative to the repository.
-        const message = e.message.split(`${repoRoot}${sep}`).join('');
+        const lines = e.message.split(`${repoRoot}${sep}`).join('').split('\n');
+        // Jsonnet's stack trace can run to hundreds of frames: the first ones say where.
+        const message = lines.length > 8 ? [...lines.slice(0, 8), `\t… (${lines.length - 8} more lines)`].join('\n') : lines.join('\n');
         throw new ToolError(`jsonnet ${rel(f)}${app}: ${message}`, {
           code: e.code === 'build-limit' ? 'jsonnet-limit' : 'jsonnet-failed',
           location: { file: rel(f) },
