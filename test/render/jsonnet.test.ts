@@ -213,6 +213,50 @@ test('render --leaves evaluates .jsonnet files with extVars, TLAs and libs as Ar
   }
 });
 
+test('Jsonnet import search: the importing file\'s directory first, then the libs last first, then the source path (go-jsonnet FileImporter)', { skip: skipWithoutJsonnet() }, async () => {
+  const dir = repo({
+    'apps/web.yaml': application('web', '    path: web\n    directory:\n      jsonnet:\n        libs: [lib1, lib2]\n'),
+    'web/main.jsonnet': "local n = import 'name.libsonnet'; local h = import 'here.libsonnet'; local s = import 'sub/inner.libsonnet';\n[{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n + '-' + h + '-' + s } }]\n",
+    'web/name.libsonnet': "'web'\n",
+    'web/here.libsonnet': "'here'\n",
+    'web/sub/inner.libsonnet': "import 'here.libsonnet'\n",
+    'web/sub/here.libsonnet': "'beside'\n",
+    'lib1/name.libsonnet': "'lib1'\n",
+    'lib2/name.libsonnet': "'lib2'\n",
+  });
+  const out = writeTree({});
+  try {
+    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')], process.cwd(), PATH_ENV);
+    assert.equal(r.code, 0, r.stderr);
+    // name: beside main.jsonnet wins over the libs; inner's here.libsonnet is the one beside inner.
+    assert.deepEqual(Object.keys(read(out, 'web')), ['01-configmap-web-here-beside.yaml']);
+  } finally {
+    removeTree(dir);
+    removeTree(out);
+  }
+});
+
+test('Jsonnet libs: the last lib is searched first, before the source path', { skip: skipWithoutJsonnet() }, async () => {
+  const dir = repo({
+    'apps/web.yaml': application('web', '    path: web\n    directory:\n      recurse: true\n      jsonnet:\n        libs: [lib1, lib2]\n'),
+    'web/sub/main.jsonnet': "[{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: (import 'name.libsonnet') + '-' + (import 'only-web.libsonnet') } }]\n",
+    'web/only-web.libsonnet': "'web'\n",
+    'web/name.libsonnet': "'web'\n",
+    'lib1/name.libsonnet': "'lib1'\n",
+    'lib2/name.libsonnet': "'lib2'\n",
+  });
+  const out = writeTree({});
+  try {
+    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')], process.cwd(), PATH_ENV);
+    assert.equal(r.code, 0, r.stderr);
+    // name.libsonnet: not beside sub/main.jsonnet, so lib2 before lib1 and web; only-web.libsonnet: the source path.
+    assert.deepEqual(Object.keys(read(out, 'web')), ['01-configmap-lib2-web.yaml']);
+  } finally {
+    removeTree(dir);
+    removeTree(out);
+  }
+});
+
 test('render --leaves refuses a Jsonnet import outside the repository before running jsonnet, naming the file, line and Application', { skip: skipWithoutJsonnet() }, async () => {
   const parent = writeTree({
     'outside.libsonnet': "{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'leaked' } }\n",
