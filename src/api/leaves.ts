@@ -5,13 +5,14 @@
 import { createChartArchiveLocator, createDirectoryCache, createManifestWriter, createMemoryCache, defaultCacheDir } from '../adapters/build-cache.js';
 import { SYMLINK_HINT, findOutsideLinks } from '../adapters/fs.js';
 import { locateHelm } from '../adapters/helm.js';
+import { locateJsonnet } from '../adapters/jsonnet.js';
 import { createChartFetcher } from '../adapters/chart-fetch.js';
 import { InputError, OperationError } from '../errors/index.js';
 import { locateKustomize } from '../adapters/kustomize.js';
 import { Limiter, defaultConcurrency } from '../adapters/process.js';
 import { createSourceReader } from '../adapters/source-reader.js';
 import { recordLeafFailures } from '../adapters/leaf-objects.js';
-import type { HelmTool, KustomizeTool } from '../ports/tools.js';
+import type { HelmTool, JsonnetTool, KustomizeTool } from '../ports/tools.js';
 import type { LeafJob, RenderLeavesResult } from '../render/leaves/index.js';
 import { renderLeafJobs } from '../render/leaves/index.js';
 
@@ -30,6 +31,8 @@ export interface RenderLeavesOptions {
   kustomize?: string;
   /** `--helm`: a path or command name. */
   helm?: string;
+  /** `--jsonnet`: a path or command name (go-jsonnet or the C++ jsonnet), for directory sources with `.jsonnet` files. */
+  jsonnet?: string;
   /** The environment: PATH, FLEETPLAN_KUSTOMIZE, FLEETPLAN_HELM, HOME; also passed to the tools. */
   env: Readonly<Record<string, string | undefined>>;
   /** Parallel tool processes (default: the number of cores). */
@@ -74,6 +77,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
       : undefined;
   let kustomize: Promise<KustomizeTool> | undefined;
   let helm: Promise<HelmTool> | undefined;
+  let jsonnet: Promise<JsonnetTool> | undefined;
   const writer = options.outDir !== undefined ? createManifestWriter(options.outDir) : undefined;
   // Builds start at once; their files wait for the gate. Closed: the builds not yet started are cancelled.
   const writeReady = options.writeAfter?.then(
@@ -91,6 +95,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
       reader: createSourceReader(options.repoRoot),
       kustomize: () => (refused ? Promise.reject(refused) : (kustomize ??= locateKustomize({ explicit: options.kustomize, env: options.env, cwd, limiter, bundledDir: options.bundledDir, offline: options.fetch !== true }))),
       helm: helmTool,
+      jsonnet: () => (refused ? Promise.reject(refused) : (jsonnet ??= locateJsonnet({ explicit: options.jsonnet, env: options.env, cwd, limiter, bundledDir: options.bundledDir }))),
       cache: cacheDir ? createDirectoryCache(cacheDir) : createMemoryCache(),
       writer,
       ...(writeReady ? { writeReady } : {}),

@@ -62,3 +62,27 @@ export interface ToolLocation {
   /** The directory searched after PATH; default: the fleetplan package's `.tools/bin`; false: none. */
   bundledDir?: string | false;
 }
+
+export interface JsonnetEvaluateRequest {
+  /** Absolute path of the `.jsonnet` file. */
+  file: string;
+  /** Library search directories (absolute), in Argo CD's order: the last one is searched first. */
+  searchPath: readonly string[];
+  extVars: readonly { name: string; value: string; code: boolean }[];
+  tlas: readonly { name: string; value: string; code: boolean }[];
+  /** The evaluation is stopped after this long. */
+  timeoutMs: number;
+  /** Output above this many bytes stops the evaluation. */
+  maxOutputBytes: number;
+}
+
+/** A located Jsonnet interpreter (go-jsonnet, which Argo CD embeds, or the C++ one). */
+export interface JsonnetTool {
+  readonly binary: string;
+  /** e.g. `0.18.0` */
+  readonly version: string;
+  /** `go` (go-jsonnet, what Argo CD runs) or `cpp` (the C++ implementation, Debian's `jsonnet`). */
+  readonly flavor: 'go' | 'cpp';
+  /** Evaluates the file to JSON text; rejects with a ToolError: `build-failed` (Jsonnet's message), `build-limit` (time or size). */
+  evaluate(request: JsonnetEvaluateRequest): Promise<string>;
+}

@@ -82,13 +82,14 @@ test('render --leaves names the file of a directory source that looks like a man
   }
 });
 
-test('render --leaves does not build a directory source with Jsonnet files and names them', async () => {
+test('render --leaves without Jsonnet does not build a directory source with Jsonnet files, and names them (ADR 0303)', async () => {
   const dir = repo({ 'web/sub/lib.jsonnet': '{ a: 1 }\n' });
   const out = writeTree({});
   try {
+    // No PATH: no jsonnet to find, so the app that reads the file fails and says why.
     const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /note: in-cluster\/deep not rendered: its directory source has Jsonnet files \(web\/sub\/lib\.jsonnet\)/);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /cluster in-cluster, app deep: not built: web\/sub\/lib\.jsonnet needs Jsonnet: jsonnet not found/);
     assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'deep')), false);
     // Without recurse the file is not read, so the flat app builds.
     assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'flat', '01-configmap-a.yaml')), true);

@@ -46,7 +46,11 @@ resolved by Helm and the version printed, with the archive's sha256 and an OCI d
 kustomize fetches remote bases as Argo CD does. Helm gets no logins of its own configuration or
 the environment: --registry-config FILE (Helm's registry config.json) gives the registry logins.
 Apps built by a config-management plugin (source.plugin) are never built: fleetplan does not run
-a repository's plugin commands; each is listed in a note.`,
+a repository's plugin commands; each is listed in a note.
+A directory source's .jsonnet files are evaluated as Argo CD evaluates them (directory.jsonnet
+extVars, tlas and libs; imports only inside the repository; 90 s and 64 MiB per file) with
+--jsonnet PATH, else FLEETPLAN_JSONNET, else go-jsonnet or jsonnet on PATH; without one, such an
+app is not built and says so.`,
   examples: [
     { what: 'every Argo CD object of the hub as one YAML stream, ready for kubectl apply -f -', run: 'fleetplan render --repo examples/lab --cluster hub' },
     { what: 'the spokes as a kubectl List in JSON', run: 'fleetplan render --repo examples/lab -l role=spoke -o json' },
@@ -67,11 +71,12 @@ a repository's plugin commands; each is listed in a note.`,
     phase: { type: 'string' },
     kustomize: { type: 'string' },
     helm: { type: 'string' },
+    jsonnet: { type: 'string' },
     'cache-dir': { type: 'string' },
     fetch: { type: 'boolean' },
     'registry-config': { type: 'string' },
   },
-  complete: { flags: { phase: ['1', '2'], output: FORMATS, clusters: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
+  complete: { flags: { phase: ['1', '2'], output: FORMATS, clusters: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', jsonnet: 'file', 'registry-config': 'file' } },
   async run(ctx) {
     const format = choice(ctx, 'output', FORMATS, 'yaml');
     const leaves = ctx.values.leaves === true;
@@ -133,6 +138,7 @@ a repository's plugin commands; each is listed in a note.`,
         ...(cacheDir !== undefined ? { cacheDir: resolve(ctx.io.cwd, cacheDir) } : {}),
         ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}),
         ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}),
+        ...(typeof ctx.values.jsonnet === 'string' ? { jsonnet: ctx.values.jsonnet } : {}),
         ...(ctx.values.fetch === true ? { fetch: true } : {}),
         ...(typeof ctx.values['registry-config'] === 'string' ? { registryConfig: resolve(ctx.io.cwd, ctx.values['registry-config']) } : {}),
       }).finally(() => line.done());

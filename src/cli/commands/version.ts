@@ -7,6 +7,7 @@ import type { Command } from '../command.js';
 import { choice, yamlOfJson } from '../common.js';
 import { findHelm } from '../../adapters/helm.js';
 import { findKustomize } from '../../adapters/kustomize.js';
+import { findJsonnet } from '../../adapters/jsonnet.js';
 import type { ToolReport } from '../../adapters/tools.js';
 import { describeGit, packageRoot } from '../../adapters/tools.js';
 import { toSortedJson, VERSION } from '../../index.js';
@@ -18,7 +19,7 @@ interface ToolInfo {
   binary?: string;
   version?: string;
   from?: string;
-  /** kustomize only: `kustomize` (kustomize build) or `kubectl` (kubectl kustomize). */
+  /** kustomize: `kustomize` (kustomize build) or `kubectl` (kubectl kustomize); jsonnet: `go` or `cpp`. */
   flavor?: string;
   /** Why there is none (not found, or the first refusal). */
   error?: string;
@@ -33,8 +34,8 @@ function info<T extends { binary: string; version: string; flavor?: string }>(r:
 
 export const versionCommand: Command = {
   name: 'version',
-  summary: 'fleetplan\'s version and the kustomize, Helm and git it finds (also --version, -v)',
-  usage: `Usage: fleetplan version [-o text|json|yaml] [--kustomize PATH] [--helm PATH]
+  summary: 'fleetplan\'s version and the kustomize, Helm, git and Jsonnet it finds (also --version, -v)',
+  usage: `Usage: fleetplan version [-o text|json|yaml] [--kustomize PATH] [--helm PATH] [--jsonnet PATH]
 
 Prints fleetplan's version, then for kustomize, Helm and git the version, the path and where it
 was found. Every command looks for kustomize and Helm in this order: --kustomize / --helm, then
@@ -42,24 +43,27 @@ FLEETPLAN_KUSTOMIZE / FLEETPLAN_HELM, then PATH (kustomize before kubectl), then
 the fleetplan package (where \`npm ci\` puts Helm 3 and kubectl in a checkout). A flag or variable
 names the one binary used; from PATH, a refused tool (Helm 4, which kustomize's helmCharts cannot
 run; kustomize older than 5) is skipped for the next one, and listed with the reason.
+Jsonnet (for directory sources with .jsonnet files) is found the same way: --jsonnet, then
+FLEETPLAN_JSONNET, then go-jsonnet or jsonnet on PATH.
 Exit 0 even when a tool is missing: only the commands that need it fail.`,
   examples: [
     { what: 'the version and the tools found', run: 'fleetplan version' },
     { what: 'the same as JSON, for a bug report', run: 'fleetplan version -o json' },
     { what: 'what a given helm would be', run: 'fleetplan version --helm /usr/local/bin/helm', notRun: 'depends on a helm at that path' },
   ],
-  options: { output: { type: 'string', short: 'o' }, kustomize: { type: 'string' }, helm: { type: 'string' } },
-  complete: { flags: { output: FORMATS, kustomize: 'file', helm: 'file' } },
+  options: { output: { type: 'string', short: 'o' }, kustomize: { type: 'string' }, helm: { type: 'string' }, jsonnet: { type: 'string' } },
+  complete: { flags: { output: FORMATS, kustomize: 'file', helm: 'file', jsonnet: 'file' } },
   async run(ctx) {
     const format = choice(ctx, 'output', FORMATS, 'text');
     const { env, cwd } = ctx.io;
     const where = { env, cwd };
-    const [kustomize, helm, git] = await Promise.all([
+    const [kustomize, helm, git, jsonnet] = await Promise.all([
       findKustomize({ ...where, ...(typeof ctx.values.kustomize === 'string' ? { explicit: ctx.values.kustomize } : {}) }),
       findHelm({ ...where, ...(typeof ctx.values.helm === 'string' ? { explicit: ctx.values.helm } : {}) }),
       describeGit(env),
+      findJsonnet({ ...where, ...(typeof ctx.values.jsonnet === 'string' ? { explicit: ctx.values.jsonnet } : {}) }),
     ]);
-    const tools: Record<string, ToolInfo> = { kustomize: info(kustomize), helm: info(helm), git: info(git) };
+    const tools: Record<string, ToolInfo> = { kustomize: info(kustomize), helm: info(helm), git: info(git), jsonnet: info(jsonnet) };
     const doc = { fleetplan: { version: VERSION, node: process.version, package: packageRoot() ?? null }, tools };
     if (format === 'json') {
       ctx.io.stdout.write(toSortedJson(doc));
@@ -73,7 +77,7 @@ Exit 0 even when a tool is missing: only the commands that need it fail.`,
     const lines = [`fleetplan ${VERSION} (node ${process.version}${doc.fleetplan.package ? `, ${doc.fleetplan.package}` : ''})`];
     for (const [name, t] of Object.entries(tools)) {
       if (t.found) {
-        const how = [t.flavor === 'kubectl' ? 'kubectl kustomize' : undefined, t.from ? `from ${t.from}` : undefined].filter(Boolean).join(', ');
+        const how = [t.flavor === 'kubectl' ? 'kubectl kustomize' : t.flavor === 'go' ? 'go-jsonnet' : t.flavor === 'cpp' ? 'C++ jsonnet' : undefined, t.from ? `from ${t.from}` : undefined].filter(Boolean).join(', ');
         lines.push(`${name.padEnd(10)} ${(t.version ?? '').padEnd(8)} ${t.binary ?? ''}${how ? `  (${how})` : ''}`);
       } else {
         lines.push(`${name.padEnd(10)} ${p.red('missing')}  ${t.error ?? ''}`);

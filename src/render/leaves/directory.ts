@@ -26,15 +26,18 @@ export function directoryOptions(source: Record<string, unknown>): DirectoryOpti
   };
 }
 
-/** Of `relFiles` (paths below the source directory, `/`-separated), the ones the repo-server reads. */
-export function selectDirectoryFiles(relFiles: readonly string[], options: DirectoryOptions): string[] {
+/**
+ * Of `relFiles` (paths below the source directory, `/`-separated), the ones the repo-server reads;
+ * with `jsonnet`, its `.jsonnet` files too, in the same order (jsonnet.ts evaluates them).
+ */
+export function selectDirectoryFiles(relFiles: readonly string[], options: DirectoryOptions, select: { jsonnet?: boolean } = {}): string[] {
   const matchers = (p: string | undefined) => (p ? p.replace(/^\{|\}$/g, '').split(',').map((x) => compileDoublestar(x.trim())) : []);
   const inc = matchers(options.include);
   const exc = matchers(options.exclude);
   const hit = (ms: ((p: string) => boolean)[], rel: string) => ms.some((m) => m(rel) || m(rel.split('/').pop()!));
   return relFiles.filter((rel) => {
     if (options.recurse !== true && rel.includes('/')) return false;
-    if (!/\.(ya?ml|json)$/.test(rel)) return false;
+    if (!(select.jsonnet === true ? /\.(ya?ml|json|jsonnet)$/ : /\.(ya?ml|json)$/).test(rel)) return false;
     return (inc.length === 0 || hit(inc, rel)) && !hit(exc, rel);
   });
 }

@@ -8,6 +8,7 @@
  * (FleetCapabilities.leafVariables).
  */
 import type { Fleet } from '../../model/fleet.js';
+import { locateOrigin } from '../../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../../model/resolved.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { applicationFor } from '../../generate/argocd.js';
@@ -16,8 +17,8 @@ import { applicationSource, argoSourceType } from '../../model/argo-source-type.
 import { isPlainObject } from '../../model/merge.js';
 import { appPlugins, pluginNote } from '../../model/argo-plugin.js';
 import type { HelmParameter, LeafJob } from './render.js';
-import type { DirectoryOptions } from './directory.js';
 import { directoryOptions } from './directory.js';
+import { jsonnetSettings } from './jsonnet.js';
 import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
 import { sameRepository } from '../../model/git-url.js';
 import { hasNoScheme, isHelmOciRepo, ociChartReference } from '../../model/helm-oci.js';
@@ -148,13 +149,11 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
       const helm = type === 'helm' ? helmOf(argo, app) : undefined;
       if (type === 'directory' && fs.isDirectory(src.path)) {
         // Plain manifests, read as the repo-server reads a directory source (ADR 0287).
+        // Its .jsonnet files are evaluated as the repo-server evaluates them (jsonnet.ts, ADR 0303).
         const options = directoryOptions(argo);
-        const jsonnet = jsonnetFiles(fs, src.path, options);
-        if (jsonnet.length > 0) {
-          skipped.push({ cluster: c.name, app: app.name, reason: `its directory source has Jsonnet files (${jsonnet.slice(0, 3).join(', ')}${jsonnet.length > 3 ? ', …' : ''}), which Argo CD evaluates and fleetplan does not` });
-          continue;
-        }
-        jobs.push({ cluster: c.name, app: app.name, source: { kind: 'directory', path: src.path, ...options }, variables });
+        const env = buildEnvironment(argo, app);
+        const jsonnet = jsonnetSettings(argo, (v) => envsubst(v, env));
+        jobs.push({ cluster: c.name, app: app.name, source: { kind: 'directory', path: src.path, ...options, jsonnet, definedAt: definedAt(fleet, fs, app) }, variables });
         continue;
       }
       jobs.push({
@@ -299,17 +298,29 @@ function envsubst(text: string, env: Map<string, string>): string {
   });
 }
 
-/** The `.jsonnet` files a directory source reads (Argo CD evaluates them; fleetplan does not). */
-function jsonnetFiles(fs: RepoFileSystem, path: string, options: DirectoryOptions): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    for (const name of fs.list(dir)) {
-      const p = `${dir}/${name}`;
-      if (fs.isDirectory(p)) {
-        if (options.recurse === true && depth < 64) walk(p, depth + 1);
-      } else if (name.endsWith('.jsonnet')) out.push(p);
+/**
+ * The Application and where it is defined (`Application NAME at file:line`), for messages. A layout
+ * that keeps no positions for its Application files (argocd) gets the line of the file's
+ * `name: <app>` when there is exactly one; else the Application is named without a place.
+ */
+function definedAt(fleet: Fleet, fs: RepoFileSystem, app: ResolvedApp): string {
+  const at = locateOrigin(fleet, app.origin);
+  if (at.line) return `Application ${app.name} at ${at.file}:${at.line}`;
+  // Without a position the origin may be the cluster's root file, not the Application's: a place
+  // is named only where exactly one line says `name: <app>` (the origin file, else the manifests).
+  const name = app.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`^\\s*name:\\s*["']?${name}["']?\\s*$`);
+  const hits = (file: string, needKind: boolean): string[] => {
+    try {
+      if (!/\.ya?ml$/.test(file) || !fs.exists(file)) return [];
+      const text = fs.readText(file);
+      if (needKind && !/^kind:\s*Application\s*$/m.test(text)) return [];
+      return text.split('\n').flatMap((l, i) => (re.test(l) ? [`${file}:${i + 1}`] : []));
+    } catch {
+      return [];
     }
   };
-  walk(path, 0);
-  return out.sort();
+  let found = hits(at.file, false);
+  if (found.length === 0) found = (fleet.manifestFiles ?? []).flatMap((f) => hits(f, true));
+  return found.length === 1 ? `Application ${app.name} at ${found[0]!}` : `Application ${app.name}`;
 }

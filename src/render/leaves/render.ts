@@ -16,7 +16,7 @@ import { FleetplanError, InputError, OperationError, ToolError, UsageError } fro
 import type { SourceLocation } from '../../errors/index.js';
 import type { BuildCache, ManifestWriter, OutputFile } from '../../ports/build-cache.js';
 import type { SourceReader } from '../../ports/source-reader.js';
-import type { HelmTool, KustomizeTool } from '../../ports/tools.js';
+import type { HelmTool, JsonnetTool, KustomizeTool } from '../../ports/tools.js';
 import type { BuildInputs } from './inputs.js';
 import { appFileName } from '../../model/graphs.js';
 import { parseYamlAll, dumpYaml } from '../../yaml/index.js';
@@ -26,12 +26,21 @@ import { InputWalker } from './inputs.js';
 import type { ChartFetcher } from '../../ports/chart-fetch.js';
 import type { DirectoryOptions } from './directory.js';
 import { directoryFileManifests, selectDirectoryFiles } from './directory.js';
+import type { JsonnetSettings } from './jsonnet.js';
+import { JSONNET_MAX_OUTPUT_BYTES, JSONNET_TIMEOUT_MS, SKIP_RENDERING_MARKER, jsonnetOutputManifests, jsonnetReads, jsonnetSearchPath } from './jsonnet.js';
 import { findVariableReference, objectFileName, parseManifests, serializeObject, substituteStream } from './manifests.js';
 
 export type LeafSource =
   | { kind: 'kustomize'; path: string }
   /** A directory of plain manifests (Argo CD's directory source type, directory.ts). */
-  | ({ kind: 'directory'; path: string } & DirectoryOptions)
+  | ({
+      kind: 'directory';
+      path: string;
+      /** `directory.jsonnet` (jsonnet.ts): for the source's `.jsonnet` files. */
+      jsonnet?: JsonnetSettings;
+      /** The Application and where it is defined (`Application NAME at file:line`), for the messages of its Jsonnet evaluation. */
+      definedAt?: string;
+    } & DirectoryOptions)
   | FluxLeafSource
   | {
       kind: 'helm';
@@ -135,6 +144,10 @@ export interface LeafPorts {
   /** Locates kustomize on first use; rejects with a ToolError saying what to install. */
   kustomize(): Promise<KustomizeTool>;
   helm(): Promise<HelmTool>;
+  /** Locates Jsonnet on first use (a directory source with `.jsonnet` files); absent: there is none. */
+  jsonnet?(): Promise<JsonnetTool>;
+  /** Bounds of one Jsonnet evaluation (default: jsonnet.ts JSONNET_TIMEOUT_MS, JSONNET_MAX_OUTPUT_BYTES). */
+  jsonnetLimits?: { timeoutMs?: number; maxOutputBytes?: number };
   cache: BuildCache;
   /** Absent: nothing is written (results still list the file names). */
   writer?: ManifestWriter;
@@ -215,27 +228,95 @@ export async function renderLeafJobs(
     };
   };
 
-  /** Argo CD's directory source: the files it reads, concatenated (cached by their content). */
-  const planDirectory = (source: Extract<LeafSource, { kind: 'directory' }>): BuildPlan => {
+  /**
+   * Argo CD's directory source: the files it reads, concatenated (cached by their content); its
+   * `.jsonnet` files evaluated in their place (jsonnet.ts), with what they import as inputs.
+   */
+  const planDirectory = async (source: Extract<LeafSource, { kind: 'directory' }>): Promise<BuildPlan> => {
     const dir = inside(repoRoot, source.path);
     if (ports.reader.kind(dir) !== 'dir') {
       throw new InputError(`source path "${source.path}" is not a directory`, { code: 'missing-path', location: { file: source.path } });
     }
     const below = (abs: string) => relative(dir, abs).split(sep).join('/');
     const all = ports.reader.listFiles(dir);
-    const picked = new Set(selectDirectoryFiles(all.map(below), source));
-    const files = all.filter((f) => picked.has(below(f)));
-    const inputs: BuildInputs = { files, missing: [], remote: [], usesHelm: false };
+    const picked = new Set(selectDirectoryFiles(all.map(below), source, { jsonnet: true }));
+    const isJsonnet = (f: string) => f.endsWith('.jsonnet');
+    // Argo CD leaves out a file holding its skip marker.
+    const files = all.filter((f) => picked.has(below(f)) && (!isJsonnet(f) || !ports.reader.readText(f).includes(SKIP_RENDERING_MARKER)));
+    const jsonnetFiles = files.filter(isJsonnet);
+    const app = source.definedAt !== undefined ? ` (the directory source of ${source.definedAt})` : '';
+    let jsonnet: { tool: JsonnetTool; searchPath: string[]; settings: JsonnetSettings } | undefined;
+    const imported: string[] = [];
+    if (jsonnetFiles.length > 0) {
+      const settings = source.jsonnet ?? { extVars: [], tlas: [], libs: [] };
+      const searchPath = jsonnetSearchPath(repoRoot, dir, settings.libs, source.definedAt ?? rel(dir));
+      for (const f of jsonnetFiles) {
+        let reads: string[];
+        try {
+          reads = jsonnetReads(ports.reader, repoRoot, f, searchPath, rel);
+        } catch (e) {
+          if (!(e instanceof InputError)) throw e;
+          throw new InputError(`${e.message}${app}`, { code: e.code, location: e.location, ...(e.hint !== undefined ? { hint: e.hint } : {}) });
+        }
+        for (const r of reads.slice(1)) if (!imported.includes(r)) imported.push(r);
+      }
+      const needs = `not built: ${rel(jsonnetFiles[0]!)}${jsonnetFiles.length > 1 ? ` (and ${jsonnetFiles.length - 1} more .jsonnet)` : ''} needs Jsonnet`;
+      if (!ports.jsonnet) throw new ToolError(`${needs}, which this run has no way to find`, { code: 'tool-missing', location: { file: rel(jsonnetFiles[0]!) } });
+      let tool: JsonnetTool;
+      try {
+        tool = await ports.jsonnet();
+      } catch (e) {
+        if (!(e instanceof ToolError)) throw e;
+        throw new ToolError(`${needs}: ${e.message}`, { code: e.code, location: { file: rel(jsonnetFiles[0]!) }, ...(e.hint !== undefined ? { hint: e.hint } : {}), cause: e });
+      }
+      jsonnet = { tool, searchPath, settings };
+    }
+    const inputs: BuildInputs = { files: [...files, ...imported.filter((f) => !files.includes(f))], missing: [], remote: [], usesHelm: false };
     const options = { recurse: source.recurse === true, include: source.include ?? null, exclude: source.exclude ?? null };
-    const key = sha256(canonicalJson({ v: 1, kind: 'directory', dir: rel(dir), ...options, ...fileMaterial(inputs) }));
+    const evaluation = jsonnet ? { jsonnet: `${jsonnet.tool.flavor} ${jsonnet.tool.version}`, ...jsonnet.settings } : {};
+    const key = sha256(canonicalJson({ v: 1, kind: 'directory', dir: rel(dir), ...options, ...evaluation, ...fileMaterial(inputs) }));
+    const limits = { timeoutMs: ports.jsonnetLimits?.timeoutMs ?? JSONNET_TIMEOUT_MS, maxOutputBytes: ports.jsonnetLimits?.maxOutputBytes ?? JSONNET_MAX_OUTPUT_BYTES };
+    const evaluate = async (f: string): Promise<string> => {
+      const { tool, searchPath, settings } = jsonnet!;
+      let json: string;
+      try {
+        json = await tool.evaluate({ file: f, searchPath, extVars: settings.extVars, tlas: settings.tlas, ...limits });
+      } catch (e) {
+        if (!(e instanceof ToolError) || (e.code !== 'build-failed' && e.code !== 'build-limit')) throw e;
+        // Jsonnet names files by their absolute path: shown relative to the repository.
+        const lines = e.message.split(`${repoRoot}${sep}`).join('').split('\n');
+        // Jsonnet's stack trace can run to hundreds of frames: the first ones say where.
+        const message = lines.length > 8 ? [...lines.slice(0, 8), `\t… (${lines.length - 8} more lines)`].join('\n') : lines.join('\n');
+        throw new ToolError(`jsonnet ${rel(f)}${app}: ${message}`, {
+          code: e.code === 'build-limit' ? 'jsonnet-limit' : 'jsonnet-failed',
+          location: { file: rel(f) },
+          hint: e.code === 'build-limit' ? 'a Jsonnet file of a directory source must produce its manifests quickly (no unbounded recursion or output)' : `fix the Jsonnet file; it is evaluated with ${tool.flavor === 'go' ? 'go-jsonnet' : 'the C++ jsonnet'} ${tool.version}`,
+        });
+      }
+      try {
+        return jsonnetOutputManifests(json);
+      } catch (e) {
+        throw new InputError(`jsonnet ${rel(f)}${app}: ${(e as Error).message}`, {
+          code: 'invalid-manifests',
+          location: { file: rel(f) },
+          hint: 'Argo CD reads the output of a .jsonnet file as one Kubernetes object or an array of them',
+        });
+      }
+    };
     return {
       path: rel(dir),
       inputs,
       key,
-      dedupeKey: key,
+      // The same build for two Applications: shared, unless its messages would name the other one.
+      dedupeKey: jsonnet ? `${key}\0${source.definedAt ?? ''}` : key,
       run: async () => {
         const parts: string[] = [];
         for (const f of files) {
+          if (isJsonnet(f)) {
+            const text = await evaluate(f);
+            if (text !== '') parts.push(text);
+            continue;
+          }
           let text: string | undefined;
           try {
             text = directoryFileManifests(ports.reader.readText(f));
@@ -488,7 +569,7 @@ export async function renderLeafJobs(
       if (appDir === undefined) {
         throw new UsageError(`app name "${job.app}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
       }
-      const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : job.source.kind === 'directory' ? planDirectory(job.source) : await planHelm(job.source);
+      const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : job.source.kind === 'directory' ? await planDirectory(job.source) : await planHelm(job.source);
       result.path = plan.path;
       if (plan.notes) result.notes = plan.notes;
       let built: { text: string; cached: boolean };
