@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../model/finding.js';
 
-const FORMAT = 'diff-v2';
+const FORMAT = 'diff-v1';
 
 /** What a revision's self-diff reports per cluster (selected clusters, in report order). */
 export interface ClusterSummary {
@@ -35,17 +35,6 @@ export interface RevisionRecord {
   findings: Finding[];
   fleet: { name: string; layout: string; revision: string };
   clusters: ClusterSummary[];
-  /** Per validation rule, what it read and reported (api/diff-validate.ts); absent when they could not be kept. */
-  rules?: RuleRecord[];
-}
-
-/** One validation rule's part of a revision's validation (api/diff-validate.ts). */
-export interface RuleRecord {
-  rule: string;
-  /** What the rule read. */
-  reads: StoredReads;
-  /** What it reported (before levels, merging and sorting). */
-  findings: Finding[];
 }
 
 export interface StoredReads {
@@ -127,8 +116,7 @@ export function readRecord(cacheDir: string, key: string, tree: string): Revisio
     typeof r.fleet.layout === 'string' &&
     typeof r.fleet.revision === 'string' &&
     Array.isArray(r.clusters) &&
-    r.clusters.every((c) => c !== null && typeof c === 'object' && typeof c.name === 'string' && (c.sector === null || typeof c.sector === 'string') && typeof c.revision === 'string') &&
-    (r.rules === undefined || (Array.isArray(r.rules) && r.rules.every((x) => isObject(x) && typeof x.rule === 'string' && storedReads(x.reads) && Array.isArray(x.findings) && x.findings.every(finding))));
+    r.clusters.every((c) => c !== null && typeof c === 'object' && typeof c.name === 'string' && (c.sector === null || typeof c.sector === 'string') && typeof c.revision === 'string');
   return ok ? r : undefined;
 }
 

@@ -30,11 +30,10 @@ import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import { planCluster } from '../order/plan.js';
 import { clusterFingerprints } from './diff-inputs.js';
-import type { ClusterSummary, RevisionRecord, RuleRecord } from '../adapters/diff-records.js';
+import type { ClusterSummary, RevisionRecord } from '../adapters/diff-records.js';
 import { fleetplanBuild, readRecord, recordKey, writeRecord } from '../adapters/diff-records.js';
-import type { ChangedPath, ReadSet } from './diff-reads.js';
+import type { ReadSet } from './diff-reads.js';
 import { emptyReadSet, readSetOf, readSetRecord, recordingFileSystem, touchedBy } from './diff-reads.js';
-import { rulesMatch, validateByRule } from './diff-validate.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { emptyFleet, NATIVE_CAPABILITIES } from '../model/fleet.js';
 import { renderCluster } from '../render/fleet.js';
@@ -71,7 +70,7 @@ export interface DiffOptions {
    */
   full?: boolean;
   /**
-   * Where the diff keeps its record of each revision it read (`<cacheDir>/diff-v2`, keyed by the
+   * Where the diff keeps its record of each revision it read (`<cacheDir>/diff-v1`, keyed by the
    * fleet's git tree): a later diff whose changes touch nothing a record's revision read answers
    * from it without loading either side (docs/adr/0267-diff-read-sets.md). Default: none.
    */
@@ -89,16 +88,10 @@ interface Side {
   checks?: ReadSet;
 }
 
-/**
- * A side's findings (paths repository-relative). When the side's reads are kept, rule by rule
- * (./diff-validate.ts: each rule's reads and findings, for the record), re-running only the rules
- * a change reaches when `reuse` holds a recorded revision whose load read the same.
- */
-function validateSide(resolved: ResolvedFleet, side: Side, reuse?: { rules: readonly RuleRecord[]; changes: readonly ChangedPath[] }): { findings: Finding[]; rules?: RuleRecord[]; ran?: number } {
-  const fs: RepoFileSystem = nodeFileSystem(side.root);
-  if (side.checks === undefined) return { findings: portable(validateFleet(resolved, { fs }), side.root) };
-  const v = validateByRule(resolved, fs, side.checks, side.root, reuse);
-  return { findings: portable(v.findings, side.root), ran: v.ran, ...(v.rules ? { rules: v.rules } : {}) };
+/** The repository of a side as validation reads it (recording what it reads when the side's reads are kept). */
+function sideFs(side: Side): RepoFileSystem {
+  const fs = nodeFileSystem(side.root);
+  return side.checks ? recordingFileSystem(fs, side.checks) : fs;
 }
 
 interface Loaded {
@@ -379,10 +372,10 @@ export async function diffFleet(options: DiffOptions): Promise<FleetDiff> {
     const a = await revs.side(from);
     const b = await revs.side(to);
     const { diff, compared } = await compareSides(revs, a, b, options, undefined);
-    const { summaries, sideFindings, sideRules } = compared;
+    const { summaries, sideFindings } = compared;
     if (context !== undefined && summaries !== undefined && sideFindings !== undefined) {
-      await keepRecord(revs, a, summaries[0], sideFindings[0], context, options.cacheDir!, sideRules?.[0]);
-      if (b.label.commit !== a.label.commit) await keepRecord(revs, b, summaries[1], sideFindings[1], context, options.cacheDir!, sideRules?.[1]);
+      await keepRecord(revs, a, summaries[0], sideFindings[0], context, options.cacheDir!);
+      if (b.label.commit !== a.label.commit) await keepRecord(revs, b, summaries[1], sideFindings[1], context, options.cacheDir!);
     }
     return diff;
   } finally {
@@ -437,14 +430,14 @@ function recordContext(revs: Revisions, options: DiffOptions): unknown {
  * whose reader ran tools, a fleet whose plan reads git (`delivery: applicationset`), or a tree
  * holding a symlink or submodule (a path read through a link is not the path git lists).
  */
-async function keepRecord(revs: Revisions, side: Side, clusters: ClusterSummary[], findings: Finding[], context: unknown, cacheDir: string, rules: RuleRecord[] | undefined): Promise<void> {
+async function keepRecord(revs: Revisions, side: Side, clusters: ClusterSummary[], findings: Finding[], context: unknown, cacheDir: string): Promise<void> {
   const { commit } = side.label;
   if (commit === null || side.reads === undefined || side.checks === undefined || side.reads.unknown || side.checks.unknown || side.load.fleet.delivery === 'applicationset') return;
   const tree = await fleetTree(revs.where, commit);
   if (tree === undefined || (await treeHasLinks(revs.where, tree)) !== false) return;
   const { fleet } = side.load;
   writeRecord(cacheDir, {
-    format: 'diff-v2',
+    format: 'diff-v1',
     build: fleetplanBuild(),
     tree,
     key: recordKey(tree, context),
@@ -453,7 +446,6 @@ async function keepRecord(revs: Revisions, side: Side, clusters: ClusterSummary[
     findings,
     fleet: { name: fleet.name, layout: fleet.layout, revision: fleet.revision },
     clusters,
-    ...(rules ? { rules } : {}),
   });
 }
 
@@ -502,11 +494,9 @@ async function fromRecord(revs: Revisions, from: DiffRevision, to: DiffRevision,
     const fleet = side.load.fleet;
     const selected = selectedOn(fleet, options);
     if (fleet.name !== base.fleet.name || fleet.layout !== base.fleet.layout || fleet.revision !== base.fleet.revision || selected.join('\0') !== names.join('\0')) return undefined;
-    const reuse = rulesMatch(base.rules) ? { rules: base.rules, changes } : undefined;
-    const v = validateSide(resolveFleet(fleet, { clusters: selected }), side, reuse);
-    if (v.ran !== undefined) options.onProgress?.(`validated ${label.revision}: ${v.ran} of ${v.rules?.length ?? v.ran} rules read something that differs, the others' findings are the record's`);
-    await keepRecord(revs, side, base.clusters, v.findings, context, options.cacheDir!, v.rules);
-    return v.findings;
+    const findings = portable(validateFleet(resolveFleet(fleet, { clusters: selected }), { fs: sideFs(side) }), side.root);
+    await keepRecord(revs, side, base.clusters, findings, context, options.cacheDir!);
+    return findings;
   };
   const fa = await findingsOf(from, ra);
   const fb = from.commit === to.commit ? fa : await findingsOf(to, rb);
@@ -538,8 +528,6 @@ interface Compared {
   summaries?: [ClusterSummary[], ClusterSummary[]];
   /** Per side, its findings (with the summaries). */
   sideFindings?: [Finding[], Finding[]];
-  /** Per side, its rules' reads and findings (./diff-validate.ts), when they could be kept. */
-  sideRules?: [RuleRecord[] | undefined, RuleRecord[] | undefined];
 }
 
 /** Every selected cluster rendered on both sides (`full: true`, and fleets incrementalFits refuses). */
@@ -608,10 +596,10 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
     leavesA?.delete(n);
     leavesB?.delete(n);
   }
-  const va = validateSide(ra, a);
-  const vb = validateSide(rb, b);
+  const fa = portable(validateFleet(ra, { fs: sideFs(a) }), a.root);
+  const fb = portable(validateFleet(rb, { fs: sideFs(b) }), b.root);
   const summary = (selected: readonly string[], of: Map<string, ClusterSummary>) => selected.map((n) => of.get(n)!);
-  return { clusters, findings: diffFindings(va.findings, vb.findings), summaries: [summary(na, seenA), summary(nb, seenB)], sideFindings: [va.findings, vb.findings], sideRules: [va.rules, vb.rules] };
+  return { clusters, findings: diffFindings(fa, fb), summaries: [summary(na, seenA), summary(nb, seenB)], sideFindings: [fa, fb] };
 }
 
 export interface PromotionDiffOptions extends Omit<DiffOptions, 'from' | 'to'> {

@@ -64,9 +64,7 @@ export function fieldOrigin(fleet: Fleet, app: ResolvedApp, field: readonly stri
 
 export { normalizeRepoPath } from '../model/repo-path.js';
 
-// Per file system (a validation's; `diff` gives each rule its own to know what each read: ADR 0296), per app.
-const sourceTypesOf = new WeakMap<RepoFileSystem, WeakMap<ResolvedApp, ArgoSourceType | undefined>>();
-const appSources = new WeakMap<ResolvedApp, { source: NonNullable<ReturnType<typeof applicationSource>>; dir: string | undefined } | null>();
+const sourceTypes = new WeakMap<ResolvedApp, ArgoSourceType | undefined>();
 
 /**
  * The tool Argo CD builds an app's source with (model/argo-source-type.ts), from the Application
@@ -75,18 +73,11 @@ const appSources = new WeakMap<ResolvedApp, { source: NonNullable<ReturnType<typ
  * source outside the repository.
  */
 export function appSourceType(fs: RepoFileSystem, cluster: ResolvedCluster, app: ResolvedApp): ArgoSourceType | undefined {
-  let sourceTypes = sourceTypesOf.get(fs);
-  if (!sourceTypes) sourceTypesOf.set(fs, (sourceTypes = new WeakMap()));
   if (sourceTypes.has(app)) return sourceTypes.get(app);
-  // The Application's source is the app's alone (no file is read for it): computed once per app.
-  let read = appSources.get(app);
-  if (read === undefined) {
-    const source = applicationSource(applicationFor(cluster, app) as unknown as Record<string, unknown>);
-    appSources.set(app, (read = source ? { source, dir: typeof source.path === 'string' ? normalize(source.path) : undefined } : null));
-  }
+  const source = applicationSource(applicationFor(cluster, app) as unknown as Record<string, unknown>);
   let type: ArgoSourceType | undefined;
-  if (read) {
-    const { source, dir } = read;
+  if (source) {
+    const dir = typeof source.path === 'string' ? normalize(source.path) : undefined;
     type = argoSourceType(source, (name) => dir !== undefined && fs.exists(dir === '.' ? name : `${dir}/${name}`));
   }
   sourceTypes.set(app, type);

@@ -216,20 +216,11 @@ function leafObject(o: Record<string, unknown>, file: string): ManifestObject {
 
 /** Every finding about a resolved fleet: its load and resolution findings, then every rule's. */
 export function validateFleet(resolved: ResolvedFleet, options: ValidateOptions): Finding[] {
-  const ctx = createRuleContext(resolved, options);
-  const ruleSet = options.rules ?? rules;
-  return completeFindings(resolved, ruleSet, ruleSet.map((rule) => rule.run(ctx)));
-}
-
-/**
- * validateFleet's findings from each rule's own (`found[i]`: what `ruleSet[i]` reported, levels
- * not applied): the load and resolution findings, the rules', the settings check, levels, merged
- * and sorted. `diff` runs rules one at a time to know what each read (docs/adr/0296-diff-rule-reads.md).
- */
-export function completeFindings(resolved: ResolvedFleet, ruleSet: readonly RuleDefinition[], found: readonly (readonly Finding[])[]): Finding[] {
   const { fleet, findings } = resolved;
+  const ctx = createRuleContext(resolved, options);
   const all = [...findings];
-  for (const f of found) all.push(...f);
+  const ruleSet = options.rules ?? rules;
+  for (const rule of ruleSet) all.push(...rule.run(ctx));
   const levels = fleet.validation.rules ?? {};
   const known = ruleCatalog(ruleSet);
   for (const code of Object.keys(levels).sort()) {

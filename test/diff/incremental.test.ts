@@ -344,7 +344,7 @@ for (const c of cases) {
 
 /** The record of the base, written by a first run, then damaged as the case says; the next run must take the full path and be right. */
 const damaged: { name: string; damage(file: string, other: string): void }[] = [
-  { name: 'a corrupt record (not JSON)', damage: (file) => writeFileSync(file, '{"format":"diff-v2",') },
+  { name: 'a corrupt record (not JSON)', damage: (file) => writeFileSync(file, '{"format":"diff-v1",') },
   { name: 'a truncated record', damage: (file) => writeFileSync(file, readFileSync(file, 'utf8').slice(0, 100)) },
   {
     // A record of another revision under this one's key (as a stale or foreign file would be): its tree differs.
@@ -368,7 +368,7 @@ for (const d of damaged) {
       edit(dir, 'clusters/core-1/cluster.yaml', 'ZONE: core-1-zone', 'ZONE: core-1-zone\n  apps:\n    config:\n      wave: 9');
       git(dir, 'commit', '-q', '-am', 'change');
       await diffFleet({ root: dir, from: 'main', to: 'change', cacheDir });
-      const files = readdirSync(join(cacheDir, 'diff-v2'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+      const files = readdirSync(join(cacheDir, 'diff-v1'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
       assert.equal(files.length, 2, 'a record per revision');
       // The README changes on top of main: only main's record could answer.
       git(dir, 'checkout', '-q', 'main');
