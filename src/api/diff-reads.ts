@@ -36,10 +36,20 @@ export function normalPath(path: string): string | undefined {
   return n;
 }
 
+/** normalPath of paths already seen (validation asks about the same few paths for every cluster × app × rule). */
+const normalized = new Map<string, string | undefined>();
+function normalOnce(path: string): string | undefined {
+  if (normalized.has(path)) return normalized.get(path);
+  if (normalized.size >= 100_000) normalized.clear();
+  const n = normalPath(path);
+  normalized.set(path, n);
+  return n;
+}
+
 /** `fs`, with every question it answers added to `reads` (answers unchanged). */
 export function recordingFileSystem(fs: RepoFileSystem, reads: ReadSet): RepoFileSystem {
   const note = (set: Set<string>, path: string): void => {
-    const n = normalPath(path);
+    const n = normalOnce(path);
     if (n === undefined) reads.unknown = true;
     else set.add(n);
   };

@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { branchRef, changedUnderFleet, checkoutSnapshot, currentBranch, fleetCheckout, fleetTree, mergeBase, originHead, resolveCommit, treeHasLinks } from '../adapters/git-snapshot.js';
 import type { FleetCheckout, Snapshot } from '../adapters/git-snapshot.js';
+import type { TreeFileSystem } from '../adapters/git-tree-fs.js';
+import { treeFileSystem } from '../adapters/git-tree-fs.js';
 import { leafObjectsFromDirectory } from '../adapters/leaf-objects.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
 import type { ClusterSide, DiffRevision, FleetDiff } from '../diff/index.js';
@@ -86,11 +88,13 @@ interface Side {
   reads?: ReadSet;
   /** What validating it read (kept with `reads`). */
   checks?: ReadSet;
+  /** The repository, when it is not the directory `root` (a revision read from git's objects: Revisions.fromObjects). */
+  fs?: RepoFileSystem;
 }
 
 /** The repository of a side as validation reads it (recording what it reads when the side's reads are kept). */
 function sideFs(side: Side): RepoFileSystem {
-  const fs = nodeFileSystem(side.root);
+  const fs = side.fs ?? nodeFileSystem(side.root);
   return side.checks ? recordingFileSystem(fs, side.checks) : fs;
 }
 
@@ -106,6 +110,7 @@ interface Loaded {
 class Revisions {
   private readonly snapshots = new Map<string, Promise<Snapshot>>();
   private readonly loads = new Map<string, Promise<Side>>();
+  private readonly trees: TreeFileSystem[] = [];
   private origin: RepositoryOrigin | undefined;
 
   constructor(
@@ -167,6 +172,29 @@ class Revisions {
     return p;
   }
 
+  /**
+   * The fleet at a commit loaded from git's objects without a checkout (../adapters/git-tree-fs.ts),
+   * `prefetch` read in one batch; with `doubt()`, which the caller asks after validating it: when
+   * the objects could not answer as a checkout would, what was read this way must be thrown away
+   * (and the revision checked out with side()). Undefined when the tree holds a link or submodule,
+   * loading fails, or the reader needs real tools (those take side()'s path).
+   */
+  fromObjects(label: DiffRevision, prefetch: readonly string[]): { side: Side; doubt(): string | undefined } | undefined {
+    if (label.commit === null) return undefined;
+    const tree = treeFileSystem(this.where, label.commit, prefetch);
+    if (tree === undefined) return undefined;
+    this.trees.push(tree);
+    const reads = emptyReadSet();
+    let load: LoadResult;
+    try {
+      load = loadFleet(tree.fs.root, { origin: this.repositoryOrigin(), fs: recordingFileSystem(tree.fs, reads) });
+    } catch {
+      return undefined;
+    }
+    if (load.complete !== undefined || (load.fallbacks?.length ?? 0) > 0 || reads.unknown || tree.doubt() !== undefined) return undefined;
+    return { side: { label, root: tree.fs.root, load, reads, checks: emptyReadSet(), fs: tree.fs }, doubt: tree.doubt };
+  }
+
   /** The working repository's origin and branch (every snapshot takes them: see loadOnce). */
   repositoryOrigin(): RepositoryOrigin {
     return (this.origin ??= readRepositoryOrigin(this.options.root));
@@ -180,6 +208,7 @@ class Revisions {
   }
 
   async close(): Promise<void> {
+    for (const t of this.trees) t.close();
     for (const s of this.snapshots.values()) {
       try {
         (await s).close();
@@ -490,11 +519,35 @@ async function fromRecord(revs: Revisions, from: DiffRevision, to: DiffRevision,
     if (record !== undefined) return record.findings;
     if (sameChecks) return base.findings;
     options.onProgress?.(`validating ${label.revision} (its fleet loads as at the other revision)…`);
+    /** The side's findings; undefined when it is not the fleet the record is of (then the full path). */
+    const validate = (side: Side): Finding[] | undefined => {
+      const fleet = side.load.fleet;
+      const selected = selectedOn(fleet, options);
+      if (fleet.name !== base.fleet.name || fleet.layout !== base.fleet.layout || fleet.revision !== base.fleet.revision || selected.join('\0') !== names.join('\0')) return undefined;
+      return portable(validateFleet(resolveFleet(fleet, { clusters: selected }), { fs: sideFs(side) }), side.root);
+    };
+    // Read from git's objects (no checkout), the files the record says it reads fetched at once; a checkout on any doubt.
+    const objects = revs.fromObjects(label, [...base.reads.content, ...base.checks.content]);
+    if (objects !== undefined) {
+      let findings: Finding[] | undefined;
+      try {
+        findings = validate(objects.side);
+      } catch (e) {
+        // A question the objects could not answer as the checkout would (they throw a plain Error) is a doubt, not a failure.
+        if (objects.doubt() === undefined) throw e;
+      }
+      const doubt = objects.doubt();
+      if (doubt === undefined) {
+        if (findings === undefined) return undefined;
+        options.onProgress?.(`validated ${label.revision} from git's objects (no checkout)`);
+        await keepRecord(revs, objects.side, base.clusters, findings, context, options.cacheDir!);
+        return findings;
+      }
+      options.onProgress?.(`${doubt}: not read from git's objects as a checkout would read it; checking ${label.revision} out…`);
+    }
     const side = await revs.side(label);
-    const fleet = side.load.fleet;
-    const selected = selectedOn(fleet, options);
-    if (fleet.name !== base.fleet.name || fleet.layout !== base.fleet.layout || fleet.revision !== base.fleet.revision || selected.join('\0') !== names.join('\0')) return undefined;
-    const findings = portable(validateFleet(resolveFleet(fleet, { clusters: selected }), { fs: sideFs(side) }), side.root);
+    const findings = validate(side);
+    if (findings === undefined) return undefined;
     await keepRecord(revs, side, base.clusters, findings, context, options.cacheDir!);
     return findings;
   };

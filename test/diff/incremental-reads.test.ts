@@ -3,8 +3,13 @@
 // loading and validation read the repository only through the RepoFileSystem port.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { checkoutSnapshot, fleetCheckout } from '../../src/adapters/git-snapshot.js';
+import { treeFileSystem } from '../../src/adapters/git-tree-fs.js';
+import { nodeFileSystem } from '../../src/adapters/node-fs.js';
+import { removeTree, writeTree } from '../support/fleet-fixture.js';
+import { git } from '../support/git.js';
 import type { ChangedPath, ReadSet } from '../../src/api/diff-reads.js';
 import { emptyReadSet, normalPath, recordingFileSystem, touchedBy } from '../../src/api/diff-reads.js';
 import type { RepoFileSystem } from '../../src/ports/filesystem.js';
@@ -72,4 +77,66 @@ test('loading, resolution and validation read no file, process or environment bu
     }
   }
   assert.deepEqual(offending, []);
+});
+
+// A revision read from git's objects (docs/adr/0296-diff-tree-reads.md) answers every question as
+// the checkout of it does, and notes a doubt where it cannot.
+test('a revision read from git objects answers as its checkout does; anything else is a doubt', async () => {
+  const dir = writeTree({
+    'fleet.yaml': 'kind: Fleet\n',
+    'clusters/a/cluster.yaml': 'name: a\n',
+    'components/x/kustomization.yaml': 'resources: [cm.yaml]\n',
+    'components/x/cm.yaml': '\ufeffdata: "ünïcode"\n',
+    'components/x/sub/deep.yaml': 'deep: true\n',
+    'README.md': 'r\n',
+  });
+  try {
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'first');
+    const where = await fleetCheckout(dir);
+    const commit = git(dir, 'rev-parse', 'HEAD');
+    const snapshot = await checkoutSnapshot(where, commit);
+    const tree = treeFileSystem(where, commit, ['fleet.yaml', 'components/x/cm.yaml', 'no/such.yaml']);
+    assert.ok(tree, 'a tree without links is served');
+    try {
+      const disk = nodeFileSystem(snapshot.root);
+      assert.equal(basename(tree.fs.root), basename(snapshot.root), 'the same directory name (layouts may name the fleet after it)');
+      const paths = ['', '.', '.git', 'fleet.yaml', 'clusters', 'clusters/a', 'clusters/a/cluster.yaml', 'components/x', 'components/x/sub', 'components/x/cm.yaml', 'components/x/cm.yaml/z', 'missing', 'missing/deeper', 'README.md'];
+      for (const p of paths) {
+        assert.equal(tree.fs.exists(p), disk.exists(p), `exists(${p})`);
+        assert.equal(tree.fs.isDirectory(p), disk.isDirectory(p), `isDirectory(${p})`);
+        if (p !== '.git') assert.deepEqual(tree.fs.list(p), disk.list(p), `list(${p})`);
+      }
+      for (const p of ['fleet.yaml', 'components/x/cm.yaml', 'components/x/sub/deep.yaml', 'README.md']) assert.equal(tree.fs.readText(p), disk.readText(p), `readText(${p})`);
+      assert.deepEqual(tree.fs.outsideLinks?.(), disk.outsideLinks?.());
+      assert.equal(tree.doubt(), undefined, 'every question so far was answered as the checkout answers it');
+      assert.throws(() => tree.fs.readText('missing.yaml'));
+      assert.equal(tree.doubt(), 'missing.yaml', 'a read of a missing file is a doubt (the checkout\'s error is not reproduced)');
+    } finally {
+      tree.close();
+      snapshot.close();
+    }
+    for (const odd of ['a/../fleet.yaml', './fleet.yaml', 'clusters/', '.git/config', '/etc/passwd']) {
+      const t = treeFileSystem(where, commit, [])!;
+      try {
+        t.fs.exists(odd);
+        assert.equal(t.doubt(), odd, `${odd}: not in the canonical form, a doubt`);
+      } finally {
+        t.close();
+      }
+    }
+    symlinkSync('fleet.yaml', join(dir, 'link.yaml'));
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'link');
+    assert.equal(treeFileSystem(where, git(dir, 'rev-parse', 'HEAD'), []), undefined, 'a tree holding a symlink is not served');
+    // Attributes may make the checkout's bytes differ from the blob's (eol, filters): not served either.
+    git(dir, 'rm', '-q', 'link.yaml');
+    writeTree({ 'components/.gitattributes': '*.yaml text eol=crlf\n' }, dir);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'attributes');
+    assert.equal(treeFileSystem(where, git(dir, 'rev-parse', 'HEAD'), []), undefined, 'a tree holding .gitattributes is not served');
+  } finally {
+    removeTree(dir);
+  }
 });

@@ -393,3 +393,62 @@ for (const d of damaged) {
     }
   });
 }
+
+/**
+ * A new change (docs/adr/0296-diff-tree-reads.md): only the base is recorded (an earlier diff of
+ * main against itself), the change is committed on a branch and touches only what validation
+ * reads. The change is then validated from git's objects, without a checkout, and the diff equals
+ * the full one; the record it writes lets the next run answer from the records alone.
+ */
+const newChanges: { name: string; change(dir: string): void; findings: boolean }[] = [
+  { name: 'a component change that introduces a finding', change: (dir) => edit(dir, 'components/ingress/cm.yaml', 'class: nginx', 'class: ${INGRESS_CLASS}'), findings: true },
+  {
+    name: 'a component change that fixes a finding',
+    change: (dir) => {
+      // main gets the finding first; the branch fixes it.
+      git(dir, 'checkout', '-q', 'main');
+      edit(dir, 'components/ingress/cm.yaml', 'class: nginx', 'class: ${INGRESS_CLASS}');
+      git(dir, 'commit', '-q', '-am', 'finding on main');
+      git(dir, 'checkout', '-q', '-B', 'change');
+      edit(dir, 'components/ingress/cm.yaml', 'class: ${INGRESS_CLASS}', 'class: nginx');
+    },
+    findings: true,
+  },
+  { name: 'a deleted component file', change: (dir) => rmSync(join(dir, 'components/ingress/cm.yaml')), findings: true },
+  {
+    name: 'a renamed component file',
+    change: (dir) => {
+      git(dir, 'mv', 'components/config/cm.yaml', 'components/config/configmap.yaml');
+      edit(dir, 'components/config/kustomization.yaml', 'cm.yaml', 'configmap.yaml');
+    },
+    findings: false,
+  },
+];
+
+for (const c of newChanges) {
+  test(`a new change read from git objects equals the full diff: ${c.name}`, async () => {
+    const { dir } = makeRepo();
+    const cacheDir = mkdtempSync(join(tmpdir(), 'fleetplan-diffinc-records-'));
+    try {
+      git(dir, 'checkout', '-q', '-b', 'change');
+      c.change(dir);
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '-m', 'change');
+      // main's record only.
+      await diffFleet({ root: dir, from: 'main', to: 'main', cacheDir });
+      const options: DiffOptions = { root: dir, from: 'main', to: 'change' };
+      const full = await diffFleet({ ...options, full: true });
+      assert.equal(full.findings.introduced.length + full.findings.fixed.length > 0, c.findings, 'findings delta');
+      const fresh = await counted({ ...options, cacheDir });
+      assert.equal(diffJson(fresh.diff), diffJson(full));
+      assert.equal(fresh.fromRecords, true, fresh.lines.join(' | '));
+      assert.ok(fresh.lines.includes("validated change from git's objects (no checkout)"), fresh.lines.join(' | '));
+      const again = await counted({ ...options, cacheDir });
+      assert.equal(diffJson(again.diff), diffJson(full));
+      assert.ok(!again.lines.some((l) => l.startsWith('validat')), `both revisions recorded: nothing validated (${again.lines.join(' | ')})`);
+    } finally {
+      removeTree(dir);
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+}
