@@ -334,8 +334,9 @@ function toResolvedApp(
   if (a.path !== undefined) source.path = a.path;
   if (a.chart !== undefined) source.chart = a.chart;
   if (a.helm !== undefined) source.helm = a.helm;
-  const destination: ResolvedApp['destination'] = { server: a.server ?? IN_CLUSTER };
-  if (a.namespace !== undefined) destination.namespace = a.namespace;
+  // Keys in sorted order: the plan prints this object as it is (order/plan.ts).
+  const server = a.server ?? IN_CLUSTER;
+  const destination: ResolvedApp['destination'] = a.namespace !== undefined ? { namespace: a.namespace, server } : { server };
   const app: ResolvedApp = {
     name,
     wave: a.wave ?? 0,

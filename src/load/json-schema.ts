@@ -70,6 +70,27 @@ export function validateSchema(value: unknown, schema: JsonSchema, root: JsonSch
   return issues;
 }
 
+/**
+ * Each pattern's RegExp, compiled once: loading checks every cluster file's app names, group
+ * names and the like against the same few patterns (5,000 cluster files: tens of thousands of
+ * tests). A `u` RegExp without `g` or `y` keeps no state between tests, so one can be shared.
+ * Bounded: schemas read from CRDs may bring many patterns.
+ */
+const compiledPatterns = new Map<string, RegExp>();
+function pattern(source: string): RegExp {
+  let re = compiledPatterns.get(source);
+  if (re === undefined) {
+    re = new RegExp(source, 'u');
+    if (compiledPatterns.size >= 1024) compiledPatterns.clear();
+    compiledPatterns.set(source, re);
+  }
+  return re;
+}
+
+/**
+ * `path` is one list, extended and shortened as the check descends (no copy per value); an issue
+ * takes a copy of it.
+ */
 function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: (string | number)[], out: SchemaIssue[], opts: SchemaCheckOptions): void {
   if (schema.$ref) {
     const target = resolveRef(root, schema.$ref);
@@ -79,7 +100,7 @@ function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: (stri
   if (value === null && schema.nullable) return;
   if (schema['x-kubernetes-int-or-string']) {
     if (!(typeof value === 'string' || Number.isInteger(value))) {
-      out.push({ path, message: `expected an integer or a string, got ${describe(value)}` });
+      out.push({ path: [...path], message: `expected an integer or a string, got ${describe(value)}` });
     }
     return;
   }
@@ -99,25 +120,25 @@ function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: (stri
       return;
     }
     if (schema.oneOf && passing > 1 && !schema.type) {
-      out.push({ path, message: 'matches more than one of the allowed forms' });
+      out.push({ path: [...path], message: 'matches more than one of the allowed forms' });
       return;
     }
   }
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (!types.some((t) => isType(value, t))) {
-      out.push({ path, message: `expected ${types.map(article).join(' or ')}, got ${describe(value)}`, ...typeHint(value, types) });
+      out.push({ path: [...path], message: `expected ${types.map(article).join(' or ')}, got ${describe(value)}`, ...typeHint(value, types) });
       return;
     }
   }
   if (schema.const !== undefined && !deepEqual(value, schema.const)) {
-    out.push({ path, message: `expected ${JSON.stringify(schema.const)}, got ${describe(value)}` });
+    out.push({ path: [...path], message: `expected ${JSON.stringify(schema.const)}, got ${describe(value)}` });
     return;
   }
-  if (schema.enum && !schema.enum.some((e) => deepEqual(e, value))) {
+  if (schema.enum && !schema.enum.some((e) => (typeof value === 'string' ? e === value : deepEqual(e, value)))) {
     const suggestion = typeof value === 'string' ? closest(value, schema.enum.filter((e): e is string => typeof e === 'string')) : undefined;
     out.push({
-      path,
+      path: [...path],
       message: `${describe(value)} is not one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`,
       ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}),
     });
@@ -125,58 +146,75 @@ function check(value: unknown, schema: JsonSchema, root: JsonSchema, path: (stri
   }
   if (typeof value === 'string') {
     if (schema.minLength !== undefined && value.length < schema.minLength) {
-      out.push({ path, message: schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters long` });
+      out.push({ path: [...path], message: schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters long` });
     }
     if (schema.maxLength !== undefined && value.length > schema.maxLength) {
-      out.push({ path, message: `must be at most ${schema.maxLength} characters long, is ${value.length}` });
+      out.push({ path: [...path], message: `must be at most ${schema.maxLength} characters long, is ${value.length}` });
     }
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) {
-      out.push({ path, message: `${JSON.stringify(value)} does not match the pattern ${schema.pattern}` });
+    if (schema.pattern !== undefined && !pattern(schema.pattern).test(value)) {
+      out.push({ path: [...path], message: `${JSON.stringify(value)} does not match the pattern ${schema.pattern}` });
     }
   }
   if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum) out.push({ path, message: `must be at least ${schema.minimum}, got ${value}` });
-    if (schema.maximum !== undefined && value > schema.maximum) out.push({ path, message: `must be at most ${schema.maximum}, got ${value}` });
+    if (schema.minimum !== undefined && value < schema.minimum) out.push({ path: [...path], message: `must be at least ${schema.minimum}, got ${value}` });
+    if (schema.maximum !== undefined && value > schema.maximum) out.push({ path: [...path], message: `must be at most ${schema.maximum}, got ${value}` });
   }
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems) {
-      out.push({ path, message: `must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}` });
+      out.push({ path: [...path], message: `must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}` });
     }
     if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-      out.push({ path, message: `must have at most ${schema.maxItems} items, has ${value.length}` });
+      out.push({ path: [...path], message: `must have at most ${schema.maxItems} items, has ${value.length}` });
     }
-    if (schema.items) value.forEach((item, i) => check(item, schema.items!, root, [...path, i], out, opts));
+    if (schema.items) {
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        check(value[i], schema.items, root, path, out, opts);
+        path.pop();
+      }
+    }
   }
   if (isObject(value) && (schema.properties || schema.required || schema.additionalProperties !== undefined || schema.patternProperties)) {
     for (const req of schema.required ?? []) {
-      if (!(req in value)) out.push({ path, message: `missing required field "${req}"` });
+      if (!(req in value)) out.push({ path: [...path], message: `missing required field "${req}"` });
     }
-    const known = Object.keys(schema.properties ?? {});
-    for (const [key, v] of Object.entries(value)) {
+    for (const key of Object.keys(value)) {
+      const v = value[key];
       const prop = schema.properties?.[key];
+      path.push(key);
       if (prop) {
-        check(v, prop, root, [...path, key], out, opts);
-        continue;
+        check(v, prop, root, path, out, opts);
+      } else {
+        const patterned = patternProperty(schema, key);
+        if (patterned) {
+          check(v, patterned, root, path, out, opts);
+        } else {
+          const ap = schema.additionalProperties ?? (opts.structuralUnknownFields && schema.properties ? false : undefined);
+          if (ap === false && !schema['x-kubernetes-preserve-unknown-fields']) {
+            const known = Object.keys(schema.properties ?? {});
+            const suggestion = closest(key, known);
+            out.push({
+              path: [...path],
+              message: `unknown field "${key}"`,
+              unknownField: true,
+              hint: suggestion ? `did you mean "${suggestion}"?` : known.length ? `allowed: ${known.join(', ')}` : 'remove it',
+            });
+          } else if (typeof ap === 'object') {
+            check(v, ap, root, path, out, opts);
+          }
+        }
       }
-      const patterned = Object.entries(schema.patternProperties ?? {}).find(([p]) => new RegExp(p, 'u').test(key));
-      if (patterned) {
-        check(v, patterned[1], root, [...path, key], out, opts);
-        continue;
-      }
-      const ap = schema.additionalProperties ?? (opts.structuralUnknownFields && schema.properties ? false : undefined);
-      if (ap === false && !schema['x-kubernetes-preserve-unknown-fields']) {
-        const suggestion = closest(key, known);
-        out.push({
-          path: [...path, key],
-          message: `unknown field "${key}"`,
-          unknownField: true,
-          hint: suggestion ? `did you mean "${suggestion}"?` : known.length ? `allowed: ${known.join(', ')}` : 'remove it',
-        });
-      } else if (typeof ap === 'object') {
-        check(v, ap, root, [...path, key], out, opts);
-      }
+      path.pop();
     }
   }
+}
+
+/** The schema of the first of `schema.patternProperties` whose pattern `key` matches. */
+function patternProperty(schema: JsonSchema, key: string): JsonSchema | undefined {
+  const patterns = schema.patternProperties;
+  if (patterns === undefined) return undefined;
+  for (const p of Object.keys(patterns)) if (pattern(p).test(key)) return patterns[p];
+  return undefined;
 }
 
 function resolveRef(root: JsonSchema, ref: string): JsonSchema {
@@ -233,6 +271,7 @@ function typeHint(v: unknown, types: SchemaType[]): { hint?: string } {
   return {};
 }
 
+/** Equal as JSON. For a string this is `===`: no other value's JSON is a quoted string, and JSON.stringify of strings is one-to-one. */
 function deepEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }

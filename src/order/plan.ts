@@ -74,22 +74,34 @@ export function planCluster(fleet: Fleet, c: ResolvedCluster, options: PlanOptio
   });
 }
 
-/** A cluster's plan around its bootstrap part: identity first, then the bootstrap, waves, apps and notes (the JSON key order). */
-function clusterPlanWith(fleet: Fleet, c: ResolvedCluster, boot: Pick<ClusterPlan, 'bootstrap'> & Partial<ClusterPlan>): ClusterPlan {
-  return {
-    name: c.name,
-    role: c.role,
-    hub: c.hub ?? null,
-    region: c.region ?? null,
-    sector: c.sector ?? null,
-    platform: c.platform,
-    revision: c.revision,
-    ...boot,
-    waves: wavesOf(c),
-    apps: appsOf(c),
-    notes: [...(clusterDef(fleet, c.name)?.notes ?? []), ...pluginNotes(c)],
-    ...provisioningPlan(fleet, c),
-  } as ClusterPlan;
+/**
+ * A cluster's plan around its bootstrap part. The plan's objects are built with their keys in
+ * sorted order, the order `plan -o json` prints them in, so that the printer can hand them to
+ * V8's JSON.stringify (yaml/serialize.ts jsonOf, ADR 0290).
+ */
+function clusterPlanWith(
+  fleet: Fleet,
+  c: ResolvedCluster,
+  boot: Pick<ClusterPlan, 'bootstrap'> & Partial<Pick<ClusterPlan, 'stages' | 'bootstrapNotes'>>,
+  notes: string[] = pluginNotes(c),
+): ClusterPlan {
+  const { waitsFor, provisions, provisioning } = provisioningPlan(fleet, c);
+  const plan = { apps: appsOf(c), bootstrap: boot.bootstrap } as ClusterPlan;
+  if (boot.bootstrapNotes !== undefined) plan.bootstrapNotes = boot.bootstrapNotes;
+  plan.hub = c.hub ?? null;
+  plan.name = c.name;
+  plan.notes = [...(clusterDef(fleet, c.name)?.notes ?? []), ...notes];
+  plan.platform = c.platform;
+  if (provisioning !== undefined) plan.provisioning = provisioning;
+  plan.provisions = provisions;
+  plan.region = c.region ?? null;
+  plan.revision = c.revision;
+  plan.role = c.role;
+  plan.sector = c.sector ?? null;
+  if (boot.stages !== undefined) plan.stages = boot.stages;
+  plan.waitsFor = waitsFor;
+  plan.waves = wavesOf(c);
+  return plan;
 }
 
 /** Apps whose own Application names a config-management plugin: fleetplan does not run it (ADR 0284). */
@@ -117,22 +129,7 @@ function helmfileStages(fleet: Fleet, c: ResolvedCluster, options: PlanOptions):
 function planFluxCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
   const files = fluxBootstrapFor(fleet, c);
   const boot = planFluxBootstrapOf(fleet, c, files);
-  return {
-    name: c.name,
-    role: c.role,
-    hub: c.hub ?? null,
-    region: c.region ?? null,
-    sector: c.sector ?? null,
-    platform: c.platform,
-    revision: c.revision,
-    bootstrap: bootstrapSteps(files, boot),
-    stages: planStages(boot),
-    bootstrapNotes: boot.notes,
-    waves: wavesOf(c),
-    apps: appsOf(c),
-    notes: [...(clusterDef(fleet, c.name)?.notes ?? []), FLUX_PLAN_NOTE],
-    ...provisioningPlan(fleet, c),
-  };
+  return clusterPlanWith(fleet, c, { bootstrap: bootstrapSteps(files, boot), stages: planStages(boot), bootstrapNotes: boot.notes }, [FLUX_PLAN_NOTE]);
 }
 
 function wavesOf(c: ResolvedCluster): PlanWave[] {
@@ -140,24 +137,26 @@ function wavesOf(c: ResolvedCluster): PlanWave[] {
   for (const app of c.apps) {
     const last = waves[waves.length - 1];
     if (last && last.wave === app.wave) last.apps.push(app.name);
-    else waves.push({ wave: app.wave, apps: [app.name] });
+    else waves.push({ apps: [app.name], wave: app.wave });
   }
   return waves;
 }
 
 function appsOf(c: ResolvedCluster): ClusterPlan['apps'] {
   return c.apps.map((a) => {
-    const source: ClusterPlan['apps'][number]['source'] = { repoURL: a.source.repoURL, targetRevision: a.source.targetRevision };
-    if (a.source.path !== undefined) source.path = a.source.path;
+    const source = {} as ClusterPlan['apps'][number]['source'];
     if (a.source.chart !== undefined) source.chart = a.source.chart;
+    if (a.source.path !== undefined) source.path = a.source.path;
+    source.repoURL = a.source.repoURL;
+    source.targetRevision = a.source.targetRevision;
     return {
-      name: a.name,
-      wave: a.wave,
-      needs: a.needs,
-      source,
       destination: a.destination,
-      project: a.project,
       from: a.from,
+      name: a.name,
+      needs: a.needs,
+      project: a.project,
+      source,
+      wave: a.wave,
     };
   });
 }
@@ -168,25 +167,25 @@ export function provisioningPlan(fleet: Fleet, c: ResolvedCluster): Pick<Cluster
   const provisions = provisionedSpokes(fleet, c.name).map((d) => d.name);
   if (!provision || !c.hub || c.hub === c.name) return { waitsFor: [], provisions };
   const wait: PlanWait = {
-    cluster: c.hub,
     apiVersion: 'cluster.open-cluster-management.io/v1',
-    kind: 'ManagedCluster',
-    name: c.name,
-    condition: { type: 'ManagedClusterConditionAvailable', status: 'True' },
+    cluster: c.hub,
+    condition: { status: 'True', type: 'ManagedClusterConditionAvailable' },
     createdBy: c.name,
     description: `ManagedCluster ${c.name} Available on ${c.hub}`,
+    kind: 'ManagedCluster',
+    name: c.name,
   };
   return {
     waitsFor: [wait],
     provisions,
-    provisioning: { installer: provision.installer, hub: c.hub, app: c.name, path: provisionPath(fleet.renderedPath, c.hub, c.name) },
+    provisioning: { app: c.name, hub: c.hub, installer: provision.installer, path: provisionPath(fleet.renderedPath, c.hub, c.name) },
   };
 }
 
 /** The bootstrap files, each with the stage that applies it and what that stage waits for. */
 function bootstrapSteps(files: readonly BootstrapFile[], boot: BootstrapPlan): PlanBootstrapStep[] {
   return files.map((f) => {
-    const step: PlanBootstrapStep = { file: f.name, description: f.description, objects: f.objects.map((o) => formatRef(o)) };
+    const step: PlanBootstrapStep = { description: f.description, file: f.name, objects: f.objects.map((o) => formatRef(o)) };
     const stage = boot.stages.find((s) => s.files.includes(f.name));
     if (stage) {
       step.stage = stage.name;
@@ -204,16 +203,13 @@ function phaseTwoStages(fleet: Fleet, c: ResolvedCluster): PlanStage[] {
 
 export function planStages(boot: BootstrapPlan): PlanStage[] {
   return boot.stages.map((s) => {
-    const p: PlanStage = {
-      name: s.name,
-      description: s.description,
-      objects: s.objects.map((o) => formatRef(o)),
-      files: s.files,
-      wait: s.waits.map((w) => w.text),
-      notes: s.notes,
-    };
-    if (s.wave !== undefined) p.wave = s.wave;
+    const p = { description: s.description, files: s.files } as PlanStage;
     if (s.gate) p.gate = s.gate.crd;
+    p.name = s.name;
+    p.notes = s.notes;
+    p.objects = s.objects.map((o) => formatRef(o));
+    p.wait = s.waits.map((w) => w.text);
+    if (s.wave !== undefined) p.wave = s.wave;
     return p;
   });
 }

@@ -30,7 +30,8 @@ export function parseYamlSource(file: string, text: string): ParseResult {
   } catch {
     return parseWithPositions(file, text);
   }
-  if (hasSharedNodes(fast)) return parseWithPositions(file, text);
+  // An alias is written with `*`: a text without one has no shared nodes to look for.
+  if (text.includes('*') && hasSharedNodes(fast)) return parseWithPositions(file, text);
   let lazy: SourceFile | undefined;
   return {
     source: {
