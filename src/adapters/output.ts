@@ -92,22 +92,25 @@ export function openOutput(outDir: string): OutputSession {
     return false;
   };
   /** Relative directories `path` has checked: their absolute path, and whether this run makes them. */
-  const dirs = new Map<string, { abs: string; underNew: boolean }>();
-  const rootDir = { abs: root, underNew: false };
+  const dirs = new Map<string, { rel: string; abs: string; underNew: boolean }>();
+  const rootDir = { rel: '', abs: root, underNew: false };
+  let last = rootDir;
   return {
     root,
     path(rel) {
       // The directory part is checked once (rendered files come ~40 to a directory); the name each time.
       const slash = rel.lastIndexOf('/');
       const name = rel.slice(slash + 1);
-      let dir = slash < 0 ? rootDir : dirs.get(rel.slice(0, slash));
+      // The previous call's directory, compared in place (no new string to hash for a Map lookup).
+      let dir = slash < 0 ? rootDir : slash === last.rel.length && rel.startsWith(last.rel) ? last : dirs.get(rel.slice(0, slash));
       if (dir === undefined) {
         const relDir = rel.slice(0, slash);
         if (!safeRelative(relDir)) throw escapes(rel);
         const abs = join(root, ...relDir.split('/'));
-        dir = { abs, underNew: guard(abs) };
+        dir = { rel: relDir, abs, underNew: guard(abs) };
         dirs.set(relDir, dir);
       }
+      last = dir;
       if (!safeName(name)) throw escapes(rel);
       const abs = dir.abs === sep ? sep + name : dir.abs + sep + name;
       // Below a directory this run makes nothing needs a check; else the name itself (guard's last step).
@@ -138,10 +141,8 @@ export function openOutput(outDir: string): OutputSession {
       made.add(abs);
     },
     record(rel) {
-      if (!now.has(rel)) {
-        now.add(rel);
-        dirty = true;
-      }
+      const size = now.size;
+      if (now.add(rel).size !== size) dirty = true;
     },
     forget(rel) {
       if (now.delete(rel)) dirty = true;
@@ -262,12 +263,17 @@ export function writeTree(
     return before.get(dir);
   };
   let ok = false;
+  // The previous file's directory: the same string object again for the next file there (its
+  // hash is computed once for the lookups below, not once per file).
+  let prevDir = '';
   try {
     for (const f of files) {
       const abs = out.path(f.path);
       paths.push(abs);
       out.record(f.path);
-      const dir = dirname(abs);
+      const slash = abs.lastIndexOf(sep);
+      const dir = slash === prevDir.length && abs.startsWith(prevDir) ? prevDir : dirname(abs);
+      prevDir = dir;
       const names = listing(dir);
       const entry = names?.get(abs.slice(dir.length + 1));
       if (entry?.isSymbolicLink()) throw linkError(out.root, abs);
