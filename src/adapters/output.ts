@@ -414,6 +414,34 @@ function writeVerified(root: string, abs: string, content: string | Uint8Array, 
   }
 }
 
+/** From this many files, a directory the run made is written through its descriptor (ADR 0294). */
+const VIA_DESCRIPTOR_MIN_FILES = 4;
+
+/**
+ * Writes `files` into `abs`, a directory `session` found absent and so makes now (its `claimNew`
+ * was true): made with one `mkdir`, then every file created exclusively and checked as the cluster
+ * files are (ADR 0259, 0294): through the directory's descriptor when it gets several files, else
+ * each on its own descriptor. For `render --leaves` (one directory per app).
+ */
+export function writeNewDirectory(session: OutputSession, abs: string, files: readonly { name: string; content: string | Uint8Array }[]): void {
+  session.makeDir(abs);
+  const first = files[0];
+  if (first === undefined) return;
+  const d = files.length >= VIA_DESCRIPTOR_MIN_FILES ? openMadeDir(session.root, abs, join(abs, first.name)) : undefined;
+  let ok = false;
+  try {
+    for (const f of files) {
+      if (!safeName(f.name)) throw escapes(`${relative(session.root, abs)}/${f.name}`);
+      const file = abs + sep + f.name;
+      if (d) writeInMadeDir(session.root, d, file, f.content);
+      else writeVerified(session.root, file, f.content);
+    }
+    ok = true;
+  } finally {
+    closeMadeDirs(session.root, [d], ok);
+  }
+}
+
 /**
  * A directory this run made, open (ADR 0294): `via` (`/proc/self/fd/N/`) names it by its
  * descriptor, so a file created as `via + name` is created in that directory whatever happens to
