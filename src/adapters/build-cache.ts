@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { BuildCache, ManifestWriter, OutputFile } from '../ports/build-cache.js';
 import { writeFileAtomic } from './fs.js';
 import type { OutputSession } from './output.js';
-import { openOutput } from './output.js';
+import { openOutput, writeNewDirectory } from './output.js';
 
 /** The cache directory when none is given: `$XDG_CACHE_HOME/fleetplan`, else `$HOME/.cache/fleetplan`. */
 export function defaultCacheDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
@@ -53,6 +53,13 @@ export function createManifestWriter(outDir: string): ManifestWriter & { close()
       // here gets its files written in place: no old file to keep whole for a reader, compare or
       // remove (`render --leaves` writes one directory per app; the temporary files, renames and
       // existence checks were a third of its own time into a fresh output directory).
+      // A directory the session found absent (this run makes it) is neither looked for nor listed;
+      // its files are created exclusively and checked on their descriptors (ADR 0259, 0294).
+      if (o.claimNew(dir)) {
+        for (const f of files) o.record(`${relDir}/${f.name}`);
+        writeNewDirectory(o, dir, files);
+        return;
+      }
       let entries: Map<string, Dirent> | undefined;
       try {
         entries = existsSync(dir) ? new Map(readdirSync(dir, { withFileTypes: true }).map((e) => [e.name, e])) : undefined;

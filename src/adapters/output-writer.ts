@@ -6,8 +6,8 @@
  * the same function, with the same results; statistics are summed.
  *
  * The first failure stops the writing and the worker: later `write` calls and `close` reject with
- * it (an Error with the original message and code). At most `MAX_PENDING` batches wait in the worker, so memory
- * stays bounded when rendering outpaces the disk. The caller ends the worker: `close()`, or
+ * it (an Error with the original message and code). At most `MAX_PENDING` chunks of batches wait in
+ * the worker, so memory stays bounded when rendering outpaces the disk. The caller ends the worker: `close()`, or
  * `abort()` when it gives up on an error of its own.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -15,21 +15,28 @@ import { UsageError } from '../errors/index.js';
 import type { OutputSession, WriteStats } from './output.js';
 import { openOutput, writeTree } from './output.js';
 
-/**
- * One writeTree call. The files' contents cross the thread as one UTF-8 buffer, transferred (not
- * copied): structured-cloning 177 MB of strings and encoding them again in the worker was a third
- * of `render --out` of 1,000 clusters.
- */
+/** One writeTree call: its files' contents are ranges of the chunk's bytes. */
 interface Batch {
   files: { path: string; start: number; end: number }[];
-  bytes: ArrayBuffer;
   managedDirs: string[];
   managedParents: string[];
 }
 
-type Message = Batch | { save: true };
+/**
+ * The batches of several `write` calls (about CHUNK_BYTES of files, ~5 clusters) and their
+ * contents as one UTF-8 buffer, transferred (not copied): structured-cloning 177 MB of strings and
+ * encoding them again in the worker was a third of `render --out` of 1,000 clusters. The worker
+ * transfers the buffer back with its reply, and it is filled again: a fleet is written through a
+ * few buffers, not one fresh allocation (and its page faults) per cluster.
+ */
+interface Chunk {
+  batches: Batch[];
+  bytes: ArrayBuffer;
+}
+
+type Message = Chunk | { save: true };
 /** A failure crosses the thread as data: a UsageError (a symlink in the output directory) stays one. */
-type Reply = { ok: true; stats: WriteStats } | { ok: true; saved: true } | { ok: false; message: string; code?: string; usage?: { hint?: string; file?: string } };
+type Reply = { ok: true; stats: WriteStats; bytes: ArrayBuffer } | { ok: true; saved: true } | { ok: false; message: string; code?: string; usage?: { hint?: string; file?: string } };
 
 function failureOf(r: Extract<Reply, { ok: false }>): Error {
   if (r.usage) {
@@ -42,7 +49,13 @@ function failureOf(r: Extract<Reply, { ok: false }>): Error {
   return Object.assign(new Error(r.message), r.code !== undefined ? { code: r.code } : {});
 }
 
-const MAX_PENDING = 8;
+/** A chunk is sent when it holds this many bytes (or at close). */
+const CHUNK_BYTES = 1 << 20;
+/**
+ * At most this many chunks wait in the worker: memory stays bounded (about MAX_PENDING + 1 chunks
+ * of files) when rendering outpaces the disk, whatever the fleet's size.
+ */
+const MAX_PENDING = 4;
 
 export interface TreeWriter {
   /** Queues one `writeTree` call; resolves when the queue has room again. */
@@ -58,6 +71,30 @@ export function createTreeWriter(outDir: string): TreeWriter {
   const total: WriteStats = { written: 0, unchanged: 0, removed: 0 };
   let pending = 0;
   let failure: Error | undefined;
+  /** Buffers the worker gave back, to fill again. */
+  const free: Buffer[] = [];
+  /** The chunk being filled: its buffer, the bytes used, its batches. */
+  let buf: Buffer | undefined;
+  let used = 0;
+  let batches: Batch[] = [];
+  const send = (): void => {
+    if (!buf) return;
+    const chunk: Chunk = { batches, bytes: buf.buffer as ArrayBuffer };
+    pending++;
+    worker.postMessage(chunk, [chunk.bytes]);
+    buf = undefined;
+    used = 0;
+    batches = [];
+  };
+  /** A buffer with room for `need` more bytes (the chunk so far is sent first when it has not). */
+  const room = (need: number): Buffer => {
+    if (buf && buf.length - used >= need) return buf;
+    send();
+    const reuse = free.pop();
+    // Unpooled: its ArrayBuffer is its own, to transfer.
+    buf = reuse && reuse.length >= need ? reuse : Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, need));
+    return buf;
+  };
   let wake: (() => void) | undefined;
   const settle = () => {
     const w = wake;
@@ -69,6 +106,7 @@ export function createTreeWriter(outDir: string): TreeWriter {
     if (r.ok && 'saved' in r) {
       // the manifest is written
     } else if (r.ok) {
+      if (free.length < MAX_PENDING) free.push(Buffer.from(r.bytes));
       total.written += r.stats.written;
       total.unchanged += r.stats.unchanged;
       total.removed += r.stats.removed;
@@ -94,26 +132,32 @@ export function createTreeWriter(outDir: string): TreeWriter {
   return {
     async write(files, managedDirs, managedParents = []) {
       if (failure) throw failure;
-      let size = 0;
-      for (const f of files) size += Buffer.byteLength(f.content, 'utf8');
-      // Unpooled: its ArrayBuffer is its own, to transfer.
-      const bytes = Buffer.allocUnsafeSlow(size);
-      const entries: Batch['files'] = [];
-      let off = 0;
-      for (const f of files) {
-        const n = bytes.write(f.content, off, 'utf8');
-        entries.push({ path: f.path, start: off, end: off + n });
-        off += n;
+      // A batch is never split across chunks (its writeTree call cleans its directories knowing
+      // all its files). UTF-8 takes at most 3 bytes per UTF-16 unit: the exact size is counted
+      // only when the bound does not fit in the chunk's buffer.
+      let bound = 0;
+      for (const f of files) bound += f.content.length * 3;
+      let b = buf && buf.length - used >= bound ? buf : undefined;
+      if (!b) {
+        let size = 0;
+        for (const f of files) size += Buffer.byteLength(f.content, 'utf8');
+        b = room(size);
       }
-      const batch: Batch = { files: entries, bytes: bytes.buffer as ArrayBuffer, managedDirs: [...managedDirs], managedParents: [...managedParents] };
-      pending++;
-      worker.postMessage(batch, [batch.bytes]);
+      const entries: Batch['files'] = [];
+      for (const f of files) {
+        const n = b.write(f.content, used, 'utf8');
+        entries.push({ path: f.path, start: used, end: used + n });
+        used += n;
+      }
+      batches.push({ files: entries, managedDirs: [...managedDirs], managedParents: [...managedParents] });
+      if (used >= CHUNK_BYTES) send();
       await waitUntil(() => pending < MAX_PENDING);
     },
     async close() {
       try {
         if (failure) throw failure;
         // Every batch, then the manifest of what was written.
+        send();
         pending++;
         worker.postMessage({ save: true } satisfies Message);
         await waitUntil(() => pending === 0);
@@ -143,8 +187,16 @@ if (!isMainThread && parentPort && (workerData as { fleetplanTreeWriter?: string
         port.postMessage({ ok: true, saved: true } satisfies Reply);
       } else {
         const bytes = Buffer.from(m.bytes);
-        const files = m.files.map((f) => ({ path: f.path, content: bytes.subarray(f.start, f.end) }));
-        port.postMessage({ ok: true, stats: writeTree(outDir, files, m.managedDirs, m.managedParents, session) } satisfies Reply);
+        const stats: WriteStats = { written: 0, unchanged: 0, removed: 0 };
+        for (const b of m.batches) {
+          const files = b.files.map((f) => ({ path: f.path, content: bytes.subarray(f.start, f.end) }));
+          const s = writeTree(outDir, files, b.managedDirs, b.managedParents, session);
+          stats.written += s.written;
+          stats.unchanged += s.unchanged;
+          stats.removed += s.removed;
+        }
+        // The buffer goes back to be filled again.
+        port.postMessage({ ok: true, stats, bytes: m.bytes } satisfies Reply, [m.bytes]);
       }
     } catch (e) {
       const err = e as NodeJS.ErrnoException & { hint?: string; location?: { file: string } };

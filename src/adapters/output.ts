@@ -12,7 +12,7 @@
  */
 import type { Dirent } from 'node:fs';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors/index.js';
 
@@ -68,33 +68,53 @@ export function openOutput(outDir: string): OutputSession {
   const made = new Set<string>();
   const claimed = new Set<string>();
   let dirty = false;
-  /** Refuses a symlink at `abs` or at any directory between the root and it. */
-  const guard = (abs: string): void => {
+  /**
+   * Refuses a symlink at `abs` or at any directory between the root and it. True when `abs` is
+   * (at or) below a path that was not there: this run makes it, nothing below it needs a check.
+   */
+  const guard = (abs: string): boolean => {
     const parts = relative(root, abs).split(sep).filter((p) => p !== '');
     let cur = root;
     for (const part of parts) {
       cur = join(cur, part);
-      if (absent.has(cur)) return;
+      if (absent.has(cur)) return true;
       if (checked.has(cur)) continue;
       let isLink = false;
       try {
         isLink = lstatSync(cur).isSymbolicLink();
       } catch {
         absent.add(cur);
-        return; // not there: what is made below it is made by this run, as a real directory
+        return true; // not there: what is made below it is made by this run, as a real directory
       }
       if (isLink) throw linkError(root, cur);
       checked.add(cur);
     }
+    return false;
   };
+  /** Relative directories `path` has checked: their absolute path, and whether this run makes them. */
+  const dirs = new Map<string, { rel: string; abs: string; underNew: boolean }>();
+  const rootDir = { rel: '', abs: root, underNew: false };
+  let last = rootDir;
   return {
     root,
     path(rel) {
-      if (!safeRelative(rel)) {
-        throw new UsageError(`output path "${rel}" leaves the output directory`, { code: 'output-escape', hint: 'this is a bug in fleetplan: please report it' });
+      // The directory part is checked once (rendered files come ~40 to a directory); the name each time.
+      const slash = rel.lastIndexOf('/');
+      const name = rel.slice(slash + 1);
+      // The previous call's directory, compared in place (no new string to hash for a Map lookup).
+      let dir = slash < 0 ? rootDir : slash === last.rel.length && rel.startsWith(last.rel) ? last : dirs.get(rel.slice(0, slash));
+      if (dir === undefined) {
+        const relDir = rel.slice(0, slash);
+        if (!safeRelative(relDir)) throw escapes(rel);
+        const abs = join(root, ...relDir.split('/'));
+        dir = { rel: relDir, abs, underNew: guard(abs) };
+        dirs.set(relDir, dir);
       }
-      const abs = join(root, ...rel.split('/'));
-      guard(abs);
+      last = dir;
+      if (!safeName(name)) throw escapes(rel);
+      const abs = dir.abs === sep ? sep + name : dir.abs + sep + name;
+      // Below a directory this run makes nothing needs a check; else the name itself (guard's last step).
+      if (!dir.underNew) guard(abs);
       return abs;
     },
     wrote: (rel) => previous.has(rel),
@@ -121,10 +141,8 @@ export function openOutput(outDir: string): OutputSession {
       made.add(abs);
     },
     record(rel) {
-      if (!now.has(rel)) {
-        now.add(rel);
-        dirty = true;
-      }
+      const size = now.size;
+      if (now.add(rel).size !== size) dirty = true;
     },
     forget(rel) {
       if (now.delete(rel)) dirty = true;
@@ -151,6 +169,15 @@ function realOutputRoot(outDir: string): string {
     const parent = dirname(abs);
     return parent === abs ? abs : join(realOutputRoot(parent), abs.slice(parent.length + 1));
   }
+}
+
+function escapes(rel: string): UsageError {
+  return new UsageError(`output path "${rel}" leaves the output directory`, { code: 'output-escape', hint: 'this is a bug in fleetplan: please report it' });
+}
+
+/** One segment of a safe relative path (see safeRelative). */
+function safeName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !name.includes('\\') && !name.includes('\0');
 }
 
 /** A relative path with forward slashes, no `..`, no empty or `.` segment, not absolute. */
@@ -217,8 +244,12 @@ export function writeTree(
 ): WriteStats {
   const out = session ?? openOutput(outDir);
   const stats: WriteStats = { written: 0, unchanged: 0, removed: 0 };
-  const keep = new Set<string>();
+  /** Every file's absolute path, in order; as a set only when a directory that was there is cleaned. */
+  const paths: string[] = [];
+  let keep: Set<string> | undefined;
   const made = new Set<string>();
+  // The directories this call made, open: their files are created relative to the descriptor (ADR 0294).
+  const opened = new Map<string, MadeDir | undefined>();
   // The temporary files' suffix, made when a file replaces or joins existing ones.
   let tmpSuffix: string | undefined;
   // What each directory held before this call, listed once per directory (undefined: it did not
@@ -231,42 +262,57 @@ export function writeTree(
     if (!before.has(dir)) before.set(dir, out.claimNew(dir) ? undefined : listDir(dir));
     return before.get(dir);
   };
-  for (const f of files) {
-    const abs = out.path(f.path);
-    keep.add(abs);
-    out.record(f.path);
-    const dir = dirname(abs);
-    const names = listing(dir);
-    const entry = names?.get(abs.slice(dir.length + 1));
-    if (entry?.isSymbolicLink()) throw linkError(out.root, abs);
-    // Contents given as UTF-8 bytes (the writer thread's) are compared as bytes.
-    let same = false;
-    if (entry?.isFile()) {
-      try {
-        same = typeof f.content === 'string' ? readFileSync(abs, 'utf8') === f.content : readFileSync(abs).equals(f.content);
-      } catch {
-        same = false;
+  let ok = false;
+  // The previous file's directory: the same string object again for the next file there (its
+  // hash is computed once for the lookups below, not once per file).
+  let prevDir = '';
+  try {
+    for (const f of files) {
+      const abs = out.path(f.path);
+      paths.push(abs);
+      out.record(f.path);
+      const slash = abs.lastIndexOf(sep);
+      const dir = slash === prevDir.length && abs.startsWith(prevDir) ? prevDir : dirname(abs);
+      prevDir = dir;
+      const names = listing(dir);
+      const entry = names?.get(abs.slice(dir.length + 1));
+      if (entry?.isSymbolicLink()) throw linkError(out.root, abs);
+      // Contents given as UTF-8 bytes (the writer thread's) are compared as bytes.
+      let same = false;
+      if (entry?.isFile()) {
+        try {
+          same = typeof f.content === 'string' ? readFileSync(abs, 'utf8') === f.content : readFileSync(abs).equals(f.content);
+        } catch {
+          same = false;
+        }
       }
-    }
-    if (same) {
-      stats.unchanged++;
-      continue;
-    }
-    if (!made.has(dir)) {
-      if (names === undefined) out.makeDir(dir);
-      made.add(dir);
-    }
-    if (names === undefined) {
-      // A directory this call made has no old file to keep whole for a reader: written in place,
-      // without a temporary file and a rename (~8% of `render --out` into a fresh directory). A
-      // failed run leaves at worst a partial file, which the next render rewrites.
-      writeVerified(out.root, abs, f.content);
+      if (same) {
+        stats.unchanged++;
+        continue;
+      }
+      if (!made.has(dir)) {
+        if (names === undefined) out.makeDir(dir);
+        made.add(dir);
+      }
+      if (names === undefined) {
+        // A directory this call made has no old file to keep whole for a reader: written in place,
+        // without a temporary file and a rename (~8% of `render --out` into a fresh directory). A
+        // failed run leaves at worst a partial file, which the next render rewrites.
+        let d = opened.get(dir);
+        if (!opened.has(dir)) opened.set(dir, (d = openMadeDir(out.root, dir, abs)));
+        if (d) writeInMadeDir(out.root, d, abs, f.content);
+        else writeVerified(out.root, abs, f.content);
+        stats.written++;
+        continue;
+      }
+      // Atomic: a reader sees the old file or the new one, never half of one.
+      writeVerified(out.root, abs, f.content, abs + (tmpSuffix ??= `.${randomBytes(6).toString('hex')}.tmp`));
       stats.written++;
-      continue;
     }
-    // Atomic: a reader sees the old file or the new one, never half of one.
-    writeVerified(out.root, abs, f.content, abs + (tmpSuffix ??= `.${randomBytes(6).toString('hex')}.tmp`));
-    stats.written++;
+    ok = true;
+  } finally {
+    // Each directory written through its descriptor is checked again: still where it was made.
+    closeMadeDirs(out.root, opened.values(), ok);
   }
   const owned = new Set(managedDirs);
   for (const parent of managedParents) {
@@ -286,7 +332,7 @@ export function writeTree(
     for (const e of [...names.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const abs = join(absDir, e.name);
       const rel = `${dir}/${e.name}`;
-      if (keep.has(abs)) continue;
+      if ((keep ??= new Set(paths)).has(abs)) continue;
       if (e.isFile() && TEMP_FILE.test(e.name)) {
         // An interrupted run's temporary file.
         rmSync(abs, { force: true });
@@ -366,6 +412,154 @@ function writeVerified(root: string, abs: string, content: string | Uint8Array, 
   } finally {
     closeSync(fd);
   }
+}
+
+/** From this many files, a directory the run made is written through its descriptor (ADR 0294). */
+const VIA_DESCRIPTOR_MIN_FILES = 4;
+
+/**
+ * Writes `files` into `abs`, a directory `session` found absent and so makes now (its `claimNew`
+ * was true): made with one `mkdir`, then every file created exclusively and checked as the cluster
+ * files are (ADR 0259, 0294): through the directory's descriptor when it gets several files, else
+ * each on its own descriptor. For `render --leaves` (one directory per app).
+ */
+export function writeNewDirectory(session: OutputSession, abs: string, files: readonly { name: string; content: string | Uint8Array }[]): void {
+  session.makeDir(abs);
+  const first = files[0];
+  if (first === undefined) return;
+  const d = files.length >= VIA_DESCRIPTOR_MIN_FILES ? openMadeDir(session.root, abs, join(abs, first.name)) : undefined;
+  let ok = false;
+  try {
+    for (const f of files) {
+      if (!safeName(f.name)) throw escapes(`${relative(session.root, abs)}/${f.name}`);
+      const file = abs + sep + f.name;
+      if (d) writeInMadeDir(session.root, d, file, f.content);
+      else writeVerified(session.root, file, f.content);
+    }
+    ok = true;
+  } finally {
+    closeMadeDirs(session.root, [d], ok);
+  }
+}
+
+/**
+ * A directory this run made, open (ADR 0294): `via` (`/proc/self/fd/N/`) names it by its
+ * descriptor, so a file created as `via + name` is created in that directory whatever happens to
+ * the names on the way to it (as openat(2) does; node has no openat). `names`: the files created.
+ */
+interface MadeDir {
+  abs: string;
+  fd: number;
+  via: string;
+  names: string[];
+  /** The first file's absolute path, for messages. */
+  first: string;
+}
+
+/** Whether /proc/self/fd names open files (Linux); learnt on the first directory. */
+let procFd: boolean | undefined;
+
+/**
+ * Opens a directory this run just made (O_DIRECTORY|O_NOFOLLOW) and checks on the descriptor that
+ * it is at `dir` under the output directory's real path. Undefined where /proc is not there: then
+ * each file is written and checked by name (writeVerified).
+ */
+function openMadeDir(root: string, dir: string, firstFile: string): MadeDir | undefined {
+  if (procFd === false) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | O_NOFOLLOW);
+  } catch (e) {
+    // A link there (put by another process since the check): ELOOP, or ENOTDIR with O_DIRECTORY.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'ENOTDIR') {
+      let link = false;
+      try {
+        link = lstatSync(dir).isSymbolicLink();
+      } catch {
+        // gone: the open's error stands
+      }
+      if (link) throw linkError(root, dir);
+    }
+    throw e;
+  }
+  const at = openedPath(fd);
+  if (at === undefined) {
+    procFd = false;
+    closeSync(fd);
+    return undefined;
+  }
+  procFd = true;
+  if (at !== dir) {
+    closeSync(fd);
+    throw swapped(root, firstFile, join(at, basename(firstFile)));
+  }
+  return { abs: dir, fd, via: `/proc/self/fd/${fd}/`, names: [], first: firstFile };
+}
+
+/**
+ * Creates `abs` in the open directory `d` (O_CREAT|O_EXCL|O_NOFOLLOW relative to its descriptor)
+ * and writes it: one open, the writes and one close; where the directory is, is checked once for
+ * all its files (openMadeDir before, closeMadeDirs after).
+ */
+function writeInMadeDir(root: string, d: MadeDir, abs: string, content: string | Uint8Array): void {
+  const name = abs.slice(d.abs.length + 1);
+  OUTPUT_HOOKS.beforeOpen?.(abs);
+  let fd: number;
+  try {
+    fd = openSync(d.via + name, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o666);
+  } catch (e) {
+    // Named by its path, not by the descriptor's.
+    const err = e as NodeJS.ErrnoException;
+    if (typeof err.message === 'string') err.message = err.message.split(d.via + name).join(abs);
+    if (err.path !== undefined) err.path = abs;
+    if (err.code === 'ELOOP') throw linkError(root, abs);
+    throw err;
+  }
+  d.names.push(name);
+  try {
+    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+  } catch (e) {
+    d.names.pop();
+    try {
+      unlinkSync(d.via + name);
+    } catch {
+      // gone already
+    }
+    throw e;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Closes the directories writeInMadeDir wrote into, after checking that each is still where it
+ * was made. One that was moved (its name swapped for a link, or the directory moved away) while
+ * its files were written: the files created in it are removed and, unless the call already fails,
+ * the run fails naming the first one — as when each file was checked (ADR 0259).
+ */
+function closeMadeDirs(root: string, dirs: Iterable<MadeDir | undefined>, report: boolean): void {
+  let failure: UsageError | undefined;
+  for (const d of dirs) {
+    if (!d) continue;
+    try {
+      const at = openedPath(d.fd) ?? d.abs;
+      if (at !== d.abs) {
+        for (const name of d.names) {
+          try {
+            unlinkSync(d.via + name);
+          } catch {
+            // gone already
+          }
+        }
+        failure ??= swapped(root, d.first, join(at, basename(d.first)));
+      }
+    } finally {
+      closeSync(d.fd);
+    }
+  }
+  if (failure && report) throw failure;
 }
 
 /** Removes `path` if it is the file open on `fd` (same device and inode). */

@@ -88,3 +88,24 @@ test('contents cross to the writer as UTF-8 bytes: non-ASCII, astral, empty file
   await again.write([{ ...files[0]!, content: files[0]!.content.replace('✓', '✗') }, files[1]!, files[2]!], ['u/apps']);
   assert.deepEqual(await again.close(), { written: 1, unchanged: 2, removed: 0 });
 });
+
+test('batches are packed into shared chunks, never split: large and non-ASCII batches across chunk ends give the same tree and statistics as writeTree', async () => {
+  // ~120 KB per batch of multi-byte text (its 3-bytes-per-unit bound does not fit near a chunk's
+  // end, so sizes are counted), one batch larger than a chunk, and empty batches.
+  const big = (c: number, a: number) => `${H}c: ${c}\na: ${a}\nnote: ${'ü✓𝄞'.repeat(c === 7 && a === 0 ? 300_000 : 6_000)}\n`;
+  const packed = Array.from({ length: 24 }, (_, c) => ({
+    files: c % 11 === 5 ? [] : Array.from({ length: 3 }, (_, a) => ({ path: `p${c}/apps/a${a}.yaml`, content: big(c, a) })),
+    managed: [`p${c}/apps`],
+  }));
+  const direct = join(root, 'packed-direct');
+  const viaWorker = join(root, 'packed-worker');
+  for (const b of packed) writeTree(direct, b.files, b.managed);
+  const w = createTreeWriter(viaWorker);
+  for (const b of packed) await w.write(b.files, b.managed);
+  assert.deepEqual(await w.close(), { written: 66, unchanged: 0, removed: 0 });
+  assert.deepEqual(tree(viaWorker), tree(direct));
+  // Again with one file of every batch gone: each batch's cleanup knows all its files.
+  const again = createTreeWriter(viaWorker);
+  for (const b of packed) await again.write(b.files.slice(1), b.managed);
+  assert.deepEqual(await again.close(), { written: 0, unchanged: 44, removed: 22 });
+});
