@@ -1,9 +1,11 @@
 // The import direction of src/: data flows load → layering → generate → order → render →
 // validate → apply → promote (docs/adr/0180-stage-imports.md). Each folder may import itself and
 // the folders listed before it in STAGES; `adapters` (the node implementations of the ports) may
-// import only the kernel; `api` (the composition root) anything but the CLI; `cli` only the
-// library's public entry (src/index.ts) and the adapters. eslint.config.js turns this into one
-// `no-restricted-imports` rule per folder; test/architecture checks it, and that there is no cycle.
+// import only the kernel; `api` (the composition root) anything but the CLI; `entry` (the public
+// entry points, which src/index.ts re-exports) the stages and `api`; `cli` only the entry points and
+// the adapters — not src/index.ts, which evaluates every stage (docs/adr/0288-lazy-command-line.md).
+// eslint.config.js turns this into one `no-restricted-imports` rule per folder; test/architecture
+// checks it, and that there is no cycle.
 
 /** Folders in data-flow order. */
 export const STAGES = [
@@ -18,7 +20,8 @@ export const KERNEL = ['errors', 'model', 'yaml', 'ports'];
 export const SIDE = {
   adapters: KERNEL,
   api: [...STAGES, 'adapters'],
-  cli: ['index', 'adapters'],
+  entry: [...STAGES, 'api'],
+  cli: ['entry', 'adapters'],
 };
 
 /** The folders (or top-level modules, without `.ts`) a module in `folder` may import. */

@@ -3,8 +3,8 @@
  * cluster: stage, wave, objects ready / total, elapsed, redrawn in place), plain lines when
  * stderr is not a terminal, and one JSON object per line on stdout with `-o json`.
  */
-import { formatDuration } from '../index.js';
-import type { BootstrapEvent, Reporter, BootstrapResult } from '../index.js';
+import { formatDuration } from '../entry/bootstrap.js';
+import type { BootstrapEvent, Reporter, BootstrapResult } from '../entry/bootstrap.js';
 
 interface Sink {
   write(chunk: string): unknown;

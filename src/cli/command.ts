@@ -44,7 +44,12 @@ export interface Example {
  */
 export type ValueKind = readonly string[] | 'cluster' | 'app' | 'sector' | 'selector' | 'example' | 'file' | 'dir' | 'none';
 
-export interface Command {
+/**
+ * What the command line knows of a command before running it: its name, help, flags and
+ * completion. A spec module (src/cli/commands/<name>.ts) imports nothing of the library, so that
+ * `--help`, `help CMD`, completion and did-you-mean load no stage (docs/adr/0288-lazy-command-line.md).
+ */
+export interface CommandSpec {
   name: string;
   /** One line for `fleetplan --help`. */
   summary: string;
@@ -57,8 +62,19 @@ export interface Command {
   allowPositionals?: boolean;
   /** Completion of flag values (by long flag name; defaults by name in completion.ts) and positionals (by index). */
   complete?: { flags?: Readonly<Record<string, ValueKind>>; positionals?: readonly ValueKind[] };
+}
+
+/** What a command does: the module src/cli/actions/<name>.ts, loaded when the command runs. */
+export interface CommandAction {
   /** Returns the exit code. Throws FleetplanError for usage/input/tool failures. */
   run(ctx: CommandContext): Promise<number>;
+}
+
+export interface Command extends CommandSpec, CommandAction {}
+
+/** A command whose action module is imported only when it runs. */
+export function lazyCommand(spec: CommandSpec, action: () => Promise<CommandAction>): Command {
+  return { ...spec, run: async (ctx) => (await action()).run(ctx) };
 }
 
 /** The flags every command takes. */

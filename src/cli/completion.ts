@@ -9,13 +9,15 @@
  * Candidates: command names; the flags of a command; a flag's values where they are known (the -o
  * formats of that command, cluster, app and sector names and label pairs of the fleet in --repo or
  * the current directory, example names); file or directory names for path flags. Reading the
- * fleet never prints anything: a broken or missing repository just offers no names.
+ * fleet never prints anything: a broken or missing repository just offers no names. The library's
+ * loading stages are imported only when a fleet's names are asked for, so that completing a command
+ * or flag name stays as cheap as `--help` (docs/adr/0288-lazy-command-line.md).
  */
 import { resolve } from 'node:path';
 import type { Command, OptionSpec, ValueKind } from './command.js';
 import { commonOptions } from './command.js';
-import { loadFleet, clusterSelectorLabels } from '../index.js';
-import type { Fleet } from '../index.js';
+import { clusterSelectorLabels } from '../entry/core.js';
+import type { Fleet } from '../entry/core.js';
 import { listExamples } from '../adapters/examples.js';
 
 export const DIRECTIVE_NO_FILES = 4;
@@ -41,10 +43,10 @@ const TOP_FLAGS = ['--help', '--version'];
 export interface CompleteOptions {
   cwd: string;
   /** The fleet of a repository directory; default: loadFleet. Throws or returns undefined: no names. */
-  readFleet?: (root: string) => Fleet | undefined;
+  readFleet?: (root: string) => Fleet | undefined | Promise<Fleet | undefined>;
 }
 
-export function complete(args: readonly string[], commands: readonly Command[], options: CompleteOptions): Completion {
+export async function complete(args: readonly string[], commands: readonly Command[], options: CompleteOptions): Promise<Completion> {
   const current = args.length > 0 ? args[args.length - 1]! : '';
   const before = args.slice(0, -1);
   const visible = commands.filter((c) => !c.name.startsWith('__'));
@@ -98,7 +100,7 @@ export function complete(args: readonly string[], commands: readonly Command[], 
     const flag = current.slice(2, current.indexOf('='));
     if (spec[flag]?.type !== 'string') return none();
     const prefix = current.slice(0, current.indexOf('=') + 1);
-    const r = valuesOf(kindOf(command, flag), current.slice(prefix.length), context);
+    const r = await valuesOf(kindOf(command, flag), current.slice(prefix.length), context);
     return { candidates: r.candidates.map((c) => prefix + c), directive: r.directive };
   }
   if (!terminated && current.startsWith('-')) {
@@ -139,7 +141,7 @@ function list(candidates: readonly string[], current: string): Completion {
   return { candidates: out, directive: DIRECTIVE_NO_FILES };
 }
 
-function valuesOf(kind: ValueKind, current: string, ctx: ValueContext): Completion {
+async function valuesOf(kind: ValueKind, current: string, ctx: ValueContext): Promise<Completion> {
   if (typeof kind !== 'string') return list(kind as readonly string[], current);
   switch (kind) {
     case 'file':
@@ -151,7 +153,7 @@ function valuesOf(kind: ValueKind, current: string, ctx: ValueContext): Completi
     case 'example':
       return list(safely(() => listExamples()) ?? [], current);
     default: {
-      const fleet = safely(() => (ctx.options.readFleet ?? ((root: string) => loadFleet(root).fleet))(ctx.repo));
+      const fleet = await safelyAsync(() => (ctx.options.readFleet ?? readFleet)(ctx.repo));
       if (!fleet) return none();
       // After a comma of a selector (AND), complete the next requirement and keep what is before it.
       const comma = kind === 'selector' ? current.lastIndexOf(',') + 1 : 0;
@@ -183,6 +185,21 @@ function fleetValues(kind: 'cluster' | 'app' | 'sector' | 'selector', fleet: Fle
       }
       return [...pairs].sort();
     }
+  }
+}
+
+/** The fleet in `root`, read with the library's loading stages (imported here, on first use). */
+async function readFleet(root: string): Promise<Fleet> {
+  const { loadFleet } = await import('../entry/fleet.js');
+  return loadFleet(root).fleet;
+}
+
+/** `await fn()`, or undefined when it throws or rejects. */
+async function safelyAsync<T>(fn: () => T | Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch {
+    return undefined;
   }
 }
 

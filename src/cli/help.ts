@@ -1,6 +1,6 @@
 /** The help texts: `fleetplan --help` (the commands) and `fleetplan help CMD` / `CMD --help`. */
 import type { Command } from './command.js';
-import { SELECTOR_SYNTAX } from '../index.js';
+import { SELECTOR_SYNTAX } from '../entry/core.js';
 
 export function topHelp(commands: readonly Command[]): string {
   const rows: [string, string][] = [...commands.map((c): [string, string] => [c.name, c.summary]), ['help', 'help about a command: fleetplan help COMMAND']];

@@ -1,7 +1,9 @@
 /** Phase 2 (the internal Git service) for the mirror and bootstrap commands. */
 import type { CommandContext } from './command.js';
-import { expectedPhaseTwoFiles, formatDuration, planMirror, runMirror } from '../index.js';
-import type { Fleet, KubeClient, MirrorResult, Reporter, ResolvedFleet } from '../index.js';
+import { expectedPhaseTwoFiles, formatDuration, planMirror, runMirror } from '../entry/bootstrap.js';
+import type { KubeClient, Fleet } from '../entry/core.js';
+import type { MirrorResult, Reporter } from '../entry/bootstrap.js';
+import type { ResolvedFleet } from '../entry/fleet.js';
 import { systemClock } from '../adapters/clock.js';
 import { createMirrorGit } from '../adapters/git-push.js';
 import { summaryLine } from './bootstrap-progress.js';

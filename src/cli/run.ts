@@ -4,11 +4,10 @@
  * operation, 2 usage or input error). No other module prints or exits.
  */
 import { parseArgs } from 'node:util';
-import { FleetplanError, InputError, UsageError } from '../index.js';
+import { FleetplanError, InputError, UsageError } from '../entry/core.js';
 import type { CliIO, Command, CommandContext, OptionSpec } from './command.js';
 import { commonOptions } from './command.js';
 import { commands } from './commands/index.js';
-import { versionCommand } from './commands/version.js';
 import { commandHelp, topHelp } from './help.js';
 import { didYouMean } from './suggest.js';
 import { complete, formatCompletion } from './completion.js';
@@ -38,7 +37,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   if (name === '__complete') {
     // Hidden: the shell scripts' entry point. Never an error, never stderr.
-    io.stdout.write(formatCompletion(complete(rest, commands, { cwd: io.cwd })));
+    io.stdout.write(formatCompletion(await complete(rest, commands, { cwd: io.cwd })));
     return 0;
   }
   let command: Command | undefined;
@@ -55,7 +54,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       return 0;
     }
     if (name === '--version' || name === '-v') {
-      command = versionCommand;
+      command = findCommand('version');
       label = 'version';
     } else if (name.startsWith('-')) {
       const flag = name.replace(/=.*$/, '');

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluate, type LiveObject } from '../../src/apply/readiness.js';
 import { changeAction } from '../../src/apply/changes.js';
-import { parseDuration } from '../../src/cli/commands/bootstrap.js';
+import { parseDuration } from '../../src/cli/actions/bootstrap.js';
 import { UsageError } from '../../src/errors/index.js';
 import type { ReadyCondition } from '../../src/model/bootstrap.js';
 import type { ObjectKey } from '../../src/model/k8s.js';

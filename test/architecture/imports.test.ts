@@ -106,6 +106,15 @@ test('the folder rule rejects a stage importing an adapter, and a YAML library o
   assert.equal((await lintAs('src/cli/commands/probe.ts', "import { resolveFleet } from '../../layering/resolve-fleet.js';\nexport const x = resolveFleet;\n")).length, 1);
 });
 
+test('the folder rule keeps the CLI on the entry points: src/index.ts (every stage at once) is refused', async () => {
+  const messages = await lintAs('src/cli/actions/probe.ts', "import { planFleet } from '../../index.js';\nexport const x = planFleet;\n");
+  assert.equal(messages.length, 1, messages.join('\n'));
+  assert.match(messages[0]!, /src\/cli may import only cli, entry, adapters/);
+  assert.deepEqual(await lintAs('src/cli/actions/probe.ts', "import { planFleet } from '../../entry/fleet.js';\nexport const x = planFleet;\n"), []);
+  // An entry point is the library's surface, not a way around the stages' order.
+  assert.equal((await lintAs('src/layering/probe.ts', "import { planFleet } from '../entry/fleet.js';\nexport const x = planFleet;\n")).length, 1);
+});
+
 test('the folder rule lets a stage import the stages before it and the kernel', async () => {
   assert.deepEqual(await lintAs('src/render/probe.ts', "import { planFleet } from '../order/plan.js';\nimport type { Fleet } from '../model/fleet.js';\nexport const x: [typeof planFleet, Fleet?] = [planFleet];\n"), []);
   assert.deepEqual(await lintAs('src/layouts/x/probe.ts', "import { rules } from '../../validate/index.js';\nimport { parseYaml } from '../../yaml/index.js';\nexport const x = [rules, parseYaml];\n"), []);

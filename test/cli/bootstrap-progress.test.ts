@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BootstrapEvent } from '../../src/apply/events.js';
 import { jsonReporter, lineReporter, liveReporter } from '../../src/cli/bootstrap-progress.js';
-import { formatResult } from '../../src/cli/commands/bootstrap.js';
+import { formatResult } from '../../src/cli/actions/bootstrap.js';
 import type { BootstrapResult } from '../../src/apply/change-set.js';
 import { ChangeSet } from '../../src/apply/change-set.js';
 

@@ -92,9 +92,9 @@ test('__complete: a broken, missing or non-fleet repository offers nothing and p
   }
 });
 
-test('complete(): app names where a command takes an app', () => {
+test('complete(): app names where a command takes an app', async () => {
   const withApp: Command = { ...commands[0]!, name: 'fake', options: { app: { type: 'string' } }, complete: {} };
-  const r = complete(['fake', '--repo', LAB, '--app', 'kube'], [withApp], { cwd: process.cwd() });
+  const r = await complete(['fake', '--repo', LAB, '--app', 'kube'], [withApp], { cwd: process.cwd() });
   assert.deepEqual(r.candidates, ['kube-ops-view']);
 });
 

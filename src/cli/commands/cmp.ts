@@ -1,13 +1,9 @@
 // `fleetplan cmp discover|generate`: the Argo CD config-management plugin. Argo CD runs it in the
-// Application's source directory; see src/render/leaves/cmp.ts for the variable rules.
-import { locateHelm } from '../../adapters/helm.js';
-import { locateKustomize } from '../../adapters/kustomize.js';
-import { createSourceReader } from '../../adapters/source-reader.js';
-import { UsageError, discoverKustomization, generateCmpManifests } from '../../index.js';
-import type { HelmTool, KustomizeTool } from '../../index.js';
-import type { Command } from '../command.js';
+import type { CommandSpec } from '../command.js';
 
-export const cmpCommand: Command = {
+// Application's source directory; see src/render/leaves/cmp.ts for the variable rules.
+
+export const cmpCommand: CommandSpec = {
   name: 'cmp',
   summary: 'Argo CD config-management plugin: discover / generate (kustomize build + strict substitution)',
   usage: `Usage: fleetplan cmp discover
@@ -46,31 +42,4 @@ Flags:
     'enable-alpha-plugins': { type: 'boolean' },
   },
   allowPositionals: true,
-  async run(ctx) {
-    const [sub, ...extra] = ctx.positionals;
-    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`, { hint: 'see `fleetplan cmp --help`' });
-    const reader = createSourceReader();
-    const { env, cwd } = ctx.io;
-    if (sub === 'discover') {
-      const found = discoverKustomization(cwd, reader);
-      if (found) ctx.io.stdout.write(`${found}\n`);
-      return 0;
-    }
-    if (sub === 'generate') {
-      const declared = ((ctx.values.variable as string[] | undefined) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
-      let kustomize: Promise<KustomizeTool> | undefined;
-      let helm: Promise<HelmTool> | undefined;
-      const text = await generateCmpManifests(
-        { dir: cwd, env, variables: declared, alphaPlugins: ctx.values['enable-alpha-plugins'] === true },
-        {
-          reader,
-          kustomize: () => (kustomize ??= locateKustomize({ explicit: ctx.values.kustomize as string | undefined, env, cwd })),
-          helm: () => (helm ??= locateHelm({ explicit: ctx.values.helm as string | undefined, env, cwd })),
-        },
-      );
-      ctx.io.stdout.write(text);
-      return 0;
-    }
-    throw new UsageError(sub === undefined ? 'missing subcommand' : `unknown subcommand "${sub}"`, { hint: 'use `fleetplan cmp discover` or `fleetplan cmp generate`' });
-  },
 };

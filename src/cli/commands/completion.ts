@@ -1,10 +1,8 @@
 /** `fleetplan completion bash|zsh|fish`: the shell script that completes fleetplan's command lines. */
-import type { Command } from '../command.js';
-import { UsageError } from '../../index.js';
-import { SHELLS, completionScripts } from '../completion-scripts.js';
-import type { Shell } from '../completion-scripts.js';
+import type { CommandSpec } from '../command.js';
+import { SHELLS } from '../completion-scripts.js';
 
-export const completionCommand: Command = {
+export const completionCommand: CommandSpec = {
   name: 'completion',
   summary: 'a shell completion script: bash, zsh or fish',
   usage: `Usage: fleetplan completion bash|zsh|fish
@@ -20,14 +18,4 @@ The script asks fleetplan itself, so completion follows the fleet as it changes.
   options: {},
   allowPositionals: true,
   complete: { positionals: [SHELLS] },
-  run(ctx) {
-    const [shell, ...extra] = ctx.positionals;
-    if (shell === undefined || extra.length > 0 || !(SHELLS as readonly string[]).includes(shell)) {
-      throw new UsageError(shell === undefined ? 'which shell?' : extra.length > 0 ? `one shell, got ${ctx.positionals.length}` : `unknown shell "${shell}"`, {
-        hint: `fleetplan completion ${SHELLS.join('|')}`,
-      });
-    }
-    ctx.io.stdout.write(completionScripts[shell as Shell]);
-    return Promise.resolve(0);
-  },
 };

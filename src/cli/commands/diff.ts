@@ -1,42 +1,9 @@
-import { resolve } from 'node:path';
-import type { Command } from '../command.js';
+import type { CommandSpec } from '../command.js';
 import { clusterOptions, clusterSecretsOptions } from '../command.js';
-import { checkSelector, choice, clusterNames, completeRead, progress, repoRoot, selectorTexts } from '../common.js';
-import { FleetplanError, InputError, UsageError, diffFleet, diffHtml, formatDiff, hasChanges, parseSelector } from '../../index.js';
-import type { DiffLeavesOptions, DiffPalette } from '../../index.js';
-import type { CommandContext } from '../command.js';
-import type { Palette } from '../color.js';
-import { defaultCacheDir } from '../../adapters/build-cache.js';
 
-const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
+export const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 
-/** `+` lines green-less: the CLI palette has red, yellow and cyan; additions cyan, removals red. */
-export function diffPalette(p: Palette): DiffPalette {
-  return { added: p.cyan, removed: p.red, heading: p.bold, dim: p.dim };
-}
-
-/** The `--leaves` build options of render, from the flags (`--kustomize`, `--helm`, `--cache-dir`). */
-export function leafOptions(ctx: CommandContext): DiffLeavesOptions {
-  const cacheDir = ctx.values['cache-dir'] as string | undefined;
-  return {
-    env: ctx.io.env,
-    cwd: ctx.io.cwd,
-    ...(cacheDir !== undefined ? { cacheDir: resolve(ctx.io.cwd, cacheDir) } : {}),
-    ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}),
-    ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}),
-    ...(ctx.values.fetch === true ? { fetch: true } : {}),
-    ...(typeof ctx.values['registry-config'] === 'string' ? { registryConfig: resolve(ctx.io.cwd, ctx.values['registry-config']) } : {}),
-  };
-}
-
-/** Where diff keeps its records of revisions (--cache-dir, else the default cache directory); none when there is no home. */
-function diffCacheOption(ctx: CommandContext): { cacheDir?: string } {
-  const flag = ctx.values['cache-dir'];
-  const dir = typeof flag === 'string' ? resolve(ctx.io.cwd, flag) : defaultCacheDir(ctx.io.env);
-  return dir !== undefined ? { cacheDir: dir } : {};
-}
-
-export const diffCommand: Command = {
+export const diffCommand: CommandSpec = {
   name: 'diff',
   summary: 'what a change does to each cluster, offline: objects, order, leaves and findings',
   usage: `Usage: fleetplan diff [--from REV] [--to REV] [--cluster C]... [-l SELECTOR] [--clusters FILE] [--leaves] [-o text|json|markdown|html] [--exit-code] [--repo DIR]
@@ -88,37 +55,4 @@ message, not by line).
     'registry-config': { type: 'string' },
   },
   complete: { flags: { output: FORMATS, clusters: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
-  async run(ctx) {
-    const format = choice(ctx, 'output', FORMATS, 'text');
-    for (const flag of ['from', 'to'] as const) {
-      if (ctx.values[flag] === '') throw new UsageError(`--${flag} must not be empty`, { hint: 'give a branch, tag or commit' });
-    }
-    checkSelector(ctx);
-    const root = repoRoot(ctx);
-    const line = progress(ctx);
-    const exitCode = ctx.values['exit-code'] === true;
-    let diff;
-    try {
-      diff = await diffFleet({
-      root,
-      ...(typeof ctx.values.from === 'string' ? { from: ctx.values.from } : {}),
-      ...(typeof ctx.values.to === 'string' ? { to: ctx.values.to } : {}),
-      clusters: clusterNames(ctx),
-      selectors: selectorTexts(ctx).map((s) => parseSelector(s)),
-      ...(ctx.values.leaves === true ? { leaves: leafOptions(ctx) } : {}),
-      complete: (result, at) => completeRead(ctx, result, at),
-      onProgress: (m) => line.update(m),
-      ...diffCacheOption(ctx),
-      });
-    } catch (e) {
-      // With --exit-code, 1 means "changed": every failure, a tool's too, is 2 (as git diff).
-      if (!exitCode || e instanceof UsageError || e instanceof InputError) throw e;
-      ctx.io.stderr.write(`fleetplan diff: ${e instanceof FleetplanError ? e.format() : `internal error: ${(e as Error)?.stack ?? String(e)}`}\n`);
-      return 2;
-    } finally {
-      line.done();
-    }
-    ctx.io.stdout.write(format === 'html' ? diffHtml(diff) : formatDiff(diff, format, diffPalette(ctx.color.stdout)));
-    return exitCode && hasChanges(diff) ? 1 : 0;
-  },
 };

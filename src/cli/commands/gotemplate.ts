@@ -3,35 +3,12 @@
  * ApplicationSet controller would (sprig + Argo CD functions, JSON/YAML numbers as float64).
  * Prints the output; on a template error prints Go's message to stderr and exits 1.
  */
-import { resolve } from 'node:path';
-import { readTextFile } from '../../adapters/fs.js';
-import { InputError, UsageError, GoTemplateError, renderGoTemplate, parseYaml } from '../../index.js';
-import type { FuncSet } from '../../index.js';
-import type { Command } from '../command.js';
+import type { CommandSpec } from '../command.js';
 
-const MISSINGKEY = ['default', 'zero', 'error'] as const;
-const FUNCS = ['argocd', 'sprig', 'go'] as const;
+export const MISSINGKEY = ['default', 'zero', 'error'] as const;
+export const FUNCS = ['argocd', 'sprig', 'go'] as const;
 
-function parseData(text: string, file: string): unknown {
-  if (/\.ya?ml$/i.test(file)) {
-    try {
-      return parseYaml(text, { schema: 'core' }) ?? null;
-    } catch (e) {
-      throw new InputError(`cannot parse YAML: ${(e as Error).message.split('\n')[0]}`, { location: { file }, cause: e });
-    }
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw new InputError(`cannot parse JSON: ${(e as Error).message}`, {
-      location: { file },
-      hint: 'give the data as JSON (or YAML with a .yaml extension)',
-      cause: e,
-    });
-  }
-}
-
-export const gotemplateCommand: Command = {
+export const gotemplateCommand: CommandSpec = {
   name: 'gotemplate',
   summary: 'Render a Go template (sprig + Argo CD functions) with JSON/YAML data',
   usage: `Usage: fleetplan gotemplate FILE [--data DATA.json] [--missingkey default|zero|error] [--funcs argocd|sprig|go]
@@ -57,31 +34,4 @@ Flags:
     funcs: { type: 'string' },
   },
   allowPositionals: true,
-  run(ctx) {
-    const [file, ...extra] = ctx.positionals;
-    if (file === undefined || extra.length > 0) {
-      throw new UsageError('expected exactly one template FILE', { hint: 'see `fleetplan gotemplate --help`' });
-    }
-    const missingkey = (ctx.values.missingkey as string | undefined) ?? 'default';
-    if (!(MISSINGKEY as readonly string[]).includes(missingkey)) {
-      throw new UsageError(`--missingkey must be one of ${MISSINGKEY.join(', ')}, got "${missingkey}"`);
-    }
-    const funcs = (ctx.values.funcs as string | undefined) ?? 'argocd';
-    if (!(FUNCS as readonly string[]).includes(funcs)) {
-      throw new UsageError(`--funcs must be one of ${FUNCS.join(', ')}, got "${funcs}"`);
-    }
-    const text = readTextFile(resolve(ctx.io.cwd, file), file);
-    const dataFile = ctx.values.data as string | undefined;
-    const data = dataFile === undefined ? null : parseData(readTextFile(resolve(ctx.io.cwd, dataFile), dataFile), dataFile);
-    try {
-      ctx.io.stdout.write(renderGoTemplate(text, data, { missingkey: missingkey as (typeof MISSINGKEY)[number], funcs: funcs as FuncSet }));
-      return Promise.resolve(0);
-    } catch (e) {
-      if (e instanceof GoTemplateError) {
-        ctx.io.stderr.write(e.message + '\n');
-        return Promise.resolve(1);
-      }
-      throw e;
-    }
-  },
 };

@@ -1,5 +1,8 @@
-// The command registry. One file per command; add a line here to register it.
+// The command registry: one spec file per command here (name, help, flags: what --help,
+// completion and did-you-mean read), one action file in ../actions (what it does), imported only
+// when that command runs (docs/adr/0288-lazy-command-line.md). Add a line here to register one.
 import type { Command } from '../command.js';
+import { lazyCommand } from '../command.js';
 import { appsetCommand } from './appset.js';
 import { cmpCommand } from './cmp.js';
 import { gotemplateCommand } from './gotemplate.js';
@@ -17,19 +20,19 @@ import { completionCommand } from './completion.js';
 import { versionCommand } from './version.js';
 
 export const commands: Command[] = [
-  initCommand,
-  planCommand,
-  renderCommand,
-  validateCommand,
-  diffCommand,
-  appsetCommand,
-  gotemplateCommand,
-  schemaCommand,
-  cmpCommand,
-  bootstrapCommand,
-  mirrorCommand,
-  promoteCommand,
-  serveCommand,
-  completionCommand,
-  versionCommand,
+  lazyCommand(initCommand, () => import('../actions/init.js')),
+  lazyCommand(planCommand, () => import('../actions/plan.js')),
+  lazyCommand(renderCommand, () => import('../actions/render.js')),
+  lazyCommand(validateCommand, () => import('../actions/validate.js')),
+  lazyCommand(diffCommand, () => import('../actions/diff.js')),
+  lazyCommand(appsetCommand, () => import('../actions/appset.js')),
+  lazyCommand(gotemplateCommand, () => import('../actions/gotemplate.js')),
+  lazyCommand(schemaCommand, () => import('../actions/schema.js')),
+  lazyCommand(cmpCommand, () => import('../actions/cmp.js')),
+  lazyCommand(bootstrapCommand, () => import('../actions/bootstrap.js')),
+  lazyCommand(mirrorCommand, () => import('../actions/mirror.js')),
+  lazyCommand(promoteCommand, () => import('../actions/promote.js')),
+  lazyCommand(serveCommand, () => import('../actions/serve.js')),
+  lazyCommand(completionCommand, () => import('../actions/completion.js')),
+  lazyCommand(versionCommand, () => import('../actions/version.js')),
 ];

@@ -1,10 +1,14 @@
-import type { Command } from '../command.js';
-import { choice, yamlOfJson } from '../common.js';
-import { UsageError, KINDS, schemas } from '../../index.js';
+import type { CommandSpec } from '../command.js';
 
-const FORMATS = ['json', 'yaml'] as const;
+export const FORMATS = ['json', 'yaml'] as const;
 
-export const schemaCommand: Command = {
+/**
+ * The kinds completion offers: the library's KINDS (load/schemas.ts), written out so that this
+ * spec loads no stage; test/cli/lazy-loading.test.ts checks that the two agree.
+ */
+export const SCHEMA_KINDS = ['Fleet', 'Cluster', 'Group'] as const;
+
+export const schemaCommand: CommandSpec = {
   name: 'schema',
   summary: 'print the JSON Schema of a file kind (Fleet, Cluster, Group)',
   usage: `Usage: fleetplan schema [KIND] [-o json|yaml]
@@ -19,20 +23,6 @@ groups/<name>/group.yaml (Group), for editors and CI. Without KIND, lists the ki
     { what: 'the schema of fleet.yaml in YAML', run: 'fleetplan schema fleet -o yaml' },
   ],
   options: { output: { type: 'string', short: 'o' } },
-  complete: { flags: { output: FORMATS }, positionals: [KINDS] },
+  complete: { flags: { output: FORMATS }, positionals: [SCHEMA_KINDS] },
   allowPositionals: true,
-  async run(ctx) {
-    const format = choice(ctx, 'output', FORMATS, 'json');
-    const [kind, ...extra] = ctx.positionals;
-    if (extra.length) throw new UsageError(`one KIND at most, got ${ctx.positionals.length}`);
-    if (kind === undefined) {
-      ctx.io.stdout.write(KINDS.join('\n') + '\n');
-      return 0;
-    }
-    const match = KINDS.find((k) => k.toLowerCase() === kind.toLowerCase());
-    if (!match) throw new UsageError(`unknown kind "${kind}"`, { hint: `kinds: ${KINDS.join(', ')}` });
-    const json = JSON.stringify(schemas[match], null, 2) + '\n';
-    ctx.io.stdout.write(format === 'yaml' ? yamlOfJson(json) : json);
-    return 0;
-  },
 };

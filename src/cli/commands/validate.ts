@@ -1,16 +1,9 @@
-import type { Command } from '../command.js';
+import type { CommandSpec } from '../command.js';
 import { clusterOptions, clusterSecretsOptions } from '../command.js';
-import { checkSelector, choice, load, selectedClusters, yamlOfJson } from '../common.js';
-import { argoCdSchemasFromCrds, ruleCatalog, validateFleet, hasErrors, formatFindingsText, findingsJson, findingsSarif, VERSION } from '../../index.js';
-import { readManifests } from '../../adapters/manifests.js';
-import { resolve } from 'node:path';
-import { leafObjectsFromDirectory } from '../../adapters/leaf-objects.js';
-import { paintFindingsText } from '../color.js';
-import { validateBase } from './validate-base.js';
 
-const FORMATS = ['text', 'json', 'yaml', 'sarif'] as const;
+export const FORMATS = ['text', 'json', 'yaml', 'sarif'] as const;
 
-export const validateCommand: Command = {
+export const validateCommand: CommandSpec = {
   name: 'validate',
   summary: 'find what is wrong before it merges; exit 1 when any error is found',
   usage: `Usage: fleetplan validate [--cluster C]... [-l SELECTOR] [--clusters FILE] [-o text|json|yaml|sarif] [--leaves DIR] [--argocd-crds PATH] [--base REV] [--repo DIR]
@@ -44,21 +37,4 @@ Exit 1 on errors, 0 when there are only warnings or nothing.`,
   ],
   options: { ...clusterOptions, ...clusterSecretsOptions, output: { type: 'string', short: 'o' }, leaves: { type: 'string' }, 'argocd-crds': { type: 'string' }, base: { type: 'string' } },
   complete: { flags: { output: FORMATS, clusters: 'file', leaves: 'dir', 'argocd-crds': 'file', base: 'none' } },
-  async run(ctx) {
-    const format = choice(ctx, 'output', FORMATS, 'text');
-    checkSelector(ctx);
-    if (ctx.values.base !== undefined) return validateBase(ctx, format);
-    const { fleet } = await load(ctx);
-    const clusters = selectedClusters(ctx, fleet);
-    const leavesDir = ctx.values.leaves as string | undefined;
-    const leaves = leavesDir !== undefined ? leafObjectsFromDirectory(resolve(ctx.io.cwd, leavesDir)) : undefined;
-    const crds = ctx.values['argocd-crds'] as string | undefined;
-    const argoCdSchemas = crds !== undefined ? argoCdSchemasFromCrds(readManifests(resolve(ctx.io.cwd, crds), ctx.io.cwd), crds) : undefined;
-    const findings = validateFleet(fleet, { clusters, ...(leaves ? { leaves } : {}), ...(argoCdSchemas ? { argoCdSchemas } : {}) });
-    if (format === 'json') ctx.io.stdout.write(findingsJson(findings));
-    else if (format === 'yaml') ctx.io.stdout.write(yamlOfJson(findingsJson(findings)));
-    else if (format === 'sarif') ctx.io.stdout.write(findingsSarif(findings, VERSION, ruleCatalog()));
-    else ctx.io.stdout.write(paintFindingsText(ctx.color.stdout, formatFindingsText(findings)));
-    return hasErrors(findings) ? 1 : 0;
-  },
 };

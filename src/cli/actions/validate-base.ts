@@ -1,7 +1,10 @@
 /** `fleetplan validate --base REV`: only the findings the working tree introduces and fixes. */
 import type { CommandContext } from '../command.js';
-import { clusterNames, completeRead, repoRoot, selectorTexts, yamlOfJson } from '../common.js';
-import { UsageError, findingLine, hasErrors, parseSelector, toSortedJson, validateAgainstBase } from '../../index.js';
+import { clusterNames, repoRoot, selectorTexts, yamlOfJson } from '../common.js';
+import { completeRead } from '../fleet-read.js';
+import { UsageError, hasErrors, parseSelector, toSortedJson } from '../../entry/core.js';
+import { validateAgainstBase } from '../../entry/diff.js';
+import { findingLine } from '../../entry/fleet.js';
 import { paintFindingLine } from '../color.js';
 
 export async function validateBase(ctx: CommandContext, format: string): Promise<number> {

@@ -1,0 +1,105 @@
+/**
+ * Reading the fleet in --repo for a command: loading, finishing what the layout reader left to the
+ * real tools, choosing clusters, reporting findings. Imported by the actions that read a fleet.
+ */
+import { resolve } from 'node:path';
+import { UsageError, parseSelector, selectClustersByLabels } from '../entry/core.js';
+import type { Finding, Fleet } from '../entry/core.js';
+import { loadFleet, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters } from '../entry/fleet.js';
+import type { LoadResult } from '../entry/fleet.js';
+import { readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL } from '../entry/appset.js';
+import type { ClusterSecret } from '../entry/appset.js';
+import { readTextFile } from '../adapters/fs.js';
+import type { ClosableClusterBuilder } from '../adapters/cluster-build.js';
+import { createClusterBuilder } from '../adapters/cluster-build.js';
+import type { CommandContext } from './command.js';
+import { paintFindingLine } from './color.js';
+import { clusterNames, progress, repoRoot, selectorTexts } from './common.js';
+import { withStatus } from './progress.js';
+
+/**
+ * Loads the fleet in --repo. Clusters a layout reader could not read exactly are built with the
+ * real kustomize and Helm (found through the flags, FLEETPLAN_KUSTOMIZE, FLEETPLAN_HELM, PATH,
+ * then fleetplan's .tools/bin); those builds can take a while, so a status line shows after 1 s.
+ */
+export async function load(ctx: CommandContext, options: { clusterSecrets?: boolean } = {}): Promise<LoadResult> {
+  const root = repoRoot(ctx);
+  const result = loadFleet(root);
+  await completeRead(ctx, result, root, options);
+  return result;
+}
+
+/**
+ * The cluster Secrets of `--clusters FILE` (commands with clusterSecretsOptions), or undefined.
+ * Only a repository read as Argo CD reads it (the argocd layout) takes them: any other layout's
+ * clusters come from its own files, and the flag would silently change nothing.
+ */
+function clusterSecretsFile(ctx: CommandContext, result: LoadResult): ClusterSecret[] | undefined {
+  const file = ctx.values['clusters'];
+  if (typeof file !== 'string') return undefined;
+  if (!result.complete) {
+    throw new UsageError(`--clusters ${file}: this repository is read as the ${result.fleet.layout} layout, whose clusters come from its own files`, {
+      hint: '--clusters gives cluster Secrets to the ApplicationSets of a repository read as Argo CD reads it (the argocd layout); leave it out here',
+    });
+  }
+  const read = readClusterSecrets(readTextFile(resolve(ctx.io.cwd, file), file), file);
+  if (read.unlabelled.length > 0) {
+    ctx.io.stderr.write(`fleetplan: ${file}: ignoring Secrets without the label ${CLUSTER_SECRET_TYPE_LABEL}: cluster: ${read.unlabelled.join(', ')}\n`);
+  }
+  return read.secrets;
+}
+
+/**
+ * Finishes reading a fleet read at `root` (see load): follows the repository's Applications where
+ * the layout reader left that to the real tools (the argocd layout), and builds the clusters a
+ * layout reader could not read exactly.
+ */
+export async function completeRead(ctx: CommandContext, result: LoadResult, root: string, options: { clusterSecrets?: boolean } = {}): Promise<void> {
+  const secrets = options.clusterSecrets === false ? undefined : clusterSecretsFile(ctx, result);
+  if (result.complete) {
+    await withStatus(progress(ctx), 'following the repository\'s Applications…', () =>
+      completeLoad(result, { env: ctx.io.env, cwd: ctx.io.cwd, ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}), ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}), ...(secrets ? { clusterSecrets: secrets } : {}) }),
+    );
+  }
+  if (result.fallbacks?.length) {
+    let builder: ClosableClusterBuilder | undefined;
+    const n = result.fallbacks.length;
+    try {
+      await withStatus(progress(ctx), `building ${n} cluster director${n === 1 ? 'y' : 'ies'} with kustomize…`, () =>
+        completeFallbacks(result, async () => (builder = await createClusterBuilder(root, { env: ctx.io.env, cwd: ctx.io.cwd }))),
+      );
+    } finally {
+      builder?.close();
+    }
+  }
+}
+
+/**
+ * The clusters --cluster and -l/--selector choose, in bootstrap order; [] when neither is given
+ * (every cluster). Both given: the named clusters that match. An unknown --cluster name is the
+ * usual usage error; a selector that matches nothing is a usage error naming it.
+ */
+export function selectedClusters(ctx: CommandContext, fleet: Fleet): string[] {
+  const names = clusterNames(ctx);
+  const selectors = selectorTexts(ctx).map((s) => parseSelector(s));
+  if (selectors.length === 0) return names;
+  const candidates = selectClusters(fleet, names);
+  const defs = candidates.map((n) => fleet.clusters.find((c) => c.name === n)!);
+  let chosen = candidates;
+  for (const s of selectors) chosen = chosen.filter((n) => selectClustersByLabels(defs, s).includes(n));
+  if (chosen.length === 0) {
+    const text = selectors.map((s) => s.text).join('" and "');
+    throw new UsageError(`no cluster matches the selector "${text}"${names.length ? ` among --cluster ${names.join(', ')}` : ''}`, {
+      code: 'no-cluster-selected',
+      hint: `clusters: ${candidates.join(', ') || '(none)'}`,
+    });
+  }
+  return chosen;
+}
+
+/** Findings to stderr, one line each (severity coloured on a terminal), then a summary. */
+export function reportFindings(ctx: CommandContext, findings: readonly Finding[]): void {
+  if (findings.length === 0) return;
+  for (const f of findings) ctx.io.stderr.write(paintFindingLine(ctx.color.stderr, findingLine(f)) + '\n');
+  ctx.io.stderr.write(summaryLine(findings) + '\n');
+}

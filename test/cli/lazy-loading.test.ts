@@ -1,0 +1,95 @@
+/**
+ * What each command line loads (docs/adr/0288-lazy-command-line.md): the cheap commands — help,
+ * version, completion, did-you-mean — load the command specs and the library's kernel, never a
+ * stage; a command loads its own stages only. The CLI runs as a child process with a module hook
+ * (node:module register) that records every module URL it loads; the test asserts names and a
+ * budget, never a time.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { KINDS } from '../../src/entry/schema.js';
+import { commands } from '../../src/cli/commands/index.js';
+import { removeTree } from '../support/fleet-fixture.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const SRC = new URL('../../src/', import.meta.url).href;
+const LAB = resolve(fileURLToPath(new URL('../../../examples/lab', import.meta.url)));
+
+// The hooks run on the loader thread: each load appends its URL to the file named by the variable.
+const HOOKS = `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(process.env.FLEETPLAN_TEST_MODULE_LOG, url + '\\n');
+  return next(url, context);
+}`;
+const REGISTER = `import { register } from 'node:module';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
+
+/** The modules `fleetplan ARGS` loads: src-relative paths for fleetplan's own, URLs for the rest. */
+function modulesOf(args: string[]): { code: number | null; modules: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'fleetplan-modules-'));
+  try {
+    const log = join(dir, 'modules.log');
+    const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, MAIN, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, FLEETPLAN_TEST_MODULE_LOG: log, NO_COLOR: '1' },
+      cwd: dir,
+    });
+    assert.doesNotMatch(r.stderr, /internal error|ERR_/, `fleetplan ${args.join(' ')}: ${r.stderr}`);
+    const modules = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((u) => u !== '' && !u.startsWith('data:'))
+      .map((u) => (u.startsWith(SRC) ? u.slice(SRC.length) : u));
+    return { code: r.status, modules };
+  } finally {
+    removeTree(dir);
+  }
+}
+
+/**
+ * fleetplan's stage folders and the composition root: what a cheap command must not load. The one
+ * exception is layering/selector.js, the selector syntax that help prints (no imports but errors).
+ */
+const HEAVY = /^(?:(?:load|generate|order|render|validate|diff|layouts|apply|promote|api|appset|gotemplate)\/|layering\/(?!selector\.js$))/;
+/** The command specs, the CLI's own helpers, the kernel entry and a few adapters: ~45 modules today. */
+const CHEAP_BUDGET = 60;
+
+const cheap: string[][] = [['--help'], ['help', 'plan'], ['plan', '--help'], ['version', '-o', 'json'], ['--version'], ['completion', 'bash'], ['paln'], ['__complete', 'pl'], ['__complete', 'plan', '-o', '']];
+
+for (const args of cheap) {
+  test(`fleetplan ${args.join(' ')} loads no stage, no YAML parser and at most ${CHEAP_BUDGET} modules`, () => {
+    const { modules } = modulesOf(args);
+    assert.deepEqual(modules.filter((m) => HEAVY.test(m)), []);
+    assert.deepEqual(modules.filter((m) => m.includes('/node_modules/')), [], 'no package (js-yaml, yaml, re2js, @kubernetes/client-node)');
+    assert.ok(!modules.includes('index.js'), 'src/index.ts evaluates every stage');
+    assert.ok(modules.length <= CHEAP_BUDGET, `${modules.length} modules:\n${modules.join('\n')}`);
+  });
+}
+
+test('completing a cluster name loads the fleet stages (and only then)', () => {
+  const { modules } = modulesOf(['__complete', 'plan', '--repo', LAB, '--cluster', '']);
+  assert.ok(modules.includes('entry/fleet.js'));
+  assert.ok(modules.some((m) => m.startsWith('layouts/')));
+});
+
+test('plan loads the fleet stages but not diff, apply, promote, serve or src/index.ts', () => {
+  const { code, modules } = modulesOf(['plan', '--repo', LAB, '-o', 'json']);
+  assert.equal(code, 0);
+  assert.ok(modules.includes('cli/actions/plan.js'));
+  const foreign = modules.filter((m) => /^(diff|apply|promote|api\/serve|api\/diff|cli\/actions\/(?!plan\.js))/.test(m) || m === 'index.js');
+  assert.deepEqual(foreign, []);
+});
+
+test('the schema command spec offers the kinds the library has schemas for', () => {
+  const schema = commands.find((c) => c.name === 'schema')!;
+  assert.deepEqual(schema.complete?.positionals?.[0], KINDS);
+});
+
+test('the module log sees what a command loads (the check can fail)', () => {
+  const { modules } = modulesOf(['schema', 'Cluster']);
+  assert.ok(modules.includes('load/schemas.js'), modules.join('\n'));
+});
