@@ -15,7 +15,8 @@ import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/r
 import { detectHelmfileFlux, hasHelmfile, loadHelmfileFlux } from './helmfile-flux/reader.js';
 import { clusterEntries, detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
-import { detectRosaRegional, loadRosaRegional, rosaLookalike, rosaMarkers } from './rosa-regional/reader.js';
+import { rosaLookalike, rosaMarkers } from './rosa-regional/reader.js';
+import { detectRosaRegional, loadRosaRegional } from './rosa-regional/entry.js';
 import { detectArgoCd, loadArgoCd, scanOf } from './argocd/reader.js';
 import type { Finding } from '../model/finding.js';
 import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns } from './validated-patterns/reader.js';

@@ -34,7 +34,6 @@ import type { SourceFile, YamlPath } from '../../model/source.js';
 import { parseYamlSource } from '../../yaml/source.js';
 import { parseYaml } from '../../yaml/index.js';
 import { isPlainObject } from '../../model/merge.js';
-import { detectRosaConfigDir, loadRosaConfigDir } from './config-dir.js';
 
 export const ROSA_CONFIG_FILE = 'config.yaml';
 export const ROSA_DEPLOY_DIR = 'deploy';
@@ -55,8 +54,8 @@ export const TERRAFORM_OUTPUT = (name: string): string => `<terraform output ${n
 const GIT_REVISION_TEMPLATE = '{{ .metadata.annotations.git_revision }}';
 
 /** config.yaml at the root, with an `environments` map (its defining key), and a deploy/ folder. */
-export function detectRosaRegional(fs: RepoFileSystem): boolean {
-  if (!fs.exists(FLEET_FILE) && !fs.exists(ROSA_CONFIG_FILE) && detectRosaConfigDir(fs)) return true;
+/** The config.yaml generation (the newer config/ generation is ./config-dir.ts; ./entry.ts chooses). */
+export function detectRosaConfigFile(fs: RepoFileSystem): boolean {
   if (fs.exists(FLEET_FILE) || !fs.exists(ROSA_CONFIG_FILE) || !fs.isDirectory(ROSA_DEPLOY_DIR)) return false;
   let text: string;
   try {
@@ -210,8 +209,7 @@ export function deployPath(environment: string, region: string): string {
   return `${ROSA_DEPLOY_DIR}/${environment}/${region}/argocd`;
 }
 
-export function loadRosaRegional(fs: RepoFileSystem): LoadResult {
-  if (!fs.exists(ROSA_CONFIG_FILE) && detectRosaConfigDir(fs)) return loadRosaConfigDir(fs);
+export function loadRosaConfigFile(fs: RepoFileSystem): LoadResult {
   const findings: Finding[] = [];
   const sources = new Map<string, SourceFile>();
   const parsed = parseYamlSource(ROSA_CONFIG_FILE, fs.readText(ROSA_CONFIG_FILE));
