@@ -10,32 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import jsYaml from 'js-yaml';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-
-const gotkSync = (cluster: string) => `---
-apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 1m0s
-  ref:
-    branch: main
-  url: ssh://git@example.org/fleet
----
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 10m0s
-  path: ./clusters/${cluster}
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-`;
+import { gotkSync } from '../support/flux-fixture.js';
 
 const ks = (name: string, path: string, extra = '', ns = 'flux-system') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization

@@ -9,31 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-
-const gotkSync = `apiVersion: source.toolkit.fluxcd.io/v1
-kind: GitRepository
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 1m0s
-  ref:
-    branch: main
-  url: ssh://git@example.org/fleet
----
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: flux-system
-  namespace: flux-system
-spec:
-  interval: 10m0s
-  path: ./clusters/one
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-`;
+import { gotkSync } from '../support/flux-fixture.js';
 
 const ks = (name: string, path: string, deps: string[] = []) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -56,7 +32,7 @@ const sopsBlock = 'sops:\n  age:\n    - recipient: age1example\n      enc: |\n  
 /** One cluster: infra (no dependencies), configs after infra, apps after configs. */
 function repo(extra: Record<string, string>): Record<string, string> {
   return {
-    'clusters/one/flux-system/gotk-sync.yaml': gotkSync,
+    'clusters/one/flux-system/gotk-sync.yaml': gotkSync('one'),
     'clusters/one/flux-system/kustomization.yaml': 'resources:\n  - gotk-sync.yaml\n',
     'clusters/one/infra.yaml': ks('infra', './infra') + '---\n' + ks('configs', './configs', ['infra']),
     'clusters/one/apps.yaml': ks('apps', './apps', ['configs']),

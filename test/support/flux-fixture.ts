@@ -16,3 +16,32 @@ spec:
     namespace: flux-system
 ${extra}`;
 }
+
+/** `clusters/<cluster>/flux-system/gotk-sync.yaml` as `flux bootstrap` writes it: the GitRepository and the root Kustomization. */
+export function gotkSync(cluster: string): string {
+  return `---
+apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata:
+  name: flux-system
+  namespace: flux-system
+spec:
+  interval: 1m0s
+  ref:
+    branch: main
+  url: ssh://git@example.org/fleet
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: flux-system
+  namespace: flux-system
+spec:
+  interval: 10m0s
+  path: ./clusters/${cluster}
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+`;
+}
