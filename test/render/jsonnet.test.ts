@@ -43,6 +43,9 @@ function repo(files: Record<string, string>): string {
   return dir;
 }
 
+/** `fleetplan render --leaves` of the repository `dir` into `out`, with its build cache under `out`. */
+const renderLeaves = (dir: string, out: string) => cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')], process.cwd(), PATH_ENV);
+
 const read = (out: string, app: string) => {
   const d = join(out, 'in-cluster', 'manifests', app);
   return Object.fromEntries(readdirSync(d).sort().map((f) => [f, readFileSync(join(d, f), 'utf8')]));
@@ -193,7 +196,7 @@ test('render --leaves evaluates .jsonnet files with extVars, TLAs and libs as Ar
   });
   const out = writeTree({});
   try {
-    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')], process.cwd(), PATH_ENV);
+    const r = await renderLeaves(dir, out);
     assert.equal(r.code, 0, r.stderr);
     const files = read(out, 'web');
     assert.deepEqual(Object.keys(files), ['01-configmap-from-yaml.yaml', '02-configmap-web-prod.yaml', '03-deployment-web.yaml']);
@@ -204,7 +207,7 @@ test('render --leaves evaluates .jsonnet files with extVars, TLAs and libs as Ar
 
     // The library is an input of the build: changing it rebuilds (no stale cache hit).
     writeTree({ 'vendor/k.libsonnet': "{ cm(name, data):: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: name + '-v2' }, data: data } }\n" }, dir);
-    const again = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')], process.cwd(), PATH_ENV);
+    const again = await renderLeaves(dir, out);
     assert.equal(again.code, 0, again.stderr);
     assert.ok(Object.keys(read(out, 'web')).includes('02-configmap-web-prod-v2.yaml'), again.stderr);
   } finally {
@@ -226,7 +229,7 @@ test('Jsonnet import search: the importing file\'s directory first, then the lib
   });
   const out = writeTree({});
   try {
-    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')], process.cwd(), PATH_ENV);
+    const r = await renderLeaves(dir, out);
     assert.equal(r.code, 0, r.stderr);
     // name: beside main.jsonnet wins over the libs; inner's here.libsonnet is the one beside inner.
     assert.deepEqual(Object.keys(read(out, 'web')), ['01-configmap-web-here-beside.yaml']);
@@ -247,7 +250,7 @@ test('Jsonnet libs: the last lib is searched first, before the source path', { s
   });
   const out = writeTree({});
   try {
-    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')], process.cwd(), PATH_ENV);
+    const r = await renderLeaves(dir, out);
     assert.equal(r.code, 0, r.stderr);
     // name.libsonnet: not beside sub/main.jsonnet, so lib2 before lib1 and web; only-web.libsonnet: the source path.
     assert.deepEqual(Object.keys(read(out, 'web')), ['01-configmap-lib2-web.yaml']);
@@ -268,7 +271,7 @@ test('render --leaves refuses a Jsonnet import outside the repository before run
   execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', 'https://github.com/acme/platform.git']);
   const out = writeTree({});
   try {
-    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')], process.cwd(), PATH_ENV);
+    const r = await renderLeaves(dir, out);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /web\/main\.jsonnet:2: cluster in-cluster, app web: import "\.\.\/\.\.\/outside\.libsonnet" would read .*outside\.libsonnet, outside the repository \(the directory source of Application web at apps\/web\.yaml:\d+\)/);
     assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'web')), false);
@@ -287,7 +290,7 @@ test('render --leaves turns a Jsonnet error (an infinite recursion, output that 
   });
   const out = writeTree({});
   try {
-    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')], process.cwd(), PATH_ENV);
+    const r = await renderLeaves(dir, out);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /cluster in-cluster, app loop: jsonnet loop\/main\.jsonnet \(the directory source of Application loop at apps\/loop\.yaml:\d+\): .*(max stack frames exceeded|stack overflow)/i);
     // Jsonnet's own trace names files relative to the repository, not by the checkout's absolute path.
