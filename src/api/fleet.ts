@@ -14,6 +14,8 @@ import { createLocalGitTree, readRepositoryOrigin } from '../adapters/git.js';
 import type { LocalGitTree } from '../adapters/git.js';
 import { createClusterBuilder } from '../adapters/cluster-build.js';
 import type { ClosableClusterBuilder } from '../adapters/cluster-build.js';
+import { locateJsonnet } from '../adapters/jsonnet.js';
+import type { JsonnetTool } from '../ports/tools.js';
 import { createRepoServer } from '../appset/repo-server.js';
 import type { ClusterSecret } from '../appset/types.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
@@ -100,6 +102,8 @@ export interface CompleteLoadOptions {
   /** Cluster Secrets (--clusters) over the repository's own. */
   clusterSecrets?: readonly ClusterSecret[];
   origin?: RepositoryOrigin;
+  /** `--jsonnet`: a path or command name; else FLEETPLAN_JSONNET, then PATH (ADR 0303). */
+  jsonnet?: string;
 }
 
 /**
@@ -113,6 +117,7 @@ export async function completeLoad(result: LoadResult, options: CompleteLoadOpti
   result.complete = undefined;
   const root = result.fleet.root;
   let builder: ClosableClusterBuilder | undefined;
+  let jsonnet: Promise<JsonnetTool> | undefined;
   let tree: LocalGitTree | undefined;
   const lazyTree = (): LocalGitTree => (tree ??= createLocalGitTree(root));
   const git = createRepoServer({
@@ -126,6 +131,8 @@ export async function completeLoad(result: LoadResult, options: CompleteLoadOpti
       git,
       origin: options.origin ?? {},
       ...(options.clusterSecrets ? { clusterSecrets: options.clusterSecrets } : {}),
+      // Located on first use: only a Jsonnet directory source on the way asks for it (ADR 0318).
+      jsonnet: () => (jsonnet ??= locateJsonnet({ explicit: options.jsonnet, env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) })),
     });
   } finally {
     builder?.close();

@@ -233,7 +233,7 @@ export function jsonnetImports(text: string): JsonnetImport[] {
  * is), `entry` first. Throws an InputError when an import would look outside `repoRoot`.
  * An import that matches nothing is left to the evaluation, which reports it.
  */
-export function jsonnetReads(reader: SourceReader, repoRoot: string, entry: string, searchPath: readonly string[], display: (abs: string) => string): string[] {
+export function jsonnetReads(reader: Pick<SourceReader, 'kind' | 'readText'>, repoRoot: string, entry: string, searchPath: readonly string[], display: (abs: string) => string): string[] {
   const seen = new Set<string>([entry]);
   const order = [entry];
   const queue = [entry];
@@ -294,4 +294,19 @@ export function jsonnetOutputManifests(json: string): string {
     docs.push(`${JSON.stringify(item)}\n`);
   });
   return docs.join('---\n');
+}
+
+/**
+ * Where a Jsonnet error message points: the first `FILE:LINE:COLUMN` of a file inside `repoRoot`
+ * (a STATIC ERROR names the place it could not parse; a RUNTIME ERROR's trace starts where the
+ * error was raised). Both implementations name files as they were given (absolute here) or
+ * relative to the working directory; `FILE` is returned relative to the repository.
+ */
+export function jsonnetErrorLocation(message: string, repoRoot: string): { file: string; line: number; column: number } | undefined {
+  for (const m of message.matchAll(/([^\s:()"']+):(\d+):(\d+)/g)) {
+    const abs = resolve(repoRoot, m[1]!);
+    if (!insideDir(repoRoot, abs)) continue;
+    return { file: relative(repoRoot, abs).split(sep).join('/'), line: Number(m[2]), column: Number(m[3]) };
+  }
+  return undefined;
 }
