@@ -27,6 +27,9 @@ import type { ResolvedFleet, SelectOptions } from '../layering/resolve-fleet.js'
 import { resolveFleet } from '../layering/resolve-fleet.js';
 import type { CodeInfo, RuleDefinition } from '../validate/index.js';
 import type { ArgoCdSchemaSet } from '../validate/catalog/argocd-schema-source.js';
+import type { JsonnetEvaluations } from '../validate/jsonnet-evaluate.js';
+import { evaluateJsonnetSources } from '../validate/jsonnet-evaluate.js';
+import { jsonnetSources } from '../validate/jsonnet-sources.js';
 import { rules as coreRules, ruleCatalog as catalogOf, validateFleet as validateWith } from '../validate/index.js';
 
 export interface LoadOptions {
@@ -155,6 +158,27 @@ export interface ValidateFleetOptions extends SelectOptions, LoadOptions {
   rules?: readonly RuleDefinition[];
   /** Argo CD schemas from the CRDs of the Argo CD the fleet runs (argoCdSchemasFromCrds), over the bundled ones. */
   argoCdSchemas?: ArgoCdSchemaSet;
+  /** The real Jsonnet's evaluations (evaluateFleetJsonnet): syntax and evaluation errors of the Jsonnet Argo CD evaluates. */
+  jsonnet?: JsonnetEvaluations;
+}
+
+export interface EvaluateJsonnetOptions extends SelectOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+  /** `--jsonnet`: a path or command name; else FLEETPLAN_JSONNET, then PATH (ADR 0303). */
+  jsonnet?: string;
+}
+
+/**
+ * Evaluates, with the real Jsonnet, every Jsonnet file the fleet's directory sources make Argo CD
+ * evaluate (ADR 0319), for validateFleet's `jsonnet` option. The binary is located only when
+ * there is such a file; without one the result says so (validate reports it as info).
+ */
+export async function evaluateFleetJsonnet(fleet: Fleet | ResolvedFleet, options: EvaluateJsonnetOptions): Promise<JsonnetEvaluations> {
+  const resolved = 'cluster' in fleet ? fleet : resolveFleet(fleet, options);
+  const fs = nodeFileSystem(resolved.fleet.root);
+  const sources = jsonnetSources(resolved.fleet, resolved.clusters, fs);
+  return evaluateJsonnetSources(sources, fs, () => locateJsonnet({ explicit: options.jsonnet, env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) }));
 }
 
 /**

@@ -43,7 +43,7 @@ test('plan follows an app-of-apps whose root is a Jsonnet directory: both child 
     const r = await planApps(dir);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.apps, { 'in-cluster': ['db', 'root', 'web'] }, r.stdout);
-    assert.doesNotMatch(r.stderr, /not-read|jsonnet-not-evaluated/, r.stderr);
+    assert.doesNotMatch(r.stderr, /not-read|jsonnet-not-followed/, r.stderr);
   } finally {
     removeTree(dir);
   }
@@ -148,7 +148,7 @@ test('without a Jsonnet, plan lists what it could read and says which Applicatio
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /wave 0 +root\n/);
     assert.match(r.stdout, /note: not followed: Application root reads apps\/apps\.jsonnet \(Jsonnet, which Argo CD evaluates\): .*nonexistent.*; the Applications and ApplicationSets it generates are missing from this plan/);
-    assert.match(r.stderr, /warning: apps\/apps\.jsonnet: .*Application root's spec\.source: apps\/apps\.jsonnet not evaluated: .*\[jsonnet-not-evaluated\]/);
+    assert.match(r.stderr, /warning: apps\/apps\.jsonnet: .*Application root's spec\.source: apps\/apps\.jsonnet not evaluated: .*\[jsonnet-not-followed\]/);
   } finally {
     removeTree(dir);
   }
@@ -167,10 +167,11 @@ test('a Jsonnet import outside the repository is refused while following, at its
     const result = loadFleet(dir);
     // A Jsonnet that fails the test if it is ever asked for: the import check comes first.
     await completeLoad(result, { env: { ...PATH_ENV, FLEETPLAN_JSONNET: '/nonexistent/jsonnet' } });
-    const f = result.findings.find((x) => x.code === 'jsonnet-outside-repo');
+    const f = result.findings.find((x) => x.code === 'jsonnet-not-followed');
     assert.ok(f, JSON.stringify(result.findings));
-    assert.deepEqual([f.file, f.line, f.severity], ['apps/apps.jsonnet', 2, 'error']);
-    assert.match(f.message, /Application root's spec\.source: import "\.\.\/\.\.\/outside\.libsonnet" would read .*, outside the repository/);
+    assert.deepEqual([f.file, f.line, f.severity, f.app], ['apps/apps.jsonnet', 2, 'warning', 'root']);
+    assert.match(f.message, /Application root's spec\.source: import "\.\.\/\.\.\/outside\.libsonnet" would read .*, outside the repository \[jsonnet-outside-repo\]; the Applications and ApplicationSets it generates are not followed/);
+    assert.equal(result.findings.filter((x) => x.code === 'jsonnet-not-followed').length, 1, 'the binary was never asked for');
   } finally {
     removeTree(parent);
   }

@@ -531,13 +531,14 @@ export class ArgoFollower {
         reason = r.reason;
         hint = r.hint;
       } else {
+        // The error itself is validate's (rules/jsonnet.ts, at the same place): here, that the plan misses what it generates.
         const p = r.problem;
         this.findings.push({
-          severity: 'error',
-          code: p.code,
+          severity: 'warning',
+          code: 'jsonnet-not-followed',
           cluster: where.cluster,
           app: name,
-          message: `${p.message}; the Applications it would generate are not followed`,
+          message: `${p.message} [${p.code}]; the Applications and ApplicationSets it generates are not followed`,
           file: p.file,
           ...(p.line ? { line: p.line } : {}),
           ...(p.line && p.column ? { column: p.column } : {}),
@@ -550,7 +551,7 @@ export class ArgoFollower {
       this.cluster(where.cluster, '', true).notes.push(`not followed: Application ${name} reads ${list} (Jsonnet, which Argo CD evaluates): ${reason}; the Applications and ApplicationSets it generates are missing from this plan`);
       this.findings.push({
         severity: 'warning',
-        code: 'jsonnet-not-evaluated',
+        code: 'jsonnet-not-followed',
         cluster: where.cluster,
         app: name,
         message: `${what}: ${list} not evaluated: ${reason}; the Applications and ApplicationSets it generates are not followed`,
