@@ -176,3 +176,34 @@ test('a Jsonnet import outside the repository is refused while following, at its
     removeTree(parent);
   }
 });
+
+test('a source Argo CD builds with a plugin is not evaluated as Jsonnet, even when its folder holds .jsonnet files', async () => {
+  const dir = repo({
+    'root.yaml': application('root', '    path: apps\n    plugin:\n      name: kasane\n'),
+    'apps/apps.jsonnet': "local k = import 'missing.libsonnet';\nfunction(layers) [k.child('web', 'web')]\n",
+  });
+  try {
+    const result = loadFleet(dir);
+    // A Jsonnet that would be reported as missing if it were asked for.
+    await completeLoad(result, { env: { ...PATH_ENV, FLEETPLAN_JSONNET: '/nonexistent/jsonnet' } });
+    assert.deepEqual(result.findings.filter((f) => f.code.startsWith('jsonnet')), []);
+    assert.deepEqual(Object.keys(result.fleet.clusters[0]!.spec.apps ?? {}), ['root']);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('a repository whose only Argo CD objects are in Jsonnet applied by hand is not read, and the message names the Jsonnet files', async () => {
+  const dir = repo({
+    'argocd/root.jsonnet': "local k = import 'child.libsonnet';\n[k.child('web', 'workloads/web')]\n",
+    'argocd/child.libsonnet': CHILD_LIB,
+    ...kustomizeApp('workloads/web', 'web-config'),
+  });
+  try {
+    const r = await cli(['plan', '--repo', dir], process.cwd(), PATH_ENV);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /is not a fleet repository: its Argo CD objects are written in Jsonnet \(argocd\/child\.libsonnet\), and no Application or ApplicationSet in a YAML file evaluates them/);
+  } finally {
+    removeTree(dir);
+  }
+});

@@ -29,6 +29,7 @@ import { expandListDocument } from '../../model/k8s-list.js';
 import type { ArgoObject, RepoScan } from './scan.js';
 import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
 import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
+import { argoSourceType } from '../../model/argo-source-type.js';
 import type { JsonnetTool } from '../../ports/tools.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
 
@@ -486,7 +487,7 @@ export class ArgoFollower {
   private mayRenderArgo(path: string, source: Record<string, unknown>, app: string): boolean {
     if (this.scan.argoCharts.includes(path)) return true;
     // A directory source's Jsonnet says what it produces only when evaluated (ADR 0318).
-    if (!kustomizationIn(this.fs, path) && !this.fs.exists(path === '.' ? 'Chart.yaml' : `${path}/Chart.yaml`) && this.jsonnetFiles(path, source).length > 0) return true;
+    if (this.evaluatesJsonnet(path, source) && this.jsonnetFiles(path, source).length > 0) return true;
     const files = this.coveredFiles(source);
     if (files.some((f) => this.argoFiles.has(f))) return true;
     const inflating = new Set(this.chartInflations().map((k) => k.file));
@@ -501,6 +502,11 @@ export class ArgoFollower {
 
   /** Applications whose kustomization pulls remote bases, which are not fetched offline. */
   private readonly remote = new Set<string>();
+
+  /** Argo CD evaluates Jsonnet only for a directory-type source (a plugin, Helm or kustomize source never). */
+  private evaluatesJsonnet(path: string, source: Record<string, unknown>): boolean {
+    return argoSourceType(source, (name) => this.fs.exists(path === '.' ? name : `${path}/${name}`)) === 'directory';
+  }
 
   private jsonnetFiles(path: string, source: Record<string, unknown>): string[] {
     return directorySourceFiles(this.fs, this.allFiles, path, source).filter((f) => f.endsWith('.jsonnet'));
@@ -518,7 +524,9 @@ export class ArgoFollower {
     const notEvaluated: string[] = [];
     let reason = '';
     let hint: string | undefined;
+    const jsonnet = this.evaluatesJsonnet(path, source);
     for (const f of directorySourceFiles(this.fs, this.allFiles, path, source)) {
+      if (!jsonnet && f.endsWith('.jsonnet')) continue;
       if (!f.endsWith('.jsonnet')) {
         parts.push(this.fs.readText(f));
         continue;

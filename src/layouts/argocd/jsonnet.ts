@@ -19,6 +19,7 @@ import { directoryOptions, selectDirectoryFiles } from '../../render/leaves/dire
 import type { JsonnetSettings } from '../../render/leaves/jsonnet.js';
 import { JSONNET_MAX_OUTPUT_BYTES, JSONNET_TIMEOUT_MS, SKIP_RENDERING_MARKER, jsonnetErrorLocation, jsonnetOutputManifests, jsonnetReads, jsonnetSearchPath, jsonnetSettings } from '../../render/leaves/jsonnet.js';
 import { argoBuildEnvironment, envsubst } from '../../render/leaves/jobs.js';
+import { repositoryFiles } from './scan.js';
 
 /**
  * The files a directory source at `path` reads, in the repo-server's walk order, `.jsonnet` ones
@@ -29,6 +30,23 @@ export function directorySourceFiles(fs: RepoFileSystem, allFiles: readonly stri
   const under = allFiles.filter((f) => f.startsWith(prefix));
   const picked = new Set(selectDirectoryFiles(under.map((f) => f.slice(prefix.length)), directoryOptions(source), { jsonnet: true }));
   return under.filter((f) => picked.has(f.slice(prefix.length)) && (!f.endsWith('.jsonnet') || !fs.readText(f).includes(SKIP_RENDERING_MARKER)));
+}
+
+/**
+ * Jsonnet files (`.jsonnet`, `.libsonnet`) that write Argo CD objects (they name argoproj.io and
+ * Application or ApplicationSet), sorted: what a repository that keeps its roots in Jsonnet has
+ * instead of YAML Applications (the "not a fleet repository" message names them).
+ */
+export function jsonnetArgoFiles(fs: RepoFileSystem): string[] {
+  return repositoryFiles(fs).filter((f) => {
+    if (!/\.(jsonnet|libsonnet)$/.test(f)) return false;
+    try {
+      const text = fs.readText(f);
+      return text.length < 2_000_000 && text.includes('argoproj.io') && /\bApplication(Set)?\b/.test(text);
+    } catch {
+      return false;
+    }
+  }).sort();
 }
 
 /** The Jsonnet settings of one Application's source, its values substituted from the Application's build environment. */
