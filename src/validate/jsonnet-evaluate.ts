@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { ToolError } from '../errors/index.js';
 import type { JsonnetTool } from '../ports/tools.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { JSONNET_MAX_OUTPUT_BYTES, JSONNET_TIMEOUT_MS, jsonnetErrorLocation, jsonnetOutputManifests } from '../render/leaves/jsonnet.js';
+import { JSONNET_MAX_OUTPUT_BYTES, JSONNET_TIMEOUT_MS, jsonnetErrorLocation, jsonnetOutputManifests, jsonnetStdLibraryGap, lineOf } from '../render/leaves/jsonnet.js';
 import type { JsonnetSource } from './jsonnet-sources.js';
 import { jsonnetEvaluationKey, jsonnetImportProblems } from './jsonnet-sources.js';
 
@@ -28,6 +28,8 @@ export type JsonnetEvaluation =
       column?: number;
       /** Jsonnet could not open an import (the static check names it at the import). */
       missingImport: boolean;
+      /** `jsonnet-std-missing`: the standard-library function the interpreter lacks (not a verdict on the file). */
+      std?: string;
     };
 
 export interface JsonnetEvaluations {
@@ -71,11 +73,13 @@ export async function evaluateJsonnetSources(sources: readonly JsonnetSource[], 
       } catch (e) {
         if (!(e instanceof ToolError) || (e.code !== 'build-failed' && e.code !== 'build-limit')) throw e;
         const at = jsonnetErrorLocation(e.message, root);
+        const gap = tool.flavor === 'cpp' ? jsonnetStdLibraryGap(e.message, root, (f, n) => lineOf(fs, f, n)) : undefined;
         const lines = e.message.split(`${root}/`).join('').split('\n');
         const message = lines.length > 8 ? [...lines.slice(0, 8), `\t… (${lines.length - 8} more lines)`].join('\n') : lines.join('\n');
         results.set(key, {
           ok: false,
-          code: e.code === 'build-limit' ? 'jsonnet-limit' : /STATIC ERROR/.test(e.message) ? 'jsonnet-syntax' : 'jsonnet-failed',
+          code: gap !== undefined ? 'jsonnet-std-missing' : e.code === 'build-limit' ? 'jsonnet-limit' : /STATIC ERROR/.test(e.message) ? 'jsonnet-syntax' : 'jsonnet-failed',
+          ...(gap !== undefined ? { std: gap } : {}),
           message,
           file: at?.file ?? file,
           ...(at ? { line: at.line, column: at.column } : {}),

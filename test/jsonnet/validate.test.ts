@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { PATH_ENV, application, repo, skipWithoutJsonnet } from './jsonnet-fixture.js';
+import { jsonnetStdLibraryGap } from '../../src/render/leaves/jsonnet.js';
+import { locateJsonnet } from '../../src/adapters/jsonnet.js';
 
 interface JsonFinding {
   severity: string;
@@ -154,6 +156,36 @@ test('without a Jsonnet, validate still checks imports and says which files it c
       ['error', 'jsonnet-import-missing', 'web/main.jsonnet', 2],
     ], r.all);
     assert.match(r.findings[0]!.message, /1 Jsonnet file Argo CD evaluates was not checked for syntax and evaluation errors \(web\/main\.jsonnet\): .*nonexistent/);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('jsonnetStdLibraryGap names a std function the interpreter lacks only where the line Jsonnet points at calls it', () => {
+  const lines: Record<string, string[]> = { 'web/a.jsonnet': ['{', '  x: std.objectKeysValues({ a: 1 }),', '  y: self.missing,', '}'] };
+  const lineAt = (f: string, n: number) => lines[f]?.[n - 1];
+  const err = (name: string, line: number) => `RUNTIME ERROR: field does not exist: ${name}\n\t/repo/web/a.jsonnet:${line}:6-30\tobject <anonymous>`;
+  assert.equal(jsonnetStdLibraryGap(err('objectKeysValues', 2), '/repo', lineAt), 'objectKeysValues');
+  // A field the file itself lacks is the file's error.
+  assert.equal(jsonnetStdLibraryGap(err('missing', 3), '/repo', lineAt), undefined);
+  assert.equal(jsonnetStdLibraryGap('RUNTIME ERROR: boom\n\t/repo/web/a.jsonnet:2:6', '/repo', lineAt), undefined);
+});
+
+test('a std function the Jsonnet found lacks (C++ 0.18 vs go-jsonnet) is a warning that names it, never a jsonnet-failed error', { skip: skipWithoutJsonnet() }, async () => {
+  const dir = repo({
+    'apps/web.yaml': application('web', '    path: web\n'),
+    'web/main.jsonnet': "[\n  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { n: std.toString(std.length(std.objectKeysValues({ a: 1 }))) } },\n]\n",
+  });
+  try {
+    const tool = await locateJsonnet({ env: PATH_ENV, bundledDir: false });
+    const r = await jsonnetFindings(dir);
+    if (tool.flavor === 'cpp' && tool.version.startsWith('0.18.')) {
+      assert.deepEqual(r.findings.map(where), [['warning', 'jsonnet-std-missing', 'web/main.jsonnet', 2]], r.all);
+      assert.match(r.findings[0]!.message, /calls std\.objectKeysValues, which the C\+\+ jsonnet 0\.18\.\d+ lacks/);
+    } else {
+      assert.deepEqual(r.findings, [], r.all);
+    }
+    assert.equal(r.code, 0, r.all);
   } finally {
     removeTree(dir);
   }

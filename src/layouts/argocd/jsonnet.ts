@@ -17,7 +17,7 @@ import { InputError, ToolError } from '../../errors/index.js';
 import { isPlainObject } from '../../model/merge.js';
 import { directoryOptions, selectDirectoryFiles } from '../../render/leaves/directory.js';
 import type { JsonnetSettings } from '../../render/leaves/jsonnet.js';
-import { JSONNET_MAX_OUTPUT_BYTES, JSONNET_TIMEOUT_MS, SKIP_RENDERING_MARKER, jsonnetErrorLocation, jsonnetOutputManifests, jsonnetReads, jsonnetSearchPath, jsonnetSettings } from '../../render/leaves/jsonnet.js';
+import { JSONNET_MAX_OUTPUT_BYTES, JSONNET_TIMEOUT_MS, SKIP_RENDERING_MARKER, jsonnetErrorLocation, jsonnetStdLibraryGap, lineOf, jsonnetOutputManifests, jsonnetReads, jsonnetSearchPath, jsonnetSettings } from '../../render/leaves/jsonnet.js';
 import { argoBuildEnvironment, envsubst } from '../../render/leaves/jobs.js';
 import { repositoryFiles } from './scan.js';
 
@@ -151,6 +151,14 @@ export class JsonnetEvaluator {
     } catch (e) {
       if (!(e instanceof ToolError) || (e.code !== 'build-failed' && e.code !== 'build-limit')) throw e;
       const at = jsonnetErrorLocation(e.message, this.root);
+      const gap = tool.flavor === 'cpp' ? jsonnetStdLibraryGap(e.message, this.root, (f, n) => lineOf(this.fs, f, n)) : undefined;
+      if (gap !== undefined) {
+        return {
+          kind: 'no-tool',
+          reason: `${file} calls std.${gap} (${at ? `${at.file}:${at.line}` : file}), which the C++ jsonnet ${tool.version} found here lacks; go-jsonnet, which Argo CD runs, has newer standard-library functions`,
+          hint: 'install go-jsonnet (https://github.com/google/go-jsonnet) and point FLEETPLAN_JSONNET at it',
+        };
+      }
       const lines = e.message.split(`${this.root}${sep}`).join('').split('\n');
       const message = lines.length > 8 ? [...lines.slice(0, 8), `\t… (${lines.length - 8} more lines)`].join('\n') : lines.join('\n');
       return {

@@ -19,6 +19,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../errors/index.js';
 import { isPlainObject } from '../../model/merge.js';
 import type { SourceReader } from '../../ports/source-reader.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
 
 export interface JsonnetVariable {
   name: string;
@@ -309,4 +310,29 @@ export function jsonnetErrorLocation(message: string, repoRoot: string): { file:
     return { file: relative(repoRoot, abs).split(sep).join('/'), line: Number(m[2]), column: Number(m[3]) };
   }
   return undefined;
+}
+
+/**
+ * The standard-library function a failed evaluation lacks, when the error is the interpreter's
+ * own gap rather than the file's: Jsonnet says `field does not exist: NAME` and the line it points
+ * at calls `std.NAME`. The C++ jsonnet 0.18 (Debian's) lacks functions go-jsonnet (what Argo CD
+ * runs) has, e.g. std.objectKeysValues or std.all; such a file is not judged by its result.
+ * `lineAt` reads a repository file's line (undefined when it cannot).
+ */
+export function jsonnetStdLibraryGap(message: string, repoRoot: string, lineAt: (file: string, line: number) => string | undefined): string | undefined {
+  const m = /RUNTIME ERROR: field does not exist: ([A-Za-z_][A-Za-z0-9_]*)/.exec(message);
+  if (!m) return undefined;
+  const at = jsonnetErrorLocation(message, repoRoot);
+  if (!at) return undefined;
+  const text = lineAt(at.file, at.line);
+  return text !== undefined && new RegExp(`\\bstd\\s*\\.\\s*${m[1]}\\b`).test(text) ? m[1] : undefined;
+}
+
+/** Line `n` (1-based) of a repository file, or undefined. */
+export function lineOf(fs: RepoFileSystem, file: string, n: number): string | undefined {
+  try {
+    return fs.readText(file).split('\n')[n - 1];
+  } catch {
+    return undefined;
+  }
 }

@@ -62,6 +62,11 @@ export const jsonnetRule: RuleDefinition = {
       summary: 'a Jsonnet file\'s output is not Kubernetes objects',
       help: 'Argo CD reads the output of a .jsonnet file as one object or an array of objects, each with a kind.',
     },
+    'jsonnet-std-missing': {
+      severity: 'warning',
+      summary: 'the Jsonnet that ran lacks a standard-library function the file calls',
+      help: 'The C++ jsonnet 0.18 (Debian\'s) lacks standard-library functions go-jsonnet has (std.objectKeysValues, std.all, …); Argo CD runs go-jsonnet. The file is not judged by this evaluation: install go-jsonnet and point FLEETPLAN_JSONNET at it.',
+    },
     'jsonnet-not-evaluated': {
       severity: 'info',
       summary: 'Jsonnet files were not evaluated (no Jsonnet binary)',
@@ -122,6 +127,18 @@ export const jsonnetRule: RuleDefinition = {
         if (evaluation && !evaluation.ok) {
           // An import Jsonnet could not open is the static finding above, at the import.
           if (evaluation.missingImport && problems.some((p) => p.kind === 'missing')) continue;
+          if (evaluation.std !== undefined) {
+            push({
+              severity: 'warning',
+              code: 'jsonnet-std-missing',
+              message: `${file} (read by ${by}) calls std.${evaluation.std}, which ${ctx.jsonnet?.tool ?? 'the Jsonnet found'} lacks; go-jsonnet, which Argo CD runs, has newer standard-library functions: not judged`,
+              file: evaluation.file,
+              ...(evaluation.line ? { line: evaluation.line } : {}),
+              hint: 'install go-jsonnet (https://github.com/google/go-jsonnet) and point FLEETPLAN_JSONNET at it',
+              ...who,
+            });
+            continue;
+          }
           push({
             severity: 'error',
             code: evaluation.code === 'invalid-manifests' ? 'jsonnet-output' : evaluation.code,
