@@ -14,6 +14,8 @@ import { createLocalGitTree, readRepositoryOrigin } from '../adapters/git.js';
 import type { LocalGitTree } from '../adapters/git.js';
 import { createClusterBuilder } from '../adapters/cluster-build.js';
 import type { ClosableClusterBuilder } from '../adapters/cluster-build.js';
+import { locateJsonnet } from '../adapters/jsonnet.js';
+import type { JsonnetTool } from '../ports/tools.js';
 import { createRepoServer } from '../appset/repo-server.js';
 import type { ClusterSecret } from '../appset/types.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
@@ -25,6 +27,9 @@ import type { ResolvedFleet, SelectOptions } from '../layering/resolve-fleet.js'
 import { resolveFleet } from '../layering/resolve-fleet.js';
 import type { CodeInfo, RuleDefinition } from '../validate/index.js';
 import type { ArgoCdSchemaSet } from '../validate/catalog/argocd-schema-source.js';
+import type { JsonnetEvaluations } from '../validate/jsonnet-evaluate.js';
+import { evaluateJsonnetSources } from '../validate/jsonnet-evaluate.js';
+import { jsonnetSources } from '../validate/jsonnet-sources.js';
 import { rules as coreRules, ruleCatalog as catalogOf, validateFleet as validateWith } from '../validate/index.js';
 
 export interface LoadOptions {
@@ -100,6 +105,8 @@ export interface CompleteLoadOptions {
   /** Cluster Secrets (--clusters) over the repository's own. */
   clusterSecrets?: readonly ClusterSecret[];
   origin?: RepositoryOrigin;
+  /** `--jsonnet`: a path or command name; else FLEETPLAN_JSONNET, then PATH (ADR 0303). */
+  jsonnet?: string;
 }
 
 /**
@@ -113,6 +120,7 @@ export async function completeLoad(result: LoadResult, options: CompleteLoadOpti
   result.complete = undefined;
   const root = result.fleet.root;
   let builder: ClosableClusterBuilder | undefined;
+  let jsonnet: Promise<JsonnetTool> | undefined;
   let tree: LocalGitTree | undefined;
   const lazyTree = (): LocalGitTree => (tree ??= createLocalGitTree(root));
   const git = createRepoServer({
@@ -126,6 +134,8 @@ export async function completeLoad(result: LoadResult, options: CompleteLoadOpti
       git,
       origin: options.origin ?? {},
       ...(options.clusterSecrets ? { clusterSecrets: options.clusterSecrets } : {}),
+      // Located on first use: only a Jsonnet directory source on the way asks for it (ADR 0318).
+      jsonnet: () => (jsonnet ??= locateJsonnet({ explicit: options.jsonnet, env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) })),
     });
   } finally {
     builder?.close();
@@ -148,6 +158,27 @@ export interface ValidateFleetOptions extends SelectOptions, LoadOptions {
   rules?: readonly RuleDefinition[];
   /** Argo CD schemas from the CRDs of the Argo CD the fleet runs (argoCdSchemasFromCrds), over the bundled ones. */
   argoCdSchemas?: ArgoCdSchemaSet;
+  /** The real Jsonnet's evaluations (evaluateFleetJsonnet): syntax and evaluation errors of the Jsonnet Argo CD evaluates. */
+  jsonnet?: JsonnetEvaluations;
+}
+
+export interface EvaluateJsonnetOptions extends SelectOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+  /** `--jsonnet`: a path or command name; else FLEETPLAN_JSONNET, then PATH (ADR 0303). */
+  jsonnet?: string;
+}
+
+/**
+ * Evaluates, with the real Jsonnet, every Jsonnet file the fleet's directory sources make Argo CD
+ * evaluate (ADR 0319), for validateFleet's `jsonnet` option. The binary is located only when
+ * there is such a file; without one the result says so (validate reports it as info).
+ */
+export async function evaluateFleetJsonnet(fleet: Fleet | ResolvedFleet, options: EvaluateJsonnetOptions): Promise<JsonnetEvaluations> {
+  const resolved = 'cluster' in fleet ? fleet : resolveFleet(fleet, options);
+  const fs = nodeFileSystem(resolved.fleet.root);
+  const sources = jsonnetSources(resolved.fleet, resolved.clusters, fs);
+  return evaluateJsonnetSources(sources, fs, () => locateJsonnet({ explicit: options.jsonnet, env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) }));
 }
 
 /**

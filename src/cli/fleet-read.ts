@@ -58,7 +58,7 @@ export async function completeRead(ctx: CommandContext, result: LoadResult, root
   const secrets = options.clusterSecrets === false ? undefined : clusterSecretsFile(ctx, result);
   if (result.complete) {
     await withStatus(progress(ctx), 'following the repository\'s Applications…', () =>
-      completeLoad(result, { env: ctx.io.env, cwd: ctx.io.cwd, ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}), ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}), ...(secrets ? { clusterSecrets: secrets } : {}) }),
+      completeLoad(result, { env: ctx.io.env, cwd: ctx.io.cwd, ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}), ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}), ...(typeof ctx.values.jsonnet === 'string' ? { jsonnet: ctx.values.jsonnet } : {}), ...(secrets ? { clusterSecrets: secrets } : {}) }),
     );
   }
   if (result.fallbacks?.length) {

@@ -4,8 +4,8 @@
  */
 
 // 1 load (src/api wires the adapters and layouts into the stages)
-export { loadFleet, completeLoad, validateFleet, rules, ruleCatalog } from '../api/fleet.js';
-export type { LoadOptions, ValidateFleetOptions, CompleteLoadOptions } from '../api/fleet.js';
+export { loadFleet, completeLoad, validateFleet, evaluateFleetJsonnet, rules, ruleCatalog } from '../api/fleet.js';
+export type { LoadOptions, ValidateFleetOptions, CompleteLoadOptions, EvaluateJsonnetOptions } from '../api/fleet.js';
 export type { LoadResult } from '../load/native.js';
 export { completeFallbacks } from '../layouts/gitops-standards/fallback.js';
 

@@ -18,6 +18,7 @@ import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './reg
 import { rosaLookalike, rosaMarkers } from './rosa-regional/reader.js';
 import { detectRosaRegional, loadRosaRegional } from './rosa-regional/entry.js';
 import { detectArgoCd, loadArgoCd, scanOf } from './argocd/reader.js';
+import { jsonnetArgoFiles } from './argocd/jsonnet.js';
 import type { Finding } from '../model/finding.js';
 import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns } from './validated-patterns/reader.js';
 
@@ -195,6 +196,13 @@ function lookalike(fs: RepoFileSystem): { what: string; hint: string } | undefin
       hint: name === 'clustergroup'
         ? 'the Validated Patterns clustergroup chart is what a pattern repository uses, not a fleet: pass --repo a pattern repository (values-global.yaml + values-<group>.yaml)'
         : 'a chart is an app of a fleet: pass --repo the repository that deploys it'
+    };
+  }
+  const jsonnet = jsonnetArgoFiles(fs);
+  if (jsonnet.length > 0) {
+    return {
+      what: `its Argo CD objects are written in Jsonnet (${shortList(jsonnet)}), and no Application or ApplicationSet in a YAML file evaluates them`,
+      hint: 'fleetplan follows Jsonnet that an Application\'s directory source evaluates (ADR 0318), starting from Applications in YAML files; it does not guess which Jsonnet file a person evaluates and applies by hand: apply the root as an Application (a YAML file whose source is the Jsonnet folder)',
     };
   }
   const below = fleetsBelow(fs);

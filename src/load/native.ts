@@ -14,6 +14,7 @@ import type { ClusterBuilder, FallbackRequest } from '../ports/cluster-build.js'
 import type { GitRepo, RepositoryOrigin } from '../ports/git-repo.js';
 import type { ClusterSecret } from '../appset/types.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
+import type { JsonnetTool } from '../ports/tools.js';
 import { validateSchema } from './json-schema.js';
 import type { Kind } from './schemas.js';
 import { schemas } from './schemas.js';
@@ -52,6 +53,8 @@ export interface LoadTools {
   origin: RepositoryOrigin;
   /** Cluster Secrets given by the user (--clusters), over the repository's own. */
   clusterSecrets?: readonly ClusterSecret[];
+  /** The real Jsonnet, located on first use (Jsonnet directory sources that may generate Applications). */
+  jsonnet?: () => Promise<JsonnetTool>;
 }
 
 export function loadNativeFleet(fs: RepoFileSystem): LoadResult {

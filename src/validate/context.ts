@@ -12,6 +12,7 @@ import type { LeafObjects } from '../ports/leaf-objects.js';
 import { formatPath } from '../model/source.js';
 import type { ManifestIndex, ManifestObject } from '../load/manifests.js';
 import type { ArgoCdSchemaSet } from './catalog/argocd-schema-source.js';
+import type { JsonnetEvaluations } from './jsonnet-evaluate.js';
 import type { ArgoSourceType } from '../model/argo-source-type.js';
 import { applicationSource, argoSourceType } from '../model/argo-source-type.js';
 import { applicationFor } from '../generate/argocd.js';
@@ -34,6 +35,8 @@ export interface RuleContext {
   localPath(app: ResolvedApp): string | undefined;
   /** Argo CD schemas read from the CRDs the user gave; their kinds replace the bundled ones (ADR 0155). */
   argoCdSchemas?: ArgoCdSchemaSet;
+  /** The real Jsonnet's evaluations of the Jsonnet Argo CD evaluates (jsonnet-evaluate.ts); absent: only imports are checked. */
+  jsonnet?: JsonnetEvaluations;
 }
 
 export type FindingDraft = Omit<Finding, 'file' | 'line' | 'column' | 'path'>;

@@ -45,6 +45,8 @@ import { provisionRules } from './provision.js';
 import { consumerValueCodes } from '../layering/consumer-values.js';
 import { leafBuildsRule } from './rules/leaf-builds.js';
 import { leafVariablesRule } from './rules/leaf-variables.js';
+import { jsonnetRule } from './rules/jsonnet.js';
+import type { JsonnetEvaluations } from './jsonnet-evaluate.js';
 import { sameRepository } from '../model/git-url.js';
 
 export type { RuleContext } from './context.js';
@@ -109,6 +111,7 @@ export const rules: RuleDefinition[] = [
   leafBuildsRule,
   leafVariablesRule,
   helmReleaseIdentityRule,
+  jsonnetRule,
 ];
 
 /** Codes found while loading and resolving, for settings and SARIF metadata. */
@@ -146,6 +149,8 @@ export interface ValidateOptions {
   rules?: readonly RuleDefinition[];
   /** Argo CD schemas from the CRDs of the Argo CD the fleet runs (argoCdSchemasFromCrds), over the bundled ones. */
   argoCdSchemas?: ArgoCdSchemaSet;
+  /** The real Jsonnet's evaluations (evaluateJsonnetSources); without them the Jsonnet rule checks imports only. */
+  jsonnet?: JsonnetEvaluations;
 }
 
 export function createRuleContext(resolved: ResolvedFleet, options: ValidateOptions): RuleContext {
@@ -168,6 +173,7 @@ export function createRuleContext(resolved: ResolvedFleet, options: ValidateOpti
     settings: fleet.validation,
     localPath,
     ...(options.argoCdSchemas ? { argoCdSchemas: options.argoCdSchemas } : {}),
+    ...(options.jsonnet ? { jsonnet: options.jsonnet } : {}),
     objectsOf(cluster, app) {
       if (options.leaves) {
         const key = `${cluster.name}\0${app.name}`;

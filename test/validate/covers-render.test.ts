@@ -154,7 +154,15 @@ const CASES: Record<string, Case | { excluded: string }> = {
   cancelled: { excluded: 'builds not started because writing the output directory failed (ADR 0276): that failure is the one reported, not an input error' },
   internal: { excluded: 'an OperationError for an unexpected exception: a bug, not an input error' },
   'tool-missing': { excluded: 'a tool this machine lacks (jsonnet, helm, kustomize): the run\'s environment, not the repository; `fleetplan version` names it' },
-  'jsonnet-outside-repo': { excluded: 'a Jsonnet import or lib path leading out of the repository (ADR 0303): render --leaves reports it at the file; validate does not read Jsonnet imports yet — a known gap' },
+  'jsonnet-outside-repo': {
+    what: 'a Jsonnet file of a directory source importing a file above the repository (ADR 0303, 0319)',
+    files: {
+      'groups/base/group.yaml': group('      path: components/web\n      namespace: op\n      wave: 5'),
+      'components/web/main.jsonnet': "// climbs out of the checkout\nimport '../../../outside.libsonnet'\n",
+    },
+    app: 'operator',
+    staticCode: 'jsonnet-outside-repo',
+  },
 };
 
 test('every error code render raises is in the table', () => {

@@ -7,7 +7,7 @@ import type { CommandContext } from '../command.js';
 import { checkSelector, choice, yamlOfJson } from '../common.js';
 import { load, selectedClusters } from '../fleet-read.js';
 import { hasErrors, VERSION } from '../../entry/core.js';
-import { argoCdSchemasFromCrds, ruleCatalog, validateFleet, formatFindingsText, findingsJson, findingsSarif } from '../../entry/fleet.js';
+import { argoCdSchemasFromCrds, evaluateFleetJsonnet, resolveFleet, ruleCatalog, validateFleet, formatFindingsText, findingsJson, findingsSarif } from '../../entry/fleet.js';
 import { readManifests } from '../../adapters/manifests.js';
 import { resolve } from 'node:path';
 import { leafObjectsFromDirectory } from '../../adapters/leaf-objects.js';
@@ -25,7 +25,10 @@ export async function run(ctx: CommandContext): Promise<number> {
   const leaves = leavesDir !== undefined ? leafObjectsFromDirectory(resolve(ctx.io.cwd, leavesDir)) : undefined;
   const crds = ctx.values['argocd-crds'] as string | undefined;
   const argoCdSchemas = crds !== undefined ? argoCdSchemasFromCrds(readManifests(resolve(ctx.io.cwd, crds), ctx.io.cwd), crds) : undefined;
-  const findings = validateFleet(fleet, { clusters, ...(leaves ? { leaves } : {}), ...(argoCdSchemas ? { argoCdSchemas } : {}) });
+  const resolved = resolveFleet(fleet, { clusters });
+  // The Jsonnet Argo CD evaluates, evaluated with the real binary where there is one (ADR 0319).
+  const jsonnet = await evaluateFleetJsonnet(resolved, { env: ctx.io.env, cwd: ctx.io.cwd, ...(typeof ctx.values.jsonnet === 'string' ? { jsonnet: ctx.values.jsonnet } : {}) });
+  const findings = validateFleet(resolved, { clusters, jsonnet, ...(leaves ? { leaves } : {}), ...(argoCdSchemas ? { argoCdSchemas } : {}) });
   if (format === 'json') ctx.io.stdout.write(findingsJson(findings));
   else if (format === 'yaml') ctx.io.stdout.write(yamlOfJson(findingsJson(findings)));
   else if (format === 'sarif') ctx.io.stdout.write(findingsSarif(findings, VERSION, ruleCatalog()));

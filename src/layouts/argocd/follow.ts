@@ -29,6 +29,9 @@ import { expandListDocument } from '../../model/k8s-list.js';
 import type { ArgoObject, RepoScan } from './scan.js';
 import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
 import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
+import { argoSourceType } from '../../model/argo-source-type.js';
+import type { JsonnetTool } from '../../ports/tools.js';
+import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
 
 export const IN_CLUSTER_NAME = 'in-cluster';
 export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
@@ -43,6 +46,8 @@ export interface FollowTools {
   origin: RepositoryOrigin;
   /** Cluster Secrets given with --clusters (over the repository's own). */
   clusterSecrets?: readonly ClusterSecret[];
+  /** The real Jsonnet, located on first use (a directory source with `.jsonnet` files); absent: none. */
+  jsonnet?: () => Promise<JsonnetTool>;
 }
 
 interface Place {
@@ -139,6 +144,7 @@ export class ArgoFollower {
   private readonly secrets: ClusterSecret[];
   private builder: ClusterBuilder | undefined;
   private builderError: string | undefined;
+  private readonly jsonnet: JsonnetEvaluator;
   private readonly argoFiles: Set<string>;
   private readonly ownURL: string | undefined;
   private readonly allFiles: string[];
@@ -167,6 +173,7 @@ export class ArgoFollower {
     // A clone of a local copy has a path for its origin: like no origin, it says nothing about which URLs are this one.
     this.ownURL = isServerURL(tools.origin.url) ? normalizeGitURL(tools.origin.url) : undefined;
     this.allFiles = repositoryFiles(fs);
+    this.jsonnet = new JsonnetEvaluator(fs, tools.jsonnet);
     this.secrets = [...(tools.clusterSecrets ?? [])];
     if (!tools.clusterSecrets) {
       for (const file of [...new Set(scan.clusterSecrets.map((s) => s.file))]) {
@@ -465,7 +472,7 @@ export class ArgoFollower {
         const parameters = Array.isArray(helm.parameters) ? helm.parameters.filter(isPlainObject).map((p) => ({ name: String(p.name), value: String(p.value) })) : [];
         text = await this.helm(path, { releaseName: str(helm.releaseName) ?? name, namespace: str(dest.namespace) ?? '', valueFiles, values, parameters }, `Application ${name}'s ${at}`, place.file, cluster);
       } else {
-        text = this.directory(s);
+        text = await this.directoryWithJsonnet(path, s, app, name, `Application ${name}'s ${at}`, where);
       }
       if (text !== undefined) out.push(...argoObjectsOf(parseYamlAll(text)));
     }
@@ -479,6 +486,8 @@ export class ArgoFollower {
    */
   private mayRenderArgo(path: string, source: Record<string, unknown>, app: string): boolean {
     if (this.scan.argoCharts.includes(path)) return true;
+    // A directory source's Jsonnet says what it produces only when evaluated (ADR 0318).
+    if (this.evaluatesJsonnet(path, source) && this.jsonnetFiles(path, source).length > 0) return true;
     const files = this.coveredFiles(source);
     if (files.some((f) => this.argoFiles.has(f))) return true;
     const inflating = new Set(this.chartInflations().map((k) => k.file));
@@ -494,8 +503,71 @@ export class ArgoFollower {
   /** Applications whose kustomization pulls remote bases, which are not fetched offline. */
   private readonly remote = new Set<string>();
 
-  private directory(source: Record<string, unknown>): string {
-    return this.coveredFiles(source).map((f) => this.fs.readText(f)).join('\n---\n');
+  /** Argo CD evaluates Jsonnet only for a directory-type source (a plugin, Helm or kustomize source never). */
+  private evaluatesJsonnet(path: string, source: Record<string, unknown>): boolean {
+    return argoSourceType(source, (name) => this.fs.exists(path === '.' ? name : `${path}/${name}`)) === 'directory';
+  }
+
+  private jsonnetFiles(path: string, source: Record<string, unknown>): string[] {
+    return directorySourceFiles(this.fs, this.allFiles, path, source).filter((f) => f.endsWith('.jsonnet'));
+  }
+
+  /**
+   * A directory source as the repo-server reads it: its YAML files, and its `.jsonnet` files
+   * evaluated in their place (ADR 0318). A Jsonnet that cannot be evaluated (no binary) or fails
+   * is a finding naming the Application, and the objects it would produce are missing: said,
+   * never silent. Undefined when nothing could be read.
+   */
+  private async directoryWithJsonnet(path: string, source: Record<string, unknown>, app: Record<string, unknown>, name: string, what: string, where: { file?: string; app: string; cluster: string; path: string }): Promise<string> {
+    const parts: string[] = [];
+    const settings = applicationJsonnetSettings(app, source);
+    const notEvaluated: string[] = [];
+    let reason = '';
+    let hint: string | undefined;
+    const jsonnet = this.evaluatesJsonnet(path, source);
+    for (const f of directorySourceFiles(this.fs, this.allFiles, path, source)) {
+      if (!jsonnet && f.endsWith('.jsonnet')) continue;
+      if (!f.endsWith('.jsonnet')) {
+        parts.push(this.fs.readText(f));
+        continue;
+      }
+      const r = await this.jsonnet.evaluate(path, f, settings, what);
+      if (r.kind === 'objects') {
+        if (r.text !== '') parts.push(r.text);
+      } else if (r.kind === 'no-tool') {
+        notEvaluated.push(f);
+        reason = r.reason;
+        hint = r.hint;
+      } else {
+        // The error itself is validate's (rules/jsonnet.ts, at the same place): here, that the plan misses what it generates.
+        const p = r.problem;
+        this.findings.push({
+          severity: 'warning',
+          code: 'jsonnet-not-followed',
+          cluster: where.cluster,
+          app: name,
+          message: `${p.message} [${p.code}]; the Applications and ApplicationSets it generates are not followed`,
+          file: p.file,
+          ...(p.line ? { line: p.line } : {}),
+          ...(p.line && p.column ? { column: p.column } : {}),
+          ...(p.hint !== undefined ? { hint: p.hint } : {}),
+        });
+      }
+    }
+    if (notEvaluated.length > 0) {
+      const list = notEvaluated.join(', ');
+      this.cluster(where.cluster, '', true).notes.push(`not followed: Application ${name} reads ${list} (Jsonnet, which Argo CD evaluates): ${reason}; the Applications and ApplicationSets it generates are missing from this plan`);
+      this.findings.push({
+        severity: 'warning',
+        code: 'jsonnet-not-followed',
+        cluster: where.cluster,
+        app: name,
+        message: `${what}: ${list} not evaluated: ${reason}; the Applications and ApplicationSets it generates are not followed`,
+        file: notEvaluated[0]!,
+        hint: hint ?? 'install Jsonnet (apt-get install jsonnet, or go-jsonnet), or point FLEETPLAN_JSONNET at one',
+      });
+    }
+    return parts.join('\n---\n');
   }
 
   private async tool(): Promise<ClusterBuilder | undefined> {

@@ -272,9 +272,14 @@ function helmOf(source: Record<string, unknown>, app: ResolvedApp): HelmSettings
  * version are not known: a reference to them is kept as written, so it shows in the output.
  */
 function buildEnvironment(source: Record<string, unknown>, app: ResolvedApp): Map<string, string> {
+  return argoBuildEnvironment(source, { name: app.name, namespace: app.destination.namespace ?? '', project: app.project });
+}
+
+/** The build environment of one source of the Application `app` (name, destination namespace, project). */
+export function argoBuildEnvironment(source: Record<string, unknown>, app: { name: string; namespace: string; project: string }): Map<string, string> {
   const env = new Map<string, string>();
   env.set('ARGOCD_APP_NAME', app.name);
-  env.set('ARGOCD_APP_NAMESPACE', app.destination.namespace ?? '');
+  env.set('ARGOCD_APP_NAMESPACE', app.namespace);
   env.set('ARGOCD_APP_PROJECT_NAME', app.project);
   if (typeof source.path === 'string') env.set('ARGOCD_APP_SOURCE_PATH', source.path);
   if (typeof source.repoURL === 'string') env.set('ARGOCD_APP_SOURCE_REPO_URL', source.repoURL);
@@ -289,7 +294,7 @@ const UNKNOWN_OFFLINE = new Set(['ARGOCD_APP_REVISION', 'ARGOCD_APP_REVISION_SHO
  * Argo CD's Env.Envsubst (os.Expand): `$NAME` and `${NAME}` from the build environment, `$$` is
  * `$`, any other name is empty.
  */
-function envsubst(text: string, env: Map<string, string>): string {
+export function envsubst(text: string, env: ReadonlyMap<string, string>): string {
   if (!text.includes('$')) return text;
   return text.replace(/\$(\$|\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g, (m, _all: string, braced?: string, bare?: string) => {
     if (m === '$$') return '$';

@@ -19,6 +19,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../errors/index.js';
 import { isPlainObject } from '../../model/merge.js';
 import type { SourceReader } from '../../ports/source-reader.js';
+import type { RepoFileSystem } from '../../ports/filesystem.js';
 
 export interface JsonnetVariable {
   name: string;
@@ -233,7 +234,7 @@ export function jsonnetImports(text: string): JsonnetImport[] {
  * is), `entry` first. Throws an InputError when an import would look outside `repoRoot`.
  * An import that matches nothing is left to the evaluation, which reports it.
  */
-export function jsonnetReads(reader: SourceReader, repoRoot: string, entry: string, searchPath: readonly string[], display: (abs: string) => string): string[] {
+export function jsonnetReads(reader: Pick<SourceReader, 'kind' | 'readText'>, repoRoot: string, entry: string, searchPath: readonly string[], display: (abs: string) => string): string[] {
   const seen = new Set<string>([entry]);
   const order = [entry];
   const queue = [entry];
@@ -294,4 +295,44 @@ export function jsonnetOutputManifests(json: string): string {
     docs.push(`${JSON.stringify(item)}\n`);
   });
   return docs.join('---\n');
+}
+
+/**
+ * Where a Jsonnet error message points: the first `FILE:LINE:COLUMN` of a file inside `repoRoot`
+ * (a STATIC ERROR names the place it could not parse; a RUNTIME ERROR's trace starts where the
+ * error was raised). Both implementations name files as they were given (absolute here) or
+ * relative to the working directory; `FILE` is returned relative to the repository.
+ */
+export function jsonnetErrorLocation(message: string, repoRoot: string): { file: string; line: number; column: number } | undefined {
+  for (const m of message.matchAll(/([^\s:()"']+):(\d+):(\d+)/g)) {
+    const abs = resolve(repoRoot, m[1]!);
+    if (!insideDir(repoRoot, abs)) continue;
+    return { file: relative(repoRoot, abs).split(sep).join('/'), line: Number(m[2]), column: Number(m[3]) };
+  }
+  return undefined;
+}
+
+/**
+ * The standard-library function a failed evaluation lacks, when the error is the interpreter's
+ * own gap rather than the file's: Jsonnet says `field does not exist: NAME` and the line it points
+ * at calls `std.NAME`. The C++ jsonnet 0.18 (Debian's) lacks functions go-jsonnet (what Argo CD
+ * runs) has, e.g. std.objectKeysValues or std.all; such a file is not judged by its result.
+ * `lineAt` reads a repository file's line (undefined when it cannot).
+ */
+export function jsonnetStdLibraryGap(message: string, repoRoot: string, lineAt: (file: string, line: number) => string | undefined): string | undefined {
+  const m = /RUNTIME ERROR: field does not exist: ([A-Za-z_][A-Za-z0-9_]*)/.exec(message);
+  if (!m) return undefined;
+  const at = jsonnetErrorLocation(message, repoRoot);
+  if (!at) return undefined;
+  const text = lineAt(at.file, at.line);
+  return text !== undefined && new RegExp(`\\bstd\\s*\\.\\s*${m[1]}\\b`).test(text) ? m[1] : undefined;
+}
+
+/** Line `n` (1-based) of a repository file, or undefined. */
+export function lineOf(fs: RepoFileSystem, file: string, n: number): string | undefined {
+  try {
+    return fs.readText(file).split('\n')[n - 1];
+  } catch {
+    return undefined;
+  }
 }

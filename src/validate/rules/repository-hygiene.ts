@@ -15,6 +15,9 @@ import type { ManifestIndex } from '../../load/manifests.js';
 import { renderedClusterPath } from '../../generate/argocd.js';
 import { isPlainObject } from '../../model/merge.js';
 import { sameRepository } from '../../model/git-url.js';
+import { applicationFor } from '../../generate/argocd.js';
+import { applicationSource } from '../../model/argo-source-type.js';
+import { directoryJsonnetFiles } from '../jsonnet-sources.js';
 
 export const repositoryHygieneRule: RuleDefinition = {
   name: 'repository-hygiene',
@@ -97,7 +100,9 @@ export const repositoryHygieneRule: RuleDefinition = {
           continue;
         }
         // Flux generates a kustomization from every YAML file below a directory that has none.
-        if (dir.kind === 'empty' && !(fleet.engine === 'flux' && hasYamlBelow(fs, normalized, 0))) {
+        // Argo CD evaluates the .jsonnet files of a directory source (ADR 0303): such a directory is not empty.
+        const jsonnet = () => fleet.engine !== 'flux' && directoryJsonnetFiles(fs, normalized, applicationSource(applicationFor(c, app) as unknown as Record<string, unknown>) ?? {}).length > 0;
+        if (dir.kind === 'empty' && !(fleet.engine === 'flux' && hasYamlBelow(fs, normalized, 0)) && !jsonnet()) {
           out.push(place(fleet, origin(), {
             severity: 'error',
             code: 'empty-source',
