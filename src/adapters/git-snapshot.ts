@@ -231,7 +231,6 @@ export interface GitChange {
  * working tree from git (skip-worktree, assume-unchanged, unmerged entries).
  */
 export async function changedUnderFleet(where: FleetCheckout, from: string, to: string | null, ahead?: GitAhead): Promise<GitChange[] | undefined> {
-  const spec = where.prefix === '' ? '.' : where.prefix;
   const strip = (p: string): string | undefined => (where.prefix === '' ? p : p === where.prefix ? '' : p.startsWith(`${where.prefix}/`) ? p.slice(where.prefix.length + 1) : undefined);
   const [diffArgs, hiddenArgs, othersArgs] = changedCommands(where, from, to);
   const raw = await git(where.top, diffArgs!, ahead);
