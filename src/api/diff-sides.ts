@@ -3,11 +3,15 @@
  * and validate each side (docs/adr/0225-fleetplan-diff.md, 0245-incremental-diff.md). Imported by
  * `./diff.ts` only when a diff cannot be answered from records (docs/adr/0314-diff-warm-path.md).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fleetCheckout, resolveCommit } from '../adapters/git-snapshot.js';
 import { leafObjectsFromDirectory } from '../adapters/leaf-objects.js';
+import { MAX_INPUT_BYTES, readTextFile } from '../adapters/fs.js';
+import { appFileName } from '../model/graphs.js';
+import type { ManifestWriter, OutputFile } from '../ports/build-cache.js';
+import { parseYamlAll } from '../yaml/index.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
 import type { ClusterSide, DiffRevision, FleetDiff, ClusterDiff, FindingsDelta } from '../diff/index.js';
 import { diffFindings } from '../diff/index.js';
@@ -102,6 +106,85 @@ async function buildLeaves(resolved: ResolvedFleet, options: DiffLeavesOptions, 
   return out;
 }
 
+/** Per cluster and app, the leaf files render would write (`.yaml`/`.yml`, by name), as the incremental path compares them. */
+type LeafFiles = Map<string, Map<string, OutputFile[]>>;
+
+/**
+ * The leaf files of every cluster and app, kept in memory instead of written to a directory and
+ * read back (buildLeaves): what render would write there, file by file. Apps that were not built
+ * or failed get the same notes as buildLeaves and no entry. docs/adr/0315-diff-leaves-in-memory.md.
+ */
+async function buildLeafFiles(resolved: ResolvedFleet, options: DiffLeavesOptions, notes: Map<string, string[]>, root: string): Promise<LeafFiles> {
+  const out: LeafFiles = new Map();
+  const note = (cluster: string, text: string) => notes.set(cluster, [...(notes.get(cluster) ?? []), portableText(text, root)]);
+  if (resolved.clusters.length === 0) return out;
+  // A directory replaced holds exactly the files given (createManifestWriter into a fresh directory does the same).
+  const dirs = new Map<string, readonly OutputFile[]>();
+  const writer: ManifestWriter = { replaceDirectory: (relDir, files) => void dirs.set(relDir, files) };
+  const { run, skipped } = await renderFleetLeaves(resolved, { ...options, writer });
+  for (const s of skipped) note(s.cluster, `leaves of ${s.app} not built: ${s.reason}`);
+  const failed = new Set<string>();
+  for (const r of run.results) {
+    for (const n of r.notes ?? []) note(r.cluster, `leaves of ${r.app}: ${n}`);
+    if (r.error) {
+      failed.add(`${r.cluster}\0${r.app}`);
+      note(r.cluster, `leaves of ${r.app} could not be built: ${r.error.message.split('\n')[0]}`);
+    }
+  }
+  for (const r of run.results) {
+    if (failed.has(`${r.cluster}\0${r.app}`)) continue;
+    let m = out.get(r.cluster);
+    if (!m) out.set(r.cluster, (m = new Map()));
+    // What leafObjectsFromDirectory reads back: the app's folder, its YAML files in name order.
+    const files = (dirs.get(`${r.cluster}/manifests/${appFileName(r.app) ?? r.app}`) ?? []).filter((f) => /\.ya?ml$/.test(f.name));
+    m.set(r.app, files.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)));
+  }
+  return out;
+}
+
+/** The objects of an app's leaf files, as leafObjectsFromDirectory parses them from disk (the same bytes, the same size limit). */
+function leafObjects(cluster: string, app: string, files: readonly OutputFile[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const f of files) {
+    const bytes = Buffer.from(f.content, 'utf8');
+    if (bytes.length > MAX_INPUT_BYTES) {
+      // The error reading the file back would give: the same text, from the same reader.
+      const dir = mkdtempSync(join(tmpdir(), 'fleetplan-diff-leaf-'));
+      try {
+        writeFileSync(join(dir, f.name), bytes);
+        readTextFile(join(dir, f.name), `${cluster}/manifests/${appFileName(app) ?? app}/${f.name}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    for (const doc of parseYamlAll(bytes.toString('utf8'))) {
+      if (doc && typeof doc === 'object' && !Array.isArray(doc)) out.push(doc as Record<string, unknown>);
+    }
+  }
+  return out;
+}
+
+const sameFiles = (x: readonly OutputFile[], y: readonly OutputFile[]): boolean => x.length === y.length && x.every((f, i) => f.name === y[i]!.name && f.content === y[i]!.content);
+
+/**
+ * A cluster's leaf objects on both sides: an app whose files are byte for byte the same on both
+ * gets no objects on either (its objects are equal, so its diff is empty either way) and is not
+ * parsed; any other is parsed on each side. An app absent from a side (not built, failed) stays absent.
+ */
+function leafPair(cluster: string, a: Map<string, OutputFile[]> | undefined, b: Map<string, OutputFile[]> | undefined): [Map<string, Record<string, unknown>[]>, Map<string, Record<string, unknown>[]>] {
+  const oa = new Map<string, Record<string, unknown>[]>();
+  const ob = new Map<string, Record<string, unknown>[]>();
+  for (const [app, fa] of a ?? []) {
+    const fb = b?.get(app);
+    if (fb !== undefined && sameFiles(fa, fb)) {
+      oa.set(app, []);
+      ob.set(app, []);
+    } else oa.set(app, leafObjects(cluster, app, fa));
+  }
+  for (const [app, fb] of b ?? []) if (!ob.has(app)) ob.set(app, leafObjects(cluster, app, fb));
+  return [oa, ob];
+}
+
 /** A cluster's side whose revision is pinned: the cluster as the repository holds it at the pin. */
 export async function atPin(revs: Revisions, name: string, revision: string, options: DiffOptions): Promise<{ side?: ClusterSide; notes: string[]; note?: string }> {
   const sha = await resolveCommit(revs.where.top, revision);
@@ -159,18 +242,18 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
   const same = (n: string) => fpa.get(n) !== undefined && fpa.get(n) === fpb.get(n);
   const notesA = new Map<string, string[]>();
   const notesB = new Map<string, string[]>();
-  let leavesA: Map<string, Map<string, Record<string, unknown>[]>> | undefined;
-  let leavesB: Map<string, Map<string, Record<string, unknown>[]>> | undefined;
+  let leavesA: LeafFiles | undefined;
+  let leavesB: LeafFiles | undefined;
   if (options.leaves) {
     options.onProgress?.(`building leaves of ${a.label.revision}…`);
-    leavesA = await buildLeaves(ra, options.leaves, notesA, a.root);
+    leavesA = await buildLeafFiles(ra, options.leaves, notesA, a.root);
     options.onProgress?.(`building leaves of ${b.label.revision}…`);
-    leavesB = await buildLeaves(rb, options.leaves, notesB, b.root);
+    leavesB = await buildLeafFiles(rb, options.leaves, notesB, b.root);
   }
   // What each side's diff against itself would say of each cluster (the records of ../adapters/diff-records.ts).
   const seenA = new Map<string, ClusterSummary>();
   const seenB = new Map<string, ClusterSummary>();
-  const sideOf = (resolved: ResolvedFleet, c: ResolvedCluster, render: boolean, leaves: Map<string, Map<string, Record<string, unknown>[]>> | undefined): ClusterSide => {
+  const sideOf = (resolved: ResolvedFleet, c: ResolvedCluster, render: boolean, leaves: Map<string, Record<string, unknown>[]> | undefined): ClusterSide => {
     const p = planCluster(resolved.fleet, c);
     (resolved === ra ? seenA : seenB).set(c.name, { name: c.name, sector: p.sector, revision: p.revision });
     return {
@@ -180,7 +263,7 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
       objects: render ? renderCluster(resolved, c).flatMap((f) => f.objects.map((object) => ({ file: f.path, object }))) : [],
       apps: render ? p.apps : [],
       bootstrap: render ? p.bootstrap : [],
-      ...(leaves ? { leaves: leaves.get(c.name) ?? new Map() } : {}),
+      ...(leaves ? { leaves } : {}),
     };
   };
   const rendered = names.filter((n) => !same(n)).length;
@@ -190,9 +273,10 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
     const render = !same(n);
     const x = ca.get(n);
     const y = cb.get(n);
-    const one = (resolved: ResolvedFleet, c: ResolvedCluster | undefined, notes: Map<string, string[]>, leaves: typeof leavesA): Loaded | undefined =>
+    const [objectsA, objectsB] = options.leaves ? leafPair(n, leavesA!.get(n), leavesB!.get(n)) : [undefined, undefined];
+    const one = (resolved: ResolvedFleet, c: ResolvedCluster | undefined, notes: Map<string, string[]>, leaves: Map<string, Record<string, unknown>[]> | undefined): Loaded | undefined =>
       c === undefined ? undefined : { fleet: resolved.fleet, sides: new Map([[n, sideOf(resolved, c, render, leaves)]]), findings: [], notes };
-    clusters.push(await compareCluster(revs, n, one(ra, x, notesA, leavesA), one(rb, y, notesB, leavesB), options, atPin));
+    clusters.push(await compareCluster(revs, n, one(ra, x, notesA, objectsA), one(rb, y, notesB, objectsB), options, atPin));
     leavesA?.delete(n);
     leavesB?.delete(n);
   }
