@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fleetCheckout, resolveCommit } from '../adapters/git-snapshot.js';
+import { fleetCheckout, fleetTree, resolveCommit } from '../adapters/git-snapshot.js';
+import { readRecord, recordKey } from '../adapters/diff-records.js';
 import { leafObjectsFromDirectory } from '../adapters/leaf-objects.js';
 import { MAX_INPUT_BYTES, readTextFile } from '../adapters/fs.js';
 import { appFileName } from '../model/graphs.js';
@@ -204,7 +205,23 @@ function incrementalFits(fleet: Fleet): boolean {
   return fleet.delivery !== 'applicationset';
 }
 
+/**
+ * The findings of a committed side from its record (../adapters/diff-records.ts), for `--leaves`
+ * runs given `recordsFor` (the record of the same tree, build and selection holds what
+ * validateFleet gives: docs/adr/0315-diff-leaves-in-memory.md); undefined when there is none or the
+ * side could not have one (the conditions of keepRecord).
+ */
+async function recordedFindings(revs: Revisions, side: Side, options: DiffOptions & { recordsFor?: unknown }): Promise<Finding[] | undefined> {
+  const { commit } = side.label;
+  if (options.recordsFor === undefined || options.cacheDir === undefined || commit === null || side.reads === undefined || side.reads.unknown || side.load.fleet.delivery === 'applicationset') return undefined;
+  const tree = await fleetTree(revs.where, commit, revs.ahead);
+  if (tree === undefined) return undefined;
+  return readRecord(options.cacheDir, recordKey(tree, options.recordsFor), tree)?.findings;
+}
+
 export interface Compared {
+  /** Per side, whether its findings came from its record (then it is not written again). */
+  recorded?: [boolean, boolean];
   clusters: ClusterDiff[];
   findings: FindingsDelta;
   /** Per side (from, to), its selected clusters as its diff against itself reports them; absent from the full path. */
@@ -280,10 +297,13 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
     leavesA?.delete(n);
     leavesB?.delete(n);
   }
-  const fa = portable(validateFleet(ra, { fs: sideFs(a) }), a.root);
-  const fb = portable(validateFleet(rb, { fs: sideFs(b) }), b.root);
+  // A side's findings: its record's when it has one (`--leaves` with a record cache), else validated here.
+  const ka = await recordedFindings(revs, a, options);
+  const kb = b.label.commit === a.label.commit ? ka : await recordedFindings(revs, b, options);
+  const fa = ka ?? portable(validateFleet(ra, { fs: sideFs(a) }), a.root);
+  const fb = kb ?? portable(validateFleet(rb, { fs: sideFs(b) }), b.root);
   const summary = (selected: readonly string[], of: Map<string, ClusterSummary>) => selected.map((n) => of.get(n)!);
-  return { clusters, findings: diffFindings(fa, fb), summaries: [summary(na, seenA), summary(nb, seenB)], sideFindings: [fa, fb] };
+  return { clusters, findings: diffFindings(fa, fb), summaries: [summary(na, seenA), summary(nb, seenB)], sideFindings: [fa, fb], recorded: [ka !== undefined, kb !== undefined] };
 }
 
 /**

@@ -63,11 +63,13 @@ export async function diffFleet(options: DiffOptions): Promise<FleetDiff> {
     const a = await revs.side(from);
     const b = await revs.side(to);
     const { compareSides } = await import('./diff-sides.js');
-    const { diff, compared } = await compareSides(revs, a, b, options, undefined);
-    const { summaries, sideFindings } = compared;
-    if (context !== undefined && summaries !== undefined && sideFindings !== undefined) {
-      await keepRecord(revs, a, summaries[0], sideFindings[0], context, options.cacheDir!);
-      if (b.label.commit !== a.label.commit) await keepRecord(revs, b, summaries[1], sideFindings[1], context, options.cacheDir!);
+    // With --leaves the diff is not answered from records, but each side's findings are (and a side validated here gets one).
+    const kept = context ?? (options.cacheDir !== undefined && options.full !== true ? recordContext(revs, options) : undefined);
+    const { diff, compared } = await compareSides(revs, a, b, { ...options, ...(kept !== undefined && options.leaves !== undefined ? { recordsFor: kept } : {}) }, undefined);
+    const { summaries, sideFindings, recorded } = compared;
+    if (kept !== undefined && summaries !== undefined && sideFindings !== undefined) {
+      if (recorded?.[0] !== true) await keepRecord(revs, a, summaries[0], sideFindings[0], kept, options.cacheDir!);
+      if (b.label.commit !== a.label.commit && recorded?.[1] !== true) await keepRecord(revs, b, summaries[1], sideFindings[1], kept, options.cacheDir!);
     }
     return diff;
   } finally {
