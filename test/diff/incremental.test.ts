@@ -294,7 +294,9 @@ const cases: Case[] = [
   {
     // A component removed from a group's app: that app's leaves are removed, object by object.
     name: 'a component emptied, with --leaves',
-    change: (dir) => writeTree({ 'components/ingress/kustomization.yaml': 'resources: []\n' }, dir),
+    change: (dir) => {
+      writeTree({ 'components/ingress/kustomization.yaml': 'resources: []\n' }, dir);
+    },
     rendered: 0,
     changed: ['edge-1', 'edge-2'],
     leaves: true,
