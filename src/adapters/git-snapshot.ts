@@ -8,6 +8,7 @@
  * docs/adr/0225-fleetplan-diff.md.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
@@ -19,12 +20,16 @@ interface GitResult {
   stderr: string;
 }
 
-function git(dir: string, args: readonly string[]): Promise<GitResult> {
+const gitEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_LFS_SKIP_SMUDGE: '1' });
+
+function git(dir: string, args: readonly string[], ahead?: GitAhead): Promise<GitResult> {
+  const answer = ahead?.take(dir, args);
+  if (answer !== undefined) return Promise.resolve(answer);
   return new Promise((done, fail) => {
     const child = spawn('git', ['-C', dir, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       // No pager, prompts, hooks or locale surprises; never the network (the clone is local).
-      env: { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_LFS_SKIP_SMUDGE: '1' },
+      env: gitEnv(),
     });
     let stdout = '';
     let stderr = '';
@@ -35,6 +40,61 @@ function git(dir: string, args: readonly string[]): Promise<GitResult> {
     );
     child.on('close', (code) => done({ code: code ?? 1, stdout: stdout.trim(), stderr: stderr.trim() }));
   });
+}
+
+const shellWord = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Answers of git commands run ahead, several in one `sh` process (each `git -C DIR ARGS` with the
+ * environment and stdin git() gives them, stderr dropped): a process costs the diff more than the
+ * git command it runs (docs/adr/0314-diff-warm-path.md). Each answer serves the identical git()
+ * call that follows, once; a command not run ahead (or whose answer could not be told apart) runs
+ * as before. Callers use it for commands whose stderr they do not read.
+ */
+export class GitAhead {
+  private readonly answers = new Map<string, GitResult[]>();
+
+  private static key(dir: string, args: readonly string[]): string {
+    return JSON.stringify([dir, args]);
+  }
+
+  /** The answer run ahead for `git -C dir args`, once. */
+  take(dir: string, args: readonly string[]): GitResult | undefined {
+    const k = GitAhead.key(dir, args);
+    const list = this.answers.get(k);
+    const a = list?.shift();
+    if (list?.length === 0) this.answers.delete(k);
+    return a;
+  }
+
+  /** Runs `commands` (`git -C dir ARGS` each) in one `sh`; on any failure of the shell itself nothing is kept (each runs on its own later). */
+  async run(dir: string, commands: readonly (readonly string[])[]): Promise<void> {
+    if (commands.length === 0 || [dir, ...commands.flat()].some((a) => a.includes('\0'))) return;
+    // A boundary no output holds: checked below (an output that held it would add a boundary, and nothing is kept).
+    const boundary = `fleetplan-${randomBytes(16).toString('hex')}`;
+    const script = commands.map((args) => `git -C ${shellWord(dir)} ${args.map(shellWord).join(' ')} </dev/null 2>/dev/null; printf '\\n%s %d\\n' ${boundary} $?`).join('\n');
+    const out = await new Promise<string | undefined>((done) => {
+      let child;
+      try {
+        child = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'ignore'], env: gitEnv() });
+      } catch {
+        done(undefined);
+        return;
+      }
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+      child.on('error', () => done(undefined));
+      child.on('close', (code) => done(code === 0 ? stdout : undefined));
+    });
+    if (out === undefined) return;
+    const parts = out.split(new RegExp(`\\n${boundary} (\\d+)\\n`));
+    // [out0, code0, out1, code1, …, ''] — exactly one boundary per command, nothing after the last.
+    if (parts.length !== commands.length * 2 + 1 || parts[parts.length - 1] !== '') return;
+    commands.forEach((args, i) => {
+      const k = GitAhead.key(dir, args);
+      this.answers.set(k, [...(this.answers.get(k) ?? []), { code: Number(parts[i * 2 + 1]), stdout: parts[i * 2]!.trim(), stderr: '' }]);
+    });
+  }
 }
 
 /** Where the fleet sits in its git repository. */
@@ -59,10 +119,15 @@ export async function fleetCheckout(root: string): Promise<FleetCheckout> {
   return { top, prefix };
 }
 
+/** The git commands resolveCommit runs (in order, until one answers). */
+export function resolveCommitCommands(revision: string): string[][] {
+  return [revision, `refs/remotes/origin/${revision}`].map((candidate) => ['rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`]);
+}
+
 /** The full SHA of a commit-ish, or undefined when the repository has no such commit. */
-export async function resolveCommit(top: string, revision: string): Promise<string | undefined> {
-  for (const candidate of [revision, `refs/remotes/origin/${revision}`]) {
-    const r = await git(top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`]);
+export async function resolveCommit(top: string, revision: string, ahead?: GitAhead): Promise<string | undefined> {
+  for (const args of resolveCommitCommands(revision)) {
+    const r = await git(top, args, ahead);
     if (r.code === 0) return r.stdout;
   }
   return undefined;
@@ -122,9 +187,14 @@ export async function checkoutSnapshot(where: FleetCheckout, commit: string): Pr
   return { commit, root: where.prefix === '' ? dir : join(dir, ...where.prefix.split('/')), close };
 }
 
+/** The git command fleetTree runs. */
+export function fleetTreeCommand(where: FleetCheckout, commit: string): string[] {
+  return ['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}^{tree}${where.prefix === '' ? '' : `:${where.prefix}`}`];
+}
+
 /** The tree id of the fleet's directory at a commit (what its content is keyed by), undefined when there is none. */
-export async function fleetTree(where: FleetCheckout, commit: string): Promise<string | undefined> {
-  const r = await git(where.top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}^{tree}${where.prefix === '' ? '' : `:${where.prefix}`}`]);
+export async function fleetTree(where: FleetCheckout, commit: string, ahead?: GitAhead): Promise<string | undefined> {
+  const r = await git(where.top, fleetTreeCommand(where, commit), ahead);
   return r.code === 0 && /^[0-9a-f]{40,64}$/.test(r.stdout) ? r.stdout : undefined;
 }
 
@@ -133,6 +203,16 @@ export async function treeHasLinks(where: FleetCheckout, tree: string): Promise<
   const r = await git(where.top, ['ls-tree', '-r', '-z', '--end-of-options', tree]);
   if (r.code !== 0) return undefined;
   return r.stdout.split('\0').some((line) => line.startsWith('120000 ') || line.startsWith('160000 '));
+}
+
+const DIFF_CONFIG = ['-c', 'core.quotePath=false', '-c', 'diff.external=', '-c', 'core.fsmonitor=false'];
+
+/** The git commands changedUnderFleet runs: `git diff --raw`, and for the working tree the two `ls-files`. */
+export function changedCommands(where: FleetCheckout, from: string, to: string | null): string[][] {
+  const spec = where.prefix === '' ? '.' : where.prefix;
+  const diff = [...DIFF_CONFIG, '--no-optional-locks', 'diff', '--raw', '-z', '--no-renames', '--no-ext-diff', '--ignore-submodules=none', from, ...(to !== null ? [to] : []), '--', spec];
+  if (to !== null) return [diff];
+  return [diff, [...DIFF_CONFIG, 'ls-files', '-z', '-v', '--', spec], [...DIFF_CONFIG, '--no-optional-locks', 'ls-files', '-z', '--others', '--directory', '--', spec]];
 }
 
 /** A path under the fleet that differs between two revisions: `content` (same kind, other bytes) or `entry` (added, deleted, type changed, untracked). */
@@ -150,11 +230,10 @@ export interface GitChange {
  * disk). Undefined when git cannot say exactly: a command failed, or the index hides files of the
  * working tree from git (skip-worktree, assume-unchanged, unmerged entries).
  */
-export async function changedUnderFleet(where: FleetCheckout, from: string, to: string | null): Promise<GitChange[] | undefined> {
-  const spec = where.prefix === '' ? '.' : where.prefix;
+export async function changedUnderFleet(where: FleetCheckout, from: string, to: string | null, ahead?: GitAhead): Promise<GitChange[] | undefined> {
   const strip = (p: string): string | undefined => (where.prefix === '' ? p : p === where.prefix ? '' : p.startsWith(`${where.prefix}/`) ? p.slice(where.prefix.length + 1) : undefined);
-  const env = ['-c', 'core.quotePath=false', '-c', 'diff.external=', '-c', 'core.fsmonitor=false'];
-  const raw = await git(where.top, [...env, '--no-optional-locks', 'diff', '--raw', '-z', '--no-renames', '--no-ext-diff', '--ignore-submodules=none', from, ...(to !== null ? [to] : []), '--', spec]);
+  const [diffArgs, hiddenArgs, othersArgs] = changedCommands(where, from, to);
+  const raw = await git(where.top, diffArgs!, ahead);
   if (raw.code !== 0) return undefined;
   const out: GitChange[] = [];
   const fields = raw.stdout === '' ? [] : raw.stdout.split('\0');
@@ -168,10 +247,10 @@ export async function changedUnderFleet(where: FleetCheckout, from: string, to: 
     out.push({ path, change: m[3] === 'M' ? 'content' : 'entry', link });
   }
   if (to === null) {
-    const hidden = await git(where.top, [...env, 'ls-files', '-z', '-v', '--', spec]);
+    const hidden = await git(where.top, hiddenArgs!, ahead);
     if (hidden.code !== 0) return undefined;
     if (hidden.stdout.split('\0').some((l) => l !== '' && !l.startsWith('H '))) return undefined;
-    const others = await git(where.top, [...env, '--no-optional-locks', 'ls-files', '-z', '--others', '--directory', '--', spec]);
+    const others = await git(where.top, othersArgs!, ahead);
     if (others.code !== 0) return undefined;
     for (const p of others.stdout.split('\0')) {
       if (p === '') continue;

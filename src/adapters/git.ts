@@ -13,6 +13,7 @@ import { toolEnv } from './process.js';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { GitTree, RepositoryOrigin } from '../ports/git-repo.js';
 import { InputError, ToolError } from '../errors/index.js';
@@ -302,7 +303,19 @@ function mayBeInWorkTree(dir: string): boolean {
  * repository's objects first and from this only where the repository says nothing.
  */
 export function readRepositoryOrigin(dir: string): RepositoryOrigin {
-  const git = (args: string[]): string | undefined => {
+  if (!mayBeInWorkTree(dir)) return {};
+  const [inside, url, branch] = gitOutputs(dir, [['rev-parse', '--is-inside-work-tree'], ['config', '--get', 'remote.origin.url'], ['symbolic-ref', '--quiet', '--short', 'HEAD']]);
+  if (inside !== 'true') return {};
+  return { ...(url ? { url } : {}), ...(branch ? { branch } : {}) };
+}
+
+/**
+ * Several `git -C dir ARGS` run synchronously in one `sh` (a process costs more than these git
+ * commands): each one's trimmed stdout, undefined when it failed or printed nothing. Should the
+ * shell fail or an output hold the boundary, each command runs on its own instead.
+ */
+function gitOutputs(dir: string, commands: readonly (readonly string[])[]): (string | undefined)[] {
+  const one = (args: readonly string[]): string | undefined => {
     try {
       const out = execFileSync('git', ['-C', dir, ...args], { env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim();
       return out === '' ? undefined : out;
@@ -310,9 +323,19 @@ export function readRepositoryOrigin(dir: string): RepositoryOrigin {
       return undefined;
     }
   };
-  if (!mayBeInWorkTree(dir)) return {};
-  if (git(['rev-parse', '--is-inside-work-tree']) !== 'true') return {};
-  const url = git(['config', '--get', 'remote.origin.url']);
-  const branch = git(['symbolic-ref', '--quiet', '--short', 'HEAD']);
-  return { ...(url ? { url } : {}), ...(branch ? { branch } : {}) };
+  const word = (w: string): string => `'${w.replace(/'/g, `'\\''`)}'`;
+  const boundary = `fleetplan-${randomBytes(16).toString('hex')}`;
+  const script = commands.map((args) => `git -C ${word(dir)} ${args.map(word).join(' ')} </dev/null 2>/dev/null; printf '\\n%s %d\\n' ${boundary} $?`).join('\n');
+  let out: string;
+  try {
+    out = execFileSync('sh', ['-c', script], { env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
+  } catch {
+    return commands.map(one);
+  }
+  const parts = out.split(new RegExp(`\\n${boundary} (\\d+)\\n`));
+  if (parts.length !== commands.length * 2 + 1 || parts[parts.length - 1] !== '' || dir.includes('\0')) return commands.map(one);
+  return commands.map((_, i) => {
+    const text = parts[i * 2]!.trim();
+    return parts[i * 2 + 1] === '0' && text !== '' ? text : undefined;
+  });
 }

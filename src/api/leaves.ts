@@ -13,6 +13,7 @@ import { Limiter, defaultConcurrency } from '../adapters/process.js';
 import { createSourceReader } from '../adapters/source-reader.js';
 import { recordLeafFailures } from '../adapters/leaf-objects.js';
 import type { HelmTool, JsonnetTool, KustomizeTool } from '../ports/tools.js';
+import type { ManifestWriter } from '../ports/build-cache.js';
 import type { LeafJob, RenderLeavesResult } from '../render/leaves/index.js';
 import { renderLeafJobs } from '../render/leaves/index.js';
 
@@ -22,6 +23,8 @@ export interface RenderLeavesOptions {
   repoRoot: string;
   /** Where `<cluster>/manifests/<app>/…` is written; absent: nothing is written. */
   outDir?: string;
+  /** Where the leaf files go instead (`diff --leaves` keeps them in memory); outDir's failure table is still written when outDir is given. */
+  writer?: ManifestWriter;
   /**
    * The content cache directory. Default: `$XDG_CACHE_HOME/fleetplan`, else `~/.cache/fleetplan`
    * (from `env`); `false`: cache in memory for this run only.
@@ -78,7 +81,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
   let kustomize: Promise<KustomizeTool> | undefined;
   let helm: Promise<HelmTool> | undefined;
   let jsonnet: Promise<JsonnetTool> | undefined;
-  const writer = options.outDir !== undefined ? createManifestWriter(options.outDir) : undefined;
+  const writer: (ManifestWriter & { close?(): void }) | undefined = options.writer ?? (options.outDir !== undefined ? createManifestWriter(options.outDir) : undefined);
   // Builds start at once; their files wait for the gate. Closed: the builds not yet started are cancelled.
   const writeReady = options.writeAfter?.then(
     (ok) => ok,
@@ -106,7 +109,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
     { repoRoot: options.repoRoot, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
   );
   if (writeReady && !(await writeReady)) return result;
-  writer?.close();
+  writer?.close?.();
   charts.close();
   // Failed builds are recorded beside the leaves, for `validate --leaves DIR` (ADR 0260).
   if (options.outDir !== undefined) recordLeafFailures(options.outDir, result.results);

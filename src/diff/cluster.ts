@@ -107,12 +107,12 @@ export function diffLeaves(from: ReadonlyMap<string, readonly Record<string, unk
     const a = index(from.get(app));
     const b = index(to.get(app));
     for (const key of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+      // Equal objects show nothing: told before redacting and printing them (most of a fleet's leaves are equal).
+      if (a.has(key) && b.has(key) && sameValue(a.get(key), b.get(key))) continue;
       const [x, y] = redactPair(a.get(key), b.get(key));
       const k = leafKey((y ?? x)!);
       const label = `${app}/${k.kind}${k.namespace ? `/${k.namespace}` : ''}/${k.name}`;
       const diff = unifiedDiff(x && toYaml(x), y && toYaml(y), label);
-      const same = x && y && sameValue(a.get(key), b.get(key));
-      if (same) continue;
       out.push({ app, change: !x ? 'added' : !y ? 'removed' : 'changed', ...k, diff: diff || unifiedDiff('data: <redacted>\n', `data: ${REDACTED_CHANGED}\n`, label) });
     }
   }

@@ -116,6 +116,15 @@ function makeRepo(): { dir: string; first: string } {
   return { dir, first };
 }
 
+const secret = (value: string) => `apiVersion: v1
+kind: Secret
+metadata:
+  name: ingress-credentials
+stringData:
+  password: ${value}
+  user: admin
+`;
+
 function edit(dir: string, path: string, from: string | RegExp, to: string): void {
   const abs = join(dir, path);
   const text = readFileSync(abs, 'utf8');
@@ -162,6 +171,8 @@ async function withRecords(options: DiffOptions, full: FleetDiff): Promise<{ col
 
 interface Case {
   name: string;
+  /** Committed into the base before the change (both sides have it). */
+  setup?(dir: string): void;
   change(dir: string, first: string): DiffOptions['from'] | void;
   /** Clusters the incremental diff renders (on either side). */
   rendered: number;
@@ -252,6 +263,46 @@ const cases: Case[] = [
     fromRecords: false,
   },
   {
+    // A Secret in a component: its values are redacted on both sides, the changed key marked (leaf files compared in memory).
+    name: 'a Secret changed in a component, with --leaves',
+    setup: (dir) => writeTree({ 'components/ingress/kustomization.yaml': 'resources: [cm.yaml, secret.yaml]\n', 'components/ingress/secret.yaml': secret('s3cr3t-old') }, dir),
+    change: (dir) => edit(dir, 'components/ingress/secret.yaml', 's3cr3t-old', 's3cr3t-new'),
+    rendered: 0,
+    changed: ['edge-1', 'edge-2'],
+    leaves: true,
+    fromRecords: false,
+  },
+  {
+    // A cluster's variables reach its leaves: only that cluster's leaves differ, the others' files are the same on both sides.
+    name: 'a cluster variable change, with --leaves',
+    change: (dir) => edit(dir, 'clusters/core-1/cluster.yaml', 'ZONE: core-1-zone', 'ZONE: core-1-zone-b'),
+    rendered: 2,
+    changed: ['core-1'],
+    leaves: true,
+    fromRecords: false,
+  },
+  {
+    // A leaf build that fails on both sides (a resource that is not there) is noted once, as the full diff notes it, beside a change that builds.
+    name: 'a leaf build failing on both sides beside a changed one, with --leaves',
+    change: (dir) => edit(dir, 'components/config/cm.yaml', 'mode: a', 'mode: b'),
+    setup: (dir) => writeTree({ 'components/operator/kustomization.yaml': 'resources: [cm.yaml, missing.yaml]\n' }, dir),
+    rendered: 0,
+    changed: ['hub', 'core-1', 'edge-1', 'edge-2'],
+    leaves: true,
+    fromRecords: false,
+  },
+  {
+    // A component removed from a group's app: that app's leaves are removed, object by object.
+    name: 'a component emptied, with --leaves',
+    change: (dir) => {
+      writeTree({ 'components/ingress/kustomization.yaml': 'resources: []\n' }, dir);
+    },
+    rendered: 0,
+    changed: ['edge-1', 'edge-2'],
+    leaves: true,
+    fromRecords: false,
+  },
+  {
     // Nothing loading or validation reads: the records answer, nothing is loaded.
     name: 'a change to a file nothing reads',
     change: (dir) => edit(dir, 'README.md', 'the fleet', 'the fleet, edited'),
@@ -317,6 +368,11 @@ for (const c of cases) {
     const { dir, first } = makeRepo();
     const cache = mkdtempSync(join(tmpdir(), 'fleetplan-diffinc-cache-'));
     try {
+      if (c.setup) {
+        c.setup(dir);
+        git(dir, 'add', '-A');
+        git(dir, 'commit', '-q', '-m', 'setup');
+      }
       const from = c.change(dir, first);
       const options: DiffOptions = {
         root: dir,
@@ -325,6 +381,7 @@ for (const c of cases) {
       };
       const { full, incremental, rendered, of } = await both(options);
       assert.deepEqual(incremental, full);
+      assert.doesNotMatch(diffJson(incremental), /s3cr3t/, 'no Secret value in the report');
       assert.equal(of, full.clusters.length);
       assert.equal(rendered, c.rendered, `clusters rendered by the incremental diff`);
       assert.deepEqual(

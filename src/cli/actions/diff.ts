@@ -6,7 +6,6 @@
 import type { CommandContext } from '../command.js';
 import { resolve } from 'node:path';
 import { checkSelector, choice, clusterNames, progress, repoRoot, selectorTexts } from '../common.js';
-import { completeRead } from '../fleet-read.js';
 import { FleetplanError, InputError, UsageError, parseSelector } from '../../entry/core.js';
 import { diffFleet, diffHtml, formatDiff, hasChanges } from '../../entry/diff.js';
 import type { DiffLeavesOptions, DiffPalette } from '../../entry/diff.js';
@@ -58,7 +57,8 @@ export async function run(ctx: CommandContext): Promise<number> {
     clusters: clusterNames(ctx),
     selectors: selectorTexts(ctx).map((s) => parseSelector(s)),
     ...(ctx.values.leaves === true ? { leaves: leafOptions(ctx) } : {}),
-    complete: (result, at) => completeRead(ctx, result, at),
+    // Only a side that is loaded needs it: a diff answered from records loads no fleet stage.
+    complete: async (result, at) => (await import('../fleet-read.js')).completeRead(ctx, result, at),
     onProgress: (m) => line.update(m),
     ...diffCacheOption(ctx),
     });
