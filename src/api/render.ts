@@ -109,7 +109,7 @@ export interface FleetLeavesResult {
   run: RenderLeavesResult;
   /** Apps that have no source fleetplan can build, with the reason. */
   skipped: { cluster: string; app: string; reason: string }[];
-  /** Per built app, what its layout says about how it is built (ClusterDef.leafNotes). */
+  /** Per built app, what its layout says about how it is built (ClusterDef.leafNotes); `app: ''` for a cluster's shared note (clusterLeafNotes). */
   notes: { cluster: string; app: string; note: string }[];
 }
 
@@ -124,7 +124,17 @@ export async function renderFleetLeaves(
   const { fleet } = resolved;
   const { jobs, skipped } = leafJobsFor(fleet, resolved.clusters, nodeFileSystem(fleet.root));
   const notes: FleetLeavesResult['notes'] = [];
-  for (const j of jobs) for (const note of clusterDef(fleet, j.cluster)?.leafNotes?.[j.app] ?? []) notes.push({ cluster: j.cluster, app: j.app, note });
+  const said = new Set<string>();
+  for (const j of jobs) {
+    const def = clusterDef(fleet, j.cluster);
+    const own = def?.leafNotes?.[j.app] ?? [];
+    // What every app of the cluster shares is said once, before the first app's notes (app '').
+    if (own.length && !said.has(j.cluster)) {
+      said.add(j.cluster);
+      for (const note of def?.clusterLeafNotes ?? []) notes.push({ cluster: j.cluster, app: '', note });
+    }
+    for (const note of own) notes.push({ cluster: j.cluster, app: j.app, note });
+  }
   options.onPlanned?.(jobs.length, skipped, notes);
   const { onPlanned: _onPlanned, ...leafOptions } = options;
   const run = await renderLeaves(jobs, { ...leafOptions, repoRoot: fleet.root });

@@ -308,7 +308,7 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     labels: spec.labels ?? {},
     groups: groupNames,
     revision,
-    gitopsNamespace: fleet.gitopsNamespace ?? defaultGitopsNamespace(platform, fleet.engine),
+    gitopsNamespace: def.gitopsNamespace ?? fleet.gitopsNamespace ?? defaultGitopsNamespace(platform, fleet.engine),
     vars,
     apps,
     projects,

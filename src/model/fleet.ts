@@ -169,6 +169,10 @@ export interface ClusterDef {
   notes?: string[];
   /** Per app: notes `render --leaves` prints about how the app's leaves are built (e.g. values a Validated Patterns operator injects, left empty). */
   leafNotes?: Record<string, string[]>;
+  /** Notes `render --leaves` prints once for the cluster, before its apps' (what they all share; ADR 0325). */
+  clusterLeafNotes?: string[];
+  /** The Argo CD namespace of this cluster's Applications when the layout gives each cluster its own (Validated Patterns `<pattern>-<group>`); absent: the fleet's. */
+  gitopsNamespace?: string;
   /**
    * Objects a layout reader generates for apps of this cluster whose path is under the rendered
    * directory (`render` writes them there with a kustomization), e.g. the Namespaces and OLM

@@ -65,7 +65,9 @@ test('render --out writes each generated source as a kustomize directory, and a 
     const k = readFileSync(resolve(out, 'hub/clustergroup/advanced-cluster-management/kustomization.yaml'), 'utf8');
     assert.match(k, /resources:\n {2}- subscription-open-cluster-management-advanced-cluster-management\.yaml\n/);
     const ns = readFileSync(resolve(out, 'edge/clustergroup/clustergroup-namespaces/kustomization.yaml'), 'utf8');
-    assert.match(ns, /- namespace-web\.yaml\n {2}- operatorgroup-web-web-operator-group\.yaml\n/);
+    // The chart always creates the imperative jobs' namespace too (templates/imperative/namespace.yaml), and,
+    // without global.singleArgoCD, its own Argo CD's namespace <pattern>-<group> (templates/plumbing/gitops-namespace.yaml).
+    assert.match(ns, /- namespace-web\.yaml\n {2}- namespace-imperative\.yaml\n {2}- namespace-demo-edge\.yaml\n {2}- operatorgroup-web-web-operator-group\.yaml\n/);
     const again = await cli(['render', '--repo', FIXTURE, '--out', out]);
     assert.match(again.stderr, / 0 written/);
   } finally {

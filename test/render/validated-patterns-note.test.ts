@@ -51,21 +51,45 @@ test('render --leaves names, per app built from a local chart, the operator valu
     const r = await cli(['render', '--repo', dir, '--out', out, '--leaves']);
     assert.equal(r.code, 0, r.stderr);
     const notes = r.stderr.split('\n').filter((l) => l.startsWith('note: hub/'));
+    // The operator's values are named once for the cluster group, before its apps' notes (ADR 0325).
+    const group = r.stderr.split('\n').filter((l) => l.startsWith('note: hub: '));
+    assert.equal(group.length, 1, r.stderr);
+    assert.match(group[0]!, /every local chart of cluster group hub is built without the values the Validated Patterns operator sets per cluster, left empty: /);
+    assert.match(group[0]!, PARAMETERS);
+    assert.doesNotMatch(group[0]!, /global\.pattern\b|global\.namespace\b/);
+    // The operator's value files, unknown offline, are named as plan names them.
+    assert.match(group[0]!, /value files [^(]*values-\{\{ \$\.Values\.global\.clusterPlatform \}\}\.yaml/);
     const web = notes.filter((l) => l.startsWith('note: hub/web: '));
     assert.equal(web.length, 1, r.stderr);
-    assert.match(web[0]!, /built without the values the Validated Patterns operator sets per cluster, left empty: /);
-    assert.match(web[0]!, PARAMETERS);
-    // The app's own extra domain field is named too; the two parameters known offline are not.
-    assert.match(web[0]!, /web\.hubDomain/);
-    assert.doesNotMatch(web[0]!, /global\.pattern\b|global\.namespace\b/);
-    // The operator's value files, unknown offline, are named as plan names them.
-    assert.match(web[0]!, /value files [^(]*values-\{\{ \$\.Values\.global\.clusterPlatform \}\}\.yaml/);
+    // Per app: a reference to the group's note, and only what this app adds (its own domain field).
+    assert.match(web[0]!, /built without the operator's per-cluster values named in the note of cluster group hub, and without its own helm parameters web\.hubDomain$/);
+    assert.doesNotMatch(web[0]!, /global\.clusterDomain/);
     // An app built with kustomize gets no such note: the operator's parameters do not reach it.
     assert.equal(notes.filter((l) => l.startsWith('note: hub/tools: ')).length, 0, r.stderr);
     // The leaf shows what it says: the domain is empty.
     const d = join(out, 'hub', 'manifests', 'web');
     const leaf = readdirSync(d).map((f) => readFileSync(join(d, f), 'utf8')).join('');
     assert.match(leaf, /host: web\.\n/);
+  } finally {
+    removeTree(dir);
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('render --leaves says the operator\'s values once per cluster group, however many local charts it builds', async () => {
+  const files = pattern('name: web\n      namespace: web\n      path: charts/web\n    api:\n      name: api\n      namespace: web\n      path: charts/web\n');
+  const dir = writeTree(files);
+  const out = mkdtempSync(join(tmpdir(), 'fleetplan-vp-note-'));
+  try {
+    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stderr.split('\n');
+    assert.equal(lines.filter((l) => /global\.clusterDomain/.test(l)).length, 1, r.stderr);
+    const apps = lines.filter((l) => /^note: hub\/(web|api): /.test(l));
+    assert.deepEqual(apps.map((l) => l.replace(/^note: hub\/(web|api): /, '')), [
+      'built without the operator\'s per-cluster values named in the note of cluster group hub',
+      'built without the operator\'s per-cluster values named in the note of cluster group hub',
+    ]);
   } finally {
     removeTree(dir);
     rmSync(out, { recursive: true, force: true });

@@ -64,7 +64,7 @@ export async function run(ctx: CommandContext): Promise<number> {
       onWritten: written,
       onPlanned: (jobs, skipped, notes) => {
         for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
-        for (const n of notes) ctx.io.stderr.write(`note: ${n.cluster}/${n.app}: ${n.note}\n`);
+        for (const n of notes) ctx.io.stderr.write(`note: ${n.cluster}${n.app ? `/${n.app}` : ''}: ${n.note}\n`);
         line.update(`building 0/${jobs} leaf sources…`);
       },
       onProgress: (done, all) => line.update(`building ${done}/${all} leaf sources…`),

@@ -37,11 +37,13 @@ import { operatorPackages } from '../../model/catalog/operators.js';
 import { parseYaml } from '../../yaml/index.js';
 import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../model/fleet.js';
 import { emptyFleet } from '../../model/fleet.js';
+import type { ChartInfo, GroupInstall, LabelSelector } from './install.js';
+import { GITOPS_DEFAULT_CHANNEL, VP_ARGO_NAMESPACE, hubInstall, placementSelector, readInstaller, selectedLabels, selectorText, spokeInstall } from './install.js';
 
 export const VP_GLOBAL_FILE = 'values-global.yaml';
 export const VP_METADATA_FILE = 'pattern-metadata.yaml';
 /** Where `chart` + `chartVersion` applications come from unless main.multiSourceConfig.helmRepoUrl says otherwise. */
-export const VP_HELM_REPO = 'https://charts.validatedpatterns.io';
+export const VP_HELM_REPO = 'https://charts.validatedpatterns.io/';
 export const NAMESPACES_APP = 'clustergroup-namespaces';
 export const SYNC_WAVE = 'argocd.argoproj.io/sync-wave';
 /** Default waves: OLM Subscriptions one wave before the Applications that use their APIs. */
@@ -249,7 +251,13 @@ function candidates(fs: RepoFileSystem, pattern: string): string[] {
 
 interface ReaderContext {
   fs: RepoFileSystem;
+  /** The Pattern resource's name: the operator's global.pattern parameter. */
   pattern: string;
+  /** global.singleArgoCD: every group's Applications in the operator's Argo CD namespace, else `<pattern>-<group>`. */
+  singleArgoCD: boolean;
+  vpArgoNamespace: string;
+  /** The clustergroup chart renders ApplicationSet-shaped applications as ApplicationSets (charts before 0.9.5). */
+  applicationSets: boolean;
   repoURL: string;
   revision: string;
   helmRepo: string;
@@ -266,6 +274,10 @@ interface ClusterBuild {
   notes: string[];
   /** Per app built from a local chart: what `render --leaves` prints about the operator's values it leaves empty. */
   leafNotes: Record<string, string[]>;
+  /** What `render --leaves` prints once for the cluster group (the operator's values every local chart is built without). */
+  clusterLeafNotes: string[];
+  /** What the chart creates, for the install steps. */
+  install: GroupInstall;
   /** Model app name → where it is written in its values file. */
   places: Map<string, { file: string; path: YamlPath }>;
 }
@@ -297,10 +309,109 @@ function syncPolicyOf(app: Record<string, unknown>, values: Record<string, unkno
   return automatic;
 }
 
-/** What render --leaves prints for an app built with Helm without the operator's values (issue #12, ADR 0286). */
-function leafNote(params: ReadonlySet<string>, unknownFiles: readonly string[]): string {
+/**
+ * What render --leaves prints once per cluster group: the values the operator sets per cluster,
+ * which every local chart of the group is built without (issue #12, ADR 0286, 0325).
+ */
+function groupLeafNote(group: string, params: readonly string[], unknownFiles: readonly string[]): string {
   const files = [...new Set(unknownFiles)];
-  return `built without the values the Validated Patterns operator sets per cluster, left empty: helm parameters ${[...params].sort().join(', ')}${files.length ? `; value files ${files.join(', ')}` : ''} (a chart value read from them is what the value files set, often empty)`;
+  return `every local chart of cluster group ${group} is built without the values the Validated Patterns operator sets per cluster, left empty: helm parameters ${[...params].sort().join(', ')}${files.length ? `; value files ${files.join(', ')}` : ''} (a chart value read from them is what the value files set, often empty)`;
+}
+
+/** The per-app note: a reference to the group's, plus what only this app adds. */
+function appLeafNote(group: string, params: readonly string[], unknownFiles: readonly string[]): string {
+  const files = [...new Set(unknownFiles)];
+  const own = [...(params.length ? [`helm parameters ${[...params].sort().join(', ')}`] : []), ...(files.length ? [`value files ${files.join(', ')}`] : [])];
+  return `built without the operator's per-cluster values named in the note of cluster group ${group}${own.length ? `, and without its own ${own.join('; ')}` : ''}`;
+}
+
+/**
+ * The clustergroup chart the operator's Application reads (patterns-operator argo.go
+ * newArgoApplication): with main.multiSourceConfig.enabled, chart `clustergroup` at
+ * clusterGroupChartVersion (default 0.9.* when common/ is slimmed, i.e. has no operator-install,
+ * else 0.8.*) from the Helm repository, or clusterGroupGitRepoUrl; without it (the pattern-install
+ * chart's default), the repository's own common/clustergroup. Charts before 0.9.5 render
+ * ApplicationSet-shaped applications as ApplicationSets.
+ */
+export function clusterGroupChart(fs: RepoFileSystem, globalValues: Record<string, unknown>): ChartInfo & { applicationSets: boolean } {
+  const ms = (k: string) => getPath(globalValues, ['main', 'multiSourceConfig', k]);
+  if (ms('enabled') === true) {
+    const gitRepo = str(ms('clusterGroupGitRepoUrl'));
+    if (gitRepo) {
+      const rev = str(ms('clusterGroupChartGitRevision')) ?? '?';
+      return { version: rev, source: `the clustergroup chart from ${gitRepo} at ${rev} (multi-source, the pattern's repository as $patternref)`, applicationSets: false };
+    }
+    const slim = !fs.exists('common/operator-install');
+    const version = ms('clusterGroupChartVersion') !== undefined && ms('clusterGroupChartVersion') !== null ? String(ms('clusterGroupChartVersion')) : slim ? '0.9.*' : '0.8.*';
+    const repo = str(ms('helmRepoUrl')) ?? VP_HELM_REPO;
+    return { version, source: `chart clustergroup ${version} from ${repo} (multi-source, the pattern's repository as $patternref)`, applicationSets: chartBefore095(version) };
+  }
+  const local = fs.exists('common/clustergroup/Chart.yaml') ? fs.readText('common/clustergroup/Chart.yaml') : undefined;
+  let version = '?';
+  if (local !== undefined) {
+    try {
+      const v = getPath(parseYaml(local, { schema: 'core' }), ['version']);
+      if (typeof v === 'string' || typeof v === 'number') version = String(v);
+    } catch {
+      version = '?';
+    }
+  }
+  return {
+    version,
+    source: local !== undefined
+      ? `the repository's own chart common/clustergroup (version ${version}; main.multiSourceConfig.enabled is not true)`
+      : 'the repository\'s own common/clustergroup, which does not exist (main.multiSourceConfig.enabled is not true): the operator\'s Application cannot sync',
+    applicationSets: local !== undefined && chartBefore095(version),
+  };
+}
+
+/** A chart version (or range such as `0.8.*`) before 0.9.5, which still has the ApplicationSet template. */
+function chartBefore095(version: string): boolean {
+  const m = /^v?(\d+)\.(\d+|\*)(?:\.(\d+|\*))?/.exec(version.trim());
+  if (!m) return false;
+  const [maj, min, patch] = [Number(m[1]), m[2] === '*' ? Infinity : Number(m[2]), m[3] === undefined || m[3] === '*' ? Infinity : Number(m[3])];
+  if (maj !== 0) return false;
+  return min < 9 || (min === 9 && patch < 5);
+}
+
+/**
+ * An ApplicationSet-shaped application as charts before 0.9.5 render it
+ * (templates/plumbing/applications.yaml, removed by clustergroup-chart 7018b5f "Drop
+ * applicationsets"): the entry's generators (or a git files generator over `generatorFile`), and a
+ * template with the same source and value files as an Application; the operator's parameters
+ * are left out as for Applications.
+ */
+function applicationSetOf(ctx: ReaderContext, gv: GroupValues, a: Record<string, unknown>, valueFiles: string[]): Record<string, unknown> {
+  const ns = `${ctx.pattern}-${gv.group}`;
+  const name = str(a.name)!;
+  const generators = Array.isArray(a.generators)
+    ? a.generators
+    : [{ git: { repoURL: ctx.repoURL, revision: ctx.revision, ...(str(a.generatorFile) ? { files: [{ path: str(a.generatorFile) }] } : {}) } }];
+  const source: Record<string, unknown> = { repoURL: str(a.repoURL) ?? ctx.repoURL, targetRevision: str(a.targetRevision) ?? ctx.revision };
+  if (str(a.chart)) source.chart = a.chart;
+  if (str(a.path)) source.path = a.path;
+  if (isPlainObject(a.plugin)) source.plugin = a.plugin;
+  if (a.kustomize !== true) {
+    const parameters: Record<string, unknown>[] = [{ name: 'global.pattern', value: ctx.pattern }, { name: 'clusterGroup.name', value: gv.group }];
+    for (const o of entriesOf(a.overrides).map(([, o]) => o)) {
+      if (!isPlainObject(o) || typeof o.name !== 'string') continue;
+      parameters.push({ name: o.name, value: o.value === null || o.value === undefined ? '' : String(o.value), ...(o.forceString === true ? { forceString: true } : {}) });
+    }
+    source.helm = { ignoreMissingValueFiles: true, valueFiles, ...(a.useGeneratorValues ? { values: '{{ values }}' } : {}), parameters };
+  }
+  const spec: Record<string, unknown> = {
+    project: str(a.project) ?? null,
+    syncPolicy: isPlainObject(a.syncPolicy) ? a.syncPolicy : { automated: {}, retry: { limit: (getPath(gv.values, ['global', 'options', 'applicationRetryLimit']) as number | undefined) ?? 20 } },
+    source,
+    destination: { server: str(a.destinationServer) ?? 'https://kubernetes.default.svc', namespace: str(a.destinationNamespace) ?? str(a.namespace) ?? ns },
+  };
+  if (Array.isArray(a.ignoreDifferences)) spec.ignoreDifferences = a.ignoreDifferences;
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'ApplicationSet',
+    metadata: { name, namespace: ns, labels: { app: name } },
+    spec: { generators, template: { metadata: { name: str(a.namespace) ?? ns }, spec } },
+  };
 }
 
 function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
@@ -308,8 +419,10 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
   const cg = gv.clusterGroup;
   const group = gv.group;
   const cluster = group;
-  const b: ClusterBuild = { apps: {}, globalApps: {}, projects: {}, generated: [], notes: [], leafNotes: {}, places: new Map() };
-  const appNamespace = `${pattern}-${group}`;
+  const argoNamespace = ctx.singleArgoCD ? ctx.vpArgoNamespace : `${pattern}-${group}`;
+  const install: GroupInstall = { group, argoNamespace, namespaces: [], operatorGroups: [], subscriptions: [], projects: [], applications: [], applicationSets: [], objects: { namespaces: [], subscriptions: [], projects: [], applications: [] } };
+  const b: ClusterBuild = { apps: {}, globalApps: {}, projects: {}, generated: [], notes: [], leafNotes: {}, clusterLeafNotes: [], install, places: new Map() };
+  const appNamespace = argoNamespace;
   const put = (name: string, spec: AppSpec, file: string, path: YamlPath) => {
     (file === VP_GLOBAL_FILE ? b.globalApps : b.apps)[name] = spec;
     b.places.set(name, { file, path });
@@ -352,17 +465,36 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
   const excludes = new Set((Array.isArray(cg.operatorgroupExcludes) ? cg.operatorgroupExcludes : []).filter((x): x is string => typeof x === 'string'));
   for (const ns of namespaceEntries(cg.namespaces)) {
     if (ns.spec.disabled === true) continue;
-    const labels: Record<string, string> = { [MANAGED_BY_LABEL]: `${pattern}-${group}`, ...(stringMap(ns.spec.labels) ?? {}) };
+    const labels: Record<string, string> = { [MANAGED_BY_LABEL]: argoNamespace, ...(stringMap(ns.spec.labels) ?? {}) };
     const metadata: Record<string, unknown> = { name: ns.name, labels };
     const annotations = stringMap(ns.spec.annotations);
     if (annotations) metadata.annotations = annotations;
     nsObjects.push({ apiVersion: 'v1', kind: 'Namespace', metadata });
     if (ns.spec.operatorGroup === false || excludes.has(ns.name)) continue;
-    const og: Record<string, unknown> = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: { name: `${ns.name}-operator-group`, namespace: ns.name } };
+    const ogMeta: Record<string, unknown> = { name: `${ns.name}-operator-group`, namespace: ns.name };
+    // In the list form the chart gives the OperatorGroup the entry's labels and annotations too (templates/core/operatorgroup.yaml).
+    if (typeof ns.key === 'number') {
+      if ('labels' in ns.spec) ogMeta.labels = stringMap(ns.spec.labels) ?? {};
+      if (annotations) ogMeta.annotations = annotations;
+    }
+    const og: Record<string, unknown> = { apiVersion: 'operators.coreos.com/v1', kind: 'OperatorGroup', metadata: ogMeta };
     if (!('targetNamespaces' in ns.spec)) og.spec = { targetNamespaces: [ns.name] };
     else if (Array.isArray(ns.spec.targetNamespaces) && ns.spec.targetNamespaces.length) og.spec = { targetNamespaces: ns.spec.targetNamespaces.map(String) };
     ogObjects.push(og);
   }
+  // The chart always creates the imperative jobs' namespace (templates/imperative/namespace.yaml).
+  const imperativeNs = str(getPath(cg, ['imperative', 'namespace'])) ?? 'imperative';
+  if (!nsObjects.some((o) => (o.metadata as { name: string }).name === imperativeNs)) {
+    nsObjects.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: imperativeNs, labels: { name: imperativeNs, [MANAGED_BY_LABEL]: argoNamespace } } });
+  }
+  // Without global.singleArgoCD the chart runs its own Argo CD for the group (templates/plumbing/gitops-namespace.yaml, argocd.yaml).
+  if (!ctx.singleArgoCD && !nsObjects.some((o) => (o.metadata as { name: string }).name === argoNamespace)) {
+    nsObjects.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: argoNamespace, labels: { name: argoNamespace } }, spec: {} });
+    install.ownArgo = `ArgoCD ${argoNamespace}/${group}-gitops`;
+  }
+  for (const o of nsObjects) install.namespaces.push((o.metadata as { name: string }).name);
+  for (const o of ogObjects) install.operatorGroups.push(`${String((o.metadata as { namespace: string }).namespace)}/${String((o.metadata as { name: string }).name)}`);
+  install.objects.namespaces.push(...nsObjects.map((o) => `Namespace//${String((o.metadata as { name: string }).name)}`), ...ogObjects.map((o) => `OperatorGroup/${String((o.metadata as { namespace: string }).namespace)}/${String((o.metadata as { name: string }).name)}`));
   const generatedPath = (app: string) => `${ctx.renderedPath}/${cluster}/clustergroup/${app}`;
 
   // Subscriptions.
@@ -408,20 +540,56 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
       project: 'default',
       wave,
       provides: [...(operatorPackages[pkg] ?? [])],
+      annotations: { [SYNC_WAVE]: String(wave) },
       labels: { [VP_PATTERN_LABEL]: pattern },
       finalizers: [VP_FINALIZER],
       syncPolicy: syncPolicyOf({}, gv.values),
     }, file, ['clusterGroup', 'subscriptions', key]);
     b.generated.push({ app: name, path: generatedPath(name), objects });
     subApps.push({ name, wave });
+    for (const o of objects) {
+      const ch = o.spec.channel !== undefined ? `channel ${String(o.spec.channel)}` : 'the package\'s default channel';
+      install.subscriptions.push(`${o.metadata.namespace as string}/${pkg} (${ch}${o.spec.startingCSV !== undefined ? `, startingCSV ${String(o.spec.startingCSV)}` : ''})`);
+      install.objects.subscriptions.push(`Subscription/${o.metadata.namespace as string}/${pkg}`);
+    }
   }
 
   // Applications.
   const chartApps: string[] = [];
   const injectedParams = new Set<string>();
+  // What every local chart of the group is built without: printed once by render --leaves (ADR 0325).
+  const groupUnknown: string[] = [];
+  for (const f of [...platformFiles, ...shared]) {
+    const r = resolveTemplate(f, gv.values);
+    if (r.text === undefined) groupUnknown.push(r.display);
+  }
+  const groupParams = CHART_PARAMETERS.filter((p) => !KNOWN_PARAMETERS.has(p));
+  const targetCluster = str(cg.targetCluster) ?? 'in-cluster';
+  // `extraParametersNested`: the Pattern's extraParameters (values-global.yaml main.extraParameters), passed to every Application.
+  const nested: [string, string][] = entriesOf(getPath(gv.values, ['main', 'extraParameters']))
+    .map(([, x]) => x)
+    .filter((x): x is Record<string, unknown> => isPlainObject(x) && typeof x.name === 'string')
+    .map((x): [string, string] => [x.name as string, x.value === null || x.value === undefined ? '' : String(x.value)])
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  const nestedValues = `extraParametersNested:\n${nested.map(([k, v]) => `  ${k}: ${JSON.stringify(v)}\n`).join('')}`;
   for (const [key, raw] of appEntries) {
     const a = raw as Record<string, unknown>;
     const name = str(a.name)!;
+    if (ctx.applicationSets && ['generators', 'generatorFile', 'useGeneratorValues', 'destinationServer', 'destinationNamespace'].some((k) => a[k] !== undefined && a[k] !== null)) {
+      // Charts before 0.9.5 render these entries as ApplicationSets (templates/plumbing/applications.yaml).
+      const set = applicationSetOf(ctx, gv, a, valueFiles('/', (Array.isArray(a.extraValueFiles) ? a.extraValueFiles : []).filter((x): x is string => typeof x === 'string')));
+      const setSpec: AppSpec = { manifest: set, namespace: str(a.destinationNamespace) ?? str(a.namespace) ?? `${pattern}-${group}`, project: str(a.project) ?? 'default', wave: waveOf(a.annotations, VP_WAVES.applications) };
+      // The template's source, for the plan (the ApplicationSet controller makes the Applications).
+      if (str(a.repoURL)) setSpec.repoURL = str(a.repoURL)!;
+      if (str(a.chart)) setSpec.chart = str(a.chart)!;
+      else if (str(a.path)) setSpec.path = str(a.path)!;
+      put(name, setSpec, gv.fileOf('applications', key), ['clusterGroup', 'applications', key]);
+      install.applicationSets.push(name);
+      install.objects.applications.push(`ApplicationSet/${String((set.metadata as { namespace: string }).namespace)}/${name}`);
+      continue;
+    }
+    install.applications.push(name);
+    install.objects.applications.push(`Application/${argoNamespace}/${name}`);
     const spec: AppSpec = {
       namespace: str(a.namespace) ?? appNamespace,
       project: str(a.argoProject) ?? str(a.project) ?? 'default',
@@ -429,38 +597,41 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
       labels: { [VP_PATTERN_LABEL]: pattern },
       finalizers: [VP_FINALIZER],
     };
+    // The chart writes the annotations as given, sync-wave included, and adds none (conventions.syncWaveAnnotation: as-given).
     const annotations = stringMap(a.annotations);
-    if (annotations) {
-      delete annotations[SYNC_WAVE];
-      if (Object.keys(annotations).length) spec.annotations = annotations;
-    }
+    if (annotations) spec.annotations = annotations;
     const syncPolicy = syncPolicyOf(a, gv.values);
     if (syncPolicy) spec.syncPolicy = syncPolicy;
     if (Array.isArray(a.ignoreDifferences)) spec.ignoreDifferences = a.ignoreDifferences.filter(isPlainObject);
     const extra = (Array.isArray(a.extraValueFiles) ? a.extraValueFiles : []).filter((x): x is string => typeof x === 'string');
+    // In the chart's order (clustergroup.app.globalvalues.helmparameters): global.namespace before global.pattern.
     const parameters: Record<string, unknown>[] = [
-      { name: 'global.pattern', value: pattern },
       { name: 'global.namespace', value: '$ARGOCD_APP_NAMESPACE' },
+      { name: 'global.pattern', value: pattern },
     ];
     for (const p of CHART_PARAMETERS) if (!KNOWN_PARAMETERS.has(p)) injectedParams.add(p);
     for (const f of (Array.isArray(a.extraRepoURLFields) ? a.extraRepoURLFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: '$ARGOCD_APP_SOURCE_REPO_URL' });
     for (const f of (Array.isArray(a.extraTargetRevisionFields) ? a.extraTargetRevisionFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: '$ARGOCD_APP_SOURCE_TARGET_REVISION' });
     for (const f of (Array.isArray(a.extraNamespaceFields) ? a.extraNamespaceFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: '$ARGOCD_APP_NAMESPACE' });
     for (const f of (Array.isArray(a.extraPatternNameFields) ? a.extraPatternNameFields : []).filter((x): x is string => typeof x === 'string')) parameters.push({ name: f, value: pattern });
-    const appParams = new Set<string>(CHART_PARAMETERS.filter((p) => !KNOWN_PARAMETERS.has(p)));
+    for (const [k, v] of nested) parameters.push({ name: k, value: v });
+    const appParams = new Set<string>();
     for (const f of [...(Array.isArray(a.extraHubClusterDomainFields) ? a.extraHubClusterDomainFields : []), ...(Array.isArray(a.extraLocalClusterDomainFields) ? a.extraLocalClusterDomainFields : [])]) {
       if (typeof f === 'string') {
         injectedParams.add(f);
         appParams.add(f);
       }
     }
+    const appUnknown = extra.map((f) => resolveTemplate(f, gv.values)).filter((r) => r.text === undefined).map((r) => r.display);
+    const note = () => [appLeafNote(group, [...appParams], appUnknown)];
     for (const o of entriesOf(a.overrides).map(([, o]) => o)) {
       if (!isPlainObject(o) || typeof o.name !== 'string') continue;
       const p: Record<string, unknown> = { name: o.name, value: o.value === null || o.value === undefined ? '' : String(o.value) };
       if (o.forceString === true) p.forceString = true;
       parameters.push(p);
     }
-    const helm = (prefix: string): Record<string, unknown> => ({ ignoreMissingValueFiles: true, valueFiles: valueFiles(prefix, extra), parameters });
+    const helm = (prefix: string): Record<string, unknown> => ({ ignoreMissingValueFiles: true, values: nestedValues, valueFiles: valueFiles(prefix, extra), parameters });
+    const destination = { name: targetCluster, namespace: spec.namespace };
     const chartVersion = str(a.chartVersion);
     if (chartVersion !== undefined) {
       // Multi-source: the pattern's repository as `$patternref`, the chart from the Helm repository.
@@ -470,14 +641,13 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
       else second.path = a.path;
       if (isPlainObject(a.plugin)) second.plugin = a.plugin;
       else {
-        const before = unknownFiles.length;
         second.helm = helm('$patternref/');
-        b.leafNotes[name] = [leafNote(appParams, unknownFiles.slice(before))];
+        b.leafNotes[name] = note();
       }
       Object.assign(spec, { repoURL, targetRevision: chartVersion });
       if (str(a.chart)) spec.chart = str(a.chart)!;
       else if (str(a.path)) spec.path = str(a.path)!;
-      spec.extraSpec = { sources: [{ repoURL: ctx.repoURL, targetRevision: ctx.revision, ref: 'patternref' }, second] };
+      spec.extraSpec = { destination, sources: [{ repoURL: ctx.repoURL, targetRevision: ctx.revision, ref: 'patternref' }, second] };
       chartApps.push(`${name} (${str(a.chart) ?? str(a.path) ?? '?'} ${chartVersion} from ${repoURL})`);
     } else {
       if (str(a.repoURL)) spec.repoURL = str(a.repoURL)!;
@@ -486,11 +656,11 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
       else if (str(a.path)) spec.path = str(a.path)!;
       if (isPlainObject(a.plugin)) spec.extraSource = { plugin: a.plugin };
       else if (a.kustomize !== true) {
-        const before = unknownFiles.length;
         spec.extraSource = { helm: helm('/') };
-        // What render --leaves builds this chart without (issue #12): the same values the plan's notes name, per app.
-        b.leafNotes[name] = [leafNote(appParams, unknownFiles.slice(before))];
+        // What render --leaves builds this chart without (issue #12): the group's note, and what this app adds.
+        b.leafNotes[name] = note();
       }
+      spec.extraSpec = { destination };
     }
     put(name, spec, gv.fileOf('applications', key), ['clusterGroup', 'applications', key]);
   }
@@ -503,6 +673,7 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
       path: generatedPath(NAMESPACES_APP),
       project: 'default',
       wave,
+      annotations: { [SYNC_WAVE]: String(wave) },
       labels: { [VP_PATTERN_LABEL]: pattern },
       finalizers: [VP_FINALIZER],
       syncPolicy: syncPolicyOf({}, gv.values),
@@ -511,14 +682,19 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
     b.generated.unshift({ app: NAMESPACES_APP, path: generatedPath(NAMESPACES_APP), objects: [...nsObjects, ...ogObjects] });
   }
 
+  if (Object.keys(b.leafNotes).length) b.clusterLeafNotes.push(groupLeafNote(group, groupParams, groupUnknown));
   for (const p of projectNames(cg).names) {
-    b.projects[p] = {
+    install.projects.push(p);
+    install.objects.projects.push(`AppProject/${argoNamespace}/${p}`);
+    const spec = {
       description: `Pattern ${p}`,
-      sourceRepos: ['*'],
       destinations: [{ namespace: '*', server: '*' }],
       clusterResourceWhitelist: [{ group: '*', kind: '*' }],
       namespaceResourceWhitelist: [{ group: '*', kind: '*' }],
+      sourceRepos: ['*'],
     };
+    // Exactly as the chart writes it (templates/plumbing/argoProjects.yaml): no sync-wave of fleetplan's; generation puts it in the cluster's Argo CD namespace.
+    b.projects[p] = { ...spec, manifest: { apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: p, namespace: argoNamespace }, spec, status: {} } };
   }
 
   // Notes: what was done, and what only the cluster knows.
@@ -596,20 +772,30 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
   const globalValues = isPlainObject(globalSrc?.value) ? globalSrc.value : {};
   const hub = hubGroupName(fs) ?? 'hub';
   const metadata = parse(VP_METADATA_FILE)?.value;
-  const pattern = str(getPath(globalValues, ['global', 'pattern'])) ?? str(getPath(metadata, ['name'])) ?? basename(fs.root);
+  const text = (f: string) => (fs.exists(f) && !fs.isDirectory(f) ? fs.readText(f) : undefined);
+  const installer = readInstaller({ makefileCommon: text('Makefile-common'), commonMakefile: text('common/Makefile') }, str(getPath(globalValues, ['global', 'pattern'])), basename(fs.root));
+  // The Pattern resource's name is the operator's global.pattern parameter, which wins over the value files.
+  const pattern = installer.patternName;
   const fleetNotes: string[] = [];
   let repoURL = str(getPath(globalValues, ['main', 'git', 'repoURL']));
-  if (repoURL) fleetNotes.push(`repository ${repoURL} from ${VP_GLOBAL_FILE} main.git.repoURL`);
+  let repoFrom: string;
+  if (repoURL) fleetNotes.push((repoFrom = `repository ${repoURL} from ${VP_GLOBAL_FILE} main.git.repoURL`));
   else if ((repoURL = str(getPath(metadata, ['repo_url'])))) {
-    fleetNotes.push(`repository ${repoURL} from ${VP_METADATA_FILE} repo_url (the upstream pattern; a fork's Pattern resource names its own)`);
+    fleetNotes.push((repoFrom = `repository ${repoURL} from ${VP_METADATA_FILE} repo_url (the upstream pattern; a fork's Pattern resource names its own)`));
   } else {
     repoURL = `file://${fs.root}`;
-    fleetNotes.push(`no repository URL in the repository (the Pattern resource names it): shown as ${repoURL}`);
+    fleetNotes.push((repoFrom = `no repository URL in the repository (the Pattern resource names it): shown as ${repoURL}`));
   }
+  repoFrom = `the installer passes the clone's origin and current branch as main.git.repoURL/revision, over values-global.yaml; shown: ${repoFrom.replace(/^repository /, '')}`;
   const revision = str(getPath(globalValues, ['main', 'git', 'revision'])) ?? 'HEAD';
+  const chart = clusterGroupChart(fs, globalValues);
+  const singleArgoCD = getPath(globalValues, ['global', 'singleArgoCD']) === true;
   const ctx: ReaderContext = {
     fs,
     pattern,
+    singleArgoCD,
+    vpArgoNamespace: VP_ARGO_NAMESPACE,
+    applicationSets: chart.applicationSets,
     repoURL,
     revision,
     helmRepo: str(getPath(globalValues, ['main', 'multiSourceRepoUrl'])) ?? str(getPath(globalValues, ['main', 'multiSourceConfig', 'helmRepoUrl'])) ?? VP_HELM_REPO,
@@ -626,7 +812,7 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
   const clusters: ClusterDef[] = [];
   const groups = new Map<string, GroupDef>();
   const sources = new Map<string, SourceFile>();
-  const add = (gv: GroupValues, spec: Omit<ClusterSpec, 'apps'>, notes: string[]) => {
+  const add = (gv: GroupValues, spec: Omit<ClusterSpec, 'apps'>, notes: string[], own: (install: GroupInstall) => NonNullable<ClusterDef['ownBootstrap']>) => {
     const b = buildCluster(ctx, gv);
     const groupNames: string[] = [];
     if (Object.keys(b.globalApps).length) {
@@ -641,30 +827,30 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
       projects: b.projects,
       notes: [...notes, ...b.notes],
       generated: b.generated,
-      ...(Object.keys(b.leafNotes).length ? { leafNotes: b.leafNotes } : {}),
+      ...(Object.keys(b.leafNotes).length ? { leafNotes: b.leafNotes, clusterLeafNotes: b.clusterLeafNotes } : {}),
+      gitopsNamespace: b.install.argoNamespace,
+      ownBootstrap: own(b.install),
     });
     const src = real.get(gv.file);
     if (src) sources.set(gv.file, valuesView(src, b.apps, b.projects, b.places, projectNames(gv.clusterGroup).field));
   };
 
   const hubNotes = [...fleetNotes];
-  const spokes: { gv: GroupValues; labels: Record<string, string>; key: string | number; notes: string[] }[] = [];
+  const spokes: { gv: GroupValues; selector: LabelSelector; from: string; key: string | number; notes: string[] }[] = [];
   for (const [key, raw] of entriesOf(hubValues.clusterGroup.managedClusterGroups)) {
     if (!isPlainObject(raw)) continue;
     const name = str(raw.name) ?? (typeof key === 'string' ? key : undefined);
     if (!name || !GROUP_NAME.test(name) || name === hub || spokes.some((s) => s.gv.group === name)) continue;
-    const labels: Record<string, string> = {};
-    for (const [, l] of entriesOf(raw.acmlabels)) if (isPlainObject(l) && typeof l.name === 'string') labels[l.name] = l.value === null || l.value === undefined ? '' : String(l.value);
-    const selector = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',');
+    // The acm chart's placements: clusterSelector, else acmlabels, else clusterGroup: <group> (never the hub).
+    const { selector, from } = placementSelector(name, raw);
+    const fromText = from === 'clusterSelector' ? `its clusterSelector` : from === 'acmlabels' ? 'its acmlabels' : 'no clusterSelector or acmlabels: the acm chart\'s default';
     const notes = [
-      `stands for every managed cluster${selector ? ` with label ${selector}` : ''} (${hubValues.file} clusterGroup.managedClusterGroups.${key}); the repository names no managed cluster`,
-      'ACM on the hub installs GitOps on these clusters and runs the clustergroup chart with their values; the spoke bootstrap fleetplan plans stands for that hand-off',
+      `stands for every managed cluster the hub's ACM placements select with ${selectorText(selector)} (${fromText}; ${hubValues.file} clusterGroup.managedClusterGroups.${key}); the repository names no managed cluster`,
     ];
-    if (raw.clusterSelector !== undefined) notes.push('clusterSelector of the group is not modeled: only acmlabels select');
     const overrides = entriesOf(raw.helmOverrides).map(([, o]) => (isPlainObject(o) && typeof o.name === 'string' ? `${o.name}=${String(o.value)}` : undefined)).filter((x): x is string => x !== undefined);
     if (overrides.length) notes.push(`helmOverrides passed to the group's clustergroup chart: ${overrides.join(', ')}`);
     if (isPlainObject(raw.clusterPools) || isPlainObject(raw.clusterDeployments)) notes.push('clusterPools/clusterDeployments of the group (ACM provisioning) are not planned');
-    spokes.push({ gv: groupValues(name), labels, key, notes });
+    spokes.push({ gv: groupValues(name), selector, from: fromText, key, notes });
   }
   // Other cluster groups in the repository: variants, not part of this hub's fleet.
   const known = new Set([hub, ...spokes.map((s) => s.gv.group)]);
@@ -682,8 +868,23 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
   }
   // A pattern without managed cluster groups or ACM (the standalone variant) is one cluster on its own.
   const runsAcm = entriesOf(hubValues.clusterGroup.subscriptions).some(([, s]) => isPlainObject(s) && s.name === 'advanced-cluster-management' && s.disabled !== true);
-  add(hubValues, { role: spokes.length > 0 || runsAcm ? 'hub' : 'standalone', platform: 'openshift' }, hubNotes);
-  for (const s of spokes) add(s.gv, { role: 'spoke', hub, platform: 'openshift', labels: s.labels }, s.notes);
+  const acmApp = entriesOf(hubValues.clusterGroup.applications)
+    .map(([, a]) => a)
+    .find((a): a is Record<string, unknown> => isPlainObject(a) && a.disabled !== true && (a.chart === 'acm' || (typeof a.path === 'string' && /(^|\/)acm$/.test(a.path))));
+  const acmAppName = acmApp ? str(acmApp.name) : undefined;
+  const repo = { url: repoURL, from: repoFrom, revision };
+  add(hubValues, { role: spokes.length > 0 || runsAcm ? 'hub' : 'standalone', platform: 'openshift' }, hubNotes, (install) => hubInstall({
+    installer, hub, globalValues, chart, repo, vpArgoNamespace: VP_ARGO_NAMESPACE, hubInstall: install,
+    managed: spokes.map((s) => ({ group: s.gv.group, selector: s.selector, from: s.from })),
+    ...(acmAppName ? { acmApp: acmAppName } : {}),
+  }));
+  const gitopsChannel = str(getPath(globalValues, ['main', 'gitops', 'channel'])) ?? GITOPS_DEFAULT_CHANNEL;
+  for (const s of spokes) {
+    add(s.gv, { role: 'spoke', hub, platform: 'openshift', labels: selectedLabels(s.selector) }, s.notes, (install) => spokeInstall({
+      hub, group: s.gv.group, patternName: pattern, selector: s.selector, selectorFrom: s.from, vpArgoNamespace: VP_ARGO_NAMESPACE,
+      gitopsChannel, install, chart, ...(acmAppName ? { acmApp: acmAppName } : {}),
+    }));
+  }
   if (globalSrc) sources.set(VP_GLOBAL_FILE, globalSrc);
   for (const [file, src] of real) if (!sources.has(file)) sources.set(file, src);
 
@@ -694,13 +895,15 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
     file: VP_GLOBAL_FILE,
     repoURL,
     revision,
-    gitopsNamespace: 'openshift-gitops',
+    // Each cluster's Argo CD namespace is the chart's (ClusterDef.gitopsNamespace): the operator's vp-gitops with global.singleArgoCD, else <pattern>-<group>.
+    gitopsNamespace: singleArgoCD ? VP_ARGO_NAMESPACE : undefined,
     renderedPath: ctx.renderedPath,
     clusters,
     groups,
     sources,
     loadFindings: findings,
-    conventions: { syncWaveAnnotation: 'computed', objectNamespace: true, projects: 'from-layers' },
+    // The chart writes an Application's annotations as given and adds no sync-wave (fleetplan's own generated apps carry theirs explicitly).
+    conventions: { syncWaveAnnotation: 'as-given', objectNamespace: true, projects: 'from-layers' },
   };
   return { fleet, findings };
 }

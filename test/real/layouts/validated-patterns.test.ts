@@ -61,8 +61,9 @@ test('multicloud-gitops plan: namespaces, then the OLM subscriptions, then the a
     destination: { server: 'https://kubernetes.default.svc', namespace: 'config-demo' },
     source: { repoURL: repo, targetRevision: 'HEAD', path: 'charts/all/config-demo' },
   });
-  assert.deepEqual(hubApps.get('acm')!.source, { repoURL: 'https://charts.validatedpatterns.io', targetRevision: '0.2.*', chart: 'acm' });
-  assert.deepEqual(hubApps.get('vault')!.source, { repoURL: 'https://charts.validatedpatterns.io', targetRevision: '0.1.*', chart: 'hashicorp-vault' });
+  // The operator's multiSourceConfig.helmRepoUrl default, with its trailing slash.
+  assert.deepEqual(hubApps.get('acm')!.source, { repoURL: 'https://charts.validatedpatterns.io/', targetRevision: '0.2.*', chart: 'acm' });
+  assert.deepEqual(hubApps.get('vault')!.source, { repoURL: 'https://charts.validatedpatterns.io/', targetRevision: '0.1.*', chart: 'hashicorp-vault' });
   assert.deepEqual(hubApps.get('advanced-cluster-management')!.source, { repoURL: repo, targetRevision: 'HEAD', path: 'rendered/hub/clustergroup/advanced-cluster-management' });
   assert.equal(hubApps.get('openshift-external-secrets')!.project, 'hub');
   assert.equal(by.get('group-one')!.apps.find((a) => a.name === 'openshift-external-secrets')!.project, 'eso');
@@ -72,13 +73,13 @@ test('multicloud-gitops plan notes: the stand-in spoke, the standalone variant, 
   const plan = JSON.parse((await cli(['plan', '--repo', mcg(), '-o', 'json'])).stdout) as PlanJson;
   const hub = plan.clusters.find((c) => c.name === 'hub')!.notes.join('\n');
   const spoke = plan.clusters.find((c) => c.name === 'group-one')!.notes.join('\n');
-  assert.match(spoke, /stands for every managed cluster with label clusterGroup=group-one \(values-hub\.yaml clusterGroup\.managedClusterGroups\.exampleRegion\)/);
+  assert.match(spoke, /stands for every managed cluster the hub's ACM placements select with clusterGroup=group-one, local-cluster notin \(true\) \(its acmlabels; values-hub\.yaml clusterGroup\.managedClusterGroups\.exampleRegion\)/);
   assert.match(hub, /values-standalone\.yaml \(clusterGroup standalone\) is not planned: main\.clusterGroupName is hub/);
   assert.match(hub, /repository https:\/\/github\.com\/validatedpatterns\/multicloud-gitops from pattern-metadata\.yaml repo_url/);
   assert.match(hub, /left out of the Applications .*\/values-\{\{ \$\.Values\.global\.clusterPlatform \}\}-hub\.yaml.*\/overrides\/values-\{\{ \$\.Values\.global\.clusterVersion \}\}-hub\.yaml; files in the repository that may match: overrides\/values-AWS\.yaml, overrides\/values-IBMCloud\.yaml/);
-  assert.match(hub, /remote charts, not rendered offline.*acm \(acm 0\.2\.\* from https:\/\/charts\.validatedpatterns\.io\), openshift-external-secrets .*vault \(hashicorp-vault 0\.1\.\*/);
+  assert.match(hub, /remote charts, not rendered offline.*acm \(acm 0\.2\.\* from https:\/\/charts\.validatedpatterns\.io\/\), openshift-external-secrets .*vault \(hashicorp-vault 0\.1\.\*/);
   assert.match(hub, /helm parameters the operator sets per cluster, left out: global\.clusterDomain, global\.clusterPlatform/);
-  assert.match(hub, /clustergroup-namespaces \(6 Namespaces, 6 OperatorGroups\) and the OLM Subscriptions \(advanced-cluster-management, openshift-external-secrets-operator\)/);
+  assert.match(hub, /clustergroup-namespaces \(7 Namespaces, 6 OperatorGroups\) and the OLM Subscriptions \(advanced-cluster-management, openshift-external-secrets-operator\)/);
   assert.match(spoke, /imperative jobs \(CronJob in namespace imperative, not planned\): hello-world/);
 });
 
@@ -92,14 +93,15 @@ test('multicloud-gitops render: the chart\'s Applications, multi-source for remo
   const config = apps.find((o) => o.metadata.name === 'config-demo')!;
   assert.deepEqual((config.spec!.source as { helm: unknown }).helm, {
     ignoreMissingValueFiles: true,
-    parameters: [{ name: 'global.pattern', value: 'multicloud-gitops' }, { name: 'global.namespace', value: '$ARGOCD_APP_NAMESPACE' }],
+    parameters: [{ name: 'global.namespace', value: '$ARGOCD_APP_NAMESPACE' }, { name: 'global.pattern', value: 'multicloud-gitops' }],
     valueFiles: ['/values-global.yaml', '/values-hub.yaml'],
+    values: 'extraParametersNested:\n',
   });
   const acm = apps.find((o) => o.metadata.name === 'acm')!;
   assert.equal(acm.spec!.source, undefined);
   const sources = acm.spec!.sources as Record<string, unknown>[];
   assert.deepEqual(sources[0], { ref: 'patternref', repoURL: 'https://github.com/validatedpatterns/multicloud-gitops', targetRevision: 'HEAD' });
-  assert.deepEqual([sources[1]!.repoURL, sources[1]!.chart, sources[1]!.targetRevision], ['https://charts.validatedpatterns.io', 'acm', '0.2.*']);
+  assert.deepEqual([sources[1]!.repoURL, sources[1]!.chart, sources[1]!.targetRevision], ['https://charts.validatedpatterns.io/', 'acm', '0.2.*']);
   assert.deepEqual((sources[1]!.helm as { valueFiles: string[] }).valueFiles, ['$patternref/values-global.yaml', '$patternref/values-hub.yaml']);
   const subs = items.filter((o) => o.kind === 'Subscription' && o.metadata.name !== 'openshift-gitops-operator');
   assert.deepEqual(subs.map((o) => `${o.metadata.namespace}/${o.metadata.name} ${String(o.spec!.channel)}`), [
