@@ -224,13 +224,13 @@ export function slotJoiner(texts: readonly string[], limits: { max?: number; tri
   const trial = limits.trial ?? JOIN_MEMO_TRIAL;
   const n = texts.length - 1;
   if (n === 0) return () => texts[0]!;
+  // Joined, not appended: `join` makes one flat string, where `+` makes a rope that every later
+  // comparison (sorting by name), hash (the duplicate-name check) and write would walk or flatten.
+  const parts = new Array<string>(2 * n + 1);
+  for (let i = 0; i <= n; i++) parts[2 * i] = texts[i]!;
   const concat = (slots: readonly string[]): string => {
-    let out = texts[0]!;
-    for (let i = 0; i < n; i++) {
-      out += slots[i]!;
-      out += texts[i + 1]!;
-    }
-    return out;
+    for (let i = 0; i < n; i++) parts[2 * i + 1] = slots[i]!;
+    return parts.join('');
   };
   let root: Map<string, unknown> | undefined = new Map();
   let calls = 0;
