@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { generateApplications } from '../../src/appset/applications.js';
 import type { GenerateOptions, GenerateResult } from '../../src/appset/applications.js';
 import { CompiledApplication } from '../../src/appset/compiled-app.js';
-import { formatApplications } from '../../src/appset/format.js';
+import { formatApplicationBytes, formatApplications } from '../../src/appset/format.js';
+import type { FormatOptions } from '../../src/appset/format.js';
 import type { ApplicationSet, JsonObject } from '../../src/appset/types.js';
 import { goEngine } from './go-engine.js';
 import { Renderer, slotJoiner } from '../../src/appset/render.js';
@@ -149,11 +150,23 @@ function makeCase(seed: number): Case {
   };
 }
 
+/**
+ * The bytes `fleetplan appset` writes (formatApplicationBytes with reused buffers: each piece is
+ * copied when it arrives, as stdout is done with it before the next piece is asked for).
+ */
+function printedBytes(apps: GenerateResult['applications'], options: FormatOptions): string {
+  const pieces: Buffer[] = [];
+  for (const piece of formatApplicationBytes(apps, options, { reuse: true })) pieces.push(Buffer.from(piece));
+  return Buffer.concat(pieces).toString('utf8');
+}
+
 /** Everything a caller can see of a result: objects in key order, every output format, the rejected. */
 function observe(res: GenerateResult): unknown {
   return {
     objects: JSON.stringify(res.applications.map((g) => g.application)),
     yaml: formatApplications(res.applications, { output: 'yaml', explain: false }),
+    bytes: printedBytes(res.applications, { output: 'yaml', explain: false }),
+    explainBytes: printedBytes(res.applications, { output: 'yaml', explain: true }),
     explain: formatApplications(res.applications, { output: 'yaml', explain: true }),
     json: formatApplications(res.applications, { output: 'json', explain: true }),
     invalid: res.invalid.map((i) => ({ name: i.name, message: i.message, generator: i.generated.generator, app: JSON.stringify(i.generated.application) })),
@@ -303,5 +316,41 @@ test('field-chain and flat templates rendered many times (remembered values, mis
     if (a !== undefined) flat['a'] = a;
     const flatText = pick(flatTexts);
     assert.equal(flatRenderer.render(flatText, flat), fasttemplate(flatText, flat), `${flatText} ${JSON.stringify(flat)}`);
+  }
+});
+
+test('compiled Applications written as bytes (values remembered, given up on, non-ASCII, several reused pieces) are the bytes of the general path', async () => {
+  const next = rng(23);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  // 6,000 parameter sets: a few repeated values per hole (remembered), a unique name (given up
+  // after a few hundred documents), now and then a value that needs quoting or is not ASCII.
+  const elements = Array.from({ length: 6000 }, (_, i) => ({
+    name: `app-${(i * 7919) % 6000}`,
+    env: pick(['prod', 'stage', 'dev', 'ü-env', 'true', 'a: b', 'line1\nline2']),
+    region: pick(['eu', 'us', '123', '']),
+    note: next() < 0.05 ? `unique ✓ ${i}` : pick(['x', 'y']),
+  }));
+  const appSet = (goTemplate: boolean): ApplicationSet => {
+    const h = (k: string): string => (goTemplate ? `{{ .${k} }}` : `{{${k}}}`);
+    return {
+      metadata: { name: 'many', namespace: 'argocd' },
+      spec: {
+        goTemplate,
+        generators: [{ list: { elements } }],
+        template: {
+          metadata: { name: h('name'), labels: { env: h('env'), region: h('region') }, annotations: { note: `${h('note')} at ${h('region')}` } },
+          spec: { project: 'default', source: { repoURL: 'https://git.example.com/r.git', path: `envs/${h('env')}/${h('region')}` }, destination: { namespace: h('env') } },
+        },
+      },
+    };
+  };
+  for (const goTemplate of [true, false]) {
+    const fast = await generateApplications(appSet(goTemplate), { ...goEngine });
+    const general = await generateApplications(appSet(goTemplate), { ...goEngine, compileTemplates: false });
+    assert.ok(fast.applications.every((g) => g instanceof CompiledApplication));
+    const want = formatApplications(general.applications, { output: 'yaml', explain: false });
+    assert.ok(Buffer.byteLength(want) > 2 << 20, 'three pieces or more, so an output buffer is reused');
+    assert.equal(printedBytes(fast.applications, { output: 'yaml', explain: false }), want, goTemplate ? 'goTemplate' : 'flat');
+    assert.equal(printedBytes(fast.applications, { output: 'yaml', explain: true }), formatApplications(general.applications, { output: 'yaml', explain: true }));
   }
 });
