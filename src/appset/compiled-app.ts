@@ -17,8 +17,9 @@
  * undefined, or the caller renders that one parameter set the general way.
  */
 import type { Application, ParamSet } from './types.js';
-import type { CompiledString, RenderData, Renderer } from './render.js';
-import { compileTemplatedString, isTemplated } from './render.js';
+import type { CompiledString, FieldTemplate, RenderData, Renderer } from './render.js';
+import { compileTemplatedString, isTemplated, pairFieldString } from './render.js';
+import { mergeFirstWins } from './generators/matrix.js';
 import { dumpSorted, dumpSortedString } from '../yaml/index.js';
 
 type Materialize = (values: readonly string[]) => unknown;
@@ -60,6 +61,8 @@ export class CompiledApplicationTemplate {
 
   private constructor(
     private readonly holes: readonly CompiledString[],
+    /** Per hole, its field chains when it is text and `{{ .a.b }}` only (goTemplate), for `renderPair`. */
+    private readonly fields: readonly (FieldTemplate | undefined)[],
     private readonly build: Materialize,
     private readonly finish: (app: Application) => void,
     /** The hole of metadata.name, or -1 when the name is constant. */
@@ -89,6 +92,7 @@ export class CompiledApplicationTemplate {
   static compile(tmplApp: Application, renderer: Renderer, options: CompileApplicationOptions): CompiledApplicationTemplate | undefined {
     if (JSON.stringify(tmplApp).includes(MARK)) return undefined;
     const holes: CompiledString[] = [];
+    const fields: (FieldTemplate | undefined)[] = [];
     const levels: number[] = [];
     const name = tmplApp.metadata.name;
     if (name !== undefined && typeof name !== 'string') return undefined;
@@ -101,6 +105,7 @@ export class CompiledApplicationTemplate {
         if (f === undefined) return () => v;
         const i = holes.length;
         holes.push(f);
+        fields.push(renderer.goTemplate ? renderer.fieldTemplate(v) : undefined);
         levels.push(depth);
         if (path === `${options.path}.metadata.name` && depth === 2) nameHole = i;
         return (values) => values[i];
@@ -158,7 +163,7 @@ export class CompiledApplicationTemplate {
     // Each hole printed exactly once, as the plain scalar it was (no quoting around a marker).
     if (printed.length !== holes.length || new Set(printed).size !== holes.length) return undefined;
     const name0 = name ?? '';
-    return new CompiledApplicationTemplate(holes, build, finish, nameHole, nameHole < 0 ? name0 : '', {
+    return new CompiledApplicationTemplate(holes, fields, build, finish, nameHole, nameHole < 0 ? name0 : '', {
       pieces,
       holes: printed,
       levels: printed.map((i) => levels[i]!),
@@ -173,8 +178,55 @@ export class CompiledApplicationTemplate {
     return out;
   }
 
+  /**
+   * Renders the holes for the goTemplate matrix pair (a, b) — the parameter set
+   * `mergeFirstWins(a, b)` — without making that set: a field-chain hole reads the two halves
+   * (`pairFieldString`); any other hole, or a chain that reaches no string, is rendered the general
+   * way from `data()`, the prepared merged set (made once, on first need). Only for a renderer
+   * whose Go data is the parameter set itself. The same values and errors as `render(data())`.
+   */
+  renderPair(a: ParamSet, b: ParamSet, data: () => RenderData): string[] {
+    const n = this.holes.length;
+    const out = new Array<string>(n);
+    let prepared: RenderData | undefined;
+    for (let i = 0; i < n; i++) {
+      const f = this.fields[i];
+      if (f !== undefined) {
+        const chains = f.chains;
+        if (f.join === undefined) {
+          const v = pairFieldString(a, b, chains[0]!);
+          if (v !== undefined) {
+            out[i] = v;
+            continue;
+          }
+        } else {
+          const slots = this.slots;
+          let j = 0;
+          for (; j < chains.length; j++) {
+            const v = pairFieldString(a, b, chains[j]!);
+            if (v === undefined) break;
+            slots[j] = v;
+          }
+          if (j === chains.length) {
+            out[i] = f.join(slots);
+            continue;
+          }
+        }
+      }
+      out[i] = this.holes[i]!((prepared ??= data()));
+    }
+    return out;
+  }
+
+  private readonly slots: string[] = [];
+
   generated(values: string[], params: ParamSet, generator: string): CompiledApplication {
-    return new CompiledApplication(this, values, params, generator, this.nameHole < 0 ? this.constName : values[this.nameHole]!);
+    return new CompiledApplication(this, values, params, undefined, generator, this.nameHole < 0 ? this.constName : values[this.nameHole]!);
+  }
+
+  /** The Application of the matrix pair (a, b); its `params` are combined when first read. */
+  generatedPair(values: string[], a: ParamSet, b: ParamSet, generator: string): CompiledApplication {
+    return new CompiledApplication(this, values, a, b, generator, this.nameHole < 0 ? this.constName : values[this.nameHole]!);
   }
 
   /** The Application the general path would have made (a fresh object; literal subtrees shared). */
@@ -292,15 +344,25 @@ function hasHoles(v: unknown, renderer: Renderer): boolean {
  */
 export class CompiledApplication {
   private app: Application | undefined;
+  private merged: ParamSet | undefined;
 
   constructor(
     readonly template: CompiledApplicationTemplate,
     readonly values: string[],
-    readonly params: ParamSet,
+    /** The parameter set, or the first half of a goTemplate matrix pair. */
+    private readonly first: ParamSet,
+    /** The second half of the matrix pair, or undefined. */
+    private readonly second: ParamSet | undefined,
     readonly generator: string,
     /** `metadata.name` ('' when the template has none). */
     readonly name: string,
   ) {}
+
+  /** The parameter set the Application was rendered from (a matrix pair combined on first read, as the matrix combines it). */
+  get params(): ParamSet {
+    if (this.second === undefined) return this.first;
+    return (this.merged ??= mergeFirstWins(this.first, this.second));
+  }
 
   get application(): Application {
     return (this.app ??= this.template.materialize(this.values));

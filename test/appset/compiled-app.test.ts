@@ -354,3 +354,67 @@ test('compiled Applications written as bytes (values remembered, given up on, no
     assert.equal(printedBytes(fast.applications, { output: 'yaml', explain: true }), formatApplications(general.applications, { output: 'yaml', explain: true }));
   }
 });
+
+test('a goTemplate matrix rendered from the two halves of each pair gives what rendering the combined parameter sets gives (300 generated matrices)', async () => {
+  let pairCases = 0;
+  let errorCases = 0;
+  for (let seed = 1; seed <= 300; seed++) {
+    const r = rng(1000 + seed);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+    // Halves that overlap: the same keys on both sides, maps on one side or both (merged), a
+    // map against a string, lists, numbers, null, and keys only one side has.
+    const value = (depth: number): unknown => {
+      const x = r();
+      if (depth < 2 && x < 0.3) {
+        const o: Record<string, unknown> = {};
+        for (const k of ['x', 'y', 'z']) if (r() < 0.6) o[k] = value(depth + 1);
+        return o;
+      }
+      if (x < 0.75) return pick(['one', 'two', 'ü', 'a: b', '', 'line\nbreak', 'true']);
+      if (x < 0.85) return pick([1, 2.5, 0]);
+      if (x < 0.9) return null;
+      if (x < 0.95) return ['l'];
+      return pick(['x', 'y']);
+    };
+    const half = (n: number): Record<string, unknown>[] =>
+      Array.from({ length: n }, (_, i) => {
+        const o: Record<string, unknown> = { i: `${i}` };
+        for (const k of ['a', 'n', 'constructor']) if (r() < (k === 'constructor' ? 0.05 : 0.7)) o[k] = value(0);
+        // `m` mostly a map on both sides (merged key by key), now and then something else.
+        if (r() < 0.9) o['m'] = r() < 0.9 ? { x: value(1), ...(r() < 0.5 ? { y: value(1) } : {}) } : value(0);
+        return o;
+      });
+    // Now and then a chain through a string or a number, which the engine rejects.
+    const chain = (): string => (r() < 0.02 ? pick(['.m.x.z', '.a.x', '.n.y']) : pick(['.a', '.m', '.m.x', '.m.y', '.i', '.missing', '.constructor', '.n']));
+    const hole = (): string =>
+      pick([`{{ ${chain()} }}`, `{{${chain()}}}`, `p-{{ ${chain()} }}-{{ ${chain()} }}`, `{{ ${chain()} }}/{{ ${chain()} }}`, '{{ upper .i }}', '{{ .m | toJson }}']);
+    const first = half(1 + Math.floor(r() * 4));
+    const second = half(1 + Math.floor(r() * 4));
+    if (r() < 0.1) first[0] = {};
+    if (r() < 0.1) second[0] = {};
+    const appSet: ApplicationSet = {
+      metadata: { name: `matrix-${seed}`, namespace: 'argocd' },
+      spec: {
+        goTemplate: true,
+        ...(r() < 0.2 ? { goTemplateOptions: [pick(['missingkey=error', 'missingkey=zero'])] } : {}),
+        generators: [{ matrix: { generators: [{ list: { elements: first } }, { list: { elements: second } }] } }],
+        template: {
+          metadata: { name: `{{ .i }}-${hole()}-${hole()}`, labels: { a: hole(), b: hole() } },
+          spec: { project: 'default', source: { repoURL: hole(), path: hole() }, destination: { namespace: hole() } },
+        },
+      },
+    };
+    const fast = await outcome(appSet, { ...goEngine });
+    const general = await outcome(appSet, { ...goEngine, compileTemplates: false });
+    assert.deepEqual({ ...fast, compiled: 0 }, general, `seed ${seed}`);
+    if (fast.error) errorCases++;
+    else if (fast.compiled > 0) pairCases++;
+  }
+  assert.ok(pairCases > 150, `pairs: ${pairCases}`);
+  assert.ok(errorCases > 5, `errors: ${errorCases}`);
+});
+
+test("the Go engine's data of a parameter set is the set itself (what reading field chains from the halves of a pair relies on)", () => {
+  const params = { a: 'x', n: 1.5, m: { l: ['y', null, true] }, e: {} };
+  assert.equal(goEngine.toGoData(params), params);
+});
