@@ -23,6 +23,8 @@ import { ApplicationSetError, atPath } from './types.js';
 import { hasNoKeys, isPlainObject } from './go-value.js';
 import { parseYaml } from '../yaml/index.js';
 import { CompiledApplication, CompiledApplicationTemplate } from './compiled-app.js';
+import { mergeFirstWins } from './generators/matrix.js';
+import { isParamsAsGoData } from './go-value.js';
 
 export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
 
@@ -88,10 +90,13 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
   const patch = typeof spec.templatePatch === 'string' ? renderer.compile(spec.templatePatch) : undefined;
   const preserve = spec.syncPolicy?.preserveResourcesOnDeletion === true;
   const generated: GeneratedApplication[] = [];
+  // Field chains read the parameter sets directly only when they are the Go data (Argo CD's rule).
+  const pairs = renderer.goTemplate && !patch && options.compileTemplates !== false && (options.toGoData === undefined || isParamsAsGoData(options.toGoData));
 
   for (let i = 0; i < spec.generators.length; i++) {
     const path = `spec.generators[${i}]`;
-    const results = await transform(spec.generators[i]!, registry, { ...ctx, path });
+    // A goTemplate matrix comes as its rows when its pairs can be rendered uncombined (ADR 0308).
+    const results = await transform(spec.generators[i]!, registry, { ...ctx, path }, undefined, pairs);
     for (const r of results) {
       const ownTemplate = (isPlainObject(r.spec['template']) ? r.spec['template'] : {}) as ApplicationSetTemplate;
       const template = fillMissing(ownTemplate, spec.template) as ApplicationSetTemplate;
@@ -106,6 +111,23 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
         patch || options.compileTemplates === false
           ? undefined
           : CompiledApplicationTemplate.compile(tmplApp, renderer, { preserveResourcesOnDeletion: preserve, namespace: appSet.metadata.namespace, path: templatePath, applyFinalizerRule });
+      if (compiled && r.rows !== undefined) {
+        for (const { first, second } of r.rows) {
+          const firstEmpty = hasNoKeys(first);
+          for (const b of second) {
+            if (firstEmpty && hasNoKeys(b)) {
+              // An empty parameter set: the template untouched, as below.
+              const app = structuredClone(tmplApp);
+              app.metadata.namespace = appSet.metadata.namespace;
+              generated.push({ application: app, params: mergeFirstWins(first, b), generator });
+              continue;
+            }
+            const values = compiled.renderPair(first, b, () => renderer.prepare(mergeFirstWins(first, b)));
+            generated.push(compiled.generatedPair(values, first, b, generator));
+          }
+        }
+        continue;
+      }
       for (const params of r.params) {
         let app: Application;
         const data = renderer.prepare(params);

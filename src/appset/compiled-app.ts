@@ -17,8 +17,9 @@
  * undefined, or the caller renders that one parameter set the general way.
  */
 import type { Application, ParamSet } from './types.js';
-import type { CompiledString, RenderData, Renderer } from './render.js';
-import { compileTemplatedString, isTemplated } from './render.js';
+import type { CompiledString, FieldTemplate, RenderData, Renderer } from './render.js';
+import { compileTemplatedString, isTemplated, pairFieldString } from './render.js';
+import { mergeFirstWins } from './generators/matrix.js';
 import { dumpSorted, dumpSortedString } from '../yaml/index.js';
 
 type Materialize = (values: readonly string[]) => unknown;
@@ -48,9 +49,20 @@ export class CompiledApplicationTemplate {
   /** The last value printed in each hole and its scalar text. */
   private readonly lastValue: (string | undefined)[];
   private readonly lastText: (string | undefined)[];
+  /** The constant pieces as UTF-8 bytes (`---\n` before the first), for `writeYaml`. */
+  private readonly pieceBytes: Uint8Array[];
+  private readonly firstBytes: Uint8Array;
+  /** Per printed hole: the bytes of a value's scalar with the constant text after it, by value. */
+  private readonly heldBytes: (Map<string, Uint8Array> | undefined)[];
+  private readonly heldCalls: number[];
+  private readonly heldMisses: number[];
+  private readonly lastBytesValue: (string | undefined)[];
+  private readonly lastBytes: (Uint8Array | undefined)[];
 
   private constructor(
     private readonly holes: readonly CompiledString[],
+    /** Per hole, its field chains when it is text and `{{ .a.b }}` only (goTemplate), for `renderPair`. */
+    private readonly fields: readonly (FieldTemplate | undefined)[],
     private readonly build: Materialize,
     private readonly finish: (app: Application) => void,
     /** The hole of metadata.name, or -1 when the name is constant. */
@@ -64,6 +76,13 @@ export class CompiledApplicationTemplate {
     this.constantBytes = yaml.pieces.reduce((n, p) => n + Buffer.byteLength(p, 'utf8'), 0);
     this.lastValue = yaml.holes.map(() => undefined);
     this.lastText = yaml.holes.map(() => undefined);
+    this.pieceBytes = yaml.pieces.map((p) => Buffer.from(p, 'utf8'));
+    this.firstBytes = Buffer.from(`---\n${yaml.pieces[0]!}`, 'utf8');
+    this.heldBytes = yaml.holes.map(() => new Map());
+    this.heldCalls = yaml.holes.map(() => 0);
+    this.heldMisses = yaml.holes.map(() => 0);
+    this.lastBytesValue = yaml.holes.map(() => undefined);
+    this.lastBytes = yaml.holes.map(() => undefined);
   }
 
   /**
@@ -73,6 +92,7 @@ export class CompiledApplicationTemplate {
   static compile(tmplApp: Application, renderer: Renderer, options: CompileApplicationOptions): CompiledApplicationTemplate | undefined {
     if (JSON.stringify(tmplApp).includes(MARK)) return undefined;
     const holes: CompiledString[] = [];
+    const fields: (FieldTemplate | undefined)[] = [];
     const levels: number[] = [];
     const name = tmplApp.metadata.name;
     if (name !== undefined && typeof name !== 'string') return undefined;
@@ -85,6 +105,7 @@ export class CompiledApplicationTemplate {
         if (f === undefined) return () => v;
         const i = holes.length;
         holes.push(f);
+        fields.push(renderer.goTemplate ? renderer.fieldTemplate(v) : undefined);
         levels.push(depth);
         if (path === `${options.path}.metadata.name` && depth === 2) nameHole = i;
         return (values) => values[i];
@@ -142,7 +163,7 @@ export class CompiledApplicationTemplate {
     // Each hole printed exactly once, as the plain scalar it was (no quoting around a marker).
     if (printed.length !== holes.length || new Set(printed).size !== holes.length) return undefined;
     const name0 = name ?? '';
-    return new CompiledApplicationTemplate(holes, build, finish, nameHole, nameHole < 0 ? name0 : '', {
+    return new CompiledApplicationTemplate(holes, fields, build, finish, nameHole, nameHole < 0 ? name0 : '', {
       pieces,
       holes: printed,
       levels: printed.map((i) => levels[i]!),
@@ -157,8 +178,55 @@ export class CompiledApplicationTemplate {
     return out;
   }
 
+  /**
+   * Renders the holes for the goTemplate matrix pair (a, b) — the parameter set
+   * `mergeFirstWins(a, b)` — without making that set: a field-chain hole reads the two halves
+   * (`pairFieldString`); any other hole, or a chain that reaches no string, is rendered the general
+   * way from `data()`, the prepared merged set (made once, on first need). Only for a renderer
+   * whose Go data is the parameter set itself. The same values and errors as `render(data())`.
+   */
+  renderPair(a: ParamSet, b: ParamSet, data: () => RenderData): string[] {
+    const n = this.holes.length;
+    const out = new Array<string>(n);
+    let prepared: RenderData | undefined;
+    for (let i = 0; i < n; i++) {
+      const f = this.fields[i];
+      if (f !== undefined) {
+        const chains = f.chains;
+        if (f.join === undefined) {
+          const v = pairFieldString(a, b, chains[0]!);
+          if (v !== undefined) {
+            out[i] = v;
+            continue;
+          }
+        } else {
+          const slots = this.slots;
+          let j = 0;
+          for (; j < chains.length; j++) {
+            const v = pairFieldString(a, b, chains[j]!);
+            if (v === undefined) break;
+            slots[j] = v;
+          }
+          if (j === chains.length) {
+            out[i] = f.join(slots);
+            continue;
+          }
+        }
+      }
+      out[i] = this.holes[i]!((prepared ??= data()));
+    }
+    return out;
+  }
+
+  private readonly slots: string[] = [];
+
   generated(values: string[], params: ParamSet, generator: string): CompiledApplication {
-    return new CompiledApplication(this, values, params, generator, this.nameHole < 0 ? this.constName : values[this.nameHole]!);
+    return new CompiledApplication(this, values, params, undefined, generator, this.nameHole < 0 ? this.constName : values[this.nameHole]!);
+  }
+
+  /** The Application of the matrix pair (a, b); its `params` are combined when first read. */
+  generatedPair(values: string[], a: ParamSet, b: ParamSet, generator: string): CompiledApplication {
+    return new CompiledApplication(this, values, a, b, generator, this.nameHole < 0 ? this.constName : values[this.nameHole]!);
   }
 
   /** The Application the general path would have made (a fresh object; literal subtrees shared). */
@@ -205,12 +273,62 @@ export class CompiledApplicationTemplate {
   }
 
   /**
-   * Writes the YAML document's bytes into `buf` at `off`; returns the new offset. One string per
-   * document, encoded at once: V8 flattens a few dozen pieces faster than `buf.write` takes each.
+   * Writes `---\n` (when `separator`) and the YAML document's bytes into `buf` at `off`, which
+   * has room for `4 + maxYamlBytes(values)` bytes; returns the new offset. No text is made per
+   * document (ADR 0308): the constant pieces are bytes encoded once, and a hole's scalar with the
+   * constant text after it is encoded once per distinct value and copied after that — a matrix
+   * repeats a few values per hole. A hole whose value is new nearly every time (the name) stops
+   * remembering after HELD_TRIAL documents and is encoded straight into `buf`.
    */
-  writeYaml(values: readonly string[], buf: Buffer, off: number): number {
-    return off + buf.write(this.yaml(values), off, 'utf8');
+  writeYaml(values: readonly string[], buf: Buffer, off: number, separator = true): number {
+    const first = separator ? this.firstBytes : this.pieceBytes[0]!;
+    buf.set(first, off);
+    off += first.length;
+    const holes = this.printedHole;
+    for (let i = 0; i < holes.length; i++) {
+      const v = values[holes[i]!]!;
+      let bytes: Uint8Array | undefined;
+      if (v === this.lastBytesValue[i]) bytes = this.lastBytes[i]!;
+      else {
+        const held = this.heldBytes[i];
+        if (held === undefined) {
+          off = writeText(buf, off, dumpSortedString(v, this.printedLevel[i]!));
+          const piece = this.pieceBytes[i + 1]!;
+          buf.set(piece, off);
+          off += piece.length;
+          continue;
+        }
+        bytes = held.get(v);
+        const calls = ++this.heldCalls[i]!;
+        if (bytes === undefined) {
+          bytes = Buffer.from(dumpSortedString(v, this.printedLevel[i]!) + this.pieceText[i + 1]!, 'utf8');
+          const misses = ++this.heldMisses[i]!;
+          if (held.size >= HELD_MAX || (calls >= HELD_TRIAL && misses * 2 > calls)) this.heldBytes[i] = undefined;
+          else held.set(v, bytes);
+        }
+        this.lastBytesValue[i] = v;
+        this.lastBytes[i] = bytes;
+      }
+      buf.set(bytes, off);
+      off += bytes.length;
+    }
+    return off;
   }
+}
+
+/** Distinct values a hole's byte memo holds at most, and the documents after which it judges its hit rate. */
+const HELD_MAX = 1 << 14;
+const HELD_TRIAL = 256;
+
+/** Writes `s` as UTF-8 at `off`; returns the new offset (ASCII copied by hand: short strings, no call into C++). */
+function writeText(buf: Buffer, off: number, s: string): number {
+  const n = s.length;
+  for (let j = 0; j < n; j++) {
+    const c = s.charCodeAt(j);
+    if (c >= 0x80) return off + buf.write(s, off, 'utf8');
+    buf[off + j] = c;
+  }
+  return off + n;
 }
 
 function hasHoles(v: unknown, renderer: Renderer): boolean {
@@ -226,15 +344,25 @@ function hasHoles(v: unknown, renderer: Renderer): boolean {
  */
 export class CompiledApplication {
   private app: Application | undefined;
+  private merged: ParamSet | undefined;
 
   constructor(
     readonly template: CompiledApplicationTemplate,
     readonly values: string[],
-    readonly params: ParamSet,
+    /** The parameter set, or the first half of a goTemplate matrix pair. */
+    private readonly first: ParamSet,
+    /** The second half of the matrix pair, or undefined. */
+    private readonly second: ParamSet | undefined,
     readonly generator: string,
     /** `metadata.name` ('' when the template has none). */
     readonly name: string,
   ) {}
+
+  /** The parameter set the Application was rendered from (a matrix pair combined on first read, as the matrix combines it). */
+  get params(): ParamSet {
+    if (this.second === undefined) return this.first;
+    return (this.merged ??= mergeFirstWins(this.first, this.second));
+  }
 
   get application(): Application {
     return (this.app ??= this.template.materialize(this.values));

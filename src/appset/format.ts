@@ -77,21 +77,45 @@ function explanation(g: GeneratedApplication): string {
     .join('\n')}\n`;
 }
 
-/** Bytes of each piece of formatApplicationBytes (a fresh buffer each: the consumer may keep it). */
+/** Bytes of each piece of formatApplicationBytes. */
 const BYTES_CHUNK = 1 << 20;
+
+export interface ByteFormatOptions {
+  /**
+   * Write the pieces into two buffers in turn instead of a fresh buffer each (ADR 0308): a piece's
+   * memory is written again once the consumer asks for the second piece after it, so by then the
+   * consumer must be done with it (written out, or copied). 76 MB of fresh buffers cost a page
+   * fault every 4 KB — more system time than the printing itself.
+   */
+  reuse?: boolean;
+}
 
 /**
  * The bytes of `formatApplications` (UTF-8) in pieces of about 1 MB, for a byte sink such as
- * stdout. Each Application's text is encoded into the piece as it is made: a string of 1,000
- * Applications appended piece by piece is never built, flattened and then encoded (that was a
- * fifth of `appset` at 100,000 Applications).
+ * stdout. Each Application is encoded into the piece as it is printed (compiled Applications
+ * from their template's bytes, compiled-app.ts `writeYaml`): no text of the whole output, nor of
+ * one Application from a compiled template, is made.
  */
-export function* formatApplicationBytes(apps: readonly GeneratedApplication[], options: FormatOptions = defaultFormatOptions): Generator<Uint8Array> {
+export function* formatApplicationBytes(
+  apps: readonly GeneratedApplication[],
+  options: FormatOptions = defaultFormatOptions,
+  bytes: ByteFormatOptions = {},
+): Generator<Uint8Array> {
   if (options.output === 'json') {
     for (const chunk of formatApplicationChunks(apps, options)) yield Buffer.from(chunk, 'utf8');
     return;
   }
-  let buf = Buffer.allocUnsafe(BYTES_CHUNK);
+  const spare: (Buffer | undefined)[] = [undefined, undefined];
+  let turn = 0;
+  // A buffer of at least `size` bytes for the next piece: fresh, or the older of the two.
+  const take = (size: number): Buffer => {
+    if (!bytes.reuse) return Buffer.allocUnsafe(size);
+    turn ^= 1;
+    const b = spare[turn];
+    if (b !== undefined && b.length >= size) return b;
+    return (spare[turn] = Buffer.allocUnsafe(size));
+  };
+  let buf = take(BYTES_CHUNK);
   let off = 0;
   for (const g of sortApplications(apps)) {
     const comment = options.explain ? explanation(g) : '';
@@ -100,12 +124,14 @@ export function* formatApplicationBytes(apps: readonly GeneratedApplication[], o
       const most = 4 + comment.length * 3 + g.template.maxYamlBytes(g.values);
       if (off + most > buf.length) {
         if (off > 0) yield buf.subarray(0, off);
-        buf = Buffer.allocUnsafe(Math.max(BYTES_CHUNK, most));
+        buf = take(Math.max(BYTES_CHUNK, most));
         off = 0;
       }
-      off += buf.write('---\n', off, 'utf8');
-      if (comment) off += buf.write(comment, off, 'utf8');
-      off = g.template.writeYaml(g.values, buf, off);
+      if (comment) {
+        off += buf.write('---\n', off, 'utf8');
+        off += buf.write(comment, off, 'utf8');
+        off = g.template.writeYaml(g.values, buf, off, false);
+      } else off = g.template.writeYaml(g.values, buf, off);
       continue;
     }
     const text = dumpSorted(g.application);
@@ -113,7 +139,7 @@ export function* formatApplicationBytes(apps: readonly GeneratedApplication[], o
     const most = 4 + (comment.length + text.length) * 3;
     if (off + most > buf.length) {
       if (off > 0) yield buf.subarray(0, off);
-      buf = Buffer.allocUnsafe(Math.max(BYTES_CHUNK, most));
+      buf = take(Math.max(BYTES_CHUNK, most));
       off = 0;
     }
     off += buf.write('---\n', off, 'utf8');

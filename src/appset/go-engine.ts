@@ -4,8 +4,9 @@
  */
 import { compileGoTemplate, goValueFromJsonArgoCD } from '../gotemplate/index.js';
 import type { GenerateOptions } from './applications.js';
+import { markParamsAsGoData } from './go-value.js';
 
 export const goTemplateEngine: Required<Pick<GenerateOptions, 'compileGoTemplate' | 'toGoData'>> = {
   compileGoTemplate: (text, options) => compileGoTemplate(text, options),
-  toGoData: (params) => goValueFromJsonArgoCD(params),
+  toGoData: markParamsAsGoData((params) => goValueFromJsonArgoCD(params)),
 };

@@ -104,3 +104,20 @@ export function hasNoKeys(o: object): boolean {
   for (const _k in o) return false;
   return true;
 }
+
+const paramsAsGoData = new WeakSet<object>();
+
+/**
+ * Marks a `toGoData` as Argo CD's rule, under which a parameter set (JSON data) is its own Go
+ * data: field chains may then be read from the parameter sets themselves (compiled-app.ts
+ * `renderPair`). test/appset/compiled-app.test.ts checks that the engine's conversion returns its
+ * input for JSON data.
+ */
+export function markParamsAsGoData<F extends (params: Record<string, unknown>) => unknown>(toGoData: F): F {
+  paramsAsGoData.add(toGoData);
+  return toGoData;
+}
+
+export function isParamsAsGoData(toGoData: object): boolean {
+  return paramsAsGoData.has(toGoData);
+}

@@ -90,6 +90,7 @@ export class Renderer {
   private readonly toGoData: (params: ParamSet) => unknown;
   private readonly cache = new Map<string, CompiledString>();
   private readonly strictCache = new Map<string, CompiledString>();
+  private readonly fieldTemplates = new Map<string, FieldTemplate>();
 
   constructor(options: RenderOptions) {
     this.goTemplate = options.goTemplate;
@@ -116,6 +117,14 @@ export class Renderer {
     return c;
   }
 
+  /**
+   * The field chains of a compiled Go template of text and `{{ .a.b }}` actions only (see
+   * `fieldsOnly`), or undefined; `compile(text)` first.
+   */
+  fieldTemplate(text: string): FieldTemplate | undefined {
+    return this.fieldTemplates.get(text);
+  }
+
   /** Renders one string with one param set. */
   render(text: string, params: ParamSet): string {
     return this.compile(text)(this.prepare(params));
@@ -138,8 +147,21 @@ export class Renderer {
         throw new ApplicationSetError(`failed to execute go template ${text}: ${(e as Error).message}`, { cause: e });
       }
     };
-    return fieldsOnly(text, execute) ?? execute;
+    const fields = fieldsOnly(text, execute);
+    if (fields === undefined) return execute;
+    if (missingkey === this.missingkey) this.fieldTemplates.set(text, fields.template);
+    return fields.compiled;
   }
+}
+
+/**
+ * A Go template of text and field chains: `join(strings the chains reach)`, or with `join`
+ * undefined, the one chain's string itself. When a chain reaches anything but a string, the
+ * template's compiled function (the engine) gives the text.
+ */
+export interface FieldTemplate {
+  readonly chains: readonly (readonly string[])[];
+  readonly join: ((slots: readonly string[]) => string) | undefined;
 }
 
 /** `{{ .a.b }}` (spaces optional): an action that only prints a field chain. */
@@ -153,7 +175,7 @@ const FIELD_ACTION = /\{\{ *((?:\.[A-Za-z_][A-Za-z0-9_]*)+) *\}\}/y;
  * list, a non-map on the way) is handed to the engine, which gives its exact text or error.
  * Undefined when the template has any other action.
  */
-function fieldsOnly(text: string, execute: CompiledString): CompiledString | undefined {
+function fieldsOnly(text: string, execute: CompiledString): { compiled: CompiledString; template: FieldTemplate } | undefined {
   const texts: string[] = [];
   const chains: string[][] = [];
   let at = 0;
@@ -175,14 +197,15 @@ function fieldsOnly(text: string, execute: CompiledString): CompiledString | und
   // `{{ .a.b }}` alone prints the string it reaches: that very string, nothing to join.
   if (n === 1 && texts[0] === '' && texts[1] === '') {
     const chain = chains[0]!;
-    return (data) => {
+    const compiled: CompiledString = (data) => {
       const v = fieldString(data.go, chain);
       return v === undefined ? execute(data) : v;
     };
+    return { compiled, template: { chains, join: undefined } };
   }
   const join = slotJoiner(texts);
   const slots = new Array<string>(n);
-  return (data) => {
+  const compiled: CompiledString = (data) => {
     for (let i = 0; i < n; i++) {
       const v = fieldString(data.go, chains[i]!);
       if (v === undefined) return execute(data);
@@ -190,6 +213,38 @@ function fieldsOnly(text: string, execute: CompiledString): CompiledString | und
     }
     return join(slots);
   };
+  return { compiled, template: { chains, join } };
+}
+
+/**
+ * `fieldString(mergeFirstWins(a, b), chain)` without making the merged map (the two halves of a
+ * goTemplate matrix pair, generators/matrix.ts): a key of `a` wins, and where both halves hold a
+ * map under a key the walk goes on in both. Undefined for anything else, as fieldString; also
+ * for a key neither half owns (the merged map's inherited members are never strings or maps).
+ */
+export function pairFieldString(a: object, b: object | undefined, chain: readonly string[]): string | undefined {
+  let x: unknown = a;
+  let y: object | undefined = b;
+  for (let i = 0; i < chain.length; i++) {
+    const k = chain[i]!;
+    if (y === undefined) {
+      if (typeof x !== 'object' || x === null || Array.isArray(x)) return undefined;
+      x = (x as Record<string, unknown>)[k];
+      continue;
+    }
+    // x and y are maps: the merged map's value under k.
+    const xo = x as Record<string, unknown>;
+    if (Object.hasOwn(xo, k)) {
+      const xv = xo[k];
+      const yv = Object.hasOwn(y, k) ? (y as Record<string, unknown>)[k] : undefined;
+      x = xv;
+      y = isPlainObject(xv) && isPlainObject(yv) ? yv : undefined;
+    } else if (Object.hasOwn(y, k)) {
+      x = (y as Record<string, unknown>)[k];
+      y = undefined;
+    } else return undefined;
+  }
+  return typeof x === 'string' ? x : undefined;
 }
 
 /**
@@ -224,13 +279,13 @@ export function slotJoiner(texts: readonly string[], limits: { max?: number; tri
   const trial = limits.trial ?? JOIN_MEMO_TRIAL;
   const n = texts.length - 1;
   if (n === 0) return () => texts[0]!;
+  // Joined, not appended: `join` makes one flat string, where `+` makes a rope that every later
+  // comparison (sorting by name), hash (the duplicate-name check) and write would walk or flatten.
+  const parts = new Array<string>(2 * n + 1);
+  for (let i = 0; i <= n; i++) parts[2 * i] = texts[i]!;
   const concat = (slots: readonly string[]): string => {
-    let out = texts[0]!;
-    for (let i = 0; i < n; i++) {
-      out += slots[i]!;
-      out += texts[i + 1]!;
-    }
-    return out;
+    for (let i = 0; i < n; i++) parts[2 * i + 1] = slots[i]!;
+    return parts.join('');
   };
   let root: Map<string, unknown> | undefined = new Map();
   let calls = 0;

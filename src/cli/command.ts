@@ -4,8 +4,12 @@ import type { Palette } from './color.js';
 /** Where a command writes. stdout carries only the requested output; everything else goes to stderr. */
 export interface CliIO {
   stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
-  /** Bytes to stdout, where it takes them (the process's stdout): large outputs are then encoded as they are made. */
-  stdoutBytes?: (chunk: Uint8Array) => unknown;
+  /**
+   * Bytes to stdout, where it takes them (the process's stdout): large outputs are then encoded as
+   * they are made. Returns once stdout is done with the chunk (written, or copied), or a promise
+   * that settles then; after that the caller may write new bytes into the chunk's memory.
+   */
+  stdoutBytes?: (chunk: Uint8Array) => Promise<void> | void;
   stderr: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
   /** The process environment, passed in so that commands and tests never read `process.env` directly. */
   env: Readonly<Record<string, string | undefined>>;

@@ -4,7 +4,9 @@ import { runCli } from './run.js';
 
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
-  stdoutBytes: (chunk: Uint8Array) => process.stdout.write(chunk),
+  // Settles when the stream has written the chunk (a pipe may hold it until then); a write
+  // error still goes to the stream's own error handling, as it did before.
+  stdoutBytes: (chunk: Uint8Array) => new Promise<void>((done) => process.stdout.write(chunk, () => done())),
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),

@@ -261,3 +261,29 @@ test('a cluster generator that matches is not reported', async () => {
   assert.equal(r.stderr, '');
   assert.match(r.stdout, /name: e-web/);
 });
+
+test('bytes written to stdout are only written over once stdout is done with them (a pipe that takes its time)', async () => {
+  const dir = join(tmp, 'slow-stdout');
+  cpSync(join(GOLDEN, 'matrix-flat/repo'), dir, { recursive: true });
+  const elements = Array.from({ length: 8000 }, (_, i) => `          - name: app-${i}\n            env: env-${i % 7}\n`).join('');
+  const appset = join(dir, 'appset.yaml');
+  writeFileSync(
+    appset,
+    `apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: many\nspec:\n  goTemplate: true\n  generators:\n    - list:\n        elements:\n${elements}  template:\n    metadata:\n      name: '{{ .name }}'\n    spec:\n      project: default\n      source:\n        repoURL: https://git.example.com/fleet.git\n        path: 'envs/{{ .env }}/{{ .name }}'\n      destination:\n        server: https://kubernetes.default.svc\n        namespace: '{{ .env }}'\n`,
+  );
+  const want = await cli(['appset', appset, '--repo', dir]);
+  assert.equal(want.code, 0, want.stderr);
+  assert.ok(Buffer.byteLength(want.stdout) > 2 << 20, 'three pieces or more, so an output buffer is reused');
+  // stdout copies a chunk only a little later (as a pipe writes it when the reader is ready).
+  const pieces: Buffer[] = [];
+  const code = await runCli(['appset', appset, '--repo', dir], {
+    stdout: { write: () => assert.fail('bytes go through stdoutBytes') },
+    stdoutBytes: (chunk) => new Promise<void>((done) => setImmediate(() => (pieces.push(Buffer.from(chunk)), done()))),
+    stderr: { write: () => true },
+    env: {},
+    cwd: process.cwd(),
+  });
+  assert.equal(code, 0);
+  assert.ok(pieces.length >= 3);
+  assert.equal(Buffer.concat(pieces).toString('utf8'), want.stdout);
+});

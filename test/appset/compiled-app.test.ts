@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { generateApplications } from '../../src/appset/applications.js';
 import type { GenerateOptions, GenerateResult } from '../../src/appset/applications.js';
 import { CompiledApplication } from '../../src/appset/compiled-app.js';
-import { formatApplications } from '../../src/appset/format.js';
+import { formatApplicationBytes, formatApplications } from '../../src/appset/format.js';
+import type { FormatOptions } from '../../src/appset/format.js';
 import type { ApplicationSet, JsonObject } from '../../src/appset/types.js';
 import { goEngine } from './go-engine.js';
 import { Renderer, slotJoiner } from '../../src/appset/render.js';
@@ -149,11 +150,23 @@ function makeCase(seed: number): Case {
   };
 }
 
+/**
+ * The bytes `fleetplan appset` writes (formatApplicationBytes with reused buffers: each piece is
+ * copied when it arrives, as stdout is done with it before the next piece is asked for).
+ */
+function printedBytes(apps: GenerateResult['applications'], options: FormatOptions): string {
+  const pieces: Buffer[] = [];
+  for (const piece of formatApplicationBytes(apps, options, { reuse: true })) pieces.push(Buffer.from(piece));
+  return Buffer.concat(pieces).toString('utf8');
+}
+
 /** Everything a caller can see of a result: objects in key order, every output format, the rejected. */
 function observe(res: GenerateResult): unknown {
   return {
     objects: JSON.stringify(res.applications.map((g) => g.application)),
     yaml: formatApplications(res.applications, { output: 'yaml', explain: false }),
+    bytes: printedBytes(res.applications, { output: 'yaml', explain: false }),
+    explainBytes: printedBytes(res.applications, { output: 'yaml', explain: true }),
     explain: formatApplications(res.applications, { output: 'yaml', explain: true }),
     json: formatApplications(res.applications, { output: 'json', explain: true }),
     invalid: res.invalid.map((i) => ({ name: i.name, message: i.message, generator: i.generated.generator, app: JSON.stringify(i.generated.application) })),
@@ -304,4 +317,104 @@ test('field-chain and flat templates rendered many times (remembered values, mis
     const flatText = pick(flatTexts);
     assert.equal(flatRenderer.render(flatText, flat), fasttemplate(flatText, flat), `${flatText} ${JSON.stringify(flat)}`);
   }
+});
+
+test('compiled Applications written as bytes (values remembered, given up on, non-ASCII, several reused pieces) are the bytes of the general path', async () => {
+  const next = rng(23);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  // 6,000 parameter sets: a few repeated values per hole (remembered), a unique name (given up
+  // after a few hundred documents), now and then a value that needs quoting or is not ASCII.
+  const elements = Array.from({ length: 6000 }, (_, i) => ({
+    name: `app-${(i * 7919) % 6000}`,
+    env: pick(['prod', 'stage', 'dev', 'ü-env', 'true', 'a: b', 'line1\nline2']),
+    region: pick(['eu', 'us', '123', '']),
+    note: next() < 0.05 ? `unique ✓ ${i}` : pick(['x', 'y']),
+  }));
+  const appSet = (goTemplate: boolean): ApplicationSet => {
+    const h = (k: string): string => (goTemplate ? `{{ .${k} }}` : `{{${k}}}`);
+    return {
+      metadata: { name: 'many', namespace: 'argocd' },
+      spec: {
+        goTemplate,
+        generators: [{ list: { elements } }],
+        template: {
+          metadata: { name: h('name'), labels: { env: h('env'), region: h('region') }, annotations: { note: `${h('note')} at ${h('region')}` } },
+          spec: { project: 'default', source: { repoURL: 'https://git.example.com/r.git', path: `envs/${h('env')}/${h('region')}` }, destination: { namespace: h('env') } },
+        },
+      },
+    };
+  };
+  for (const goTemplate of [true, false]) {
+    const fast = await generateApplications(appSet(goTemplate), { ...goEngine });
+    const general = await generateApplications(appSet(goTemplate), { ...goEngine, compileTemplates: false });
+    assert.ok(fast.applications.every((g) => g instanceof CompiledApplication));
+    const want = formatApplications(general.applications, { output: 'yaml', explain: false });
+    assert.ok(Buffer.byteLength(want) > 2 << 20, 'three pieces or more, so an output buffer is reused');
+    assert.equal(printedBytes(fast.applications, { output: 'yaml', explain: false }), want, goTemplate ? 'goTemplate' : 'flat');
+    assert.equal(printedBytes(fast.applications, { output: 'yaml', explain: true }), formatApplications(general.applications, { output: 'yaml', explain: true }));
+  }
+});
+
+test('a goTemplate matrix rendered from the two halves of each pair gives what rendering the combined parameter sets gives (300 generated matrices)', async () => {
+  let pairCases = 0;
+  let errorCases = 0;
+  for (let seed = 1; seed <= 300; seed++) {
+    const r = rng(1000 + seed);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+    // Halves that overlap: the same keys on both sides, maps on one side or both (merged), a
+    // map against a string, lists, numbers, null, and keys only one side has.
+    const value = (depth: number): unknown => {
+      const x = r();
+      if (depth < 2 && x < 0.3) {
+        const o: Record<string, unknown> = {};
+        for (const k of ['x', 'y', 'z']) if (r() < 0.6) o[k] = value(depth + 1);
+        return o;
+      }
+      if (x < 0.75) return pick(['one', 'two', 'ü', 'a: b', '', 'line\nbreak', 'true']);
+      if (x < 0.85) return pick([1, 2.5, 0]);
+      if (x < 0.9) return null;
+      if (x < 0.95) return ['l'];
+      return pick(['x', 'y']);
+    };
+    const half = (n: number): Record<string, unknown>[] =>
+      Array.from({ length: n }, (_, i) => {
+        const o: Record<string, unknown> = { i: `${i}` };
+        for (const k of ['a', 'n', 'constructor']) if (r() < (k === 'constructor' ? 0.05 : 0.7)) o[k] = value(0);
+        // `m` mostly a map on both sides (merged key by key), now and then something else.
+        if (r() < 0.9) o['m'] = r() < 0.9 ? { x: value(1), ...(r() < 0.5 ? { y: value(1) } : {}) } : value(0);
+        return o;
+      });
+    // Now and then a chain through a string or a number, which the engine rejects.
+    const chain = (): string => (r() < 0.02 ? pick(['.m.x.z', '.a.x', '.n.y']) : pick(['.a', '.m', '.m.x', '.m.y', '.i', '.missing', '.constructor', '.n']));
+    const hole = (): string =>
+      pick([`{{ ${chain()} }}`, `{{${chain()}}}`, `p-{{ ${chain()} }}-{{ ${chain()} }}`, `{{ ${chain()} }}/{{ ${chain()} }}`, '{{ upper .i }}', '{{ .m | toJson }}']);
+    const first = half(1 + Math.floor(r() * 4));
+    const second = half(1 + Math.floor(r() * 4));
+    if (r() < 0.1) first[0] = {};
+    if (r() < 0.1) second[0] = {};
+    const appSet: ApplicationSet = {
+      metadata: { name: `matrix-${seed}`, namespace: 'argocd' },
+      spec: {
+        goTemplate: true,
+        ...(r() < 0.2 ? { goTemplateOptions: [pick(['missingkey=error', 'missingkey=zero'])] } : {}),
+        generators: [{ matrix: { generators: [{ list: { elements: first } }, { list: { elements: second } }] } }],
+        template: {
+          metadata: { name: `{{ .i }}-${hole()}-${hole()}`, labels: { a: hole(), b: hole() } },
+          spec: { project: 'default', source: { repoURL: hole(), path: hole() }, destination: { namespace: hole() } },
+        },
+      },
+    };
+    const fast = await outcome(appSet, { ...goEngine });
+    const general = await outcome(appSet, { ...goEngine, compileTemplates: false });
+    assert.deepEqual({ ...fast, compiled: 0 }, general, `seed ${seed}`);
+    if (fast.error) errorCases++;
+    else if (fast.compiled > 0) pairCases++;
+  }
+  assert.ok(pairCases > 150, `pairs: ${pairCases}`);
+  assert.ok(errorCases > 5, `errors: ${errorCases}`);
+});
+
+test("the Go engine's data of a parameter set is the set itself (what reading field chains from the halves of a pair relies on)", () => {
+  const params = { a: 'x', n: 1.5, m: { l: ['y', null, true] }, e: {} };
+  assert.equal(goEngine.toGoData(params), params);
 });

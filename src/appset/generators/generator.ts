@@ -21,6 +21,21 @@ export interface GeneratorContext {
 
 export interface Generator {
   generate(spec: JsonObject, ctx: GeneratorContext): Promise<ParamSet[]>;
+  /** The matrix only: its rows before the pairs are combined (matrix.ts). */
+  generateRows?(spec: JsonObject, ctx: GeneratorContext): Promise<MatrixRows>;
+}
+
+/** One parameter set of a matrix's first child and the sets its second child gave for it. */
+export interface MatrixRow {
+  first: ParamSet;
+  second: readonly ParamSet[];
+}
+
+export interface MatrixRows {
+  /** The rows (goTemplate), each pair combined by `mergeFirstWins(first, second[i])`; undefined in flat mode. */
+  rows: readonly MatrixRow[] | undefined;
+  /** The combined parameter sets, in row order (made on the first call). */
+  params: () => ParamSet[];
 }
 
 /** Generators by their spec key (`list`, `clusters`, `git`, `matrix`, `merge`). */

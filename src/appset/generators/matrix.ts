@@ -3,7 +3,7 @@
  * of the first, and every pair is combined (flat: union of `%v` strings, a conflicting key is
  * an error; goTemplate: deep merge where the first child's values win).
  */
-import type { Generator, GeneratorContext, GeneratorRegistry } from './generator.js';
+import type { Generator, GeneratorContext, GeneratorRegistry, MatrixRow, MatrixRows } from './generator.js';
 import { transform } from './transform.js';
 import type { JsonObject, ParamSet } from '../types.js';
 import { ApplicationSetError, atPath } from '../types.js';
@@ -14,12 +14,24 @@ export class MatrixGenerator implements Generator {
   constructor(private readonly children: GeneratorRegistry) {}
 
   async generate(spec: JsonObject, ctx: GeneratorContext): Promise<ParamSet[]> {
+    return (await this.generateRows(spec, ctx)).params();
+  }
+
+  /**
+   * The matrix as its rows — each parameter set of the first child with the sets the second gave
+   * for it — before the pairs are combined (goTemplate): generateApplications renders compiled
+   * templates from the two halves of a pair (ADR 0308) and combines a pair only when asked.
+   * The same children, errors and limit as `generate`; combining cannot fail.
+   */
+  async generateRows(spec: JsonObject, ctx: GeneratorContext): Promise<MatrixRows> {
     const gens = (spec['generators'] ?? []) as JsonObject[];
     if (!Array.isArray(gens)) throw new ApplicationSetError('matrix.generators must be a list', atPath(`${ctx.path}.generators`));
     if (gens.length < 2) throw new ApplicationSetError('found less than two generators, Matrix support only two', atPath(`${ctx.path}.generators`));
     if (gens.length > 2) throw new ApplicationSetError('found more than two generators, Matrix support only two', atPath(`${ctx.path}.generators`));
     const first = await childParams(gens[0]!, this.children, { ...ctx, path: `${ctx.path}.generators[0]` });
     const out: ParamSet[] = [];
+    const rows: MatrixRow[] = [];
+    let count = 0;
     const secondCtx = { ...ctx, path: `${ctx.path}.generators[1]` };
     for (const a of first) {
       let second: ParamSet[];
@@ -28,20 +40,30 @@ export class MatrixGenerator implements Generator {
       } catch (e) {
         throw wrap(e, 'failed to get params for generator 1 in the matrix generator: ', secondCtx.path);
       }
-      if (out.length + second.length > APPSET_LIMITS.maxParamSets) {
+      if (count + second.length > APPSET_LIMITS.maxParamSets) {
         throw new ApplicationSetError(
           `the matrix generator makes more than ${APPSET_LIMITS.maxParamSets} parameter sets, fleetplan's limit (generator 0 gives ${first.length}, generator 1 gives ${second.length} for one of them)`,
           atPath(ctx.path, 'split the ApplicationSet, or narrow its generators with selectors; a real fleet makes a few thousand Applications'),
         );
       }
-      if (ctx.renderer.goTemplate) {
-        // `a`'s keys listed once for its whole row, not once per pair.
-        const ka = Object.keys(a);
-        for (const b of second) out.push(mergeFirstWinsKeyed(a, ka, b));
-      } else for (const b of second) out.push(combineStringMaps(a, b, ctx.path));
+      count += second.length;
+      if (ctx.renderer.goTemplate) rows.push({ first: a, second });
+      else for (const b of second) out.push(combineStringMaps(a, b, ctx.path));
     }
-    return out;
+    if (!ctx.renderer.goTemplate) return { rows: undefined, params: () => out };
+    let merged: ParamSet[] | undefined;
+    return { rows, params: () => (merged ??= mergeRows(rows)) };
   }
+}
+
+function mergeRows(rows: readonly MatrixRow[]): ParamSet[] {
+  const out: ParamSet[] = [];
+  for (const { first, second } of rows) {
+    // `first`'s keys listed once for its whole row, not once per pair.
+    const ka = Object.keys(first);
+    for (const b of second) out.push(mergeFirstWinsKeyed(first, ka, b));
+  }
+  return out;
 }
 
 function wrap(e: unknown, prefix: string, path: string): Error {

@@ -3,7 +3,7 @@
  * names, interpolate them with the params of a previous matrix child when given, generate,
  * and keep the sets matching the entry's post `selector` (flattened params as labels).
  */
-import type { GeneratorContext, GeneratorRegistry } from './generator.js';
+import type { GeneratorContext, GeneratorRegistry, MatrixRow } from './generator.js';
 import { GENERATOR_KINDS } from './generator.js';
 import { interpolateGenerator } from './interpolate.js';
 import type { JsonObject, LabelSelector, ParamSet } from '../types.js';
@@ -16,6 +16,8 @@ export interface TransformResult {
   /** The generator's own spec, after interpolation (its `template` is read from here). */
   spec: JsonObject;
   params: ParamSet[];
+  /** A goTemplate matrix without a post selector, when asked for (`wantRows`): its rows; `params` is then combined on first read. */
+  rows?: readonly MatrixRow[];
 }
 
 const KNOWN_KEYS = new Set<string>([...GENERATOR_KINDS, 'selector']);
@@ -25,6 +27,7 @@ export async function transform(
   registry: GeneratorRegistry,
   ctx: GeneratorContext,
   previous?: ParamSet,
+  wantRows = false,
 ): Promise<TransformResult[]> {
   if (!isPlainObject(entry)) throw new ApplicationSetError('a generator entry must be a mapping', atPath(ctx.path));
   for (const k of Object.keys(entry)) {
@@ -61,7 +64,22 @@ export async function transform(
     if (!isPlainObject(spec)) throw new ApplicationSetError(`${kind} must be a mapping`, atPath(path));
     let params: ParamSet[];
     try {
-      params = await g.generate(spec, { ...ctx, path });
+      if (wantRows && !selector && g.generateRows !== undefined) {
+        const m = await g.generateRows(spec, { ...ctx, path });
+        if (m.rows !== undefined) {
+          const rows = m.rows;
+          res.push({
+            kind,
+            spec,
+            rows,
+            get params() {
+              return m.params();
+            },
+          });
+          continue;
+        }
+        params = m.params();
+      } else params = await g.generate(spec, { ...ctx, path });
     } catch (e) {
       if (e instanceof ApplicationSetError && !e.location) throw new ApplicationSetError(e.message, { ...atPath(path), hint: e.hint, cause: e.cause });
       throw e;

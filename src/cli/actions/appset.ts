@@ -60,8 +60,15 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
   // Written piece by piece: the whole stream of a large matrix never exists as one string.
   const format = { output: output as OutputFormat, explain: values['explain'] === true };
-  if (io.stdoutBytes) for (const chunk of formatApplicationBytes(apps, format)) io.stdoutBytes(chunk);
-  else for (const chunk of formatApplicationChunks(apps, format)) io.stdout.write(chunk);
+  if (io.stdoutBytes) {
+    // Two buffers in turn (ADR 0308): the older one is written again only after stdout is done with it.
+    let older: Promise<void> | void = undefined;
+    for (const chunk of formatApplicationBytes(apps, format, { reuse: true })) {
+      await older;
+      older = io.stdoutBytes(chunk);
+    }
+    await older;
+  } else for (const chunk of formatApplicationChunks(apps, format)) io.stdout.write(chunk);
   // Nothing generated because no cluster was selected: missing input (2) without --clusters, else a failed run (1).
   if (apps.length === 0 && unmatched.length > 0) return clusters === undefined ? 2 : 1;
   return rejected.length > 0 ? 1 : 0;
