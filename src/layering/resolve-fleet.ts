@@ -5,7 +5,7 @@ import { compareFindings } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import { consumerValueFindings } from './consumer-values.js';
-import { resolveCluster } from './resolve.js';
+import { createResolveSession, resolveCluster } from './resolve.js';
 
 export interface SelectOptions {
   /** Cluster names to include; all when empty or absent. */
@@ -66,13 +66,15 @@ export function resolveFleet(fleet: Fleet, options: SelectOptions = {}): Resolve
   const selected = selectClusters(fleet, options.clusters);
   // A load finding about one cluster belongs to a run that selected it.
   const findings: Finding[] = options.clusters?.length ? fleet.loadFindings.filter((f) => !f.cluster || selected.includes(f.cluster)) : [...fleet.loadFindings];
+  // Clusters with the same groups share their merged group layers (docs/adr/0310).
+  const session = createResolveSession(fleet);
   const lookup = (name: string): ResolvedCluster => {
     let c = resolved.get(name);
-    if (!c) resolved.set(name, (c = resolveCluster(fleet, name).cluster));
+    if (!c) resolved.set(name, (c = resolveCluster(fleet, name, session).cluster));
     return c;
   };
   for (const name of selected) {
-    const r = resolveCluster(fleet, name);
+    const r = resolveCluster(fleet, name, session);
     resolved.set(name, r.cluster);
     clusters.push(r.cluster);
     findings.push(...r.findings, ...consumerValueFindings(fleet, r.cluster));
@@ -97,8 +99,9 @@ export function resolveFleetLazily(fleet: Fleet, options: SelectOptions = {}): L
   const findings: Finding[] = options.clusters?.length ? fleet.loadFindings.filter((f) => !f.cluster || selected.includes(f.cluster)) : [...fleet.loadFindings];
   let merged: Finding[] | undefined;
   function* clusters(): Generator<ResolvedCluster> {
+    const session = createResolveSession(fleet);
     for (const name of selected) {
-      const r = resolveCluster(fleet, name);
+      const r = resolveCluster(fleet, name, session);
       findings.push(...r.findings, ...consumerValueFindings(fleet, r.cluster));
       yield r.cluster;
     }

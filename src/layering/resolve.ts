@@ -18,7 +18,7 @@ import { computeWaves, formatCycle } from './waves.js';
 import { formatPath } from '../model/source.js';
 import { deepMerge, getPath, isPlainObject } from '../model/merge.js';
 import { provisioningLayers } from './provision-apps.js';
-import { mayContainVariable, substitute } from '../model/substitute.js';
+import { mayContainVariable, referencedVariables, substitute } from '../model/substitute.js';
 import { resolveVariables } from './variables.js';
 import { SYNC_WAVE_ANNOTATION, IN_CLUSTER, RESOURCES_FINALIZER } from '../model/constants.js';
 import { compareSyncOrder } from '../model/sync-order.js';
@@ -39,7 +39,127 @@ interface Layer {
   origin: Origin;
 }
 
-export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
+/**
+ * What the clusters of one run share: each distinct list of groups merged once per app over the
+ * fleet defaults (docs/adr/0310). Created by the caller that resolves many clusters of one fleet
+ * (resolveFleet, resolveFleetLazily) and passed to resolveCluster explicitly; it lives as long as
+ * that run. Entries are keyed by content: the group names in the cluster's order, which name the
+ * same group files of this fleet for every cluster.
+ */
+export interface ResolveSession {
+  readonly fleet: Fleet;
+  /** Group list (JSON of the names) → that list's layers per app, merged over the defaults. */
+  readonly chains: Map<string, GroupChain>;
+}
+
+/** Distinct group lists remembered per session; a fleet with more resolves the rest unshared. */
+const MAX_CHAINS = 4096;
+
+export function createResolveSession(fleet: Fleet): ResolveSession {
+  return { fleet, chains: new Map() };
+}
+
+/** One app's layers from a list of groups, and their merge over the fleet defaults. */
+interface ChainApp {
+  layers: Layer[];
+  /** fleet.defaults < layers, merged. */
+  merged: AppSpec;
+  /** Whether any string of `merged` (key or value) may hold a variable. */
+  mayHaveVariables: boolean;
+  /** The origins of [defaults, ...layers]. */
+  origins: Origin[];
+  /** The names `merged` refers to (keys and values; escaped `$${...}` excluded), once asked for. */
+  variables?: string[];
+  /** `merged` substituted, by the values of `variables` (JSON) — every one defined. */
+  substituted?: Map<string, AppSpec>;
+}
+
+/** Substituted copies remembered per app of a group list (one per distinct set of values). */
+const MAX_SUBSTITUTED = 256;
+
+/**
+ * `merged` of a shared app substituted for one cluster, remembered by the values of the variables
+ * it refers to. Only when each of them has a value: then no name is missing, nothing is reported,
+ * and substitution depends on those values alone. Undefined otherwise (the caller substitutes).
+ */
+function sharedSubstitution(app: ChainApp, lookup: (n: string) => string | undefined, substituteNow: () => AppSpec): AppSpec | undefined {
+  app.variables ??= [...new Set(variableNames(app.merged, []))].sort();
+  const values: string[] = [];
+  for (const n of app.variables) {
+    const v = lookup(n);
+    if (v === undefined) return undefined;
+    values.push(v);
+  }
+  const key = JSON.stringify(values);
+  const known = app.substituted?.get(key);
+  if (known) return known;
+  const out = substituteNow();
+  app.substituted ??= new Map();
+  if (app.substituted.size < MAX_SUBSTITUTED) app.substituted.set(key, out);
+  return out;
+}
+
+function variableNames(v: unknown, into: string[]): string[] {
+  if (typeof v === 'string') {
+    for (const r of referencedVariables(v)) into.push(r.name);
+  } else if (Array.isArray(v)) {
+    for (const x of v) variableNames(x, into);
+  } else if (isPlainObject(v)) {
+    for (const k in v) {
+      variableNames(k, into);
+      variableNames(v[k], into);
+    }
+  }
+  return into;
+}
+
+type GroupChain = Map<string, ChainApp>;
+
+function groupChain(fleet: Fleet, groupNames: readonly string[], session: ResolveSession | undefined): GroupChain {
+  if (session && session.fleet !== fleet) throw new Error('resolveCluster: the session belongs to another fleet');
+  const key = session ? JSON.stringify(groupNames) : '';
+  const known = session?.chains.get(key);
+  if (known) return known;
+  const byApp = new Map<string, Layer[]>();
+  for (const g of groupNames) {
+    const group = fleet.groups.get(g);
+    if (!group) continue;
+    for (const [appName, app] of Object.entries(group.spec.apps ?? {})) {
+      let l = byApp.get(appName);
+      if (!l) byApp.set(appName, (l = []));
+      l.push({ spec: app, origin: { file: group.file, path: ['spec', 'apps', appName] } });
+    }
+  }
+  const defaultsOrigin: Origin = { file: fleet.file, path: ['spec', 'defaults'] };
+  const chain: GroupChain = new Map();
+  for (const [appName, layers] of byApp) {
+    let merged: AppSpec = fleet.defaults;
+    for (const l of layers) merged = deepMerge(merged, l.spec);
+    chain.set(appName, { layers, merged, mayHaveVariables: mayHoldVariable(merged), origins: [defaultsOrigin, ...layers.map((l) => l.origin)] });
+  }
+  if (session && session.chains.size < MAX_CHAINS) session.chains.set(key, chain);
+  return chain;
+}
+
+/** True when some string of `v`, key or value, may contain `${`: substituteDeep could change it. */
+function mayHoldVariable(v: unknown): boolean {
+  if (typeof v === 'string') return mayContainVariable(v);
+  if (Array.isArray(v)) {
+    for (const x of v) if (mayHoldVariable(x)) return true;
+    return false;
+  }
+  if (isPlainObject(v)) {
+    for (const k in v) if (mayContainVariable(k) || mayHoldVariable(v[k])) return true;
+  }
+  return false;
+}
+
+/**
+ * Resolves one cluster. Pass a session (createResolveSession) when resolving many clusters of the
+ * same fleet: clusters with the same groups then share their merged group layers. The result is
+ * the same with or without it.
+ */
+export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSession): ResolveResult {
   const def = clusterDef(fleet, name);
   if (!def) throw new Error(`unknown cluster ${name}`);
   const findings: Finding[] = [];
@@ -134,42 +254,64 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
       }) as ProvisionSpec)
     : undefined;
 
-  // Layers per app.
+  // Layers per app: provisioning apps (a hub's spokes with `provision:`) are the lowest layer of
+  // their apps, then the groups in the cluster's order (merged once per session), then the cluster.
   const groupNames = spec.groups ?? [];
-  const layersByApp = new Map<string, Layer[]>();
-  const addLayer = (appName: string, layer: Layer) => {
-    let l = layersByApp.get(appName);
-    if (!l) layersByApp.set(appName, (l = []));
-    l.push(layer);
-  };
-  // Provisioning apps (a hub's spokes with `provision:`) are the lowest layer of their apps.
-  for (const l of provisioningLayers(fleet, name)) addLayer(l.app, { spec: l.spec, origin: l.origin });
   groupNames.forEach((g, i) => {
-    const group = fleet.groups.get(g);
-    if (!group) {
-      findings.push(place({ file: def.file, path: ['spec', 'groups', i] }, {
-        severity: 'error',
-        code: 'unknown-group',
-        message: `group "${g}" does not exist`,
-        hint: `create groups/${g}/group.yaml or remove it from the list`,
-      }));
-      return;
-    }
-    for (const [appName, app] of Object.entries(group.spec.apps ?? {})) {
-      addLayer(appName, { spec: app, origin: { file: group.file, path: ['spec', 'apps', appName] } });
-    }
+    if (fleet.groups.has(g)) return;
+    findings.push(place({ file: def.file, path: ['spec', 'groups', i] }, {
+      severity: 'error',
+      code: 'unknown-group',
+      message: `group "${g}" does not exist`,
+      hint: `create groups/${g}/group.yaml or remove it from the list`,
+    }));
   });
-  for (const [appName, app] of Object.entries(spec.apps ?? {})) {
-    addLayer(appName, { spec: app, origin: { file: def.file, path: ['spec', 'apps', appName] } });
+  const chain = groupChain(fleet, groupNames, session);
+  const provisioning = new Map<string, Layer[]>();
+  for (const l of provisioningLayers(fleet, name)) {
+    let ls = provisioning.get(l.app);
+    if (!ls) provisioning.set(l.app, (ls = []));
+    ls.push({ spec: l.spec, origin: l.origin });
   }
+  const own = new Map<string, Layer>();
+  for (const [appName, app] of Object.entries(spec.apps ?? {})) {
+    own.set(appName, { spec: app, origin: { file: def.file, path: ['spec', 'apps', appName] } });
+  }
+  const layersByApp = new Map<string, Layer[]>();
+  const layersOf = (appName: string): Layer[] => {
+    let l = layersByApp.get(appName);
+    if (!l) {
+      const fromGroups = chain.get(appName)?.layers ?? [];
+      const mine = own.get(appName);
+      l = [...(provisioning.get(appName) ?? []), ...fromGroups, ...(mine ? [mine] : [])];
+      layersByApp.set(appName, l);
+    }
+    return l;
+  };
+  const appNames = new Set<string>([...provisioning.keys(), ...chain.keys(), ...own.keys()]);
 
   const defaultsOrigin: Origin = { file: fleet.file, path: ['spec', 'defaults'] };
   const apps: ResolvedApp[] = [];
-  for (const [appName, layers] of [...layersByApp.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    let merged: AppSpec = fleet.defaults;
-    for (const l of layers) merged = deepMerge(merged, l.spec);
+  for (const appName of [...appNames].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const shared = provisioning.has(appName) ? undefined : chain.get(appName);
+    const mine = own.get(appName);
+    const layers = layersOf(appName);
+    let merged: AppSpec;
+    let mayHaveVariables = true;
+    if (provisioning.has(appName)) {
+      merged = fleet.defaults;
+      for (const l of layers) merged = deepMerge(merged, l.spec);
+    } else {
+      // The same calls as merging every layer in turn: the groups' part is merged once.
+      merged = shared ? shared.merged : fleet.defaults;
+      if (mine) merged = deepMerge(merged, mine.spec);
+      if (shared && session) mayHaveVariables = shared.mayHaveVariables || (mine !== undefined && mayHoldVariable(mine.spec));
+    }
     if (merged.enabled === false) continue;
-    if (def.revisionPin) merged = { ...merged, targetRevision: def.revisionPin.revision };
+    if (def.revisionPin) {
+      merged = { ...merged, targetRevision: def.revisionPin.revision };
+      if (mayContainVariable(def.revisionPin.revision)) mayHaveVariables = true;
+    }
     const allLayers: Layer[] = [{ spec: fleet.defaults, origin: defaultsOrigin }, ...layers];
     const last = layers[layers.length - 1]!;
     // The layer that set a field last: where a problem with that field is reported.
@@ -184,15 +326,21 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
     // ${...} are Flux's own post-build variables, never fleetplan's (docs/adr/0279).
     const keepManifest = fleet.layout === 'flux' ? merged.manifest : undefined;
     if (keepManifest !== undefined) merged = { ...merged, manifest: {} };
-    const substituted = substituteDeep(merged, [], lookup, (path, missing) => {
-      findings.push(place(fieldOrigin(path), {
-        severity: 'error',
-        code: 'undefined-variable',
-        message: `\${${missing}} has no value on cluster ${name}`,
-        hint: `define ${missing} in clusters/${name}/cluster.yaml or fleet.yaml vars, or write \${${missing}:-default}`,
-        app: appName,
-      }));
-    }) as AppSpec;
+    const substituteNow = () =>
+      substituteDeep(merged, [], lookup, (path, missing) => {
+        findings.push(place(fieldOrigin(path), {
+          severity: 'error',
+          code: 'undefined-variable',
+          message: `\${${missing}} has no value on cluster ${name}`,
+          hint: `define ${missing} in clusters/${name}/cluster.yaml or fleet.yaml vars, or write \${${missing}:-default}`,
+          app: appName,
+        }));
+      }) as AppSpec;
+    // Without a `${` anywhere, substitution would return `merged` itself and report nothing. An app
+    // only the groups define (`merged` is theirs, unchanged) is substituted once per set of values.
+    const substituted = !mayHaveVariables
+      ? merged
+      : (shared && session && !mine && merged === shared.merged ? sharedSubstitution(shared, lookup, substituteNow) : undefined) ?? substituteNow();
     if (keepManifest !== undefined) substituted.manifest = keepManifest;
     if (substituted.path === undefined && substituted.chart === undefined) {
       findings.push(place(last.origin, {
@@ -203,7 +351,8 @@ export function resolveCluster(fleet: Fleet, name: string): ResolveResult {
         app: appName,
       }));
     }
-    const app = toResolvedApp(appName, substituted, fleet, revision, allLayers.map((l) => l.origin), layers[0]!.origin.file, last.origin);
+    const origins = shared && !mine && session ? shared.origins : allLayers.map((l) => l.origin);
+    const app = toResolvedApp(appName, substituted, fleet, revision, origins, layers[0]!.origin.file, last.origin);
     // A wave in fleet defaults is the default wave, not an explicit one.
     if (!layers.some((l) => l.spec.wave !== undefined)) app.explicitWave = undefined;
     apps.push(app);
