@@ -129,3 +129,10 @@ test('flux: no finding when the HelmRelease skips the chart\'s CRDs, nor for a H
   const alone = await findings(repo({ 'cert-manager/kustomization.yaml': 'resources:\n  - ocirepository.yaml\n  - helmrelease.yaml\n' }));
   assert.deepEqual(alone, []);
 });
+
+test('flux: several custom resources of one API with the HelmRelease are one finding, at the first, naming the others', async () => {
+  const f = await findings(repo({ 'cert-manager/issuer.yaml': `${issuer}---\n${issuer.replace('name: letsencrypt', 'name: staging')}` }));
+  assert.equal(f.length, 1, JSON.stringify(f));
+  assert.equal(f[0]!.line, 1);
+  assert.match(f[0]!.message, /ClusterIssuer letsencrypt \(cert-manager\.io\) and 1 more cert-manager\.io object \(ClusterIssuer; cert-manager\/issuer\.yaml:8\) are applied by Kustomization/);
+});

@@ -83,7 +83,8 @@ export const fluxCrdFromHelmReleaseRule: RuleDefinition = {
         const fromRelease = releaseApis(objs);
         if (fromRelease.size === 0) continue;
         const plain = plainCrdApis(objs);
-        const reported = new Set<string>();
+        // One finding per HelmRelease and API group, at the first custom resource (in file order).
+        const groups = new Map<string, { release: ManifestObject; objects: ManifestObject[] }>();
         for (const o of objs) {
           if (o.group === '' || o.kind === 'CustomResourceDefinition') continue;
           const key = apiKey(o.group, o.kind);
@@ -92,15 +93,21 @@ export const fluxCrdFromHelmReleaseRule: RuleDefinition = {
           if (!release || plain.has(key) || plain.has(o.group)) continue;
           const others = [...(providers.get(key) ?? []), ...(providers.get(o.group) ?? [])].filter((p) => p.app !== app);
           if (others.some((p) => orderedBefore(ctx, c, p.app, app, closure))) continue;
-          const id = `${o.file}:${o.line}`;
-          if (reported.has(id)) continue;
-          reported.add(id);
+          const g = `${release.file}:${release.line}\u0000${o.group}`;
+          let entry = groups.get(g);
+          if (!entry) groups.set(g, (entry = { release, objects: [] }));
+          if (!entry.objects.some((x) => x.file === o.file && x.line === o.line)) entry.objects.push(o);
+        }
+        for (const { release, objects } of groups.values()) {
+          const o = objects[0]!;
           const hr = `${release.namespace ?? '?'}/${release.name ?? '?'}`;
+          const kinds = [...new Set(objects.map((x) => x.kind))].sort();
+          const more = objects.length > 1 ? ` and ${objects.length - 1} more ${o.group} object${objects.length === 2 ? '' : 's'} (${kinds.join(', ')}; ${objects.slice(1, 4).map((x) => `${x.file}:${x.line}`).join(', ')}${objects.length > 4 ? ', …' : ''})` : '';
           out.push(at(o.file, o.line, {
             severity: 'error',
             code: FLUX_CRD_FROM_HELMRELEASE,
-            message: `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name ?? '?'} (${o.group}) is applied by Kustomization "${app.name}" together with HelmRelease ${hr} (${release.file}:${release.line}), which installs its CRD; kustomize-controller dry-runs the whole apply before helm-controller can install the chart, so on a new cluster the dry run fails ("no matches for kind ${o.kind}") and the HelmRelease is never applied (cluster ${c.name})`,
-            hint: `move the ${o.kind} objects into a Kustomization with dependsOn: [${app.name.replace(/^flux:[^/]*\//, '')}] and wait: true (or a healthCheck on HelmRelease ${hr}), or commit the chart's CRDs as plain objects of this Kustomization`,
+            message: `${o.kind} ${o.namespace ? `${o.namespace}/` : ''}${o.name ?? '?'} (${o.group})${more} ${objects.length > 1 ? 'are' : 'is'} applied by Kustomization "${app.name}" together with HelmRelease ${hr} (${release.file}:${release.line}), which installs the CRD${objects.length > 1 ? 's' : ''}; kustomize-controller dry-runs the whole apply before helm-controller can install the chart, so on a new cluster the dry run fails ("no matches for kind ${o.kind}") and the HelmRelease is never applied (cluster ${c.name})`,
+            hint: `move the ${kinds.join(', ')} objects into a Kustomization with dependsOn: [${app.name.replace(/^flux:[^/]*\//, '')}] and wait: true (or a healthCheck on HelmRelease ${hr}), or commit the chart's CRDs as plain objects of this Kustomization`,
             cluster: c.name,
             app: app.name,
           }));
