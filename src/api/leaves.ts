@@ -2,6 +2,7 @@
  * `renderLeaves`: the node adapters (processes, file system, cache directory) wired into the leaf
  * rendering pipeline of src/render/leaves (see docs/adr/0050-leaf-rendering.md).
  */
+import { join } from 'node:path';
 import { createChartArchiveLocator, createDirectoryCache, createManifestWriter, createMemoryCache, defaultCacheDir } from '../adapters/build-cache.js';
 import { SYMLINK_HINT, findOutsideLinks } from '../adapters/fs.js';
 import { locateHelm } from '../adapters/helm.js';
@@ -103,6 +104,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
       writer,
       ...(writeReady ? { writeReady } : {}),
       chartArchive: createChartArchiveLocator(cacheDir, options.env),
+      ...(cacheDir ? { chartCacheDir: join(cacheDir, 'charts') } : {}),
       charts,
       network: options.fetch === true,
     },

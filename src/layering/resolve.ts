@@ -326,6 +326,9 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
     // ${...} are Flux's own post-build variables, never fleetplan's (docs/adr/0279).
     const keepManifest = fleet.layout === 'flux' ? merged.manifest : undefined;
     if (keepManifest !== undefined) merged = { ...merged, manifest: {} };
+    // A helmfile release's values are what helmfile gives Helm, verbatim (docs/adr/0320).
+    const keepValues = (fleet.layout === 'flux' || fleet.layout === 'helmfile-flux') && merged.repoURL !== undefined && merged.helm?.values !== undefined ? merged.helm.values : undefined;
+    if (keepValues !== undefined) merged = { ...merged, helm: { ...merged.helm, values: {} } };
     const substituteNow = () =>
       substituteDeep(merged, [], lookup, (path, missing) => {
         findings.push(place(fieldOrigin(path), {
@@ -342,6 +345,7 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
       ? merged
       : (shared && session && !mine && merged === shared.merged ? sharedSubstitution(shared, lookup, substituteNow) : undefined) ?? substituteNow();
     if (keepManifest !== undefined) substituted.manifest = keepManifest;
+    if (keepValues !== undefined) substituted.helm = { ...substituted.helm, values: keepValues };
     if (substituted.path === undefined && substituted.chart === undefined) {
       findings.push(place(last.origin, {
         severity: 'error',

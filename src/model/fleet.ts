@@ -238,6 +238,8 @@ export function locateOrigin(fleet: Fleet, origin: Origin): { file: string; line
   const src = fleet.sources.get(origin.file);
   if (!src) return { file: origin.file };
   const pos = src.locate(origin.path);
+  // Line 0: the view knows no place for this path (a layout's view over several files, ADR 0323).
+  if (!pos.line) return { file: src.fileOf?.(origin.path) ?? origin.file };
   return { file: src.fileOf?.(origin.path) ?? origin.file, line: pos.line, column: pos.column };
 }
 

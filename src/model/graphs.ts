@@ -34,14 +34,15 @@ export interface HelmfileRelease {
   hooks?: HelmfileHook[];
   /** The helmfile `repositories:` entry a `repo/chart` chart names. */
   repository?: { name: string; url: string; oci: boolean };
+  /** What of the release could not be read (a helmfile template not executed, with file:line and why; ADR 0320). */
+  notRead?: string[];
 }
 
 /**
- * One `values:` entry: a file name as written, an inline map, or the values of the app's Flux
- * HelmRelease (`spec.values`), which a helmfile template (`values.yaml.gotmpl` reading
- * `kubernetes/apps/<ns>/<name>/app/helmrelease.yaml`) gives, read as the template reads them.
+ * One `values:` entry: a file name as written, an inline map (`from`: the helmfile template
+ * whose output it is, ADR 0320), or the values of the app's Flux HelmRelease (`spec.values`).
  */
-export type HelmfileValues = { file: string } | { inline: Record<string, unknown> } | { helmRelease: string; values: Record<string, unknown> };
+export type HelmfileValues = { file: string } | { inline: Record<string, unknown>; from?: string } | { helmRelease: string; values: Record<string, unknown> };
 
 export interface HelmfileHook {
   events: string[];

@@ -78,14 +78,15 @@ function specOf(r: HelmfileRelease, environment: string, problems: string[]): He
   const where = `${r.file}:${r.line}`;
   const chart = chartOf(r);
   if (!chart) {
-    problems.push(`${where}: release ${releaseId(r)}: chart "${r.chart ?? ''}" is neither a local directory, oci:// nor a chart of a repositories: entry`);
+    const unread = r.notRead?.find((n) => n.startsWith('the chart'));
+    problems.push(unread !== undefined ? `${where}: release ${releaseId(r)}: ${unread} is a helmfile template fleetplan could not read` : `${where}: release ${releaseId(r)}: chart "${r.chart ?? ''}" is neither a local directory, oci:// nor a chart of a repositories: entry`);
     return undefined;
   }
   const values: HelmfileReleaseSpec['values'] = [];
   const before = problems.length;
   for (const entry of r.values ?? []) {
     if ('inline' in entry) {
-      values.push({ inline: entry.inline });
+      values.push({ inline: entry.inline, ...(entry.from !== undefined ? { from: entry.from } : {}) });
       continue;
     }
     if ('helmRelease' in entry) {
@@ -95,7 +96,8 @@ function specOf(r: HelmfileRelease, environment: string, problems: string[]): He
     const v = entry.file;
     const file = fill(v, environment);
     if (file.includes('{{') || file.endsWith('.gotmpl')) {
-      problems.push(`${where}: release ${releaseId(r)}: values "${v}" is a helmfile template, which fleetplan does not execute; give a plain values file`);
+      const why = r.notRead?.find((n) => n.startsWith(`values ${v} `));
+      problems.push(`${where}: release ${releaseId(r)}: values "${v}" is a helmfile template${why !== undefined ? ` fleetplan could not read: ${why.slice(`values ${v} `.length)}` : ', which fleetplan does not execute; give a plain values file'}`);
       continue;
     }
     values.push({ file: joinPath(dirOf(r.file), file) });

@@ -27,6 +27,7 @@ import { releaseApp } from '../model/graphs.js';
 import type { ArgoCdSchemaSet } from './catalog/argocd-schema-source.js';
 import { repositoryHygieneRule } from './rules/repository-hygiene.js';
 import { crdOrderRule } from './rules/crd-order.js';
+import { fluxCrdFromHelmReleaseRule } from './rules/flux-crd-helmrelease.js';
 import { wavesWaitRule } from './rules/waves-wait.js';
 import { networkRule } from './rules/network.js';
 import { secretsRule } from './rules/secrets.js';
@@ -79,6 +80,7 @@ const provisionCodes: Record<string, CodeInfo> = {
  */
 export const rules: RuleDefinition[] = [
   crdOrderRule,
+  fluxCrdFromHelmReleaseRule,
   wavesWaitRule,
   networkRule,
   secretsRule,

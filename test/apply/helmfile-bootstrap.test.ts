@@ -137,7 +137,7 @@ spec:
     const release = (id: string) => plan.steps.find((s) => s.kind === 'release' && s.release.id === id);
     const podinfo = release('apps/podinfo');
     assert.ok(podinfo?.kind === 'release');
-    assert.deepEqual(podinfo.release.values, [{ inline: { replicas: 3 }, from: 'kubernetes/apps/apps/podinfo/app/helmrelease.yaml spec.values' }]);
+    assert.deepEqual(podinfo.release.values, [{ inline: { replicas: 3 }, from: 'bootstrap/helmfile.d/templates/values.yaml.gotmpl (helmfile template)' }]);
     // Without a HelmRelease the template cannot be read: the plan says bootstrap cannot run it.
     assert.equal(release('apps/other'), undefined);
     assert.match(plan.problems.join('\n'), /release apps\/other: values "\.\/templates\/values\.yaml\.gotmpl" is a helmfile template/);

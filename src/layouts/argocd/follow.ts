@@ -54,6 +54,14 @@ interface Place {
   /** Where the object came from: a file, or `<kind> <name>` of the app whose source rendered it. */
   via: string;
   file?: string;
+  /** Where the object is written (its `metadata.name`), or the ApplicationSet that generates it: the app's origin. */
+  at?: AppOrigin;
+}
+
+/** Where an app's Application is written in the repository: its file and the line of its `metadata.name`. */
+export interface AppOrigin {
+  file: string;
+  line: number;
 }
 
 interface ClusterEntry {
@@ -135,8 +143,15 @@ function homeNames(groups: readonly RootGroup[]): string[] {
   });
 }
 
+/** The origin of a scanned object, when the parser gave its line. */
+function atOf(o: { file: string; line?: number }): { at?: AppOrigin } {
+  return o.line !== undefined ? { at: { file: o.file, line: o.line } } : {};
+}
+
 export class ArgoFollower {
   readonly findings: Finding[] = [];
+  /** Per cluster, where each app's Application (or the ApplicationSet generating it) is written (ADR 0323). */
+  readonly origins = new Map<string, Map<string, AppOrigin>>();
   /** Repository objects reached (by file and document index). */
   private readonly reached = new Set<string>();
   private readonly clusters = new Map<string, ClusterEntry>();
@@ -309,14 +324,14 @@ export class ArgoFollower {
           this.rootOf(home, `${dir} (kustomize build ${dir} fails: its ${g.files.length} file${g.files.length === 1 ? '' : 's'} with Argo CD objects are read as written)`, kustomizationIn(this.fs, dir));
           for (const o of roots.filter((r) => g.files.includes(r.file))) {
             this.reached.add(this.object(o));
-            await this.handle(o.doc, { via: o.file, file: o.file }, home);
+            await this.handle(o.doc, { via: o.file, file: o.file, ...atOf(o) }, home);
           }
         }
       } else if (g.kind === 'files') {
         this.rootOf(home, g.files.join(', '), g.files[0]);
         for (const o of g.objects) {
           this.reached.add(this.object(o));
-          await this.handle(o.doc, { via: o.file, file: o.file }, home);
+          await this.handle(o.doc, { via: o.file, file: o.file, ...atOf(o) }, home);
         }
       } else {
         const chart = g.dir;
@@ -401,7 +416,7 @@ export class ArgoFollower {
     if (this.seen.has(k)) return;
     this.seen.add(k);
     if (doc.kind === 'ApplicationSet') {
-      for (const app of await this.generate(doc, place, home)) await this.handle(app, { via: `ApplicationSet ${String((doc.metadata as Record<string, unknown>).name)}`, ...(place.file ? { file: place.file } : {}) }, home);
+      for (const app of await this.generate(doc, place, home)) await this.handle(app, { via: `ApplicationSet ${String((doc.metadata as Record<string, unknown>).name)}`, ...(place.file ? { file: place.file } : {}), ...(place.at ? { at: place.at } : {}) }, home);
       return;
     }
     const name = String((doc.metadata as Record<string, unknown>).name);
@@ -411,10 +426,18 @@ export class ArgoFollower {
       return;
     }
     cluster.apps[name] = appFromObject(doc);
+    if (place.at) {
+      let m = this.origins.get(cluster.name);
+      if (!m) this.origins.set(cluster.name, (m = new Map()));
+      m.set(name, place.at);
+    }
     for (const doc2 of await this.render(doc, name, place, cluster.name)) {
-      for (const o of this.scan.objects) if (o.kind === doc2.kind && o.name === (doc2.metadata as Record<string, unknown>).name) this.reached.add(this.object(o));
+      const written = this.scan.objects.filter((o) => o.kind === doc2.kind && o.name === (doc2.metadata as Record<string, unknown>).name);
+      for (const o of written) this.reached.add(this.object(o));
       // A child Application is created where its parent syncs to, and that cluster's Argo CD runs it.
-      await this.handle(doc2, { via: `Application ${name}` }, cluster.name);
+      // Its origin is the one file that writes an object of that kind and name, when there is one.
+      const at = written.length === 1 ? atOf(written[0]!) : {};
+      await this.handle(doc2, { via: `Application ${name}`, ...at }, cluster.name);
     }
   }
 

@@ -16,6 +16,8 @@ import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { LoadResult, LoadTools } from '../../load/native.js';
 import { FLEET_FILE } from '../../model/constants.js';
 import { ArgoFollower, sourcesOf } from './follow.js';
+import type { AppOrigin } from './follow.js';
+import type { YamlPath } from '../../model/source.js';
 import type { RepoScan } from './scan.js';
 import { scanRepository } from './scan.js';
 
@@ -62,6 +64,41 @@ function platformOf(objects: readonly { kind: string; namespace: string | undefi
   return ns === 'openshift-gitops' ? 'openshift' : 'kubernetes';
 }
 
+/**
+ * Each app's origin at its Application's file and line (ADR 0323): the apps live in the cluster
+ * definitions (`spec.apps.<name>` of the cluster's root file), so a view of that file maps each
+ * app's path to the file and line where its Application (or the ApplicationSet generating it) is
+ * written. A name that two clusters sharing the file place differently, or one with no known
+ * place, gets no line (line 0: locateOrigin then names the file only).
+ */
+function addAppOrigins(fleet: Fleet, origins: ReadonlyMap<string, ReadonlyMap<string, AppOrigin>>): void {
+  const byFile = new Map<string, Map<string, AppOrigin | null>>();
+  for (const c of fleet.clusters) {
+    let m = byFile.get(c.file);
+    if (!m) byFile.set(c.file, (m = new Map()));
+    for (const name of Object.keys(c.spec.apps ?? {})) {
+      const at = origins.get(c.name)?.get(name);
+      const known = m.get(name);
+      if (known === undefined) m.set(name, at ?? null);
+      else if (known === null || at === undefined || known.file !== at.file || known.line !== at.line) m.set(name, null);
+    }
+  }
+  for (const [file, m] of byFile) {
+    if (fleet.sources.has(file)) continue;
+    const placeOf = (path: YamlPath): AppOrigin | undefined => (path[0] === 'spec' && path[1] === 'apps' && typeof path[2] === 'string' ? (m.get(path[2]) ?? undefined) : undefined);
+    fleet.sources.set(file, {
+      file,
+      value: undefined,
+      locate: (path) => {
+        const at = placeOf(path);
+        return at ? { line: at.line, column: 1 } : { line: 0, column: 0 };
+      },
+      displayPath: (path) => (placeOf(path) ? ['metadata', 'name'] : path),
+      fileOf: (path) => placeOf(path)?.file,
+    });
+  }
+}
+
 export function loadArgoCd(fs: RepoFileSystem): LoadResult {
   const scan = scanOf(fs);
   const findings: Finding[] = [...scan.findings];
@@ -94,6 +131,7 @@ export function loadArgoCd(fs: RepoFileSystem): LoadResult {
       if (fleet.loadFindings !== findings) fleet.loadFindings.push(f);
     }
     fleet.file = fleet.clusters[0]?.file ?? fleet.file;
+    addAppOrigins(fleet, follower.origins);
     for (const c of fleet.clusters) {
       const roots = follower.roots.get(c.name);
       if (roots) c.notes = [`roots (applied by hand to this cluster, which runs Argo CD): ${roots.join('; ')}`, ...(c.notes ?? [])];

@@ -9,7 +9,8 @@ import { joinRepoPath } from '../../model/repo-path.js';
 import type { Finding } from '../../model/finding.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { KUSTOMIZATION_FILES } from '../../load/kustomization.js';
-import { parseYamlAll } from '../../yaml/index.js';
+import { parseYamlAll, parseAllDocuments, LineCounter, isMap, isPair, isScalar, isSeq } from '../../yaml/index.js';
+import type { Document } from '../../yaml/index.js';
 import { expandListDocument, isListDocument } from '../../model/k8s-list.js';
 
 export const ARGO_API = 'argoproj.io';
@@ -26,6 +27,8 @@ export interface ArgoObject {
   name: string;
   namespace: string | undefined;
   doc: Record<string, unknown>;
+  /** Line of its `metadata.name` in the file (the YAML parser's position); absent when not found. */
+  line?: number;
 }
 
 export interface RepoScan {
@@ -69,6 +72,48 @@ function chartOf(fs: RepoFileSystem, file: string): string | undefined {
 const ARGO_KIND = /^\s*(-\s+)?kind:\s*["']?(Application|ApplicationSet)["']?\s*$/m;
 const SECRET_TYPE = /argocd\.argoproj\.io\/secret-type/;
 
+/**
+ * The line of `metadata.name` of each document (`<index>\0<0>\0doc`) and of each item of a list
+ * document (`<index>\0<n>\0item`), from the YAML parser's positions; documents are counted as
+ * js-yaml counts them (empty ones skipped). Empty when the text does not parse.
+ */
+function nameLines(text: string): Map<string, { line: number; name: unknown }> {
+  const out = new Map<string, { line: number; name: unknown }>();
+  const lc = new LineCounter();
+  let docs: Document[];
+  try {
+    docs = parseAllDocuments(text, { lineCounter: lc }) as Document[];
+  } catch {
+    return out;
+  }
+  if (!Array.isArray(docs)) return out;
+  const nameOf = (node: unknown): { line: number; name: unknown } | undefined => {
+    if (!isMap(node)) return undefined;
+    const meta = node.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'metadata');
+    const m = meta && isPair(meta) ? meta.value : undefined;
+    if (!isMap(m)) return undefined;
+    const name = m.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'name');
+    const at = name && isPair(name) ? (name.key as { range?: [number, number, number] }).range?.[0] : undefined;
+    return at === undefined || !isPair(name) || !isScalar(name.value) ? undefined : { line: lc.linePos(at).line, name: name.value.value };
+  };
+  let index = 0;
+  for (const d of docs) {
+    const c = d.contents as unknown;
+    const line = nameOf(c);
+    if (line !== undefined) out.set(`${index}\u00000\u0000doc`, line);
+    if (isMap(c)) {
+      const items = c.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'items');
+      const seq = items && isPair(items) ? items.value : undefined;
+      if (isSeq(seq)) seq.items.forEach((it, n) => {
+        const l = nameOf(it);
+        if (l !== undefined) out.set(`${index}\u0000${n}\u0000item`, l);
+      });
+    }
+    index++;
+  }
+  return out;
+}
+
 export function scanRepository(fs: RepoFileSystem): RepoScan {
   const scan: RepoScan = { objects: [], clusterSecrets: [], argoCharts: [], findings: [] };
   const charts = new Set<string>();
@@ -110,6 +155,7 @@ export function scanRepository(fs: RepoFileSystem): RepoScan {
       });
       continue;
     }
+    const lines = nameLines(text);
     for (const [index, document] of docs.entries()) {
       // A list document is its items, as the repo-server applies it (ADR 0300).
       let items: unknown[];
@@ -124,7 +170,10 @@ export function scanRepository(fs: RepoFileSystem): RepoScan {
         const api = typeof doc.apiVersion === 'string' ? doc.apiVersion : '';
         if ((doc.kind === 'Application' || doc.kind === 'ApplicationSet') && api.startsWith(`${ARGO_API}/`) && typeof doc.metadata.name === 'string') {
           const ns = doc.metadata.namespace;
-          scan.objects.push({ file, index, ...item, kind: doc.kind, name: doc.metadata.name, namespace: typeof ns === 'string' ? ns : undefined, doc });
+          // The position only when the parsers agree on the document (the same name there).
+          const pos = lines.get(`${index}\u0000${n}\u0000${isListDocument(document) ? 'item' : 'doc'}`);
+          const line = pos && pos.name === doc.metadata.name ? pos.line : undefined;
+          scan.objects.push({ file, index, ...item, kind: doc.kind, name: doc.metadata.name, namespace: typeof ns === 'string' ? ns : undefined, doc, ...(line !== undefined ? { line } : {}) });
         } else if (doc.kind === 'Secret' && isPlainObject(doc.metadata.labels) && doc.metadata.labels['argocd.argoproj.io/secret-type'] === 'cluster') {
           scan.clusterSecrets.push({ file, doc });
         }

@@ -22,7 +22,7 @@ import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute
 import { fluxVariables, setFluxBuildScopes } from '../../load/flux-variables.js';
 import type { FluxBuildScope } from '../../load/flux-variables.js';
 import type { ConfigLookup, RepoObject } from '../../load/flux-variables.js';
-import { findNoCrossNamespaceRefs, groupSource, helmfileFiles, readDocs, readHelmfile } from '../helmfile-flux/reader.js';
+import { findNoCrossNamespaceRefs, groupSource, helmfileFiles, readDocs, readHelmfile, releaseSource } from '../helmfile-flux/reader.js';
 import type { AppPlace } from '../helmfile-flux/reader.js';
 import type { HelmfileRelease } from '../../model/graphs.js';
 import { releaseApp } from '../../model/graphs.js';
@@ -466,6 +466,16 @@ function depths<T>(nodes: readonly T[], edges: (n: T) => T[]): Map<T, number> {
 }
 
 
+/** The environment variable a helmfile bootstrap of the flux layout is run with: the cluster's folder name (ADR 0320). */
+export const HELMFILE_CLUSTER_ENV = 'CLUSTER';
+
+/** What the plan says of a cluster's helmfile bootstrap: what it ran the templates with, and what it could not read. */
+function helmfileNote(releases: readonly HelmfileRelease[], cluster: string): string {
+  const files = [...new Set(releases.map((r) => r.file))].join(', ');
+  const unread = releases.filter((r) => r.notRead?.length).map((r) => `${releaseApp(r)}: ${r.notRead!.join('; ')}`);
+  return `bootstrap: the helmfile releases of ${files} run before Flux (their CRD phase first); their templates are executed as helmfile does, with ${HELMFILE_CLUSTER_ENV}=${cluster}${unread.length ? `; not read: ${unread.join(' | ')}` : ''}`;
+}
+
 export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const findings: Finding[] = [];
   const entries = clusterEntries(fs);
@@ -476,9 +486,12 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const scopes: { cluster: string; manifest: object; scope: FluxBuildScope }[] = [];
   // A helmfile bootstrap next to the clusters (bootstrap/helmfile/…) runs before Flux on each cluster:
   // its releases are the cluster's bootstrap phases (CRDs first), so that Kustomizations may use their APIs.
-  const releases: HelmfileRelease[] = [];
-  for (const f of helmfileFiles(fs)) readHelmfile(fs, f, findings, releases);
+  const bootstrapFiles = helmfileFiles(fs);
   for (const e of entries) {
+    // The helmfile runs once per cluster, with CLUSTER set to the cluster's folder name (ADR 0320).
+    const releases: HelmfileRelease[] = [];
+    const env = new Map([[HELMFILE_CLUSTER_ENV, e.cluster]]);
+    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}` });
     const read = readCluster(fs, e);
     const charts = helmReleaseChecks(read);
     read.findings.push(...charts.findings);
@@ -559,9 +572,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       const apps = perFile.get(r.file) ?? {};
       perFile.set(r.file, apps);
       apps[releaseApp(r)] = {
-        chart,
-        repoURL: 'helmfile',
-        ...(r.version !== undefined ? { targetRevision: r.version } : {}),
+        ...releaseSource(r),
         namespace: r.namespace,
         wave: 0,
         labels: { [PHASE_LABEL]: r.phase === 'crds' ? 'crds' : 'bootstrap' },
@@ -582,7 +593,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       file: e.entry.file,
       metadata: { name: e.cluster },
       spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
-      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [`bootstrap: the helmfile releases of ${[...new Set(releases.map((r) => r.file))].join(', ')} run before Flux (their CRD phase first); fleetplan does not execute their Go templates`] : []), ...charts.notes, ...notRead.map((r) => `not read: ${r}`)],
+      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [helmfileNote(releases, e.cluster)] : []), ...charts.notes, ...notRead.map((r) => `not read: ${r}`)],
     });
   }
   setFluxBuildScopes(fs.root, scopes);

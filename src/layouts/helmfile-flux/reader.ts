@@ -23,8 +23,9 @@ import type { LoadResult } from '../../load/native.js';
 import type { SourceFile, YamlPath } from '../../model/source.js';
 import { FLEET_FILE } from '../../model/constants.js';
 import { helmCharts, chartName } from '../../model/catalog/operators.js';
-import { joinRelative, parseManifests, isObj } from '../../load/manifests.js';
+import { joinRelative, isObj } from '../../load/manifests.js';
 import { PHASE_LABEL } from '../../model/constants.js';
+import { deepMerge } from '../../model/merge.js';
 import { emptyFleet } from '../../model/fleet.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute.js';
@@ -32,6 +33,7 @@ import { KUSTOMIZATION_FILES, applyListing, applyPatches, listingChains, notEmul
 import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
 import { readHelmfileEnvironments } from '../../load/helmfile-environments.js';
+import { HelmfileTemplateError, releaseTemplateData, renderHelmfileTemplate } from './template.js';
 
 export const CLUSTER_NAME = 'cluster';
 
@@ -173,21 +175,6 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** Chart and version of a templated release, read from the app's Flux OCIRepository (`spec.url`, `spec.ref.tag`). */
-function chartFromFlux(fs: RepoFileSystem, ns: string, name: string): { url: string; tag?: string } | undefined {
-  const file = `kubernetes/apps/${ns}/${name}/app/ocirepository.yaml`;
-  if (!fs.exists(file)) return undefined;
-  try {
-    const o = parseManifests(file, fs.readText(file)).find((x) => x.kind === 'OCIRepository');
-    const spec = o && isObj(o.body.spec) ? o.body.spec : undefined;
-    const url = spec ? str(spec.url) : undefined;
-    const tag = spec && isObj(spec.ref) ? str(spec.ref.tag) : undefined;
-    return url === undefined ? undefined : { url, ...(tag !== undefined ? { tag } : {}) };
-  } catch {
-    return undefined;
-  }
-}
-
 /** Where each release is written in its file (`releases[i]`), and where each Kustomization's spec.path is. */
 const releasePaths = new WeakMap<HelmfileRelease, YamlPath>();
 const ksPathPositions = new WeakMap<FluxKustomization, { line: number; column: number }>();
@@ -207,19 +194,34 @@ export function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]):
   return parsed.docs;
 }
 
+/** A release template (`templates.<name>`), with where it is written. */
+interface ReleaseTemplate {
+  body: Record<string, unknown>;
+  file: string;
+  locate(path: YamlPath): { line: number; column: number };
+}
+
 /** The `templates:` of a helmfile document and of its `bases:` (files relative to the helmfile). */
-function helmfileTemplates(fs: RepoFileSystem, file: string, v: Record<string, unknown>, findings: Finding[]): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
-  const add = (t: unknown) => {
+function helmfileTemplates(fs: RepoFileSystem, file: string, v: Record<string, unknown>, findings: Finding[], locate: ReleaseTemplate['locate']): Record<string, ReleaseTemplate> {
+  const out: Record<string, ReleaseTemplate> = {};
+  const add = (t: unknown, from: string, at: ReleaseTemplate['locate']) => {
     if (!isObj(t)) return;
-    for (const [k, x] of Object.entries(t)) if (isObj(x)) out[k] = x;
+    for (const [k, x] of Object.entries(t)) if (isObj(x)) out[k] = { body: x, file: from, locate: (p) => at(['templates', k, ...p]) };
   };
   for (const b of Array.isArray(v.bases) ? v.bases : []) {
     if (typeof b !== 'string' || b.includes('{{')) continue;
-    for (const doc of readDocs(fs, joinRelative(dirOf(file), b) ?? b, findings)) if (isObj(doc.value)) add(doc.value.templates);
+    const base = joinRelative(dirOf(file), b) ?? b;
+    for (const doc of readDocs(fs, base, findings)) if (isObj(doc.value)) add(doc.value.templates, base, doc.locate);
   }
-  add(v.templates);
+  add(v.templates, file, locate);
   return out;
+}
+
+/** How helmfile templates are read: the environment the bootstrap runs them with (ADR 0320). */
+export interface HelmfileReadOptions {
+  env?: ReadonlyMap<string, string>;
+  /** Said in messages: `cluster main`. */
+  scope?: string;
 }
 
 /** Templates a release inherits: its `inherit: [{template}]`, else the document's `defaultInherit`. */
@@ -230,51 +232,71 @@ function inheritedTemplates(r: Record<string, unknown>, v: Record<string, unknow
 }
 
 /**
- * A values template that returns the app's Flux HelmRelease `spec.values` (onedr0p/home-ops:
- * `readFile (printf ".../kubernetes/apps/%s/%s/app/helmrelease.yaml" .Release.Namespace
- * .Release.Name)).spec.values`): those values, read as the template reads them.
+ * A release field as helmfile gives it: the first non-empty of the inherited templates' values
+ * (helmfile merges the templates, then the release, with mergo without override: a field a
+ * template sets is kept), else the release's own; with the file and line where it is written.
  */
-function valuesFromFlux(fs: RepoFileSystem, template: string | undefined, ns: string, name: string): HelmfileValues | undefined {
-  if (template === undefined || !fs.exists(template)) return undefined;
-  let text: string;
-  try {
-    text = fs.readText(template);
-  } catch {
-    return undefined;
+function releaseField(r: Record<string, unknown>, inherited: readonly ReleaseTemplate[], key: string, file: string, locate: (p: YamlPath) => { line: number }): { value: string; file: string; line: number } | undefined {
+  for (const t of inherited) {
+    const v = str(t.body[key]);
+    if (v !== undefined && v !== '') return { value: v, file: t.file, line: t.locate([key]).line };
   }
-  if (!/kubernetes\/apps\/%s\/%s\/app\/helmrelease\.yaml/.test(text) || !/\.spec\.values\b/.test(text)) return undefined;
-  const file = `kubernetes/apps/${ns}/${name}/app/helmrelease.yaml`;
-  if (!fs.exists(file)) return undefined;
-  try {
-    const o = parseManifests(file, fs.readText(file)).find((x) => x.kind === 'HelmRelease');
-    const spec = o && isObj(o.body.spec) ? o.body.spec : undefined;
-    return { helmRelease: file, values: spec && isObj(spec.values) ? spec.values : {} };
-  } catch {
-    return undefined;
-  }
+  const v = str(r[key]);
+  return v === undefined || v === '' ? undefined : { value: v, file, line: locate([key]).line };
 }
 
-export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[]): void {
+/** A template not read: one finding per template place and reason (several releases share a template). */
+function templateNotRead(findings: Finding[], e: HelmfileTemplateError, release: string, what: string, options: HelmfileReadOptions): void {
+  const scope = options.scope ? `${options.scope}: ` : '';
+  const how =
+    e.kind === 'env'
+      ? `helmfile reads ${e.variable} from the shell that runs it, which fleetplan does not know${options.env?.size ? ` (it sets only ${[...options.env.keys()].join(', ')})` : ''}; write the value into the helmfile (environments:, values:) to have it read`
+      : e.kind === 'exec'
+        ? 'fleetplan never runs commands from a repository; read the value from a file (readFile) or write it into the helmfile'
+        : e.kind === 'file'
+          ? 'readFile reads only files of this repository; commit the file or fix the path'
+          : 'fix the template; helmfile fails the same way';
+  const message = `${scope}helmfile template not read, so ${what} of release ${release} is not known: ${e.message}`;
+  if (findings.some((f) => f.code === 'helmfile-template-not-read' && f.file === e.file && f.line === e.line && f.message.endsWith(e.message) && f.message.startsWith(scope))) return;
+  findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message, file: e.file, line: e.line, hint: `${how}; plan shows the release without it and render --leaves does not build it` });
+}
+
+export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[], options: HelmfileReadOptions = {}): void {
+  const env = options.env ?? new Map<string, string>();
   for (const doc of readDocs(fs, file, findings)) {
     const v = doc.value;
     if (!isObj(v) || !Array.isArray(v.releases)) continue;
     const defaults = isObj(v.helmDefaults) ? v.helmDefaults : {};
     const args = Array.isArray(defaults.args) ? defaults.args.map(String) : [];
-    const templates = helmfileTemplates(fs, file, v, findings);
+    const templates = helmfileTemplates(fs, file, v, findings, doc.locate);
     const phase: HelmfileRelease['phase'] = args.includes('--include-crds') && args.includes('--no-hooks') ? 'crds' : /(^|\/)(\d+-)?crds\.ya?ml/.test(file) ? 'crds' : 'apps';
     v.releases.forEach((r: unknown, i: number) => {
       if (!isObj(r) || typeof r.name !== 'string') return;
       const ns = str(r.namespace) ?? 'default';
       const pos = doc.locate(['releases', i]);
-      let chart = str(r.chart);
-      let version = str(r.version);
-      if (chart === undefined || chart.includes('{{')) {
-        const fromFlux = chartFromFlux(fs, ns, r.name);
-        if (fromFlux) {
-          chart = fromFlux.url;
-          if (version === undefined || version.includes('{{')) version = fromFlux.tag;
+      const inherited = inheritedTemplates(r, v).flatMap((t) => (templates[t] ? [templates[t]!] : []));
+      const at = (p: YamlPath) => doc.locate(['releases', i, ...p]);
+      const chartField = releaseField(r, inherited, 'chart', file, at);
+      const versionField = releaseField(r, inherited, 'version', file, at);
+      const id = `${ns}/${r.name}`;
+      const notRead: string[] = [];
+      // helmfile renders every release field that holds a template, with the release's data and the
+      // state file's directory as readFile's base (state_exec_tmpl.go), then trims chart and version.
+      const fieldValue = (f: typeof chartField, what: string): string | undefined => {
+        if (f === undefined) return undefined;
+        if (!f.value.includes('{{')) return f.value;
+        try {
+          const data = releaseTemplateData({ name: r.name as string, namespace: ns, chart: chartField?.value, version: versionField?.value });
+          return renderHelmfileTemplate(f.value, data, { fs, baseDir: dirOf(file), env }, { file: f.file, firstLine: f.line }).trim();
+        } catch (e) {
+          if (!(e instanceof HelmfileTemplateError)) throw e;
+          templateNotRead(findings, e, id, what, options);
+          notRead.push(`${what} (${e.file}:${e.line}: ${e.message})`);
+          return undefined;
         }
-      }
+      };
+      const chart = fieldValue(chartField, 'the chart');
+      const version = fieldValue(versionField, 'the chart version');
       const needs: GraphRef[] = [];
       (Array.isArray(r.needs) ? r.needs : []).forEach((n: unknown, j: number) => {
         if (typeof n !== 'string') return;
@@ -308,12 +330,26 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         const fill = (a: unknown) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name));
         hooks.push({ events: Array.isArray(h.events) ? h.events.map(String) : [], command: h.command, args: Array.isArray(h.args) ? h.args.map(fill) : [], line: doc.locate(['releases', i, 'hooks', j]).line });
       });
-      const inherited = inheritedTemplates(r, v).flatMap((t) => (Array.isArray(templates[t]?.values) ? (templates[t]!.values as unknown[]) : []));
-      const values = [...inherited, ...(Array.isArray(r.values) ? r.values : [])].flatMap((x: unknown): HelmfileValues[] => {
+      const valueEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.values) ? (t.body.values as unknown[]) : [])), ...(Array.isArray(r.values) ? r.values : [])];
+      const values = valueEntries.flatMap((x: unknown): HelmfileValues[] => {
         if (isObj(x)) return [{ inline: x }];
         if (typeof x !== 'string') return [];
-        const fromFlux = x.endsWith('.gotmpl') ? valuesFromFlux(fs, joinRelative(dirOf(file), x), ns, r.name as string) : undefined;
-        return [fromFlux ?? { file: x }];
+        if (!x.endsWith('.gotmpl')) return [{ file: x }];
+        // A values template: rendered with the release's data and its own directory as readFile's base.
+        const path = joinRelative(dirOf(file), x);
+        if (path === undefined || !fs.exists(path)) return [{ file: x }];
+        try {
+          const data = releaseTemplateData({ name: r.name as string, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) });
+          const text = renderHelmfileTemplate(fs.readText(path), data, { fs, baseDir: dirOf(path), env }, { file: path, firstLine: 1 });
+          const parsed = parseYamlAll(text, { schema: 'core' })[0] ?? {};
+          if (!isObj(parsed)) throw new HelmfileTemplateError(`the rendered values are not a map of values`, path, 1, 'template');
+          return [{ inline: parsed, from: `${path} (helmfile template)` }];
+        } catch (e) {
+          const err = e instanceof HelmfileTemplateError ? e : new HelmfileTemplateError(`the rendered values are not YAML: ${(e as Error).message.split('\n')[0]}`, path, 1, 'template');
+          templateNotRead(findings, err, id, `the values of ${x}`, options);
+          notRead.push(`values ${x} (${err.file}:${err.line}: ${err.message})`);
+          return [{ file: x }];
+        }
       });
       const repoName = chart !== undefined && !chart.startsWith('.') && !chart.startsWith('/') && !chart.includes('://') ? chart.split('/')[0] : undefined;
       const repo = repoName !== undefined && Array.isArray(v.repositories) ? v.repositories.find((x: unknown) => isObj(x) && x.name === repoName) : undefined;
@@ -332,12 +368,40 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         ...(values.length ? { values } : {}),
         ...(hooks.length ? { hooks } : {}),
         ...(isObj(repo) && typeof repo.url === 'string' ? { repository: { name: repoName!, url: repo.url, oci: repo.oci === true } } : {}),
+        ...(notRead.length ? { notRead } : {}),
       };
       releasePaths.set(release, ['releases', i]);
       releases.push(release);
     });
   }
 }
+
+/**
+ * Where a release's chart comes from, as an app source: an `oci://` chart, or a chart of a
+ * `repositories:` entry, with the version and the values helmfile gives it (inline maps and read
+ * templates, in order). Anything else (a local chart, a chart not read) keeps `repoURL: helmfile`,
+ * which render --leaves does not build (ADR 0320).
+ */
+export function releaseSource(r: HelmfileRelease): Pick<AppSpec, 'chart' | 'repoURL' | 'targetRevision' | 'helm'> {
+  const chart = r.chart ?? `${r.namespace}/${r.name}`;
+  let values: Record<string, unknown> | undefined;
+  let complete = true;
+  for (const v of r.values ?? []) {
+    if ('file' in v) complete = false;
+    else values = deepMerge(values ?? {}, 'inline' in v ? v.inline : v.values) as Record<string, unknown>;
+  }
+  const version = r.version !== undefined ? { targetRevision: r.version } : {};
+  const helm = { helm: { releaseName: r.name, ...(values ? { values } : {}) } };
+  if (r.chart !== undefined && complete && !r.notRead?.length) {
+    if (chart.startsWith('oci://')) return { chart, repoURL: chart.slice(0, chart.lastIndexOf('/')), ...version, ...helm };
+    if (r.repository && !r.repository.oci) return { chart: chart.slice(r.repository.name.length + 1), repoURL: r.repository.url, ...version, ...helm };
+    if (r.repository?.oci) return { chart: `oci://${r.repository.url.replace(/\/+$/, '')}/${chart.slice(r.repository.name.length + 1)}`, repoURL: `oci://${r.repository.url.replace(/\/+$/, '')}`, ...version, ...helm };
+  }
+  return { chart, repoURL: HELMFILE_UNBUILT, ...version };
+}
+
+/** The repoURL of a helmfile release whose chart render --leaves does not build (see releaseSource). */
+export const HELMFILE_UNBUILT = 'helmfile';
 
 /** A Flux Kustomization document of a ks.yaml: as written, and as its listing kustomizations give it. */
 interface RawKs {
@@ -650,9 +714,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
   for (const r of releases) {
     const chart = r.chart ?? `${r.namespace}/${r.name}`;
     const spec: AppSpec = {
-      chart,
-      repoURL: 'helmfile',
-      ...(r.version !== undefined ? { targetRevision: r.version } : {}),
+      ...releaseSource(r),
       namespace: r.namespace,
       wave: r.phase === 'crds' ? 0 : 1 + rel.depth.get(r)!,
       labels: { [PHASE_LABEL]: r.phase === 'crds' ? 'crds' : 'bootstrap' },

@@ -90,6 +90,11 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         continue;
       }
       const namespace = app.destination.namespace ?? c.gitopsNamespace;
+      if (src.chart !== undefined && src.repoURL === 'helmfile') {
+        // A helmfile release whose chart or values fleetplan could not read, or a local chart (ADR 0320).
+        skipped.push({ cluster: c.name, app: app.name, reason: `the helmfile release's chart ${src.chart} is not one render --leaves builds (a local chart, or a chart or values whose helmfile template was not read: see helmfile-template-not-read)` });
+        continue;
+      }
       if (src.chart !== undefined) {
         // A multi-source Application (a chart with value files from `$ref` sources, e.g. Validated
         // Patterns' `$patternref`): the chart's own source carries what Helm gets (ADR 0283).

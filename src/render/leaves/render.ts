@@ -155,6 +155,11 @@ export interface LeafPorts {
   writeReady?: Promise<boolean>;
   /** A locally cached archive of a remote chart, if any. */
   chartArchive?(chart: string, version: string | undefined): string | undefined;
+  /**
+   * The directory chartArchive reads first (`<cache dir>/charts`, ADR 0322): where the offline hint
+   * tells the user to `helm pull` a chart. Absent: the run has no cache directory.
+   */
+  chartCacheDir?: string;
   /** Remote charts in the fetch cache (read offline too) and, with `network`, pulled with Helm. */
   charts?: ChartFetcher;
   /**
@@ -178,6 +183,11 @@ interface BuildPlan {
   run(): Promise<string>;
   /** What was fetched for this build, for the result's notes. */
   notes?: string[];
+}
+
+/** A path as one shell word: as it is when it has only safe characters, else single-quoted. */
+export function shellWord(p: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 export async function renderLeafJobs(
@@ -398,9 +408,11 @@ export async function renderLeafJobs(
         throw new ToolError(`remote chart ${name}${wanted}${oci ? '' : ` from ${redactUrl(source.repoURL ?? '?')}`} is not in the local chart cache (not available offline)`, {
           code: 'chart-not-cached',
           ...(source.locations?.chart ?? source.locations?.repoURL ? { location: (source.locations.chart ?? source.locations.repoURL)! } : {}),
-          hint: oci
-            ? `pass --fetch to let helm pull it, or run \`helm pull ${name}${source.digest ? `@${source.digest}` : source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``
-            : `pass --fetch to let helm pull it, or run \`helm pull ${name} --repo ${redactUrl(source.repoURL ?? 'URL')}${source.version ? ` --version ${source.version}` : ''} --destination <cache dir>/charts\``,
+          hint: ports.chartCacheDir === undefined
+            ? 'pass --fetch to let helm pull it (this run has no cache directory, so a chart pulled by hand is not found; give --cache-dir DIR and helm pull it into DIR/charts)'
+            : oci
+              ? `pass --fetch to let helm pull it, or run \`helm pull ${name}${source.digest ? `@${source.digest}` : source.version ? ` --version ${source.version}` : ''} --destination ${shellWord(ports.chartCacheDir)}\``
+              : `pass --fetch to let helm pull it, or run \`helm pull ${name} --repo ${redactUrl(source.repoURL ?? 'URL')}${source.version ? ` --version ${source.version}` : ''} --destination ${shellWord(ports.chartCacheDir)}\``,
         });
       }
       chart = archive;
@@ -550,7 +562,7 @@ export async function renderLeafJobs(
         entry.objects = chartObjects.length;
       } catch (e) {
         entry.problem = e instanceof ToolError && e.code === 'chart-not-cached'
-          ? `chart ${rc.display} is not available offline: it is in neither the local chart cache nor the fetch cache (pass --fetch to let helm pull it, or helm pull it into <cache dir>/charts)`
+          ? `chart ${rc.display} is not available offline: it is in neither the local chart cache nor the fetch cache (${ports.chartCacheDir === undefined ? 'pass --fetch to let helm pull it; this run has no cache directory for a chart pulled by hand' : `pass --fetch to let helm pull it, or helm pull it into ${shellWord(ports.chartCacheDir)}`})`
           : (e as Error).message;
       }
     }

@@ -71,7 +71,7 @@ interface Provider {
   app: ResolvedApp;
 }
 
-function providersOn(ctx: RuleContext, c: ResolvedCluster): Map<string, Provider[]> {
+export function providersOn(ctx: RuleContext, c: ResolvedCluster): Map<string, Provider[]> {
   const map = new Map<string, Provider[]>();
   const add = (key: string, app: ResolvedApp) => {
     let l = map.get(key);
