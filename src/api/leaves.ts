@@ -7,6 +7,7 @@ import { SYMLINK_HINT, findOutsideLinks } from '../adapters/fs.js';
 import { locateHelm } from '../adapters/helm.js';
 import { locateJsonnet } from '../adapters/jsonnet.js';
 import { createChartFetcher } from '../adapters/chart-fetch.js';
+import { createArtifactFetcher } from '../adapters/oci-artifact.js';
 import { InputError, OperationError } from '../errors/index.js';
 import { locateKustomize } from '../adapters/kustomize.js';
 import { Limiter, defaultConcurrency } from '../adapters/process.js';
@@ -89,6 +90,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
   });
   const helmTool = () => (refused ? Promise.reject(refused) : (helm ??= locateHelm({ explicit: options.helm, env: options.env, cwd, limiter, bundledDir: options.bundledDir })));
   const charts = createChartFetcher({ cacheDir, helm: helmTool, env: options.env, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}) });
+  const artifacts = createArtifactFetcher({ cacheDir, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}) });
   const result = await renderLeafJobs(
     jobs,
     {
@@ -101,6 +103,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
       ...(writeReady ? { writeReady } : {}),
       chartArchive: createChartArchiveLocator(cacheDir, options.env),
       charts,
+      artifacts,
       network: options.fetch === true,
     },
     { repoRoot: options.repoRoot, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
@@ -108,6 +111,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
   if (writeReady && !(await writeReady)) return result;
   writer?.close();
   charts.close();
+  artifacts.close();
   // Failed builds are recorded beside the leaves, for `validate --leaves DIR` (ADR 0260).
   if (options.outDir !== undefined) recordLeafFailures(options.outDir, result.results);
   return result;
