@@ -221,3 +221,55 @@ test('an artifact Argo CD would refuse is refused the same way: two content laye
     assert.match(r.stderr, /app index: oci:\/\/localhost:\d+\/team\/index: the revision is an image index/);
   });
 });
+
+test('a Helm chart pushed with helm push, named as repoURL oci://…/charts/web with path ".", is unwrapped and rendered as helm template renders the chart (valuesObject and releaseName applied)', async () => {
+  const { helm } = requireTools();
+  const registry = await startOciRegistry();
+  const src = writeTree({
+    'web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.3.0\n',
+    'web/values.yaml': 'greeting: hello\n',
+    'web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-web\ndata:\n  greeting: {{ .Values.greeting | quote }}\n',
+  });
+  const env = { ...toolEnv(src), HELM_CONFIG_HOME: join(src, 'hc'), HELM_CACHE_HOME: join(src, 'hca'), HELM_DATA_HOME: join(src, 'hd') };
+  await run(helm, ['package', join(src, 'web'), '--destination', src], { env });
+  await run(helm, ['push', join(src, 'web-0.3.0.tgz'), `oci://${registry.host}/charts`], { env });
+  const expected = (await run(helm, ['template', 'site', join(src, 'web'), '--namespace', 'web', '--set', 'greeting=hi'], { env })).stdout;
+  try {
+    await withRepo(registry, {
+      'apps/web.yaml': `${application('web', { repoURL: `oci://${registry.host}/charts/web`, targetRevision: '0.3.0', path: '.' })}    helm:\n      releaseName: site\n      valuesObject:\n        greeting: hi\n`,
+      'argocd/registry.yaml': plainHttp(registry.host),
+    }, async (fleet, work) => {
+      const r = await render(fleet, work, ['--fetch']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /fetched OCI artifact oci:\/\/localhost:\d+\/charts\/web tag 0\.3\.0, digest sha256:[0-9a-f]{64} \(a Helm chart\)/);
+      assert.deepEqual([...leafFiles(join(work, 'out'), 'in-cluster', 'web').values()], parseManifests(expected, 'helm template').map(serializeObject));
+    });
+  } finally {
+    removeTree(src);
+  }
+});
+
+test('a registry that asks for a token gets one for the login of a repo-creds template of type oci (matched by prefix); a wrong password is refused at spec.source.repoURL, and neither password is printed', async () => {
+  const registry = await startOciRegistry({ username: 'fleet', password: 'tok3n-pw', bearer: true });
+  registry.putArtifact('team/guestbook', '1.0.0', { files: { 'cm.yaml': CM('alpha', '1') } });
+  const files = (password: string) => ({
+    'apps/guestbook.yaml': application('guestbook', { repoURL: `oci://${registry.host}/team/guestbook`, targetRevision: '1.0.0', path: '.' }),
+    'argocd/registry.yaml': repoSecret('registry', 'repo-creds', { url: `oci://${registry.host}/team`, type: 'oci', insecureOCIForceHttp: 'true', username: 'fleet', password }),
+  });
+  const wrong = writeTree(files('wr0ng-pw'));
+  await gitInit(wrong);
+  try {
+    await withRepo(registry, files('tok3n-pw'), async (fleet, work) => {
+      const r = await render(fleet, work, ['--fetch']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(registry.requests.some((q) => q.path.startsWith('/token') && q.status === 200), 'a token was asked for');
+      assert.match([...leafFiles(join(work, 'out'), 'in-cluster', 'guestbook').values()].join(''), /name: alpha/);
+      const refused = await cli(['render', '--repo', wrong, '--out', join(work, 'out2'), '--leaves', '--fetch', '--cache-dir', join(work, 'cache2')], process.cwd(), toolEnv(work));
+      assert.equal(refused.code, 1, refused.stderr);
+      assert.match(refused.stderr, /error: apps\/guestbook\.yaml:12:\d+ spec\.source\.repoURL: cluster in-cluster, app guestbook: oci:\/\/localhost:\d+\/team\/guestbook: the registry refused a pull token \(not authorized\)/);
+      assert.doesNotMatch(r.stdout + r.stderr + refused.stdout + refused.stderr, /tok3n-pw|wr0ng-pw/);
+    });
+  } finally {
+    removeTree(wrong);
+  }
+});

@@ -56,6 +56,12 @@ export interface OciRegistryOptions {
   /** Basic authentication for every `/v2/` request when set. */
   username?: string;
   password?: string;
+  /**
+   * Token authentication instead (as ghcr.io and Docker Hub do): `/v2/` answers 401 with
+   * `WWW-Authenticate: Bearer realm=<this server>/token,…`; `/token` gives a token for the
+   * username/password (Basic), or to anyone when no username is set.
+   */
+  bearer?: boolean;
 }
 
 export interface ArtifactContent {
@@ -79,6 +85,7 @@ interface Manifest {
 const NAME = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
 const TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 const DIGEST = /^sha256:[a-f0-9]{64}$/;
+const TOKEN = 'test-registry-token';
 
 export async function startOciRegistry(options: OciRegistryOptions = {}): Promise<OciRegistry> {
   const blobs = new Map<string, Buffer>();
@@ -95,8 +102,19 @@ export async function startOciRegistry(options: OciRegistryOptions = {}): Promis
     const method = req.method ?? 'GET';
     const body = await readBody(req);
     res.setHeader('Docker-Distribution-API-Version', 'registry/2.0');
+    if (options.bearer && url.pathname === '/token') {
+      if (expected !== undefined && req.headers.authorization !== expected) return error(res, 401, 'UNAUTHORIZED', 'bad credentials');
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ token: TOKEN }));
+      return 200;
+    }
     if (!url.pathname.startsWith('/v2/')) return error(res, 404, 'NAME_UNKNOWN', 'not a registry path');
-    if (expected !== undefined && req.headers.authorization !== expected) {
+    if (options.bearer) {
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) {
+        const repo = /^\/v2\/(.+?)\/(?:manifests|blobs|tags)\//.exec(url.pathname)?.[1] ?? '';
+        res.setHeader('WWW-Authenticate', `Bearer realm="http://${req.headers.host ?? ''}/token",service="fleetplan-test-registry"${repo ? `,scope="repository:${repo}:pull"` : ''}`);
+        return error(res, 401, 'UNAUTHORIZED', 'authentication required');
+      }
+    } else if (expected !== undefined && req.headers.authorization !== expected) {
       res.setHeader('WWW-Authenticate', 'Basic realm="fleetplan-test-registry"');
       return error(res, 401, 'UNAUTHORIZED', 'authentication required');
     }
