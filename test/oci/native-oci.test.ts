@@ -273,3 +273,50 @@ test('a registry that asks for a token gets one for the login of a repo-creds te
     removeTree(wrong);
   }
 });
+
+test('a multi-source Application: a chart artifact with $values value files from this repository renders with them (the ref resolved before substitution, as Argo CD does)', async () => {
+  const { helm } = requireTools();
+  const registry = await startOciRegistry();
+  const src = writeTree({
+    'web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.3.0\n',
+    'web/values.yaml': 'greeting: hello\n',
+    'web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-web\ndata:\n  greeting: {{ .Values.greeting | quote }}\n',
+  });
+  const env = { ...toolEnv(src), HELM_CONFIG_HOME: join(src, 'hc'), HELM_CACHE_HOME: join(src, 'hca'), HELM_DATA_HOME: join(src, 'hd') };
+  await run(helm, ['package', join(src, 'web'), '--destination', src], { env });
+  await run(helm, ['push', join(src, 'web-0.3.0.tgz'), `oci://${registry.host}/charts`], { env });
+  try {
+    await withRepo(registry, {
+      'apps/web.yaml': `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: web
+  namespace: argocd
+spec:
+  project: default
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: web
+  sources:
+    - repoURL: oci://${registry.host}/charts/web
+      chart: web
+      targetRevision: 0.3.0
+      helm:
+        valueFiles:
+          - $values/values/web.yaml
+    - repoURL: https://github.com/acme/platform.git
+      targetRevision: main
+      ref: values
+`,
+      'values/web.yaml': 'greeting: from-the-repository\n',
+      'argocd/registry.yaml': plainHttp(registry.host),
+    }, async (fleet, work) => {
+      const r = await render(fleet, work, ['--fetch']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, /chart web is ignored/, 'a repoURL that ends with the chart is that chart: nothing to say');
+      assert.match([...leafFiles(join(work, 'out'), 'in-cluster', 'web').values()].join(''), /greeting: from-the-repository/);
+    });
+  } finally {
+    removeTree(src);
+  }
+});

@@ -116,8 +116,9 @@ export function ociLeafSource(input: OciJobInput): OciLeafSource {
   const notes = [...input.access.notes];
   const source: Record<string, unknown> = { ...argo };
   if (typeof argo.chart === 'string' && argo.chart !== '') {
-    // reposerver: source.IsOCI() is checked before source.IsHelm().
-    notes.push(`chart ${argo.chart} is ignored: Argo CD (3.x) pulls an oci:// repoURL itself as the artifact (write repoURL: ${repoURL.replace(/\/+$/, '')}/${argo.chart} and path: . for the chart)`);
+    // reposerver: source.IsOCI() is checked before source.IsHelm(). Said only when it matters: a
+    // repoURL that already ends with the chart's name is that chart.
+    if (repoURL.replace(/\/+$/, '').split('/').pop() !== argo.chart) notes.push(`chart ${argo.chart} is ignored: Argo CD (3.x) pulls an oci:// repoURL itself as the artifact (write repoURL: ${repoURL.replace(/\/+$/, '')}/${argo.chart} and path: . for the chart)`);
     delete source.chart;
   }
   const rawPath = typeof argo.path === 'string' ? argo.path.replace(/^\.\//, '').replace(/\/+$/, '') : '';

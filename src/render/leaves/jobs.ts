@@ -102,11 +102,26 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
           skipped.push({ cluster: c.name, app: app.name, reason: `its OCI source ${src.repoURL} is not one of the Application's sources` });
           continue;
         }
-        if (Array.isArray(spec.sources) && isPlainObject(argo.helm) && Array.isArray(argo.helm.valueFiles) && argo.helm.valueFiles.some((f) => typeof f === 'string' && f.startsWith('$'))) {
-          skipped.push({ cluster: c.name, app: app.name, reason: `its OCI source ${src.repoURL} takes value files from another source ($ref), which fleetplan does not build for OCI artifacts` });
+        const helm = helmOf(argo, app);
+        // `$ref/path` value files of a multi-source Application: this repository's files (`$repo/path`), resolved before substitution as Argo CD does.
+        const refs = new Map<string, string>();
+        for (const x of Array.isArray(spec.sources) ? spec.sources.filter(isPlainObject) : []) if (typeof x.ref === 'string' && typeof x.repoURL === 'string') refs.set(x.ref, x.repoURL);
+        const env = buildEnvironment(argo, app);
+        const rawFiles = isPlainObject(argo.helm) && Array.isArray(argo.helm.valueFiles) ? argo.helm.valueFiles.filter((f): f is string => typeof f === 'string') : [];
+        const valueFiles = rawFiles.map((f) => {
+          const m = /^\$([^/]+)\/(.*)$/.exec(f);
+          if (!m) return envsubst(f, env);
+          const ref = refs.get(m[1]!);
+          if (ref === undefined) return `!value file ${f} names a $${m[1]!} source the Application does not have`;
+          if (!sameRepository(ref, fleet.repoURL)) return `!value file ${f} is in another repository (${ref}), which fleetplan does not read`;
+          return `$repo/${m[2]!}`;
+        });
+        const unreadable = valueFiles.find((f) => f.startsWith('!'));
+        if (unreadable !== undefined) {
+          skipped.push({ cluster: c.name, app: app.name, reason: unreadable.slice(1) });
           continue;
         }
-        const helm = helmOf(argo, app);
+        helm.valueFiles = valueFiles;
         const locations = sourceLocations(fs, app.from, app.name, src.repoURL);
         jobs.push({
           cluster: c.name,

@@ -14,6 +14,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { InputError, ToolError } from '../../errors/index.js';
 import type { ArtifactFetcher, ArtifactRevision, FetchedArtifact, RegistryCredentials } from '../../ports/chart-fetch.js';
 import type { HelmTool, KustomizeTool } from '../../ports/tools.js';
+import type { SourceReader } from '../../ports/source-reader.js';
 import { SemverVersion, compareVersions, semverCompare } from '../../gotemplate/sprig/semver.js';
 import { argoSourceType } from '../../model/argo-source-type.js';
 import type { DirectoryOptions } from './directory.js';
@@ -108,6 +109,9 @@ export function maxVersion(range: string, tags: readonly string[]): string | und
 
 export interface OciPorts {
   artifacts?: ArtifactFetcher;
+  /** The repository, for `$ref` value files of a multi-source Application (`$repo/…`). */
+  repoRoot?: string;
+  repoReader?: SourceReader;
   network?: boolean;
   kustomize(): Promise<KustomizeTool>;
   helm(): Promise<HelmTool>;
@@ -190,12 +194,17 @@ export async function planOciSource(source: OciLeafSource, ports: OciPorts): Pro
   }
   if (type === 'helm') {
     // Value files: relative to the chart; a leading `/` is the artifact's root (Argo CD's rule for a source root).
-    const named = source.helm.valueFiles.map((f) => ({ f, abs: resolve(f.startsWith('/') ? root : appDir, f.replace(/^\/+/, '')) }));
-    for (const v of named) {
-      const rel = relative(root, v.abs);
-      if (rel.startsWith('..') || isAbsolute(rel)) throw new InputError(`values file "${v.f}" leaves the OCI artifact`, { code: 'path-escapes-repo' });
-    }
-    const missing = named.filter((v) => reader.kind(v.abs) !== 'file');
+    // `$repo/…`: a `$ref` value file of this repository (a multi-source Application), read from the repository.
+    const named = source.helm.valueFiles.map((f) => {
+      const inRepo = f.startsWith('$repo/');
+      const base = inRepo ? resolve(ports.repoRoot ?? '/nonexistent') : f.startsWith('/') ? root : appDir;
+      const abs = resolve(base, (inRepo ? f.slice('$repo/'.length) : f).replace(/^\/+/, ''));
+      const rel = relative(base === appDir ? root : base, abs);
+      if (rel.startsWith('..') || isAbsolute(rel)) throw new InputError(`values file "${f}" leaves the ${inRepo ? 'repository' : 'OCI artifact'}`, { code: 'path-escapes-repo' });
+      return { f: inRepo ? f.slice('$repo'.length) : f, abs, inRepo };
+    });
+    const kindOf = (v: { abs: string; inRepo: boolean }) => (v.inRepo ? ports.repoReader?.kind(v.abs) : reader.kind(v.abs));
+    const missing = named.filter((v) => kindOf(v) !== 'file');
     if (missing.length && !source.helm.ignoreMissingValueFiles) {
       throw new InputError(`values file${missing.length === 1 ? '' : 's'} ${missing.map((v) => `"${v.f}"`).join(', ')} of ${display} do${missing.length === 1 ? 'es' : ''} not exist in the artifact`, {
         code: 'missing-path',
@@ -204,7 +213,8 @@ export async function planOciSource(source: OciLeafSource, ports: OciPorts): Pro
     }
     const valueFiles = named.filter((v) => !missing.includes(v)).map((v) => v.abs);
     const helm = await ports.helm();
-    const key = keyOf({ ...base, tool: `helm ${helm.version}`, releaseName: source.releaseName, namespace: source.namespace, valueFiles: valueFiles.map(at), parameters: source.helm.parameters, values: source.helm.values ?? null });
+    const repoFiles = named.filter((v) => v.inRepo && !missing.includes(v)).map((v) => [v.f, ports.repoReader!.hash(v.abs)]);
+    const key = keyOf({ ...base, tool: `helm ${helm.version}`, releaseName: source.releaseName, namespace: source.namespace, valueFiles: named.filter((v) => !missing.includes(v)).map((v) => (v.inRepo ? `$repo${v.f}` : at(v.abs))), repoFiles, parameters: source.helm.parameters, values: source.helm.values ?? null });
     return {
       path: display,
       inputs: empty,

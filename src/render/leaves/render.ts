@@ -590,7 +590,7 @@ export async function renderLeafJobs(
       if (appDir === undefined) {
         throw new UsageError(`app name "${job.app}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
       }
-      const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : job.source.kind === 'directory' ? await planDirectory(job.source) : job.source.kind === 'oci' ? await planOciSource(job.source, ports) : await planHelm(job.source);
+      const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : job.source.kind === 'directory' ? await planDirectory(job.source) : job.source.kind === 'oci' ? await planOciSource(job.source, { ...ports, repoRoot, repoReader: ports.reader }) : await planHelm(job.source);
       result.path = plan.path;
       if (plan.notes) result.notes = plan.notes;
       let built: { text: string; cached: boolean };

@@ -80,7 +80,8 @@ export const ociSourcesRule: RuleDefinition = {
               app: app.name,
             }));
           }
-          if (app.source.chart !== undefined) {
+          // A chart that the repoURL already ends with is ignored harmlessly: the artifact is that chart.
+          if (app.source.chart !== undefined && app.source.chart !== '' && url.replace(/\/+$/, '').split('/').pop() !== app.source.chart) {
             push(`${app.from}\0${app.name}\0chart`, where(locs?.chart ?? locs?.repoURL, fallback('chart'), {
               severity: 'warning',
               code: 'oci-chart-ignored',
