@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '../errors/index.js';
-import type { ChartFetcher, ChartRequest, FetchedChart } from '../ports/chart-fetch.js';
+import type { ChartFetcher, ChartRequest, FetchedChart, RegistryCredentials } from '../ports/chart-fetch.js';
 import type { HelmTool } from '../ports/tools.js';
 import { parseYamlAll } from '../yaml/index.js';
 import { runTool } from './process.js';
@@ -84,8 +84,9 @@ export function createChartFetcher(options: ChartFetcherOptions): ChartFetcher &
       if (!oci) args.push('--repo', req.repoURL ?? '');
       if (req.version && !byDigest) args.push('--version', req.version);
       if (oci && req.plainHttp === true) args.push('--plain-http');
+      if (req.insecureSkipVerify === true) args.push('--insecure-skip-tls-verify');
       args.push('--destination', dest, '--repository-config', join(work, 'repositories.yaml'), '--repository-cache', join(work, 'cache'));
-      args.push('--registry-config', options.registryConfig ?? join(work, 'registry.json'));
+      args.push('--registry-config', oci && req.credentials ? registryConfigWith(work, options.registryConfig, req.chart, req.credentials) : (options.registryConfig ?? join(work, 'registry.json')));
       // Helm's own directories point into the scratch directory: no login, repository or plugin of the user's Helm is read.
       const env = { ...options.env, HELM_CONFIG_HOME: join(work, 'config'), HELM_CACHE_HOME: join(work, 'cache'), HELM_DATA_HOME: join(work, 'data'), HELM_REGISTRY_CONFIG: undefined, HELM_REPOSITORY_CONFIG: undefined, HELM_REPOSITORY_CACHE: undefined, HELM_PLUGINS: undefined };
       const r = await runTool(helm.binary, args, { env, timeoutMs: 5 * 60 * 1000 }, 'check the repository URL, chart name and version; give registry logins with --registry-config FILE');
@@ -172,6 +173,27 @@ function pullFailure(where: string, req: ChartRequest, helmMessage: string): Too
     code: 'chart-fetch-failed',
     hint: 'check the repository URL, the chart name and the version (targetRevision); for a private registry pass --registry-config FILE',
   });
+}
+
+/**
+ * A registry config for this pull only (mode 0600, in the pull's scratch directory): the user's
+ * `--registry-config` logins with the repository Secret's login for the chart's registry (ADR
+ * 0316). The password never appears on a command line or in a message.
+ */
+function registryConfigWith(work: string, userConfig: string | undefined, chart: string, credentials: RegistryCredentials): string {
+  let config: { auths?: Record<string, unknown> } = {};
+  if (userConfig !== undefined) {
+    try {
+      config = JSON.parse(readFileSync(userConfig, 'utf8')) as { auths?: Record<string, unknown> };
+    } catch {
+      config = {};
+    }
+  }
+  const host = chart.replace(/^oci:\/\//, '').split('/')[0]!;
+  const auths = { ...(config.auths ?? {}), [host]: { auth: Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64') } };
+  const file = join(work, 'registry-secret.json');
+  writeFileSync(file, `${JSON.stringify({ ...config, auths })}\n`, { mode: 0o600 });
+  return file;
 }
 
 function recordedDigest(dir: string, version: string): string | undefined {

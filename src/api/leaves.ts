@@ -8,6 +8,7 @@ import { SYMLINK_HINT, findOutsideLinks } from '../adapters/fs.js';
 import { locateHelm } from '../adapters/helm.js';
 import { locateJsonnet } from '../adapters/jsonnet.js';
 import { createChartFetcher } from '../adapters/chart-fetch.js';
+import { createArtifactFetcher } from '../adapters/oci-artifact.js';
 import { InputError, OperationError } from '../errors/index.js';
 import { locateKustomize } from '../adapters/kustomize.js';
 import { Limiter, defaultConcurrency } from '../adapters/process.js';
@@ -93,6 +94,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
   });
   const helmTool = () => (refused ? Promise.reject(refused) : (helm ??= locateHelm({ explicit: options.helm, env: options.env, cwd, limiter, bundledDir: options.bundledDir })));
   const charts = createChartFetcher({ cacheDir, helm: helmTool, env: options.env, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}) });
+  const artifacts = createArtifactFetcher({ cacheDir, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}) });
   const result = await renderLeafJobs(
     jobs,
     {
@@ -106,6 +108,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
       chartArchive: createChartArchiveLocator(cacheDir, options.env),
       ...(cacheDir ? { chartCacheDir: join(cacheDir, 'charts') } : {}),
       charts,
+      artifacts,
       network: options.fetch === true,
     },
     { repoRoot: options.repoRoot, ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
@@ -113,6 +116,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
   if (writeReady && !(await writeReady)) return result;
   writer?.close?.();
   charts.close();
+  artifacts.close();
   // Failed builds are recorded beside the leaves, for `validate --leaves DIR` (ADR 0260).
   if (options.outDir !== undefined) recordLeafFailures(options.outDir, result.results);
   return result;

@@ -43,6 +43,27 @@ function goScheme(raw: string): string | undefined | 'error' {
   return undefined;
 }
 
+/**
+ * Whether Go's `url.Parse` accepts the URL (as far as fleetplan needs it): no control characters,
+ * no leading colon, no colon in the first path segment of a URL without a scheme, a numeric port
+ * after `//host:`.
+ */
+export function goUrlParses(raw: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(raw)) return false;
+  const noFragment = raw.split('#')[0]!;
+  const scheme = goScheme(noFragment);
+  if (scheme === 'error') return false;
+  const rest = (scheme === undefined ? noFragment : noFragment.slice(scheme.length + 1)).split('?')[0]!;
+  if (rest.startsWith('//')) {
+    const authority = rest.slice(2).split('/')[0]!.replace(/^.*@/, '');
+    const port = /^(?:\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(authority)?.[1];
+    return port === undefined || /^[0-9]*$/.test(port);
+  }
+  if (scheme === undefined) return !rest.split('/')[0]!.includes(':');
+  return true;
+}
+
 /** True when the URL names no scheme at all (`host/path`): never a Helm HTTP repository. */
 export function hasNoScheme(repoURL: string): boolean {
   return !/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(repoURL);
@@ -51,4 +72,32 @@ export function hasNoScheme(repoURL: string): boolean {
 /** The `oci://` reference Helm pulls for an Argo CD OCI source: `oci://<repoURL>/<chart>`. */
 export function ociChartReference(repoURL: string, chart: string): string {
   return `oci://${repoURL.replace(/^oci:\/\//, '').replace(/\/+$/, '')}/${chart}`;
+}
+
+/** An Argo CD 3.1 native OCI source's repository: `oci://<registry>/<repository>` (ADR 0317). */
+export interface OciRepository {
+  registry: string;
+  repository: string;
+}
+
+const OCI_REPOSITORY_NAME = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
+const OCI_REGISTRY = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]+)?$/;
+
+/**
+ * `oci://registry/repository` as oras-go reads it for Argo CD (`remote.NewRepository`): a registry
+ * host (with an optional port) and a repository name of the distribution spec (lower case,
+ * `/`-separated components joined by `.`, `_`, `__` or dashes). A string: what is wrong with it.
+ */
+export function parseOciRepoURL(repoURL: string): OciRepository | string {
+  if (!repoURL.startsWith('oci://')) return 'it does not start with oci://';
+  const rest = repoURL.slice('oci://'.length);
+  const slash = rest.indexOf('/');
+  if (slash <= 0) return 'it names no repository after the registry (oci://registry/repository)';
+  const registry = rest.slice(0, slash);
+  const repository = rest.slice(slash + 1);
+  if (!OCI_REGISTRY.test(registry)) return `the registry "${registry}" is not a host name with an optional port`;
+  if (/@/.test(repository)) return 'a digest belongs in targetRevision, not in repoURL';
+  if (/:/.test(repository)) return 'a tag belongs in targetRevision, not in repoURL';
+  if (!OCI_REPOSITORY_NAME.test(repository)) return `the repository "${repository}" is not a valid OCI repository name (lower-case letters, digits and . _ - separators, components joined by /)`;
+  return { registry, repository };
 }

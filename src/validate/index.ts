@@ -26,6 +26,7 @@ import { ManifestIndex } from '../load/manifests.js';
 import { releaseApp } from '../model/graphs.js';
 import type { ArgoCdSchemaSet } from './catalog/argocd-schema-source.js';
 import { repositoryHygieneRule } from './rules/repository-hygiene.js';
+import { ociSourcesRule } from './rules/oci-sources.js';
 import { crdOrderRule } from './rules/crd-order.js';
 import { fluxCrdFromHelmReleaseRule } from './rules/flux-crd-helmrelease.js';
 import { wavesWaitRule } from './rules/waves-wait.js';
@@ -87,6 +88,7 @@ export const rules: RuleDefinition[] = [
   placementRule,
   productionSafetyRule,
   repositoryHygieneRule,
+  ociSourcesRule,
   applicationSetIdentityRule,
   destinationNamespaceRule,
   argoCdSchemaRule,

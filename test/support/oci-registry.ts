@@ -16,11 +16,16 @@
  *
  * Every request is recorded (`requests`) so that a test can say what a run asked for, and
  * `tamper()` makes the registry serve other bytes for a blob than its digest says, as a broken
- * or hostile registry would.
+ * or hostile registry would (`tamperManifest()` the same for a manifest).
+ *
+ * `putArtifact()` stores a non-chart artifact as `oras push` writes one (ADR 0317): one
+ * `application/vnd.oci.image.layer.v1.tar+gzip` layer (or another media type) holding the given
+ * files, an empty config, tagged; `tarGzip()` builds such a layer.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 
 export interface OciRequest {
   method: string;
@@ -40,6 +45,10 @@ export interface OciRegistry {
   digestOf(name: string, tag: string): string | undefined;
   /** The blobs a manifest names (config and layers). */
   layersOf(name: string, reference: string): string[];
+  /** Serve `bytes` for the manifest `reference` (tag or digest) of `name` from now on. */
+  tamperManifest(name: string, reference: string, bytes: Buffer): void;
+  /** Stores an artifact with the given layers (default: the files as one tar+gzip layer) under `tag`; returns its manifest digest. */
+  putArtifact(name: string, tag: string, content: ArtifactContent): string;
   close(): Promise<void>;
 }
 
@@ -47,6 +56,25 @@ export interface OciRegistryOptions {
   /** Basic authentication for every `/v2/` request when set. */
   username?: string;
   password?: string;
+  /**
+   * Token authentication instead (as ghcr.io and Docker Hub do): `/v2/` answers 401 with
+   * `WWW-Authenticate: Bearer realm=<this server>/token,…`; `/token` gives a token for the
+   * username/password (Basic), or to anyone when no username is set.
+   */
+  bearer?: boolean;
+}
+
+export interface ArtifactContent {
+  /** Files of the one content layer (path → text). */
+  files?: Record<string, string>;
+  /** Layers as they are (media type and bytes), instead of `files`. */
+  layers?: { mediaType: string; bytes: Buffer }[];
+  /** Default `application/vnd.oci.image.layer.v1.tar+gzip`. */
+  mediaType?: string;
+  /** Default the empty config `application/vnd.oci.empty.v1+json`. */
+  configMediaType?: string;
+  /** Manifest media type; an index (`application/vnd.oci.image.index.v1+json`) stores `{manifests: []}`. */
+  manifestMediaType?: string;
 }
 
 interface Manifest {
@@ -57,10 +85,12 @@ interface Manifest {
 const NAME = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
 const TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 const DIGEST = /^sha256:[a-f0-9]{64}$/;
+const TOKEN = 'test-registry-token';
 
 export async function startOciRegistry(options: OciRegistryOptions = {}): Promise<OciRegistry> {
   const blobs = new Map<string, Buffer>();
   const served = new Map<string, Buffer>();
+  const servedManifests = new Map<string, Buffer>();
   const manifests = new Map<string, Map<string, Manifest>>();
   const tags = new Map<string, Map<string, string>>();
   const uploads = new Map<string, { name: string; chunks: Buffer[]; size: number }>();
@@ -72,8 +102,19 @@ export async function startOciRegistry(options: OciRegistryOptions = {}): Promis
     const method = req.method ?? 'GET';
     const body = await readBody(req);
     res.setHeader('Docker-Distribution-API-Version', 'registry/2.0');
+    if (options.bearer && url.pathname === '/token') {
+      if (expected !== undefined && req.headers.authorization !== expected) return error(res, 401, 'UNAUTHORIZED', 'bad credentials');
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ token: TOKEN }));
+      return 200;
+    }
     if (!url.pathname.startsWith('/v2/')) return error(res, 404, 'NAME_UNKNOWN', 'not a registry path');
-    if (expected !== undefined && req.headers.authorization !== expected) {
+    if (options.bearer) {
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) {
+        const repo = /^\/v2\/(.+?)\/(?:manifests|blobs|tags)\//.exec(url.pathname)?.[1] ?? '';
+        res.setHeader('WWW-Authenticate', `Bearer realm="http://${req.headers.host ?? ''}/token",service="fleetplan-test-registry"${repo ? `,scope="repository:${repo}:pull"` : ''}`);
+        return error(res, 401, 'UNAUTHORIZED', 'authentication required');
+      }
+    } else if (expected !== undefined && req.headers.authorization !== expected) {
       res.setHeader('WWW-Authenticate', 'Basic realm="fleetplan-test-registry"');
       return error(res, 401, 'UNAUTHORIZED', 'authentication required');
     }
@@ -163,8 +204,9 @@ export async function startOciRegistry(options: OciRegistryOptions = {}): Promis
       const digest = DIGEST.test(reference) ? reference : tags.get(name)?.get(reference);
       const found = digest !== undefined ? byDigest.get(digest) : undefined;
       if (!found || digest === undefined) return error(res, 404, 'MANIFEST_UNKNOWN', `manifest ${reference} unknown`);
-      res.writeHead(200, { 'Content-Type': found.mediaType, 'Content-Length': String(found.body.length), 'Docker-Content-Digest': digest });
-      res.end(method === 'HEAD' ? undefined : found.body);
+      const bytes = servedManifests.get(`${name}@${reference}`) ?? found.body;
+      res.writeHead(200, { 'Content-Type': found.mediaType, 'Content-Length': String(bytes.length), 'Docker-Content-Digest': digest });
+      res.end(method === 'HEAD' ? undefined : bytes);
       return 200;
     }
 
@@ -213,6 +255,36 @@ export async function startOciRegistry(options: OciRegistryOptions = {}): Promis
     digestOf(name, tag) {
       return tags.get(name)?.get(tag);
     },
+    tamperManifest(name, reference, bytes) {
+      servedManifests.set(`${name}@${reference}`, bytes);
+    },
+    putArtifact(name, tag, content) {
+      const put = (bytes: Buffer) => {
+        const d = sha256(bytes);
+        blobs.set(d, bytes);
+        return d;
+      };
+      const layers = content.layers ?? [{ mediaType: content.mediaType ?? 'application/vnd.oci.image.layer.v1.tar+gzip', bytes: tarGzip(content.files ?? {}) }];
+      const configBytes = Buffer.from('{}');
+      const manifestMediaType = content.manifestMediaType ?? 'application/vnd.oci.image.manifest.v1+json';
+      const manifest = manifestMediaType.includes('index')
+        ? { schemaVersion: 2, mediaType: manifestMediaType, manifests: [] }
+        : {
+            schemaVersion: 2,
+            mediaType: manifestMediaType,
+            config: { mediaType: content.configMediaType ?? 'application/vnd.oci.empty.v1+json', digest: put(configBytes), size: configBytes.length },
+            layers: layers.map((l) => ({ mediaType: l.mediaType, digest: put(l.bytes), size: l.bytes.length })),
+          };
+      const body = Buffer.from(JSON.stringify(manifest));
+      const digest = sha256(body);
+      const byDigest = manifests.get(name) ?? new Map<string, Manifest>();
+      byDigest.set(digest, { body, mediaType: manifestMediaType });
+      manifests.set(name, byDigest);
+      const t = tags.get(name) ?? new Map<string, string>();
+      t.set(tag, digest);
+      tags.set(name, t);
+      return digest;
+    },
     layersOf(name, reference) {
       const digest = DIGEST.test(reference) ? reference : tags.get(name)?.get(reference);
       const found = digest !== undefined ? manifests.get(name)?.get(digest) : undefined;
@@ -223,6 +295,43 @@ export async function startOciRegistry(options: OciRegistryOptions = {}): Promis
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** A gzip-compressed ustar archive of `files` (path → text), directories implied, in path order. */
+export function tarGzip(files: Record<string, string>): Buffer {
+  const blocks: Buffer[] = [];
+  const header = (path: string, size: number, type: string, mode: number) => {
+    const h = Buffer.alloc(512);
+    h.write(path, 0, 100, 'utf8');
+    h.write(`${mode.toString(8).padStart(7, '0')}\0`, 100);
+    h.write('0000000\0', 108);
+    h.write('0000000\0', 116);
+    h.write(`${size.toString(8).padStart(11, '0')}\0`, 124);
+    h.write('00000000000\0', 136);
+    h.write('        ', 148);
+    h.write(type, 156);
+    h.write('ustar\0', 257);
+    h.write('00', 263);
+    let sum = 0;
+    for (const b of h) sum += b;
+    h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+    return h;
+  };
+  const dirs = new Set<string>();
+  for (const path of Object.keys(files).sort()) {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const d = `${parts.slice(0, i).join('/')}/`;
+      if (!dirs.has(d)) {
+        dirs.add(d);
+        blocks.push(header(d, 0, '5', 0o755));
+      }
+    }
+    const data = Buffer.from(files[path]!, 'utf8');
+    blocks.push(header(path, data.length, '0', 0o644), data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return gzipSync(Buffer.concat(blocks));
 }
 
 function error(res: ServerResponse, status: number, code: string, message: string): number {

@@ -20,6 +20,7 @@ import type { AppOrigin } from './follow.js';
 import type { YamlPath } from '../../model/source.js';
 import type { RepoScan } from './scan.js';
 import { scanRepository } from './scan.js';
+import { addOciSourceNotes } from './oci-notes.js';
 
 /**
  * The repository's own Argo CD objects are the configuration, and fleetplan does not bootstrap it:
@@ -107,7 +108,7 @@ export function loadArgoCd(fs: RepoFileSystem): LoadResult {
   const own = scan.objects
     .filter((o) => o.kind === 'Application')
     .flatMap((o) => sourcesOf(o.doc))
-    .filter((s) => typeof s.repoURL === 'string' && s.chart === undefined && typeof s.path === 'string' && s.path !== '' && fs.exists(s.path));
+    .filter((s) => typeof s.repoURL === 'string' && !s.repoURL.startsWith('oci://') && s.chart === undefined && typeof s.path === 'string' && s.path !== '' && fs.exists(s.path));
   const platform = platformOf(scan.objects);
   const fleet: Fleet = {
     ...emptyFleet(fs.root, 'argocd', ARGOCD_CAPABILITIES),
@@ -136,6 +137,7 @@ export function loadArgoCd(fs: RepoFileSystem): LoadResult {
       const roots = follower.roots.get(c.name);
       if (roots) c.notes = [`roots (applied by hand to this cluster, which runs Argo CD): ${roots.join('; ')}`, ...(c.notes ?? [])];
     }
+    addOciSourceNotes(fleet);
     if (fleet.clusters.every((c) => Object.keys(c.spec.apps ?? {}).length === 0)) {
       findings.push({
         severity: 'warning',

@@ -21,7 +21,8 @@ import { directoryOptions } from './directory.js';
 import { jsonnetSettings } from './jsonnet.js';
 import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
 import { sameRepository } from '../../model/git-url.js';
-import { hasNoScheme, isHelmOciRepo, ociChartReference } from '../../model/helm-oci.js';
+import { ociChartReference } from '../../model/helm-oci.js';
+import { RepositorySecrets, chartRepositoryIsOci, ociLeafSource, repositoryAccess, sourceLocations } from './jobs-oci.js';
 import { located } from '../../yaml/documents.js';
 import type { ChartLocations } from './render.js';
 
@@ -43,6 +44,8 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
   };
   const substitutes = fleet.capabilities.leafVariables !== false;
   let index: RepoConfigIndex | undefined;
+  // The repository's own Argo CD repository Secrets (ADR 0316), read when a remote source asks.
+  const repositories = new RepositorySecrets(fs);
   for (const c of clusters) {
     const variables = substitutes ? c.vars : undefined;
     // Argo CD's own configuration (ADR 0240) reads the bootstrap files render --out writes.
@@ -95,6 +98,51 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         skipped.push({ cluster: c.name, app: app.name, reason: `the helmfile release's chart ${src.chart} is not one render --leaves builds (a local chart, or a chart or values whose helmfile template was not read: see helmfile-template-not-read)` });
         continue;
       }
+      if (src.repoURL !== undefined && src.repoURL.startsWith('oci://')) {
+        // An Argo CD 3.1 native OCI source (ADR 0317): checked before `chart`, as the repo-server does.
+        const application = applicationFor(c, app) as unknown as Record<string, unknown>;
+        const spec = isPlainObject(application.spec) ? application.spec : {};
+        const argo = applicationSource(application) ?? (Array.isArray(spec.sources) ? spec.sources.filter(isPlainObject).find((s) => s.repoURL === src.repoURL) : undefined);
+        if (!argo) {
+          skipped.push({ cluster: c.name, app: app.name, reason: `its OCI source ${src.repoURL} is not one of the Application's sources` });
+          continue;
+        }
+        const helm = helmOf(argo, app);
+        // `$ref/path` value files of a multi-source Application: this repository's files (`$repo/path`), resolved before substitution as Argo CD does.
+        const refs = new Map<string, string>();
+        for (const x of Array.isArray(spec.sources) ? spec.sources.filter(isPlainObject) : []) if (typeof x.ref === 'string' && typeof x.repoURL === 'string') refs.set(x.ref, x.repoURL);
+        const env = buildEnvironment(argo, app);
+        const rawFiles = isPlainObject(argo.helm) && Array.isArray(argo.helm.valueFiles) ? argo.helm.valueFiles.filter((f): f is string => typeof f === 'string') : [];
+        const valueFiles = rawFiles.map((f) => {
+          const m = /^\$([^/]+)\/(.*)$/.exec(f);
+          if (!m) return envsubst(f, env);
+          const ref = refs.get(m[1]!);
+          if (ref === undefined) return `!value file ${f} names a $${m[1]!} source the Application does not have`;
+          if (!sameRepository(ref, fleet.repoURL)) return `!value file ${f} is in another repository (${ref}), which fleetplan does not read`;
+          return `$repo/${m[2]!}`;
+        });
+        const unreadable = valueFiles.find((f) => f.startsWith('!'));
+        if (unreadable !== undefined) {
+          skipped.push({ cluster: c.name, app: app.name, reason: unreadable.slice(1) });
+          continue;
+        }
+        helm.valueFiles = valueFiles;
+        const locations = sourceLocations(fs, app.from, app.name, src.repoURL);
+        jobs.push({
+          cluster: c.name,
+          app: app.name,
+          source: ociLeafSource({
+            argo,
+            releaseName: helm.releaseName ?? app.name,
+            namespace,
+            helm: { valueFiles: helm.valueFiles, ignoreMissingValueFiles: helm.ignoreMissingValueFiles, parameters: helm.parameters, values: helm.values },
+            access: repositoryAccess(repositories.for(src.repoURL, app.project)),
+            ...(locations ? { locations } : {}),
+          }),
+          variables,
+        });
+        continue;
+      }
       if (src.chart !== undefined) {
         // A multi-source Application (a chart with value files from `$ref` sources, e.g. Validated
         // Patterns' `$patternref`): the chart's own source carries what Helm gets (ADR 0283).
@@ -114,9 +162,12 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
           continue;
         }
         const values = helm?.values ?? src.helm?.values;
-        // An OCI registry (ADR 0301): Argo CD's IsHelmOciRepo, or a URL without a scheme, which no
-        // Helm HTTP repository has and Argo CD reads as OCI with the repository's enableOCI.
-        const oci = src.repoURL !== undefined && !src.chart.startsWith('oci://') && (isHelmOciRepo(src.repoURL) || hasNoScheme(src.repoURL));
+        // An OCI registry (ADR 0301, 0316): Argo CD's IsHelmOciRepo, or enableOCI on the repository's
+        // Secret; a URL without a scheme and no Secret saying so is OCI by assumption.
+        const repo = src.repoURL !== undefined && !src.chart.startsWith('oci://') ? repositories.for(src.repoURL, app.project) : undefined;
+        const decided = src.repoURL !== undefined && !src.chart.startsWith('oci://') ? chartRepositoryIsOci(src.repoURL, repo) : { oci: false };
+        const oci = decided.oci;
+        const access = repositoryAccess(repo);
         const locations = chartLocations(fs, app.from, app.name, src.chart);
         jobs.push({
           cluster: c.name,
@@ -126,7 +177,11 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
             chart: oci ? ociChartReference(src.repoURL!, src.chart) : src.chart,
             repoURL: src.repoURL,
             ...(locations ? { locations } : {}),
-            ...(oci && !isHelmOciRepo(src.repoURL!) ? { assumption: `Argo CD reads repoURL ${src.repoURL!} as an OCI registry only when its repository Secret sets enableOCI: "true" (Go's URL parser rejects it), which fleetplan assumed` } : {}),
+            ...(decided.assumption !== undefined || access.notes.length ? { assumption: [...access.notes, ...(decided.assumption !== undefined ? [decided.assumption] : [])].join('; ') } : {}),
+            ...(decided.refusal !== undefined ? { refusal: decided.refusal } : {}),
+            ...(oci && access.plainHttp ? { plainHttp: true } : {}),
+            ...(access.insecureSkipVerify ? { insecureSkipVerify: true } : {}),
+            ...(access.credentials ? { credentials: access.credentials } : {}),
             version: src.targetRevision,
             releaseName: helm?.releaseName ?? src.helm?.releaseName ?? app.name,
             namespace,

@@ -23,12 +23,14 @@ import { parseYamlAll, dumpYaml } from '../../yaml/index.js';
 import type { FluxSubstitution } from './flux.js';
 import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, fluxKustomizationFile, generatedResources, helmReleaseCharts, substituteFluxStream } from './flux.js';
 import { InputWalker } from './inputs.js';
-import type { ChartFetcher } from '../../ports/chart-fetch.js';
+import type { ArtifactFetcher, ChartFetcher, RegistryCredentials } from '../../ports/chart-fetch.js';
 import type { DirectoryOptions } from './directory.js';
 import { directoryFileManifests, selectDirectoryFiles } from './directory.js';
 import type { JsonnetSettings } from './jsonnet.js';
 import { JSONNET_MAX_OUTPUT_BYTES, JSONNET_TIMEOUT_MS, SKIP_RENDERING_MARKER, jsonnetOutputManifests, jsonnetReads, jsonnetSearchPath } from './jsonnet.js';
 import { findVariableReference, objectFileName, parseManifests, serializeObject, substituteStream } from './manifests.js';
+import type { OciLeafSource } from './oci.js';
+import { planOciSource } from './oci.js';
 
 export type LeafSource =
   | { kind: 'kustomize'; path: string }
@@ -42,6 +44,8 @@ export type LeafSource =
       definedAt?: string;
     } & DirectoryOptions)
   | FluxLeafSource
+  /** An Argo CD 3.1 native OCI source (oci.ts). */
+  | OciLeafSource
   | {
       kind: 'helm';
       /** A chart directory in the repository. */
@@ -52,8 +56,14 @@ export type LeafSource =
       version?: string;
       /** An OCI manifest digest the chart is pinned to (Flux OCIRepository `ref.digest`). */
       digest?: string;
-      /** Plain HTTP to the OCI registry, as the repository's source declares it (Flux `insecure: true`, ADR 0301). */
+      /** Plain HTTP to the OCI registry, as the repository's source declares it (Flux `insecure: true`, Argo CD `insecureOCIForceHttp`; ADR 0301, 0316). */
       plainHttp?: boolean;
+      /** HTTPS without certificate verification (Argo CD `insecure` on the repository Secret). */
+      insecureSkipVerify?: boolean;
+      /** The registry login of the repository's own Secret (ADR 0316); never printed. */
+      credentials?: RegistryCredentials;
+      /** Why Argo CD cannot fetch this chart at all (the build fails with it, at repoURL). */
+      refusal?: string;
       /** Where the Application (or Flux source) names the repository, chart and version: a failed fetch points there. */
       locations?: ChartLocations;
       /** What fleetplan assumed about the source that the repository does not say (printed with the build's notes). */
@@ -162,6 +172,8 @@ export interface LeafPorts {
   chartCacheDir?: string;
   /** Remote charts in the fetch cache (read offline too) and, with `network`, pulled with Helm. */
   charts?: ChartFetcher;
+  /** Argo CD native OCI artifacts (oci.ts): a digest in the fetch cache (read offline too) and, with `network`, pulled from the registry. */
+  artifacts?: ArtifactFetcher;
   /**
    * `--fetch` (ADR 0283): remote charts are pulled and kustomize may read remote bases and charts.
    * Without it nothing reaches the network: such a build is not run, and says so.
@@ -372,6 +384,13 @@ export async function renderLeafJobs(
       display = rel(chart);
     } else {
       const name = source.chart ?? '';
+      if (source.refusal !== undefined) {
+        throw new ToolError(`not built: ${source.refusal}`, {
+          code: 'chart-repository-not-oci',
+          ...(source.locations?.repoURL ? { location: source.locations.repoURL } : {}),
+          hint: 'set enableOCI: "true" on the repository Secret, or write the registry so that Go parses it without a host (a host name, not an IP:port)',
+        });
+      }
       display = `${redactUrl(source.repoURL ?? '?')} ${name}${source.version ? `@${source.version}` : ''}`;
       // An OCI chart is cached as `<last path segment>-<version>.tgz`, as `helm pull oci://…` writes it.
       const archiveName = name.startsWith('oci://') ? (name.split('/').pop() ?? '') : name;
@@ -385,12 +404,14 @@ export async function renderLeafJobs(
           ...(source.version ? { version: source.version } : {}),
           ...(source.digest ? { digest: source.digest } : {}),
           ...(source.plainHttp ? { plainHttp: true } : {}),
+          ...(source.insecureSkipVerify ? { insecureSkipVerify: true } : {}),
+          ...(source.credentials ? { credentials: source.credentials } : {}),
         };
         let got;
         try {
           got = ports.charts.cached(req) ?? (ports.network === true ? await ports.charts.pull(req) : undefined);
         } catch (e) {
-          throw locateFetchError(e, source.locations);
+          throw withNote(locateFetchError(e, source.locations), source.assumption);
         }
         if (got) {
           archive = got.archive;
@@ -571,7 +592,7 @@ export async function renderLeafJobs(
 
   const renderOne = async (job: LeafJob): Promise<LeafResult> => {
     if (job.source.kind === 'flux') return renderFluxOne(job, job.source);
-    const display = job.source.kind === 'kustomize' || job.source.kind === 'directory' ? job.source.path : (job.source.path ?? job.source.chart ?? '?');
+    const display = job.source.kind === 'kustomize' || job.source.kind === 'directory' ? job.source.path : job.source.kind === 'oci' ? job.source.repoURL : (job.source.path ?? job.source.chart ?? '?');
     const result: LeafResult = { cluster: job.cluster, app: job.app, path: display, objects: 0, files: [], cached: false };
     try {
       if (!SAFE_NAME.test(job.cluster)) {
@@ -581,7 +602,7 @@ export async function renderLeafJobs(
       if (appDir === undefined) {
         throw new UsageError(`app name "${job.app}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
       }
-      const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : job.source.kind === 'directory' ? await planDirectory(job.source) : await planHelm(job.source);
+      const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : job.source.kind === 'directory' ? await planDirectory(job.source) : job.source.kind === 'oci' ? await planOciSource(job.source, { ...ports, repoRoot, repoReader: ports.reader }) : await planHelm(job.source);
       result.path = plan.path;
       if (plan.notes) result.notes = plan.notes;
       let built: { text: string; cached: boolean };
@@ -589,7 +610,7 @@ export async function renderLeafJobs(
         built = await obtain(plan);
       } catch (e) {
         if (e instanceof ToolError && e.code === 'build-failed') {
-          const tool = job.source.kind === 'kustomize' ? 'kustomize build' : 'helm template';
+          const tool = job.source.kind === 'kustomize' ? 'kustomize build' : job.source.kind === 'oci' ? 'the build' : 'helm template';
           // A remote base's URL may carry a password: never shown (kustomize prints the URL as written).
           throw new ToolError(`${tool} of ${plan.path} failed: ${redactUrl(e.message)}`, { code: 'build-failed', location: { file: plan.path }, cause: e });
         }
@@ -720,6 +741,12 @@ function locateFetchError(e: unknown, at: ChartLocations | undefined): unknown {
   const field = e.code === 'chart-not-found' || e.code === 'chart-digest-mismatch' && /pinned/.test(e.message) ? (at.version ?? at.chart) : (at.repoURL ?? at.chart);
   if (!field) return e;
   return new ToolError(e.message, { code: e.code, location: field, ...(e.hint !== undefined ? { hint: e.hint } : {}), cause: e });
+}
+
+/** A failed fetch keeps what was said about the source (its repository Secret, an assumption) in its hint. */
+export function withNote(e: unknown, note: string | undefined): unknown {
+  if (!(e instanceof ToolError) || !note) return e;
+  return new ToolError(e.message, { code: e.code, ...(e.location ? { location: e.location } : {}), hint: e.hint ? `${e.hint}; ${note}` : note, cause: e.cause ?? e });
 }
 
 /** Hides `user:password@` of a URL in a message. */
