@@ -25,3 +25,13 @@ export function keyOf(o: K8sObject): ObjectKey {
 export function refOf(k: ObjectKey): string {
   return k.namespace ? `${k.kind}/${k.namespace}/${k.name}` : `${k.kind}/${k.name}`;
 }
+
+/**
+ * A Flux Kustomization (kustomize.toolkit.fluxcd.io): its leaves are built and substituted by
+ * kustomize-controller with its own post-build variables, never with fleetplan's cluster variables.
+ */
+export function isFluxKustomization(v: unknown): v is Record<string, unknown> & { kind: 'Kustomization'; apiVersion: string } {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return o.kind === 'Kustomization' && typeof o.apiVersion === 'string' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/');
+}

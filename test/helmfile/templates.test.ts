@@ -174,3 +174,22 @@ test('render --leaves does not build a helmfile chart it could not read (no inve
     removeTree(home);
   }
 });
+
+test('an OCI chart of a helmfile release is a chart, not an Argo CD oci:// artifact: no Argo CD OCI findings, and render --leaves pulls the chart', async () => {
+  // Argo CD 3.1 takes an oci:// repoURL as the artifact and ignores `chart` (ADR 0317); helmfile and
+  // helm-controller take oci://registry/repo/chart as the chart itself. The two must not be confused.
+  const dir = writeTree(repo());
+  const home = mkdtempSync(join(tmpdir(), 'fleetplan-home-'));
+  try {
+    const v = await cli(['validate', '--repo', dir, '-o', 'json']);
+    const codes = (JSON.parse(v.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code);
+    assert.deepEqual(codes.filter((c) => /oci|repository-secret/.test(c)), [], v.stdout);
+    const r = await cli(['render', '--repo', dir, '--out', join(home, 'out'), '--leaves', '--cache-dir', join(home, 'cache')], process.cwd(), { HOME: home, XDG_CACHE_HOME: join(home, 'xdg') });
+    // Offline, the chart itself is named as not cached: oci://ghcr.io/stefanprodan/charts/podinfo at its version.
+    assert.match(r.stderr, /app helmfile:apps\/podinfo: remote chart oci:\/\/ghcr\.io\/stefanprodan\/charts\/podinfo 6\.5\.0 is not in the local chart cache/);
+    assert.doesNotMatch(r.stderr, /artifact|is not one of the Application's sources/);
+  } finally {
+    removeTree(dir);
+    removeTree(home);
+  }
+});

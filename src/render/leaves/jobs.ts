@@ -24,6 +24,7 @@ import { sameRepository } from '../../model/git-url.js';
 import { ociChartReference } from '../../model/helm-oci.js';
 import { RepositorySecrets, chartRepositoryIsOci, ociLeafSource, repositoryAccess, sourceLocations } from './jobs-oci.js';
 import { located } from '../../yaml/documents.js';
+import { isFluxKustomization } from '../../model/k8s.js';
 import type { ChartLocations } from './render.js';
 
 export interface SkippedLeaf {
@@ -53,7 +54,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
     for (const app of c.apps) {
       const src = app.source;
       const m = app.manifest;
-      if (m && m.kind === 'Kustomization' && typeof m.apiVersion === 'string' && m.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/')) {
+      if (isFluxKustomization(m)) {
         // A Flux Kustomization of the repository: built as kustomize-controller builds it (flux.ts).
         // The layout may know the cluster's own objects and where a mapped source is (fluxBuildScopes).
         const scope = fluxBuildScope(fleet.root, c.name, m);
@@ -98,8 +99,10 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         skipped.push({ cluster: c.name, app: app.name, reason: `the helmfile release's chart ${src.chart} is not one render --leaves builds (a local chart, or a chart or values whose helmfile template was not read: see helmfile-template-not-read)` });
         continue;
       }
-      if (src.repoURL !== undefined && src.repoURL.startsWith('oci://')) {
+      if (fleet.engine === 'argocd' && src.repoURL !== undefined && src.repoURL.startsWith('oci://')) {
         // An Argo CD 3.1 native OCI source (ADR 0317): checked before `chart`, as the repo-server does.
+        // Only Argo CD reads an oci:// repoURL as the artifact itself: a Flux or helmfile chart in an OCI
+        // repository keeps its chart (`oci://repo/chart`) and is pulled as a chart below.
         const application = applicationFor(c, app) as unknown as Record<string, unknown>;
         const spec = isPlainObject(application.spec) ? application.spec : {};
         const argo = applicationSource(application) ?? (Array.isArray(spec.sources) ? spec.sources.filter(isPlainObject).find((s) => s.repoURL === src.repoURL) : undefined);

@@ -11,6 +11,7 @@
  */
 import type { Finding } from '../../model/finding.js';
 import { referencedVariables } from '../../model/substitute.js';
+import { isFluxKustomization } from '../../model/k8s.js';
 import type { RuleDefinition } from '../engine.js';
 import { at } from '../context.js';
 
@@ -32,7 +33,9 @@ export const leafVariablesRule: RuleDefinition = {
     const refsOf = new Map<string, ReturnType<typeof referencedVariables>>();
     for (const cluster of ctx.clusters) {
       for (const app of cluster.apps) {
-        if (app.source.chart !== undefined) continue;
+        // A chart's output is Helm's; a Flux Kustomization's leaves get Flux's post-build variables
+        // (flux-substitution-* findings), never the cluster's: neither is substituted by fleetplan.
+        if (app.source.chart !== undefined || isFluxKustomization(app.manifest)) continue;
         const objects = ctx.objectsOf(cluster, app);
         if (!objects) continue;
         for (const file of new Set(objects.map((o) => o.file))) {

@@ -40,6 +40,9 @@ export const ociSourcesRule: RuleDefinition = {
   run(ctx) {
     const { fleet, clusters, fs } = ctx;
     const out: Finding[] = [];
+    // These are Argo CD's rules for its Applications; a Flux or helmfile fleet's charts are read by
+    // helm-controller and helmfile, which take an oci:// chart as the chart itself.
+    if (fleet.engine !== 'argocd') return out;
     const seen = new Set<string>();
     const repositories = new RepositorySecrets(fs);
     const push = (key: string, f: Finding) => {
