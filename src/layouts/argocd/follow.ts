@@ -319,7 +319,11 @@ export class ArgoFollower {
         if (text !== undefined) {
           this.rootOf(home, `kustomize build ${dir}`, kustomizationIn(this.fs, dir));
           for (const o of objects) if (g.closure.files.has(o.file)) this.reached.add(this.object(o));
-          for (const doc of argoObjectsOf(parseYamlAll(text))) await this.handle(doc, { via: `kustomize build ${dir}` }, home);
+          for (const doc of argoObjectsOf(parseYamlAll(text))) {
+            // Its origin is the one file of the build that writes an object of that kind and name, as for a child.
+            const written = objects.filter((o) => g.closure.files.has(o.file) && o.kind === doc.kind && o.name === (doc.metadata as Record<string, unknown>).name);
+            await this.handle(doc, { via: `kustomize build ${dir}`, ...(written.length === 1 ? atOf(written[0]!) : {}) }, home);
+          }
         } else {
           this.rootOf(home, `${dir} (kustomize build ${dir} fails: its ${g.files.length} file${g.files.length === 1 ? '' : 's'} with Argo CD objects are read as written)`, kustomizationIn(this.fs, dir));
           for (const o of roots.filter((r) => g.files.includes(r.file))) {

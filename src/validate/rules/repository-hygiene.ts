@@ -5,6 +5,7 @@
  */
 import type { Finding } from '../../model/finding.js';
 import type { Fleet } from '../../model/fleet.js';
+import { locateOrigin } from '../../model/fleet.js';
 import type { ResolvedApp } from '../../model/resolved.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { ROOT_APPLICATION } from '../../model/constants.js';
@@ -53,6 +54,10 @@ export const repositoryHygieneRule: RuleDefinition = {
     const out: Finding[] = [];
     for (const c of clusters) {
       const names = new Map<string, string>([[ROOT_APPLICATION, 'the root Application fleetplan generates']]);
+      // An app read from the repository's own Application (the argocd layout's app-of-apps): the
+      // parent's build delivers that very manifest, which is the app, not a second Application.
+      const ownManifest = new Map<string, string>();
+      for (const app of c.apps) if (app.manifest !== undefined) ownManifest.set(app.name, locateOrigin(fleet, app.origin).file);
       for (const app of c.apps) {
         // The root Application managing itself (app-of-apps bootstrap hand-off) is the root, not a second one.
         if (app.name === ROOT_APPLICATION && !rootPaths(fleet, c, manifests).has(normalizeRepoPath(app.source.path ?? '') ?? '')) {
@@ -130,6 +135,7 @@ export const repositoryHygieneRule: RuleDefinition = {
           if (o.kind !== 'Application' || o.group !== 'argoproj.io' || !o.name) continue;
           const ns = o.namespace ?? app.destination.namespace;
           if (ns !== c.gitopsNamespace) continue;
+          if (ownManifest.get(o.name) === o.file) continue;
           const prev = names.get(o.name);
           const self = `Application ${o.name} in ${o.file}`;
           if (prev === self) continue; // the same manifest through two apps: shared-object says so
