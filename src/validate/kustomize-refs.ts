@@ -23,6 +23,7 @@ import type { Rule } from './engine.js';
 import type { RuleContext } from './context.js';
 import { appSourceType, normalizeRepoPath } from './context.js';
 import { sameRepository } from '../model/git-url.js';
+import { appPlugins } from '../model/argo-plugin.js';
 
 const REFERENCE_FIELDS = ['resources', 'components', 'bases'] as const;
 const REMOTE = /^[a-z][a-z0-9+.-]*:\/\/|^git@|^github\.com\/|^gitlab\.com\/|^bitbucket\.org\//;
@@ -188,6 +189,9 @@ export function appKustomizationRoots({ fleet, clusters, fs }: Pick<RuleContext,
       // plugin runs kustomize): a chart built with Helm never reads the one beside it.
       const type = appSourceType(fs, c, app);
       if (type === 'helm' || type === 'directory') continue;
+      // A repository's own config-management plugin builds the directory with its own commands
+      // (which may write the files a kustomization lists, ADR 0284): fleetplan cannot judge it.
+      if (appPlugins(app).length > 0) continue;
       paths.add(path);
     }
   }

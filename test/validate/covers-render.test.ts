@@ -153,6 +153,28 @@ const CASES: Record<string, Case | { excluded: string }> = {
   'not-a-kustomization': { excluded: 'raised by `cmp generate` (the Argo CD plugin), not by render' },
   cancelled: { excluded: 'builds not started because writing the output directory failed (ADR 0276): that failure is the one reported, not an input error' },
   internal: { excluded: 'an OperationError for an unexpected exception: a bug, not an input error' },
+  'oci-not-fetched': {
+    what: 'an Argo CD 3.1 oci:// source offline (no --fetch)',
+    files: { 'groups/base/group.yaml': group('      repoURL: oci://ghcr.io/acme/operator\n      targetRevision: 1.0.0\n      path: .\n      namespace: op\n      wave: 5') },
+    app: 'operator',
+  },
+  'invalid-oci-reference': {
+    what: 'an oci:// source whose revision is neither a tag, a digest nor a range',
+    files: { 'groups/base/group.yaml': group('      repoURL: oci://ghcr.io/acme/operator\n      targetRevision: "not a tag!"\n      path: .\n      namespace: op\n      wave: 5') },
+    app: 'operator',
+    staticCode: 'invalid-oci-reference',
+  },
+  'chart-repository-not-oci': {
+    what: 'a chart repository without a scheme (IP:port) whose repository Secret does not enable OCI',
+    files: {
+      'groups/base/group.yaml': group('      chart: operator\n      repoURL: 127.0.0.1:5000/charts\n      targetRevision: 1.0.0\n      namespace: op\n      wave: 5'),
+      'argocd/repository.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: charts\n  namespace: argocd\n  labels:\n    argocd.argoproj.io/secret-type: repository\nstringData:\n  type: helm\n  url: 127.0.0.1:5000/charts\n',
+    },
+    app: 'operator',
+    staticCode: 'chart-repository-not-oci',
+  },
+  'plugin-not-run': { excluded: 'raised only for a plugin source inside a pulled OCI artifact (--fetch and a registry); offline, validate reads no artifact, and the plan notes that the artifact is not read (ADR 0317)' },
+  'jsonnet-not-evaluated': { excluded: 'raised only for Jsonnet inside a pulled OCI artifact (--fetch and a registry); offline, validate reads no artifact, and the plan notes that the artifact is not read (ADR 0317); Jsonnet of the repository is judged by the jsonnet rule' },
   'tool-missing': { excluded: 'a tool this machine lacks (jsonnet, helm, kustomize): the run\'s environment, not the repository; `fleetplan version` names it' },
   'jsonnet-outside-repo': {
     what: 'a Jsonnet file of a directory source importing a file above the repository (ADR 0303, 0319)',

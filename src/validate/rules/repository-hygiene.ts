@@ -19,6 +19,7 @@ import { sameRepository } from '../../model/git-url.js';
 import { applicationFor } from '../../generate/argocd.js';
 import { applicationSource } from '../../model/argo-source-type.js';
 import { directoryJsonnetFiles } from '../jsonnet-sources.js';
+import { appPlugins } from '../../model/argo-plugin.js';
 
 export const repositoryHygieneRule: RuleDefinition = {
   name: 'repository-hygiene',
@@ -107,7 +108,7 @@ export const repositoryHygieneRule: RuleDefinition = {
         // Flux generates a kustomization from every YAML file below a directory that has none.
         // Argo CD evaluates the .jsonnet files of a directory source (ADR 0303): such a directory is not empty.
         const jsonnet = () => fleet.engine !== 'flux' && directoryJsonnetFiles(fs, normalized, applicationSource(applicationFor(c, app) as unknown as Record<string, unknown>) ?? {}).length > 0;
-        if (dir.kind === 'empty' && !(fleet.engine === 'flux' && hasYamlBelow(fs, normalized, 0)) && !jsonnet()) {
+        if (dir.kind === 'empty' && !(fleet.engine === 'flux' && hasYamlBelow(fs, normalized, 0)) && !jsonnet() && appPlugins(app).length === 0) {
           out.push(place(fleet, origin(), {
             severity: 'error',
             code: 'empty-source',
