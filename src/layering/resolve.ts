@@ -341,7 +341,7 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
       }) as AppSpec;
     // Without a `${` anywhere, substitution would return `merged` itself and report nothing. An app
     // only the groups define (`merged` is theirs, unchanged) is substituted once per set of values.
-    const substituted = !mayHaveVariables
+    const substituted = !mayHaveVariables || fleet.capabilities.appVariables === false
       ? merged
       : (shared && session && !mine && merged === shared.merged ? sharedSubstitution(shared, lookup, substituteNow) : undefined) ?? substituteNow();
     if (keepManifest !== undefined) substituted.manifest = keepManifest;

@@ -50,6 +50,12 @@ export interface FleetCapabilities {
    * rendered and committed).
    */
   leafVariables?: boolean;
+  /**
+   * false: the apps are the repository's own Application objects, which Argo CD reads as written,
+   * so fleetplan substitutes no variables into their fields (a `${username}` in a Helm
+   * valuesObject is Helm's or the chart's). Absent: app fields get the cluster's variables.
+   */
+  appVariables?: boolean;
 }
 
 /** The native layout's capabilities: fleetplan generates everything and promotes pins in fleet.yaml. */

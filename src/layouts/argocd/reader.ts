@@ -27,7 +27,9 @@ import { addOciSourceNotes } from './oci-notes.js';
  * the roots are whatever the repository applies (plan names them), not a root Application of
  * fleetplan's.
  */
-export const ARGOCD_CAPABILITIES: FleetCapabilities = { bootstrap: false, renderRepositoryObjects: false, repositoryArgoConfig: true, promote: false };
+// Argo CD substitutes no variables into Applications or into what it builds (ADR 0218's variables
+// are fleetplan's own layouts'): neither app fields nor leaves get any here.
+export const ARGOCD_CAPABILITIES: FleetCapabilities = { bootstrap: false, renderRepositoryObjects: false, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false };
 
 const scans = new WeakMap<RepoFileSystem, RepoScan>();
 
