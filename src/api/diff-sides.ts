@@ -76,6 +76,22 @@ async function loadClusters(side: Side, fleet: Fleet, names: readonly string[], 
   return { fleet: resolved.fleet, sides, findings, notes };
 }
 
+type LeafRun = Awaited<ReturnType<typeof renderFleetLeaves>>;
+
+/** The notes of a leaf run (apps skipped, build notes, failures), and the `cluster\0app` keys of the apps that failed. */
+function noteLeafRun(run: LeafRun['run'], skipped: LeafRun['skipped'], note: (cluster: string, text: string) => void): Set<string> {
+  for (const s of skipped) note(s.cluster, `leaves of ${s.app} not built: ${s.reason}`);
+  const failed = new Set<string>();
+  for (const r of run.results) {
+    for (const n of r.notes ?? []) note(r.cluster, `leaves of ${r.app}: ${n}`);
+    if (r.error) {
+      failed.add(`${r.cluster}\0${r.app}`);
+      note(r.cluster, `leaves of ${r.app} could not be built: ${r.error.message.split('\n')[0]}`);
+    }
+  }
+  return failed;
+}
+
 /** Leaf objects per cluster and app; apps that were not built or failed get a note and no entry. */
 async function buildLeaves(resolved: ResolvedFleet, options: DiffLeavesOptions, notes: Map<string, string[]>, root: string): Promise<Map<string, Map<string, Record<string, unknown>[]>>> {
   const out = new Map<string, Map<string, Record<string, unknown>[]>>();
@@ -85,15 +101,7 @@ async function buildLeaves(resolved: ResolvedFleet, options: DiffLeavesOptions, 
   const dir = mkdtempSync(join(tmpdir(), 'fleetplan-diff-leaves-'));
   try {
     const { run, skipped } = await renderFleetLeaves(resolved, { ...options, outDir: dir });
-    for (const s of skipped) note(s.cluster, `leaves of ${s.app} not built: ${s.reason}`);
-    const failed = new Set<string>();
-    for (const r of run.results) {
-      for (const n of r.notes ?? []) note(r.cluster, `leaves of ${r.app}: ${n}`);
-      if (r.error) {
-        failed.add(`${r.cluster}\0${r.app}`);
-        note(r.cluster, `leaves of ${r.app} could not be built: ${r.error.message.split('\n')[0]}`);
-      }
-    }
+    const failed = noteLeafRun(run, skipped, note);
     const objects = leafObjectsFromDirectory(dir);
     for (const r of run.results) {
       if (failed.has(`${r.cluster}\0${r.app}`)) continue;
@@ -123,15 +131,7 @@ async function buildLeafFiles(resolved: ResolvedFleet, options: DiffLeavesOption
   const dirs = new Map<string, readonly OutputFile[]>();
   const writer: ManifestWriter = { replaceDirectory: (relDir, files) => void dirs.set(relDir, files) };
   const { run, skipped } = await renderFleetLeaves(resolved, { ...options, writer });
-  for (const s of skipped) note(s.cluster, `leaves of ${s.app} not built: ${s.reason}`);
-  const failed = new Set<string>();
-  for (const r of run.results) {
-    for (const n of r.notes ?? []) note(r.cluster, `leaves of ${r.app}: ${n}`);
-    if (r.error) {
-      failed.add(`${r.cluster}\0${r.app}`);
-      note(r.cluster, `leaves of ${r.app} could not be built: ${r.error.message.split('\n')[0]}`);
-    }
-  }
+  const failed = noteLeafRun(run, skipped, note);
   for (const r of run.results) {
     if (failed.has(`${r.cluster}\0${r.app}`)) continue;
     let m = out.get(r.cluster);

@@ -30,6 +30,7 @@ import { PHASE_LABEL } from '../../model/constants.js';
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
 import type { Built, BuildContext } from './build.js';
+import { isFluxKustomization as isFluxKustomizationObject } from '../../model/k8s.js';
 
 type Obj = Record<string, unknown>;
 
@@ -58,8 +59,9 @@ export function bootstrapKustomization(dir: string): Obj {
   };
 }
 
+/** A Flux Kustomization (model/k8s.ts) that has a name. */
 function isFluxKustomization(v: unknown): v is Obj & { metadata: Obj } {
-  return isObj(v) && v.kind === 'Kustomization' && typeof v.apiVersion === 'string' && v.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/') && isObj(v.metadata) && typeof v.metadata.name === 'string';
+  return isFluxKustomizationObject(v) && isObj(v.metadata) && typeof v.metadata.name === 'string';
 }
 
 function yamlFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[]): string[] {

@@ -34,6 +34,7 @@ import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
 import { readHelmfileEnvironments } from '../../load/helmfile-environments.js';
 import { HelmfileTemplateError, releaseTemplateData, renderHelmfileTemplate } from './template.js';
+import { isFluxKustomization as isFluxKustomizationObject } from '../../model/k8s.js';
 
 export const CLUSTER_NAME = 'cluster';
 
@@ -413,8 +414,9 @@ interface RawKs {
   hasListing: boolean;
 }
 
+/** A Flux Kustomization (model/k8s.ts) that has a name. */
 function isFluxKustomization(v: unknown): v is Record<string, unknown> & { metadata: Record<string, unknown>; spec?: unknown } {
-  return isObj(v) && v.kind === 'Kustomization' && typeof v.apiVersion === 'string' && v.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/') && isObj(v.metadata) && typeof v.metadata.name === 'string';
+  return isFluxKustomizationObject(v) && isObj(v.metadata) && typeof v.metadata.name === 'string';
 }
 
 function readKsDocs(fs: RepoFileSystem, file: string, findings: Finding[], chain: readonly ListingStep[] | undefined, out: RawKs[]): void {
