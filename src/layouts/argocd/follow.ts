@@ -636,6 +636,50 @@ export class ArgoFollower {
   }
 
   /** The Applications an ApplicationSet generates; with `homeName`, the home cluster's notes say why it generates what it does. */
+  /**
+   * The git generators' repository server, limited to this repository: a git generator whose
+   * repoURL is another repository (when the clone's origin says which URL is this one) fails with
+   * OtherRepositoryError instead of reading this clone's files as if they were that repository's.
+   */
+  private ownGit(): GitRepo | undefined {
+    const git = this.tools.git;
+    const own = this.ownURL;
+    if (!git || own === undefined) return git;
+    const check = (url: string): void => {
+      if (normalizeGitURL(url) !== own) throw new OtherRepositoryError(url);
+    };
+    return {
+      getDirectories: async (url, revision) => (check(url), git.getDirectories(url, revision)),
+      getFiles: async (url, revision, pattern, globbing) => (check(url), git.getFiles(url, revision, pattern, globbing)),
+    };
+  }
+
+  /**
+   * Why an ApplicationSet's cluster generators gave nothing, wherever they are nested (matrix,
+   * merge): Argo CD's cluster generator yields the registered cluster Secrets its selector matches
+   * (the local cluster only without a selector), so with none or no match it yields nothing.
+   */
+  private noClusterReason(generators: readonly unknown[]): string {
+    const selectors: string[] = [];
+    const walk = (gs: readonly unknown[]): void => {
+      for (const g of gs) {
+        if (!isPlainObject(g)) continue;
+        // Without a selector the local cluster is always generated: only selectors can match nothing.
+        if (isPlainObject(g.clusters) && selectorText(g.clusters.selector) !== 'no selector') selectors.push(selectorText(g.clusters.selector));
+        for (const k of ['matrix', 'merge'] as const) {
+          const inner = g[k];
+          if (isPlainObject(inner) && Array.isArray(inner.generators)) walk(inner.generators);
+        }
+      }
+    };
+    walk(generators);
+    if (selectors.length === 0) return '';
+    const which = [...new Set(selectors)].join('; ');
+    return this.secrets.length === 0
+      ? `; its cluster generator (${which}) matches no cluster: the repository has no cluster Secret (argocd.argoproj.io/secret-type: cluster) and fleetplan does not invent one: pass --clusters FILE`
+      : `; its cluster generator (${which}) matches none of the ${this.secrets.length} cluster Secret${this.secrets.length === 1 ? '' : 's'} (${this.secrets.map((s) => s.data.name ?? s.name).join(', ')}): pass --clusters FILE to add the clusters it selects`;
+  }
+
   private async generate(doc: Record<string, unknown>, place: Place, homeName: string | undefined): Promise<Record<string, unknown>[]> {
     const name = String((doc.metadata as Record<string, unknown>).name);
     const file = place.file ?? '';
@@ -644,25 +688,65 @@ export class ArgoFollower {
     try {
       const loaded = loadApplicationSet(dumpYaml(doc), file);
       const apps: Record<string, unknown>[] = [];
+      const git = this.ownGit();
       for (const { appSet } of loaded) {
-        const result = await generateApplications(appSet, { clusterSecrets: this.secrets, ...(this.tools.git ? { git: this.tools.git } : {}), fileGlobbing: 'pathspec', ...goTemplateEngine });
+        const result = await generateApplications(appSet, { clusterSecrets: this.secrets, ...(git ? { git } : {}), fileGlobbing: 'pathspec', ...goTemplateEngine });
         apps.push(...result.applications.map((a) => a.application as unknown as Record<string, unknown>));
         if (report) for (const bad of result.invalid) this.findings.push({ severity: 'error', code: 'appset-invalid-application', message: `ApplicationSet ${name}: ${bad.message}`, ...(file ? { file } : {}) });
       }
       if (home) {
-        const kinds = (Array.isArray(doc.spec && (doc.spec as Record<string, unknown>).generators) ? ((doc.spec as Record<string, unknown>).generators as unknown[]) : []).flatMap((g) => (isPlainObject(g) ? Object.keys(g) : []));
+        const generators = Array.isArray(doc.spec && (doc.spec as Record<string, unknown>).generators) ? ((doc.spec as Record<string, unknown>).generators as unknown[]) : [];
+        const kinds = generators.flatMap((g) => (isPlainObject(g) ? Object.keys(g) : []));
         home.notes.push(
           apps.length > 0
             ? `ApplicationSet ${name} (${place.via}) generates ${apps.length} Application${apps.length === 1 ? '' : 's'}: ${apps.map((a) => String((a.metadata as Record<string, unknown>).name)).join(', ')}`
-            : `ApplicationSet ${name} (${place.via}) generates no Application: its generators (${kinds.join(', ') || 'none'}) give no parameters${kinds.includes('clusters') && this.secrets.length === 0 ? '; the repository has no cluster Secret (argocd.argoproj.io/secret-type: cluster) and fleetplan does not invent one: pass --clusters FILE' : ''}`,
+            : `ApplicationSet ${name} (${place.via}) generates no Application: its generators (${kinds.join(', ') || 'none'}) give no parameters${this.noClusterReason(generators)}`,
         );
       }
       return apps;
     } catch (e) {
+      const other = otherRepositoryOf(e);
+      if (other !== undefined) {
+        // Another repository's files are not here: the ApplicationSet is not read, and the plan says so (ADR 0336).
+        if (report) {
+          const message = `ApplicationSet ${name} (${place.via}): its git generator reads ${other}, another repository than this clone (${this.tools.origin.url}); fleetplan reads only this repository, so the Applications it generates are not listed`;
+          home?.notes.push(message);
+          this.findings.push({ severity: 'info', code: 'appset-other-repository', message, ...(file ? { file } : {}), hint: 'clone that repository and run fleetplan appset FILE --repo DIR on it to see its Applications' });
+        }
+        return [];
+      }
       if (report) {
         this.findings.push({ severity: 'error', code: 'appset-failed', message: `ApplicationSet ${name}: ${(e as Error).message}`, ...(file ? { file } : {}), hint: (e as { hint?: string }).hint ?? 'fleetplan appset FILE --explain shows the generators\' parameters' });
       }
       return [];
     }
   }
+}
+
+/** A git generator's repository that is not this clone (ADR 0336). */
+class OtherRepositoryError extends Error {
+  constructor(readonly repoURL: string) {
+    super(`${repoURL} is another repository`);
+  }
+}
+
+/** The other repository an ApplicationSet failure comes from (through the errors' causes), if any. */
+function otherRepositoryOf(e: unknown): string | undefined {
+  for (let c: unknown = e, n = 0; c instanceof Error && n < 10; c = c.cause, n++) if (c instanceof OtherRepositoryError) return c.repoURL;
+  return undefined;
+}
+
+/** A cluster generator's selector as a person writes it: `no selector`, or its labels and expressions. */
+function selectorText(selector: unknown): string {
+  if (!isPlainObject(selector)) return 'no selector';
+  const parts: string[] = [];
+  if (isPlainObject(selector.matchLabels)) for (const [k, v] of Object.entries(selector.matchLabels)) parts.push(`${k}=${String(v)}`);
+  if (Array.isArray(selector.matchExpressions)) {
+    for (const x of selector.matchExpressions) {
+      if (!isPlainObject(x)) continue;
+      const values = Array.isArray(x.values) ? ` (${x.values.map(String).join(', ')})` : '';
+      parts.push(`${String(x.key)} ${String(x.operator)}${values}`);
+    }
+  }
+  return parts.length > 0 ? `selector ${parts.join(', ')}` : 'no selector';
 }
