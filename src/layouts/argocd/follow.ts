@@ -27,6 +27,7 @@ import type { ClusterSecret } from '../../appset/types.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 import { expandListDocument } from '../../model/k8s-list.js';
 import type { ArgoObject, RepoScan } from './scan.js';
+import { KUSTOMIZATION_FILES } from '../../load/kustomization.js';
 import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
 import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
 import { argoSourceType } from '../../model/argo-source-type.js';
@@ -133,7 +134,8 @@ function homeNames(groups: readonly RootGroup[]): string[] {
   const taken = new Set<string>();
   return groups.map((g) => {
     const dir = g.kind === 'kustomize' && /(?:^|\/)clusters\/[^/]+/.test(g.dir) ? g.dir : commonDir(g.files);
-    const m = /(?:^|\/)clusters\/([^/]+)/.exec(dir);
+    // clusters/overlays/<name>/… is kustomize's layout of clusters/<name>: the cluster is <name>, not "overlays".
+    const m = /(?:^|\/)clusters\/(?:overlays\/(?=[^/]))?([^/]+)/.exec(dir);
     let base = (m ? m[1]! : dir === '.' ? 'root' : dir.replace(/\//g, '-')).toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '');
     if (base === '') base = 'root';
     let n = base;
@@ -357,6 +359,12 @@ export class ArgoFollower {
         hint: 'if a person applies it by hand, it is a root: apply it from a kustomization or a file no Application reads',
       });
     }
+    const remoteRoots = this.remoteChartRoots(coveredFiles, new Set(groups.flatMap((g) => (g.kind === 'kustomize' ? [...g.closure.files] : []))));
+    if (remoteRoots.length > 0) {
+      const message = `not read: ${remoteRoots.map((r) => `kustomize build ${r.dir} (${r.why})`).join('; ')}: each inflates a chart from a remote Helm repository that fleetplan does not fetch while following roots, and no Application reads it, so the Applications it would apply (a bootstrap run by hand, e.g. \`kustomize build --enable-helm DIR | kubectl apply -f -\`) are not in this plan`;
+      this.cluster(this.homes[0] ?? IN_CLUSTER_NAME, IN_CLUSTER_SERVER, true).notes.push(message);
+      this.findings.push({ severity: 'warning', code: 'bootstrap-not-read', message, file: remoteRoots[0]!.file, hint: 'vendor the chart into the repository (helmGlobals.chartHome) so fleetplan can build it, or apply its Applications from a file or kustomization without remote charts' });
+    }
     if (this.remote.size > 0) {
       this.cluster(this.homes[0] ?? IN_CLUSTER_NAME, IN_CLUSTER_SERVER, true).notes.push(`not fetched offline: the remote kustomize bases of ${[...this.remote].sort().join(', ')} (Argo CD fetches them; they are leaf manifests, not followed for Applications)`);
     }
@@ -364,6 +372,51 @@ export class ArgoFollower {
   }
 
   private inflations: { file: string; chart: string }[] | undefined;
+
+  /**
+   * Top kustomizations (no other kustomization includes them) that no Application reads and no
+   * root group applies, and that inflate a chart from a remote Helm repository which writes Argo CD
+   * objects, as far as the repository shows it statically: the kustomization (or its values file)
+   * names kind Application/ApplicationSet (a patch target, values), or the chart's name says
+   * Argo CD applications (`argocd-apps`, `argocd-app-of-app`, …). Such a kustomization is a
+   * bootstrap a person runs by hand; offline it cannot be built (ADR 0337).
+   */
+  private remoteChartRoots(coveredFiles: ReadonlySet<string>, handled: ReadonlySet<string>): { dir: string; file: string; why: string }[] {
+    const kfiles = this.allFiles.filter((f) => KUSTOMIZATION_FILES.some((k) => f === k || f.endsWith(`/${k}`)));
+    const candidates: { dir: string; file: string; why: string }[] = [];
+    for (const file of kfiles) {
+      if (coveredFiles.has(file) || handled.has(file)) continue;
+      let text: string;
+      let doc: unknown;
+      try {
+        text = this.fs.readText(file);
+        if (!text.includes('helmCharts')) continue;
+        doc = parseYamlAll(text)[0];
+      } catch {
+        continue;
+      }
+      // A Component is built only inside the kustomization that lists it.
+      if (!isPlainObject(doc) || !Array.isArray(doc.helmCharts) || doc.kind === 'Component') continue;
+      const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.';
+      const remote = doc.helmCharts.filter((c): c is Record<string, unknown> => isPlainObject(c) && typeof c.name === 'string' && typeof c.repo === 'string' && /^(https?|oci):\/\//.test(c.repo));
+      if (remote.length === 0) continue;
+      const texts = [text];
+      for (const c of remote) {
+        const vf = typeof c.valuesFile === 'string' ? joinRepoPath(dir, c.valuesFile) : undefined;
+        if (vf && this.fs.exists(vf)) texts.push(this.fs.readText(vf));
+        if (c.valuesInline !== undefined) texts.push(dumpYaml(c.valuesInline));
+      }
+      const namesKind = texts.some((t) => /\bkind:\s*["']?(Application|ApplicationSet)["']?\s*$/m.test(t));
+      const argoChart = remote.find((c) => /argo-?cd-?(apps|app-of-apps?|applications?)|app-of-apps?/i.test(String(c.name)));
+      if (!namesKind && !argoChart) continue;
+      const chart = argoChart ?? remote[0]!;
+      const why = `chart ${String(chart.name)}${typeof chart.version === 'string' ? ` ${chart.version}` : ''} from ${String(chart.repo)}${namesKind ? ', which its kustomization or values name as kind Application' : ''}`;
+      candidates.push({ dir, file, why });
+    }
+    if (candidates.length === 0) return [];
+    const tops = new Set(topKustomizations(this.fs, this.allFiles, new Set(candidates.map((c) => c.file))));
+    return candidates.filter((c) => tops.has(c.dir));
+  }
 
   /** Kustomization files whose helmCharts inflate a chart of the repository that writes Applications. */
   private chartInflations(): { file: string; chart: string }[] {
@@ -635,7 +688,6 @@ export class ArgoFollower {
     }
   }
 
-  /** The Applications an ApplicationSet generates; with `homeName`, the home cluster's notes say why it generates what it does. */
   /**
    * The git generators' repository server, limited to this repository: a git generator whose
    * repoURL is another repository (when the clone's origin says which URL is this one) fails with
@@ -680,6 +732,7 @@ export class ArgoFollower {
       : `; its cluster generator (${which}) matches none of the ${this.secrets.length} cluster Secret${this.secrets.length === 1 ? '' : 's'} (${this.secrets.map((s) => s.data.name ?? s.name).join(', ')}): pass --clusters FILE to add the clusters it selects`;
   }
 
+  /** The Applications an ApplicationSet generates; with `homeName`, the home cluster's notes say why it generates what it does. */
   private async generate(doc: Record<string, unknown>, place: Place, homeName: string | undefined): Promise<Record<string, unknown>[]> {
     const name = String((doc.metadata as Record<string, unknown>).name);
     const file = place.file ?? '';
