@@ -310,6 +310,10 @@ export class ArgoFollower {
     for (const p of producers) for (const s of p.sources) if (this.isOwnSource(s)) chartCovered.add(normalizeRepoPath(str(s.path) ?? '.') ?? '.');
     for (const chart of this.scan.argoCharts) if (!chartCovered.has(chart)) groups.push({ kind: 'chart', dir: chart, files: [`${chart}/Chart.yaml`] });
     const names = homeNames(groups);
+    // A cluster Secret for https://kubernetes.default.svc renames Argo CD's local cluster (gitops-bridge
+    // registers the hub so): with one Argo CD instance, that cluster is the home, not a second cluster.
+    const local = this.secrets.find((x) => (x.data.server ?? '').replace(/\/+$/, '') === IN_CLUSTER_SERVER);
+    if (names.length === 1 && local) names[0] = local.data.name ?? local.name;
     for (const [i, g] of groups.entries()) {
       const home = names[i]!;
       this.cluster(home, IN_CLUSTER_SERVER, true);
