@@ -49,10 +49,10 @@ function fieldOrigin(fleet: Fleet, app: ResolvedApp, field: string): Origin {
 
 export function consumerValueFindings(fleet: Fleet, cluster: ResolvedCluster): Finding[] {
   const findings: Finding[] = [];
-  const place = (origin: Origin, code: keyof typeof consumerValueCodes, message: string, hint: string, app?: string): void => {
+  const place = (origin: Origin, code: keyof typeof consumerValueCodes, message: string, hint: string, app?: string, severity: 'error' | 'warning' = 'error'): void => {
     const p = formatPath(displayPath(fleet, origin));
     findings.push({
-      severity: 'error',
+      severity,
       code,
       message,
       hint,
@@ -89,7 +89,11 @@ export function consumerValueFindings(fleet: Fleet, cluster: ResolvedCluster): F
     const ns = app.destination.namespace;
     if (ns !== undefined && ns !== '' && !ns.includes('${')) {
       const problem = dns1123LabelProblem(ns);
-      if (problem) place(fieldOrigin(fleet, app, 'namespace'), 'invalid-name', `app "${short(app.name)}" targets namespace "${short(ns)}", which is not a valid Namespace name: it ${problem}`, 'fix the namespace', app.name);
+      // The repository's own Applications (ADR 0338): Argo CD accepts any destination namespace and
+      // uses it only for namespaced objects without one (and CreateNamespace), so it is a warning.
+      if (problem && fleet.capabilities.repositoryArgoConfig) {
+        place(fieldOrigin(fleet, app, 'namespace'), 'invalid-name', `app "${short(app.name)}" has destination namespace "${short(ns)}", which is not a valid Namespace name: it ${problem}; Argo CD accepts the Application, but a namespaced object without its own namespace, or CreateNamespace=true, fails to sync`, 'give every namespaced object of the app its own namespace, or set a valid destination namespace', app.name, 'warning');
+      } else if (problem) place(fieldOrigin(fleet, app, 'namespace'), 'invalid-name', `app "${short(app.name)}" targets namespace "${short(ns)}", which is not a valid Namespace name: it ${problem}`, 'fix the namespace', app.name);
     }
     const project = app.project;
     const projectProblem = argo && project ? dns1123SubdomainProblem(project) : undefined;

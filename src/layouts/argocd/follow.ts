@@ -27,6 +27,7 @@ import type { ClusterSecret } from '../../appset/types.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 import { expandListDocument } from '../../model/k8s-list.js';
 import type { ArgoObject, RepoScan } from './scan.js';
+import { KUSTOMIZATION_FILES } from '../../load/kustomization.js';
 import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
 import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
 import { argoSourceType } from '../../model/argo-source-type.js';
@@ -133,7 +134,8 @@ function homeNames(groups: readonly RootGroup[]): string[] {
   const taken = new Set<string>();
   return groups.map((g) => {
     const dir = g.kind === 'kustomize' && /(?:^|\/)clusters\/[^/]+/.test(g.dir) ? g.dir : commonDir(g.files);
-    const m = /(?:^|\/)clusters\/([^/]+)/.exec(dir);
+    // clusters/overlays/<name>/… is kustomize's layout of clusters/<name>: the cluster is <name>, not "overlays".
+    const m = /(?:^|\/)clusters\/(?:overlays\/(?=[^/]))?([^/]+)/.exec(dir);
     let base = (m ? m[1]! : dir === '.' ? 'root' : dir.replace(/\//g, '-')).toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '');
     if (base === '') base = 'root';
     let n = base;
@@ -308,6 +310,10 @@ export class ArgoFollower {
     for (const p of producers) for (const s of p.sources) if (this.isOwnSource(s)) chartCovered.add(normalizeRepoPath(str(s.path) ?? '.') ?? '.');
     for (const chart of this.scan.argoCharts) if (!chartCovered.has(chart)) groups.push({ kind: 'chart', dir: chart, files: [`${chart}/Chart.yaml`] });
     const names = homeNames(groups);
+    // A cluster Secret for https://kubernetes.default.svc renames Argo CD's local cluster (gitops-bridge
+    // registers the hub so): with one Argo CD instance, that cluster is the home, not a second cluster.
+    const local = this.secrets.find((x) => (x.data.server ?? '').replace(/\/+$/, '') === IN_CLUSTER_SERVER);
+    if (names.length === 1 && local) names[0] = local.data.name ?? local.name;
     for (const [i, g] of groups.entries()) {
       const home = names[i]!;
       this.cluster(home, IN_CLUSTER_SERVER, true);
@@ -357,6 +363,12 @@ export class ArgoFollower {
         hint: 'if a person applies it by hand, it is a root: apply it from a kustomization or a file no Application reads',
       });
     }
+    const remoteRoots = this.remoteChartRoots(coveredFiles, new Set(groups.flatMap((g) => (g.kind === 'kustomize' ? [...g.closure.files] : []))));
+    if (remoteRoots.length > 0) {
+      const message = `not read: ${remoteRoots.map((r) => `kustomize build ${r.dir} (${r.why})`).join('; ')}: each inflates a chart from a remote Helm repository that fleetplan does not fetch while following roots, and no Application reads it, so the Applications it would apply (a bootstrap run by hand, e.g. \`kustomize build --enable-helm DIR | kubectl apply -f -\`) are not in this plan`;
+      this.cluster(this.homes[0] ?? IN_CLUSTER_NAME, IN_CLUSTER_SERVER, true).notes.push(message);
+      this.findings.push({ severity: 'warning', code: 'bootstrap-not-read', message, file: remoteRoots[0]!.file, hint: 'vendor the chart into the repository (helmGlobals.chartHome) so fleetplan can build it, or apply its Applications from a file or kustomization without remote charts' });
+    }
     if (this.remote.size > 0) {
       this.cluster(this.homes[0] ?? IN_CLUSTER_NAME, IN_CLUSTER_SERVER, true).notes.push(`not fetched offline: the remote kustomize bases of ${[...this.remote].sort().join(', ')} (Argo CD fetches them; they are leaf manifests, not followed for Applications)`);
     }
@@ -364,6 +376,51 @@ export class ArgoFollower {
   }
 
   private inflations: { file: string; chart: string }[] | undefined;
+
+  /**
+   * Top kustomizations (no other kustomization includes them) that no Application reads and no
+   * root group applies, and that inflate a chart from a remote Helm repository which writes Argo CD
+   * objects, as far as the repository shows it statically: the kustomization (or its values file)
+   * names kind Application/ApplicationSet (a patch target, values), or the chart's name says
+   * Argo CD applications (`argocd-apps`, `argocd-app-of-app`, …). Such a kustomization is a
+   * bootstrap a person runs by hand; offline it cannot be built (ADR 0337).
+   */
+  private remoteChartRoots(coveredFiles: ReadonlySet<string>, handled: ReadonlySet<string>): { dir: string; file: string; why: string }[] {
+    const kfiles = this.allFiles.filter((f) => KUSTOMIZATION_FILES.some((k) => f === k || f.endsWith(`/${k}`)));
+    const candidates: { dir: string; file: string; why: string }[] = [];
+    for (const file of kfiles) {
+      if (coveredFiles.has(file) || handled.has(file)) continue;
+      let text: string;
+      let doc: unknown;
+      try {
+        text = this.fs.readText(file);
+        if (!text.includes('helmCharts')) continue;
+        doc = parseYamlAll(text)[0];
+      } catch {
+        continue;
+      }
+      // A Component is built only inside the kustomization that lists it.
+      if (!isPlainObject(doc) || !Array.isArray(doc.helmCharts) || doc.kind === 'Component') continue;
+      const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.';
+      const remote = doc.helmCharts.filter((c): c is Record<string, unknown> => isPlainObject(c) && typeof c.name === 'string' && typeof c.repo === 'string' && /^(https?|oci):\/\//.test(c.repo));
+      if (remote.length === 0) continue;
+      const texts = [text];
+      for (const c of remote) {
+        const vf = typeof c.valuesFile === 'string' ? joinRepoPath(dir, c.valuesFile) : undefined;
+        if (vf && this.fs.exists(vf)) texts.push(this.fs.readText(vf));
+        if (c.valuesInline !== undefined) texts.push(dumpYaml(c.valuesInline));
+      }
+      const namesKind = texts.some((t) => /\bkind:\s*["']?(Application|ApplicationSet)["']?\s*$/m.test(t));
+      const argoChart = remote.find((c) => /argo-?cd-?(apps|app-of-apps?|applications?)|app-of-apps?/i.test(String(c.name)));
+      if (!namesKind && !argoChart) continue;
+      const chart = argoChart ?? remote[0]!;
+      const why = `chart ${String(chart.name)}${typeof chart.version === 'string' ? ` ${chart.version}` : ''} from ${String(chart.repo)}${namesKind ? ', which its kustomization or values name as kind Application' : ''}`;
+      candidates.push({ dir, file, why });
+    }
+    if (candidates.length === 0) return [];
+    const tops = new Set(topKustomizations(this.fs, this.allFiles, new Set(candidates.map((c) => c.file))));
+    return candidates.filter((c) => tops.has(c.dir));
+  }
 
   /** Kustomization files whose helmCharts inflate a chart of the repository that writes Applications. */
   private chartInflations(): { file: string; chart: string }[] {
@@ -635,6 +692,50 @@ export class ArgoFollower {
     }
   }
 
+  /**
+   * The git generators' repository server, limited to this repository: a git generator whose
+   * repoURL is another repository (when the clone's origin says which URL is this one) fails with
+   * OtherRepositoryError instead of reading this clone's files as if they were that repository's.
+   */
+  private ownGit(): GitRepo | undefined {
+    const git = this.tools.git;
+    const own = this.ownURL;
+    if (!git || own === undefined) return git;
+    const check = (url: string): void => {
+      if (normalizeGitURL(url) !== own) throw new OtherRepositoryError(url);
+    };
+    return {
+      getDirectories: async (url, revision) => (check(url), git.getDirectories(url, revision)),
+      getFiles: async (url, revision, pattern, globbing) => (check(url), git.getFiles(url, revision, pattern, globbing)),
+    };
+  }
+
+  /**
+   * Why an ApplicationSet's cluster generators gave nothing, wherever they are nested (matrix,
+   * merge): Argo CD's cluster generator yields the registered cluster Secrets its selector matches
+   * (the local cluster only without a selector), so with none or no match it yields nothing.
+   */
+  private noClusterReason(generators: readonly unknown[]): string {
+    const selectors: string[] = [];
+    const walk = (gs: readonly unknown[]): void => {
+      for (const g of gs) {
+        if (!isPlainObject(g)) continue;
+        // Without a selector the local cluster is always generated: only selectors can match nothing.
+        if (isPlainObject(g.clusters) && selectorText(g.clusters.selector) !== 'no selector') selectors.push(selectorText(g.clusters.selector));
+        for (const k of ['matrix', 'merge'] as const) {
+          const inner = g[k];
+          if (isPlainObject(inner) && Array.isArray(inner.generators)) walk(inner.generators);
+        }
+      }
+    };
+    walk(generators);
+    if (selectors.length === 0) return '';
+    const which = [...new Set(selectors)].join('; ');
+    return this.secrets.length === 0
+      ? `; its cluster generator (${which}) matches no cluster: the repository has no cluster Secret (argocd.argoproj.io/secret-type: cluster) and fleetplan does not invent one: pass --clusters FILE`
+      : `; its cluster generator (${which}) matches none of the ${this.secrets.length} cluster Secret${this.secrets.length === 1 ? '' : 's'} (${this.secrets.map((s) => s.data.name ?? s.name).join(', ')}): pass --clusters FILE to add the clusters it selects`;
+  }
+
   /** The Applications an ApplicationSet generates; with `homeName`, the home cluster's notes say why it generates what it does. */
   private async generate(doc: Record<string, unknown>, place: Place, homeName: string | undefined): Promise<Record<string, unknown>[]> {
     const name = String((doc.metadata as Record<string, unknown>).name);
@@ -644,25 +745,65 @@ export class ArgoFollower {
     try {
       const loaded = loadApplicationSet(dumpYaml(doc), file);
       const apps: Record<string, unknown>[] = [];
+      const git = this.ownGit();
       for (const { appSet } of loaded) {
-        const result = await generateApplications(appSet, { clusterSecrets: this.secrets, ...(this.tools.git ? { git: this.tools.git } : {}), fileGlobbing: 'pathspec', ...goTemplateEngine });
+        const result = await generateApplications(appSet, { clusterSecrets: this.secrets, ...(git ? { git } : {}), fileGlobbing: 'pathspec', ...goTemplateEngine });
         apps.push(...result.applications.map((a) => a.application as unknown as Record<string, unknown>));
         if (report) for (const bad of result.invalid) this.findings.push({ severity: 'error', code: 'appset-invalid-application', message: `ApplicationSet ${name}: ${bad.message}`, ...(file ? { file } : {}) });
       }
       if (home) {
-        const kinds = (Array.isArray(doc.spec && (doc.spec as Record<string, unknown>).generators) ? ((doc.spec as Record<string, unknown>).generators as unknown[]) : []).flatMap((g) => (isPlainObject(g) ? Object.keys(g) : []));
+        const generators = Array.isArray(doc.spec && (doc.spec as Record<string, unknown>).generators) ? ((doc.spec as Record<string, unknown>).generators as unknown[]) : [];
+        const kinds = generators.flatMap((g) => (isPlainObject(g) ? Object.keys(g) : []));
         home.notes.push(
           apps.length > 0
             ? `ApplicationSet ${name} (${place.via}) generates ${apps.length} Application${apps.length === 1 ? '' : 's'}: ${apps.map((a) => String((a.metadata as Record<string, unknown>).name)).join(', ')}`
-            : `ApplicationSet ${name} (${place.via}) generates no Application: its generators (${kinds.join(', ') || 'none'}) give no parameters${kinds.includes('clusters') && this.secrets.length === 0 ? '; the repository has no cluster Secret (argocd.argoproj.io/secret-type: cluster) and fleetplan does not invent one: pass --clusters FILE' : ''}`,
+            : `ApplicationSet ${name} (${place.via}) generates no Application: its generators (${kinds.join(', ') || 'none'}) give no parameters${this.noClusterReason(generators)}`,
         );
       }
       return apps;
     } catch (e) {
+      const other = otherRepositoryOf(e);
+      if (other !== undefined) {
+        // Another repository's files are not here: the ApplicationSet is not read, and the plan says so (ADR 0336).
+        if (report) {
+          const message = `ApplicationSet ${name} (${place.via}): its git generator reads ${other}, another repository than this clone (${this.tools.origin.url}); fleetplan reads only this repository, so the Applications it generates are not listed`;
+          home?.notes.push(message);
+          this.findings.push({ severity: 'info', code: 'appset-other-repository', message, ...(file ? { file } : {}), hint: 'clone that repository and run fleetplan appset FILE --repo DIR on it to see its Applications' });
+        }
+        return [];
+      }
       if (report) {
         this.findings.push({ severity: 'error', code: 'appset-failed', message: `ApplicationSet ${name}: ${(e as Error).message}`, ...(file ? { file } : {}), hint: (e as { hint?: string }).hint ?? 'fleetplan appset FILE --explain shows the generators\' parameters' });
       }
       return [];
     }
   }
+}
+
+/** A git generator's repository that is not this clone (ADR 0336). */
+class OtherRepositoryError extends Error {
+  constructor(readonly repoURL: string) {
+    super(`${repoURL} is another repository`);
+  }
+}
+
+/** The other repository an ApplicationSet failure comes from (through the errors' causes), if any. */
+function otherRepositoryOf(e: unknown): string | undefined {
+  for (let c: unknown = e, n = 0; c instanceof Error && n < 10; c = c.cause, n++) if (c instanceof OtherRepositoryError) return c.repoURL;
+  return undefined;
+}
+
+/** A cluster generator's selector as a person writes it: `no selector`, or its labels and expressions. */
+function selectorText(selector: unknown): string {
+  if (!isPlainObject(selector)) return 'no selector';
+  const parts: string[] = [];
+  if (isPlainObject(selector.matchLabels)) for (const [k, v] of Object.entries(selector.matchLabels)) parts.push(`${k}=${String(v)}`);
+  if (Array.isArray(selector.matchExpressions)) {
+    for (const x of selector.matchExpressions) {
+      if (!isPlainObject(x)) continue;
+      const values = Array.isArray(x.values) ? ` (${x.values.map(String).join(', ')})` : '';
+      parts.push(`${String(x.key)} ${String(x.operator)}${values}`);
+    }
+  }
+  return parts.length > 0 ? `selector ${parts.join(', ')}` : 'no selector';
 }

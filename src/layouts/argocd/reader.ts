@@ -21,6 +21,7 @@ import type { YamlPath } from '../../model/source.js';
 import type { RepoScan } from './scan.js';
 import { scanRepository } from './scan.js';
 import { addOciSourceNotes } from './oci-notes.js';
+import { isServerURL, sameRepository } from '../../model/git-url.js';
 
 /**
  * The repository's own Argo CD objects are the configuration, and fleetplan does not bootstrap it:
@@ -134,6 +135,17 @@ export function loadArgoCd(fs: RepoFileSystem): LoadResult {
       if (fleet.loadFindings !== findings) fleet.loadFindings.push(f);
     }
     fleet.file = fleet.clusters[0]?.file ?? fleet.file;
+    // The follower takes the clone's origin for this repository; when some Application names that
+    // URL, the fleet's identity is it too, so render --leaves builds the same sources the plan
+    // followed (a fork whose Applications name the upstream and the fork: the fork's sources are here).
+    const originURL = tools.origin.url;
+    if (isServerURL(originURL) && !sameRepository(fleet.repoURL, originURL)) {
+      const atOrigin = own.filter((s) => sameRepository(String(s.repoURL), originURL));
+      if (atOrigin.length > 0) {
+        fleet.repoURL = mostCommon(atOrigin.map((s) => String(s.repoURL)))!;
+        fleet.revision = mostCommon(atOrigin.map((s) => (typeof s.targetRevision === 'string' && s.targetRevision !== '' ? s.targetRevision : 'HEAD')))!;
+      }
+    }
     addAppOrigins(fleet, follower.origins);
     for (const c of fleet.clusters) {
       const roots = follower.roots.get(c.name);
