@@ -62,11 +62,40 @@ export interface RenderLeavesOptions {
   fetch?: boolean;
   /** `--registry-config FILE`: OCI registry logins for `helm pull` (the only ones it gets). */
   registryConfig?: string;
+  /** Tools looked for since the process started (startLeafTools): used when asked for with the same options. */
+  tools?: LeafToolsStart;
+}
+
+/** What startLeafTools began: the process limiter and the kustomize lookup (its version check running). */
+export interface LeafToolsStart {
+  limiter: Limiter;
+  kustomize: Promise<KustomizeTool>;
+  /** The options it was started with; another set of options (or environment) does not use it. */
+  key: string;
+  env: RenderLeavesOptions['env'];
+}
+
+type ToolStartOptions = Pick<RenderLeavesOptions, 'kustomize' | 'env' | 'concurrency' | 'bundledDir' | 'fetch'> & { cwd: string };
+
+const toolKey = (o: ToolStartOptions): string =>
+  JSON.stringify([o.kustomize ?? null, o.cwd, o.bundledDir ?? null, o.fetch === true, o.concurrency ?? null, o.env['PATH'] ?? null, o.env['FLEETPLAN_KUSTOMIZE'] ?? null]);
+
+/**
+ * Starts looking for kustomize (its `version` process) at once, so that the check overlaps the
+ * loading and resolving of the fleet instead of delaying the first build (ADR 0332). A failure is
+ * reported where the tool is first needed, as before; a run that never builds just ignores it.
+ */
+export function startLeafTools(options: ToolStartOptions): LeafToolsStart {
+  const limiter = new Limiter(options.concurrency ?? defaultConcurrency());
+  const kustomize = locateKustomize({ explicit: options.kustomize, env: options.env, cwd: options.cwd, limiter, bundledDir: options.bundledDir, offline: options.fetch !== true });
+  kustomize.catch(() => undefined);
+  return { limiter, kustomize, key: toolKey(options), env: options.env };
 }
 
 export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeavesOptions): Promise<RenderLeavesResult> {
-  const limiter = new Limiter(options.concurrency ?? defaultConcurrency());
   const cwd = options.cwd ?? options.repoRoot;
+  const started = options.tools && options.tools.env === options.env && options.tools.key === toolKey({ ...options, cwd }) ? options.tools : undefined;
+  const limiter = started?.limiter ?? new Limiter(options.concurrency ?? defaultConcurrency());
   const cacheDir = options.cacheDir === false ? undefined : (options.cacheDir ?? defaultCacheDir(options.env));
   // kustomize and Helm follow symlinks: a link out of the repository would put an outside file into
   // a leaf. Argo CD's repo-server refuses the whole repository for one (docs/adr/0210): every build
@@ -80,7 +109,7 @@ export async function renderLeaves(jobs: readonly LeafJob[], options: RenderLeav
           hint: SYMLINK_HINT,
         })
       : undefined;
-  let kustomize: Promise<KustomizeTool> | undefined;
+  let kustomize: Promise<KustomizeTool> | undefined = started?.kustomize;
   let helm: Promise<HelmTool> | undefined;
   let jsonnet: Promise<JsonnetTool> | undefined;
   const writer: (ManifestWriter & { close?(): void }) | undefined = options.writer ?? (options.outDir !== undefined ? createManifestWriter(options.outDir) : undefined);

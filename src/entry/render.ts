@@ -1,5 +1,5 @@
 /** Rendering a fleet into files, and building its leaf manifests with the real kustomize and Helm: `fleetplan render`. */
-export { renderLeaves } from '../api/leaves.js';
+export { renderLeaves, startLeafTools } from '../api/leaves.js';
 export type { RenderLeavesOptions } from '../api/leaves.js';
 export { writeRenderedFleet, writeRenderedFleetWithLeaves, renderFleetLeaves, repositoryApplications } from '../api/render.js';
 export type { WriteRenderedOptions, FleetLeavesResult } from '../api/render.js';

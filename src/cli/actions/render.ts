@@ -9,7 +9,7 @@ import { checkSelector, choice, progress } from '../common.js';
 import { load, reportFindings, selectedClusters } from '../fleet-read.js';
 import { hasErrors, UsageError } from '../../entry/core.js';
 import { resolveFleet } from '../../entry/fleet.js';
-import { formatLeafReport, renderedJsonChunks, renderedYamlChunks, repositoryApplications, writeRenderedFleet, writeRenderedFleetWithLeaves } from '../../entry/render.js';
+import { formatLeafReport, renderedJsonChunks, renderedYamlChunks, repositoryApplications, startLeafTools, writeRenderedFleet, writeRenderedFleetWithLeaves } from '../../entry/render.js';
 import { FORMATS } from '../commands/render.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -21,6 +21,9 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
   const phase = choice(ctx, 'phase', ['1', '2'] as const, '1') === '2' ? 2 : 1;
   checkSelector(ctx);
+  const kustomize = typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {};
+  // kustomize's version check runs while the fleet loads (ADR 0332).
+  const tools = leaves ? startLeafTools({ ...kustomize, env: ctx.io.env, cwd: ctx.io.cwd, ...(ctx.values.fetch === true ? { fetch: true } : {}) }) : undefined;
   const { fleet } = await load(ctx);
   if (phase === 2 && !fleet.mirror) {
     throw new UsageError('--phase 2 needs an internal Git service: this fleet has no gitops.mirror', { hint: 'add gitops.mirror (url, app, credentials) to fleet.yaml; see fleetplan schema Fleet' });
@@ -71,7 +74,8 @@ export async function run(ctx: CommandContext): Promise<number> {
       env: ctx.io.env,
       cwd: ctx.io.cwd,
       ...(cacheDir !== undefined ? { cacheDir: resolve(ctx.io.cwd, cacheDir) } : {}),
-      ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}),
+      ...kustomize,
+      ...(tools ? { tools } : {}),
       ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}),
       ...(typeof ctx.values.jsonnet === 'string' ? { jsonnet: ctx.values.jsonnet } : {}),
       ...(ctx.values.fetch === true ? { fetch: true } : {}),

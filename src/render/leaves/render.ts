@@ -30,6 +30,8 @@ import type { JsonnetSettings } from './jsonnet.js';
 import { JSONNET_MAX_OUTPUT_BYTES, JSONNET_TIMEOUT_MS, SKIP_RENDERING_MARKER, jsonnetOutputManifests, jsonnetReads, jsonnetSearchPath } from './jsonnet.js';
 import { findVariableReference, objectFileName, parseManifests, serializeObject, substituteStream } from './manifests.js';
 import type { OciLeafSource } from './oci.js';
+import type { LeafTemplate } from './template.js';
+import { buildLeafTemplate, fillLeafTemplate } from './template.js';
 import { planOciSource } from './oci.js';
 
 export type LeafSource =
@@ -618,24 +620,44 @@ export async function renderLeafJobs(
       }
       result.cached = built.cached;
       const vars = job.variables;
-      const text = vars === undefined ? built.text : substituteStream(built.text, {
-        lookup: (name) => (Object.hasOwn(vars, name) ? vars[name] : undefined),
-        path: plan.path,
-        findSource: (name, lineText) => findSource(name, lineText, plan.inputs, ports.reader, rel),
-        hint: (names) =>
-          `define ${names.join(', ')} in cluster ${job.cluster}'s variables, give a default with \${NAME:-value}, or write $\${NAME} for a literal`,
-      });
-      const objects = parseManifests(text, `${plan.path} (built)`);
-      const files: OutputFile[] = objects.map((o, i) => ({ name: objectFileName(i, objects.length, o), content: serializeObject(o) }));
+      const lookup = (name: string) => (vars !== undefined && Object.hasOwn(vars, name) ? vars[name] : undefined);
+      // The built text parsed and dumped once, filled in per app where that is exact (template.ts, ADR 0332).
+      const template = templateOf(built.text, vars !== undefined, `${plan.path} (built)`);
+      const filled = template && fillLeafTemplate(template, lookup, plainMemo);
+      const files = filled ?? generalFiles(built.text, vars, plan, job);
       const relDir = `${job.cluster}/manifests/${appDir}`;
       await ready();
       ports.writer?.replaceDirectory(relDir, files);
-      result.objects = objects.length;
+      result.objects = files.length;
       result.files = files.map((f) => `${relDir}/${f.name}`);
     } catch (e) {
       result.error = forJob(e, job);
     }
     return result;
+  };
+
+  /** Per distinct built text: its template, or undefined where the general path must run (twice: with and without substitution). */
+  const templates = [new Map<string, LeafTemplate | undefined>(), new Map<string, LeafTemplate | undefined>()] as const;
+  const plainMemo = new Map<string, boolean>();
+  const templateOf = (text: string, substitutes: boolean, displayName: string): LeafTemplate | undefined => {
+    const memo = templates[substitutes ? 1 : 0];
+    if (memo.has(text)) return memo.get(text);
+    const t = buildLeafTemplate(text, substitutes, displayName);
+    memo.set(text, t);
+    return t;
+  };
+
+  /** Substitution on the built text, then parsing and dumping every object: the general path. */
+  const generalFiles = (builtText: string, vars: Record<string, string> | undefined, plan: BuildPlan, job: LeafJob): OutputFile[] => {
+    const text = vars === undefined ? builtText : substituteStream(builtText, {
+      lookup: (name) => (Object.hasOwn(vars, name) ? vars[name] : undefined),
+      path: plan.path,
+      findSource: (name, lineText) => findSource(name, lineText, plan.inputs, ports.reader, rel),
+      hint: (names) =>
+        `define ${names.join(', ')} in cluster ${job.cluster}'s variables, give a default with \${NAME:-value}, or write $\${NAME} for a literal`,
+    });
+    const objects = parseManifests(text, `${plan.path} (built)`);
+    return objects.map((o, i) => ({ name: objectFileName(i, objects.length, o), content: serializeObject(o) }));
   };
 
   const renderFluxOne = async (job: LeafJob, source: FluxLeafSource): Promise<LeafResult> => {
