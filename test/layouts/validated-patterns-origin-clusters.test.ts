@@ -162,3 +162,27 @@ test('Validated Patterns --clusters: each managed cluster gets the apps of the g
     removeTree(file);
   }
 });
+
+test('Validated Patterns multi-source value files are written as the chart writes them: a $patternref/ file as it is, another after $patternref', async () => {
+  const files = pattern('global:\n  pattern: demo\n  extraValueFiles:\n    - values-extra.yaml\nmain:\n  clusterGroupName: hub\n  multiSourceConfig:\n    enabled: true\n');
+  files['values-hub.yaml'] = files['values-hub.yaml']!.replace(
+    '      path: charts/web\n',
+    '      chart: web\n      chartVersion: 0.1.*\n      extraValueFiles:\n        - $patternref/overrides/web.yaml\n        - /overrides/web-2.yaml\n',
+  );
+  const dir = writeTree(files);
+  try {
+    const r = await cli(['render', '--repo', dir, '--cluster', 'hub', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    type Multi = { kind: string; metadata: { name: string }; spec: { sources: { helm?: { valueFiles: string[] } }[] } };
+    const web = (JSON.parse(r.stdout) as { items: Multi[] }).items.find((o) => o.kind === 'Application' && o.metadata.name === 'web')!;
+    assert.deepEqual(web.spec.sources.find((s) => s.helm)!.helm!.valueFiles, [
+      '$patternref/values-global.yaml',
+      '$patternref/values-hub.yaml',
+      '$patternref/values-extra.yaml',
+      '$patternref/overrides/web.yaml',
+      '$patternref/overrides/web-2.yaml',
+    ]);
+  } finally {
+    removeTree(dir);
+  }
+});

@@ -436,7 +436,9 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues, cluster = gv.group): 
   const candidateFiles = new Set<string>();
   const vf = (name: string, prefix: string, listCandidates: boolean): string | undefined => {
     const r = resolveTemplate(name, gv.values);
-    if (r.text !== undefined) return r.text.startsWith('/') ? `${prefix}${r.text.slice(1)}` : prefix === '/' ? r.text : `${prefix}${r.text}`;
+    // Single source: the file as written. Multi-source (clustergroup.sharedvaluefiles / app.extravaluefiles):
+    // as written when it starts with `$patternref/`, else `$patternref` + the file (with no slash added).
+    if (r.text !== undefined) return prefix === '/' || r.text.startsWith(prefix) ? r.text : `${prefix.replace(/\/$/, '')}${r.text}`;
     unknownFiles.push(r.display);
     // The user's own templated files: which files of the repository they may pick.
     if (listCandidates) for (const c of candidates(fs, r.pattern)) candidateFiles.add(c);
@@ -454,7 +456,8 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues, cluster = gv.group): 
   const valueFiles = (prefix: string, extra: string[]): string[] => {
     const out = [`${prefix}values-global.yaml`, `${prefix}values-${group}.yaml`];
     for (const f of platformFiles) vf(f, prefix, false);
-    for (const f of globalExtra) out.push(prefix === '/' ? f : `${prefix}${f.replace(/^\/+/, '')}`);
+    // global.extraValueFiles: as written, or `$patternref/` + the file (clustergroup.app.globalvalues.prefixedvaluefiles).
+    for (const f of globalExtra) out.push(prefix === '/' ? f : `${prefix}${f}`);
     for (const f of [...shared, ...extra]) {
       const r = vf(f, prefix, true);
       if (r !== undefined) out.push(r);
