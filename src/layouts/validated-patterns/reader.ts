@@ -990,8 +990,10 @@ function readPattern(fs: RepoFileSystem, context: { origin?: RepositoryOrigin },
   for (const [file, src] of real) if (!sources.has(file)) sources.set(file, src);
 
   const fleet: Fleet = {
-    // Argo CD builds each chart with its own Helm support: nothing substitutes variables in the leaves.
-    ...emptyFleet(fs.root, 'validated-patterns', { ...ARGOCD_REPOSITORY_CAPABILITIES, leafVariables: false }),
+    // Argo CD builds each chart with its own Helm support: nothing substitutes variables in the leaves;
+    // the clustergroup chart writes the Applications' fields as the value files give them, and Argo CD
+    // reads them as written (ADR 0344): no fleetplan variables in either.
+    ...emptyFleet(fs.root, 'validated-patterns', { ...ARGOCD_REPOSITORY_CAPABILITIES, leafVariables: false, appVariables: false }),
     name: pattern,
     file: VP_GLOBAL_FILE,
     repoURL,
