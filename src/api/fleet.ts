@@ -57,9 +57,10 @@ export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
   // The symlink check first: its walk of the repository then answers the reader's questions about
   // paths (adapters/node-fs.ts), instead of a walk after loading and system calls per file during it.
   const links = fs.outsideLinks?.() ?? [];
+  const origin = options.origin ?? readRepositoryOrigin(fs.root);
   try {
     chosen = forced ? { reader: forced, findings: [] } : chooseLayout(fs);
-    result = chosen.reader.load(fs);
+    result = chosen.reader.load(fs, { origin });
   } catch (e) {
     // No fleet found, because its own file is a link out of the repository: say so, not "no fleet".
     const first = links[0];
@@ -73,8 +74,20 @@ export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
     }
     throw e;
   }
-  const origin = options.origin ?? readRepositoryOrigin(fs.root);
   const extra = [...chosen.findings, ...fillRepositoryOrigin(result.fleet, origin)];
+  if (result.withClusters) {
+    const withClusters = result.withClusters;
+    const before = extra;
+    result.withClusters = (secrets) => {
+      const again = withClusters(secrets);
+      const more = [...before.filter((f) => f.code !== 'no-repo-url'), ...fillRepositoryOrigin(again.fleet, origin)];
+      for (const f of more) {
+        again.findings.push(f);
+        if (again.fleet.loadFindings !== again.findings) again.fleet.loadFindings.push(f);
+      }
+      return again;
+    };
+  }
   // Argo CD's repo-server refuses a whole repository that holds a symlink leading out of it
   // (docs/adr/0210-paths-stay-inside.md): each one is an error, whichever layout reads the repository.
   for (const l of links) {

@@ -37,7 +37,7 @@ export async function load(ctx: CommandContext, options: { clusterSecrets?: bool
 function clusterSecretsFile(ctx: CommandContext, result: LoadResult): ClusterSecret[] | undefined {
   const file = ctx.values['clusters'];
   if (typeof file !== 'string') return undefined;
-  if (!result.complete) {
+  if (!result.complete && !result.withClusters) {
     throw new UsageError(`--clusters ${file}: this repository is read as the ${result.fleet.layout} layout, whose clusters come from its own files`, {
       hint: '--clusters gives cluster Secrets to the ApplicationSets of a repository read as Argo CD reads it (the argocd layout); leave it out here',
     });
@@ -56,6 +56,11 @@ function clusterSecretsFile(ctx: CommandContext, result: LoadResult): ClusterSec
  */
 export async function completeRead(ctx: CommandContext, result: LoadResult, root: string, options: { clusterSecrets?: boolean } = {}): Promise<void> {
   const secrets = options.clusterSecrets === false ? undefined : clusterSecretsFile(ctx, result);
+  // A layout that reads its clusters' identities from --clusters (Validated Patterns' managed clusters): read again with them.
+  if (secrets && result.withClusters) {
+    const again = result.withClusters(secrets);
+    Object.assign(result, again, { withClusters: undefined });
+  }
   if (result.complete) {
     await withStatus(progress(ctx), 'following the repository\'s Applications…', () =>
       completeLoad(result, { env: ctx.io.env, cwd: ctx.io.cwd, ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}), ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}), ...(typeof ctx.values.jsonnet === 'string' ? { jsonnet: ctx.values.jsonnet } : {}), ...(secrets ? { clusterSecrets: secrets } : {}) }),

@@ -5,6 +5,7 @@
 import { InputError } from '../errors/index.js';
 import type { Layout } from '../model/fleet.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
+import type { RepositoryOrigin } from '../ports/git-repo.js';
 import type { LoadResult } from '../load/native.js';
 import { loadNativeFleet } from '../load/native.js';
 import { FLEET_FILE } from '../model/constants.js';
@@ -26,7 +27,8 @@ export interface LayoutReader {
   layout: Layout;
   /** True when the repository looks like this layout. */
   detect(fs: RepoFileSystem): boolean;
-  load(fs: RepoFileSystem): LoadResult;
+  /** `origin`: the clone's origin remote and branch, for a layout whose installer reads them (Validated Patterns). */
+  load(fs: RepoFileSystem, context?: { origin?: RepositoryOrigin }): LoadResult;
   /** Validation rules of this layout's own files and conventions (they run on every fleet and check the layout first). */
   rules: readonly RuleDefinition[];
   /**

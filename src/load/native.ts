@@ -41,6 +41,11 @@ export interface LoadResult {
    * kustomize and Helm builds): run once, before the fleet is used (api/ completeLoad).
    */
   complete?: (tools: LoadTools) => Promise<void>;
+  /**
+   * The same repository read again with the managed clusters of `--clusters FILE` (Validated
+   * Patterns: each cluster gets the apps of the group whose ACM placement selects it, ADR 0343).
+   */
+  withClusters?: (secrets: readonly ClusterSecret[]) => LoadResult;
 }
 
 /** What a reader's `complete` step may use: the real tools and the repository's git, through ports. */

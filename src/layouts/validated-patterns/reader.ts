@@ -28,6 +28,10 @@ import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, Fleet, GeneratedSource, GroupDef } from '../../model/fleet.js';
 import type { AppSpec, ClusterSpec, ProjectSpec } from '../../model/spec.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
+import type { RepositoryOrigin } from '../../ports/git-repo.js';
+import { isServerURL } from '../../model/git-url.js';
+import type { ClusterSecret } from '../../appset/types.js';
+import { compileSelector } from '../../appset/selector.js';
 import type { LoadResult } from '../../load/native.js';
 import { FLEET_FILE } from '../../model/constants.js';
 import type { SourceFile, YamlPath } from '../../model/source.js';
@@ -414,11 +418,10 @@ function applicationSetOf(ctx: ReaderContext, gv: GroupValues, a: Record<string,
   };
 }
 
-function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
+function buildCluster(ctx: ReaderContext, gv: GroupValues, cluster = gv.group): ClusterBuild {
   const { fs, pattern } = ctx;
   const cg = gv.clusterGroup;
   const group = gv.group;
-  const cluster = group;
   const argoNamespace = ctx.singleArgoCD ? ctx.vpArgoNamespace : `${pattern}-${group}`;
   const install: GroupInstall = { group, argoNamespace, namespaces: [], operatorGroups: [], subscriptions: [], projects: [], applications: [], applicationSets: [], objects: { namespaces: [], subscriptions: [], projects: [], applications: [] } };
   const b: ClusterBuild = { apps: {}, globalApps: {}, projects: {}, generated: [], notes: [], leafNotes: {}, clusterLeafNotes: [], install, places: new Map() };
@@ -433,7 +436,9 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
   const candidateFiles = new Set<string>();
   const vf = (name: string, prefix: string, listCandidates: boolean): string | undefined => {
     const r = resolveTemplate(name, gv.values);
-    if (r.text !== undefined) return r.text.startsWith('/') ? `${prefix}${r.text.slice(1)}` : prefix === '/' ? r.text : `${prefix}${r.text}`;
+    // Single source: the file as written. Multi-source (clustergroup.sharedvaluefiles / app.extravaluefiles):
+    // as written when it starts with `$patternref/`, else `$patternref` + the file (with no slash added).
+    if (r.text !== undefined) return prefix === '/' || r.text.startsWith(prefix) ? r.text : `${prefix.replace(/\/$/, '')}${r.text}`;
     unknownFiles.push(r.display);
     // The user's own templated files: which files of the repository they may pick.
     if (listCandidates) for (const c of candidates(fs, r.pattern)) candidateFiles.add(c);
@@ -451,7 +456,8 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues): ClusterBuild {
   const valueFiles = (prefix: string, extra: string[]): string[] => {
     const out = [`${prefix}values-global.yaml`, `${prefix}values-${group}.yaml`];
     for (const f of platformFiles) vf(f, prefix, false);
-    for (const f of globalExtra) out.push(prefix === '/' ? f : `${prefix}${f.replace(/^\/+/, '')}`);
+    // global.extraValueFiles: as written, or `$patternref/` + the file (clustergroup.app.globalvalues.prefixedvaluefiles).
+    for (const f of globalExtra) out.push(prefix === '/' ? f : `${prefix}${f}`);
     for (const f of [...shared, ...extra]) {
       const r = vf(f, prefix, true);
       if (r !== undefined) out.push(r);
@@ -757,7 +763,80 @@ function valuesView(real: SourceFile, apps: Record<string, AppSpec>, projects: R
   return { file: real.file, value: { spec: { apps, projects } }, locate: (p) => real.locate(map(p)), displayPath: map };
 }
 
-export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
+/**
+ * The repoURL the pattern's installer gives the operator for a clone's origin remote:
+ * rhvp.cluster_utils (install_settings) and common/Makefile turn an scp-like `git@host:path` into
+ * `https://host/path` (no token secret: the operator reads over HTTPS) and pass any other URL as
+ * it is. A path on this machine is no URL the cluster can read: undefined.
+ */
+export function installerRepoURL(origin: string | undefined): string | undefined {
+  if (!isServerURL(origin)) return undefined;
+  const u = origin.trim();
+  const scp = /^git@([^:/]+):(.+)$/.exec(u);
+  return scp ? `https://${scp[1]}/${scp[2]}` : u;
+}
+
+/** A managed cluster of `--clusters`: its name (the Secret's data.name) and labels (the Secret's, standing for the ManagedCluster's). */
+interface ManagedCluster {
+  name: string;
+  secret: string;
+  labels: Record<string, string>;
+}
+
+/**
+ * Which managed cluster group each cluster of `--clusters` belongs to: the group whose ACM
+ * placement clusterSelector (matchLabels and matchExpressions, as Kubernetes label selectors)
+ * selects its labels (ADR 0343). A cluster no placement selects gets nothing from the pattern; one
+ * that several select gets each of those groups' policies, which fleetplan does not merge: it is
+ * planned with the first and a warning names the others.
+ */
+function matchManagedClusters(
+  clusters: readonly ClusterSecret[],
+  spokes: readonly { gv: GroupValues; selector: LabelSelector }[],
+  hub: string,
+  hubFile: string,
+  findings: Finding[],
+): Map<string, ManagedCluster[]> {
+  const out = new Map<string, ManagedCluster[]>();
+  const compiled = spokes.map((s) => {
+    try {
+      return { group: s.gv.group, matches: compileSelector(s.selector as Parameters<typeof compileSelector>[0]) };
+    } catch (e) {
+      findings.push({ severity: 'error', code: 'vp-placement-selector', message: `managed cluster group ${s.gv.group}: its placement selector cannot be read: ${(e as Error).message}`, file: hubFile, hint: 'fix clusterSelector (matchLabels / matchExpressions with In, NotIn, Exists, DoesNotExist)' });
+      return { group: s.gv.group, matches: () => false };
+    }
+  });
+  const seen = new Set<string>();
+  for (const c of clusters) {
+    const name = c.data['name'] ?? c.name;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const server = c.data['server'] ?? '';
+    // The hub itself (in-cluster): the pattern's hub group, not a managed cluster.
+    if (name === 'in-cluster' || name === hub || server === 'https://kubernetes.default.svc') continue;
+    const labels = Object.fromEntries(Object.entries(c.labels).filter(([k]) => k !== 'argocd.argoproj.io/secret-type'));
+    const groups = compiled.filter((g) => g.matches(labels)).map((g) => g.group);
+    if (groups.length === 0) {
+      findings.push({ severity: 'warning', code: 'vp-cluster-not-selected', message: `--clusters: cluster ${name} (Secret ${c.name}) matches no managed cluster group's placement, so the pattern gives it nothing (${spokes.map((s) => `${s.gv.group}: ${selectorText(s.selector)}`).join('; ') || 'the hub has no managedClusterGroups'})`, file: hubFile, hint: 'label the cluster as a group\'s clusterSelector asks, or leave it out of --clusters' });
+      continue;
+    }
+    if (groups.length > 1) {
+      findings.push({ severity: 'warning', code: 'vp-cluster-in-several-groups', message: `--clusters: cluster ${name} (Secret ${c.name}) is selected by the placements of ${groups.join(', ')}: ACM gives it each group's clustergroup Application; fleetplan plans it with ${groups[0]} only`, file: hubFile, hint: 'make the groups\' clusterSelectors exclusive' });
+    }
+    let list = out.get(groups[0]!);
+    if (!list) out.set(groups[0]!, (list = []));
+    list.push({ name, secret: c.name, labels });
+  }
+  return out;
+}
+
+export function loadValidatedPatterns(fs: RepoFileSystem, context: { origin?: RepositoryOrigin } = {}): LoadResult {
+  const result = readPattern(fs, context);
+  result.withClusters = (secrets) => readPattern(fs, context, secrets);
+  return result;
+}
+
+function readPattern(fs: RepoFileSystem, context: { origin?: RepositoryOrigin }, managedClusters?: readonly ClusterSecret[]): LoadResult {
   const findings: Finding[] = [];
   const real = new Map<string, SourceFile>();
   const parse = (file: string): SourceFile | undefined => {
@@ -777,17 +856,28 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
   // The Pattern resource's name is the operator's global.pattern parameter, which wins over the value files.
   const pattern = installer.patternName;
   const fleetNotes: string[] = [];
-  let repoURL = str(getPath(globalValues, ['main', 'git', 'repoURL']));
+  // The installer (common/Makefile, rhvp.cluster_utils) passes the clone's origin and branch as
+  // main.git.repoURL/revision with --set, over values-global.yaml (ADR 0342); the file's own values
+  // count only outside a clone with an origin on a Git server.
+  const installerURL = installerRepoURL(context.origin?.url);
+  let repoURL: string | undefined;
   let repoFrom: string;
-  if (repoURL) fleetNotes.push((repoFrom = `repository ${repoURL} from ${VP_GLOBAL_FILE} main.git.repoURL`));
-  else if ((repoURL = str(getPath(metadata, ['repo_url'])))) {
+  if (installerURL) {
+    repoURL = installerURL;
+    fleetNotes.push((repoFrom = `repository ${repoURL}: the clone's origin${context.origin?.branch ? ` and branch ${context.origin.branch}` : ''}, which the installer passes as main.git.repoURL/revision over ${VP_GLOBAL_FILE}`));
+  } else if ((repoURL = str(getPath(globalValues, ['main', 'git', 'repoURL'])))) {
+    fleetNotes.push((repoFrom = `repository ${repoURL} from ${VP_GLOBAL_FILE} main.git.repoURL (the clone has no origin on a Git server; the installer passes the origin over it)`));
+  } else if ((repoURL = str(getPath(metadata, ['repo_url'])))) {
     fleetNotes.push((repoFrom = `repository ${repoURL} from ${VP_METADATA_FILE} repo_url (the upstream pattern; a fork's Pattern resource names its own)`));
   } else {
-    repoURL = `file://${fs.root}`;
-    fleetNotes.push((repoFrom = `no repository URL in the repository (the Pattern resource names it): shown as ${repoURL}`));
+    // Never a file:// path: left empty, load/repository-origin.ts says that no repository URL is known.
+    repoURL = '';
+    repoFrom = 'no repository URL: the clone has no origin on a Git server and the repository names none (the installer passes the origin as main.git.repoURL)';
+    fleetNotes.push(repoFrom);
   }
-  repoFrom = `the installer passes the clone's origin and current branch as main.git.repoURL/revision, over values-global.yaml; shown: ${repoFrom.replace(/^repository /, '')}`;
-  const revision = str(getPath(globalValues, ['main', 'git', 'revision'])) ?? 'HEAD';
+  if (!installerURL) repoFrom = `the installer passes the clone's origin and current branch as main.git.repoURL/revision, over values-global.yaml; shown: ${repoFrom.replace(/^repository /, '')}`;
+  const revision = (installerURL ? context.origin?.branch : undefined) ?? str(getPath(globalValues, ['main', 'git', 'revision'])) ?? 'HEAD';
+  if (installerURL) repoFrom = `${repoURL} at ${revision}`;
   const chart = clusterGroupChart(fs, globalValues);
   const singleArgoCD = getPath(globalValues, ['global', 'singleArgoCD']) === true;
   const ctx: ReaderContext = {
@@ -812,17 +902,17 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
   const clusters: ClusterDef[] = [];
   const groups = new Map<string, GroupDef>();
   const sources = new Map<string, SourceFile>();
-  const add = (gv: GroupValues, spec: Omit<ClusterSpec, 'apps'>, notes: string[], own: (install: GroupInstall) => NonNullable<ClusterDef['ownBootstrap']>) => {
-    const b = buildCluster(ctx, gv);
+  const add = (gv: GroupValues, spec: Omit<ClusterSpec, 'apps'>, notes: string[], own: (install: GroupInstall) => NonNullable<ClusterDef['ownBootstrap']>, name = gv.group) => {
+    const b = buildCluster(ctx, gv, name);
     const groupNames: string[] = [];
     if (Object.keys(b.globalApps).length) {
       groups.set('values-global', { name: 'values-global', file: VP_GLOBAL_FILE, metadata: { name: 'values-global' }, spec: { apps: b.globalApps } });
       groupNames.push('values-global');
     }
     clusters.push({
-      name: gv.group,
+      name,
       file: gv.file,
-      metadata: { name: gv.group },
+      metadata: { name },
       spec: { ...spec, groups: groupNames, apps: b.apps },
       projects: b.projects,
       notes: [...notes, ...b.notes],
@@ -879,18 +969,31 @@ export function loadValidatedPatterns(fs: RepoFileSystem): LoadResult {
     ...(acmAppName ? { acmApp: acmAppName } : {}),
   }));
   const gitopsChannel = str(getPath(globalValues, ['main', 'gitops', 'channel'])) ?? GITOPS_DEFAULT_CHANNEL;
+  const managed = managedClusters ? matchManagedClusters(managedClusters, spokes, hub, hubValues.file, findings) : undefined;
   for (const s of spokes) {
-    add(s.gv, { role: 'spoke', hub, platform: 'openshift', labels: selectedLabels(s.selector) }, s.notes, (install) => spokeInstall({
+    const own = (install: GroupInstall) => spokeInstall({
       hub, group: s.gv.group, patternName: pattern, selector: s.selector, selectorFrom: s.from, vpArgoNamespace: VP_ARGO_NAMESPACE,
       gitopsChannel, install, chart, ...(acmAppName ? { acmApp: acmAppName } : {}),
-    }));
+    });
+    if (!managed) {
+      add(s.gv, { role: 'spoke', hub, platform: 'openshift', labels: selectedLabels(s.selector) }, s.notes, own);
+      continue;
+    }
+    const mine = managed.get(s.gv.group) ?? [];
+    if (mine.length === 0) hubNotes.push(`managed cluster group ${s.gv.group}: no cluster of --clusters matches its placement (${selectorText(s.selector)}), so no cluster gets its apps`);
+    for (const m of mine) {
+      const notes = [`managed cluster ${m.name} (--clusters, Secret ${m.secret}): the hub's ACM placements of group ${s.gv.group} select it with ${selectorText(s.selector)} (${s.from}), so it gets that group's apps`, ...s.notes.slice(1)];
+      add(s.gv, { role: 'spoke', hub, platform: 'openshift', labels: m.labels }, notes, own, m.name);
+    }
   }
   if (globalSrc) sources.set(VP_GLOBAL_FILE, globalSrc);
   for (const [file, src] of real) if (!sources.has(file)) sources.set(file, src);
 
   const fleet: Fleet = {
-    // Argo CD builds each chart with its own Helm support: nothing substitutes variables in the leaves.
-    ...emptyFleet(fs.root, 'validated-patterns', { ...ARGOCD_REPOSITORY_CAPABILITIES, leafVariables: false }),
+    // Argo CD builds each chart with its own Helm support: nothing substitutes variables in the leaves;
+    // the clustergroup chart writes the Applications' fields as the value files give them, and Argo CD
+    // reads them as written (ADR 0344): no fleetplan variables in either.
+    ...emptyFleet(fs.root, 'validated-patterns', { ...ARGOCD_REPOSITORY_CAPABILITIES, leafVariables: false, appVariables: false }),
     name: pattern,
     file: VP_GLOBAL_FILE,
     repoURL,

@@ -150,13 +150,23 @@ test('Validated Patterns: the objects fleetplan renders equal helm template of t
     const repos = [realRepo('validatedpatterns__multicloud-gitops')];
     for (const git of patternGits()) {
       const name = basename(git.replace(/\/repo$/, '')).replace(/^validatedpatterns\+/, '');
-      checkout(git, join(dir, 'patterns', name));
-      repos.push(join(dir, 'patterns', name));
+      // A clone with its origin on GitHub, as a user has it: the installer passes that origin (ADR 0342).
+      const into = join(dir, 'patterns', name);
+      execFileSync('git', ['clone', '-q', git, into]);
+      execFileSync('git', ['-C', into, 'remote', 'set-url', 'origin', `https://github.com/validatedpatterns/${name}.git`]);
+      repos.push(into);
     }
+    // Every pattern compared, then every difference reported at once.
+    const failures: string[] = [];
     for (const repo of repos) {
-      const n = await compare(repo, chart, join(dir, 'home'));
-      assert.ok(n > 0, `${repo}: nothing compared`);
+      try {
+        const n = await compare(repo, chart, join(dir, 'home'));
+        assert.ok(n > 0, `${repo}: nothing compared`);
+      } catch (e) {
+        failures.push((e as Error).message);
+      }
     }
+    assert.deepEqual(failures, []);
   } finally {
     removeDir(dir);
   }
