@@ -267,9 +267,51 @@ function templateNotRead(findings: Finding[], e: HelmfileTemplateError, release:
   findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message, file: e.file, line: e.line, hint: `${how}; plan shows the release without it and render --leaves does not build it` });
 }
 
+/**
+ * The documents of a helmfile. A `.gotmpl` state file is a Go template that helmfile renders as a
+ * whole before it reads the YAML (`{{ $x := readFile … }}` lines at the top are not YAML): when
+ * the file does not parse as it is, it is rendered first (ADR 0340). A template that cannot be
+ * rendered (an environment variable only the shell has, a command) is one
+ * `helmfile-template-not-read` at its line, not one YAML error per line of template.
+ */
+function helmfileDocs(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): ReturnType<typeof readDocs> {
+  if (!file.endsWith('.gotmpl')) return readDocs(fs, file, findings);
+  let text: string;
+  try {
+    text = fs.readText(file);
+  } catch {
+    return [];
+  }
+  const parsed = parseLocated(file, text);
+  if (!parsed.errors.length || !text.includes('{{')) {
+    findings.push(...parsed.errors);
+    return parsed.docs;
+  }
+  let rendered: string;
+  try {
+    rendered = renderHelmfileTemplate(text, releaseTemplateData({ name: '', namespace: '' }), { fs, baseDir: dirOf(file), env }, { file, firstLine: 1 });
+  } catch (e) {
+    if (!(e instanceof HelmfileTemplateError)) throw e;
+    const scope = options.scope ? `${options.scope}: ` : '';
+    findings.push({
+      severity: 'warning',
+      code: 'helmfile-template-not-read',
+      message: `${scope}helmfile template not read, so the releases of ${file} are not known: ${e.message}`,
+      file: e.file,
+      line: e.line,
+      hint: e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders the state file as a whole before reading it',
+    });
+    return [];
+  }
+  // Lines of the rendered file are the template's as long as no action removes a line; positions are the rendered file's.
+  const again = parseLocated(file, rendered);
+  findings.push(...again.errors);
+  return again.docs;
+}
+
 export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[], options: HelmfileReadOptions = {}): void {
   const env = options.env ?? new Map<string, string>();
-  for (const doc of readDocs(fs, file, findings)) {
+  for (const doc of helmfileDocs(fs, file, findings, env, options)) {
     const v = doc.value;
     if (!isObj(v) || !Array.isArray(v.releases)) continue;
     const defaults = isObj(v.helmDefaults) ? v.helmDefaults : {};
