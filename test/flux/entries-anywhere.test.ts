@@ -189,3 +189,19 @@ test('helmfile-flux: a ks.yaml of an ExternalArtifact is not a missing-path erro
   assert.match(info.message, /flux:web\/web \(ExternalArtifact flux-system\/web\)/);
   assert.equal(info.file, 'kubernetes/apps/web/ks.yaml');
 });
+
+const redis = (hashConfig: boolean): Record<string, string> => ({
+  'clusters/one/infrastructure.yaml': ks('infrastructure', './infrastructure/redis'),
+  'infrastructure/redis/kustomization.yaml': `resources:\n  - release.yaml\nconfigMapGenerator:\n  - name: redis-values\n    namespace: cache\n    files:\n      - values.yaml=values.yaml\n${hashConfig ? 'configurations:\n  - kustomizeconfig.yaml\n' : ''}`,
+  'infrastructure/redis/values.yaml': 'replicas: 2\n',
+  'infrastructure/redis/kustomizeconfig.yaml': 'nameReference:\n- kind: ConfigMap\n  version: v1\n  fieldSpecs:\n  - path: spec/valuesFrom/name\n    kind: HelmRelease\n',
+  'infrastructure/redis/release.yaml': 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: redis\n  namespace: cache\nspec:\n  chart:\n    spec:\n      chart: redis\n      version: 17.0.0\n      sourceRef:\n        kind: HelmRepository\n        name: charts\n  valuesFrom:\n    - kind: ConfigMap\n      name: redis-values\n',
+});
+
+test('flux valuesFrom: a hash-suffixed configMapGenerator whose name the kustomization\'s configurations rewrite in HelmRelease valuesFrom is the ConfigMap the release reads', async () => {
+  const p = await plan(redis(true));
+  assert.deepEqual(p.findings.filter((f) => f.code === 'flux-values-from-missing'), []);
+  // Without the nameReference configuration kustomize leaves valuesFrom at redis-values, which the hashed ConfigMap is not.
+  const q = await plan(redis(false));
+  assert.equal(q.findings.filter((f) => f.code === 'flux-values-from-missing').length, 1, JSON.stringify(q.findings));
+});
