@@ -114,10 +114,14 @@ test('flux entries: FluxInstances under kubernetes/<cluster>/ are clusters named
     files[`kubernetes/${c}/apps/ks.yaml`] = ks(`only-${c}`, `./kubernetes/${c}/apps/x`);
     files[`kubernetes/${c}/apps/x/cm.yaml`] = cm('x', 'default');
   }
+  // A third entry in another top folder: named by that folder, the two others still by theirs.
+  files['devenv/oci/flux-instance.yaml'] = fluxInstance('./devenv/oci/flux');
+  files['devenv/oci/flux/ks.yaml'] = ks('dev', './devenv/oci/x');
+  files['devenv/oci/x/cm.yaml'] = cm('x', 'default');
   const p = await plan(files);
-  assert.deepEqual(p.clusters.map((c) => c.name), ['main', 'utility']);
+  assert.deepEqual(p.clusters.map((c) => c.name), ['devenv', 'main', 'utility']);
   assert.deepEqual(appNames(p, 'main'), ['flux:flux-system/cluster-apps', 'flux:flux-system/flux-system', 'flux:flux-system/only-main']);
-  assert.match(p.clusters[0]!.notes.join('\n'), /FluxInstance flux-system\/flux spec\.sync/);
+  assert.match(p.clusters[1]!.notes.join('\n'), /FluxInstance flux-system\/flux spec\.sync/);
   const r = await run(files, ['render', '--cluster', 'utility']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /name: only-utility/);

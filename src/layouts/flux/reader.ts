@@ -134,19 +134,27 @@ const GENERIC_SEGMENTS = new Set(['', '.', 'app', 'apps', 'base', 'cluster', 'cl
 /**
  * The cluster names of entries found outside clusters/<name>/ (ADR 0339): with one entry, the last
  * segment of its path that is not a generic folder name (`./hub` → hub), else `cluster`; with
- * several, the first segment in which their paths differ (`kubernetes/main/flux`,
- * `kubernetes/utility/flux` → main, utility); a name taken twice gets its position.
+ * several, per path the segment at the first index where it differs from every other path
+ * (`kubernetes/main/flux`, `kubernetes/utility/flux`, `devenv/oci/flux` → main, utility, devenv);
+ * a name taken twice gets its position.
  */
 function entryNames(paths: readonly string[]): string[] {
   const segs = paths.map((p) => p.split('/').filter((x) => x !== '' && x !== '.'));
-  let names: string[];
   if (segs.length === 0) return [];
-  if (segs.length === 1) names = [[...segs[0]!].reverse().find((x) => !GENERIC_SEGMENTS.has(x)) ?? 'cluster'];
-  else {
-    let i = 0;
-    while (segs.every((s) => s[i] !== undefined && s[i] === segs[0]![i])) i++;
-    names = segs.map((s, j) => s[i] ?? `cluster-${j + 1}`);
-  }
+  const lastNamed = (s: readonly string[]) => [...s].reverse().find((x) => !GENERIC_SEGMENTS.has(x));
+  const names =
+    segs.length === 1
+      ? [lastNamed(segs[0]!) ?? 'cluster']
+      : segs.map((s, j) => {
+          let at = 0;
+          for (const [k, o] of segs.entries()) {
+            if (k === j) continue;
+            let i = 0;
+            while (s[i] !== undefined && s[i] === o[i]) i++;
+            at = Math.max(at, i);
+          }
+          return s[at] ?? lastNamed(s) ?? `cluster-${j + 1}`;
+        });
   return names.map((n, j) => (names.indexOf(n) !== j ? `${n}-${j + 1}` : n));
 }
 
