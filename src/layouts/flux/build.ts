@@ -163,11 +163,31 @@ function readKustomization(ctx: BuildContext, file: string): Kustomization | und
   if (isObj(k.commonAnnotations)) for (const [a, b] of Object.entries(k.commonAnnotations)) annotations[a] = String(b);
   const generated: Built[] = [];
   const noHash = isObj(k.generatorOptions) && k.generatorOptions.disableNameSuffixHash === true;
+  // `configurations:` with a nameReference from a HelmRelease's valuesFrom (or a Flux Kustomization's
+  // substituteFrom) to ConfigMap/Secret: kustomize rewrites those references to the hashed name, so the
+  // generated object is the one they name (Flux's documented valuesFrom pattern; ADR 0341).
+  const renamedReferences = new Set<string>();
+  for (const c of strings(k.configurations)) {
+    const path = joinRelative(dir, c);
+    let docs: unknown[] = [];
+    try {
+      docs = path && ctx.fs.exists(path) && !ctx.fs.isDirectory(path) ? parseYamlAll(ctx.fs.readText(path), { schema: 'core' }) : [];
+    } catch {
+      docs = [];
+    }
+    for (const d of docs.filter(isObj)) {
+      for (const ref of Array.isArray(d.nameReference) ? d.nameReference.filter(isObj) : []) {
+        const specs = Array.isArray(ref.fieldSpecs) ? ref.fieldSpecs.filter(isObj) : [];
+        if ((ref.kind === 'ConfigMap' || ref.kind === 'Secret') && specs.some((f) => f.kind === 'HelmRelease' || f.kind === 'Kustomization')) renamedReferences.add(ref.kind);
+      }
+    }
+  }
   for (const [field, kind] of [['configMapGenerator', 'ConfigMap'], ['secretGenerator', 'Secret']] as const) {
     (Array.isArray(k[field]) ? k[field] : []).forEach((g: unknown, i: number) => {
       if (!isObj(g) || typeof g.name !== 'string') return;
-      // With a hash suffix the name is not the one written: nothing can name it, so it is left out.
-      if (!(noHash || (isObj(g.options) && g.options.disableNameSuffixHash === true))) return;
+      // With a hash suffix the name is not the one written: nothing can name it, so it is left out,
+      // unless the kustomization's configurations rewrite Flux's references to it.
+      if (!(noHash || (isObj(g.options) && g.options.disableNameSuffixHash === true) || renamedReferences.has(kind))) return;
       const data: Record<string, string> = {};
       for (const l of strings(g.literals)) {
         const eq = l.indexOf('=');

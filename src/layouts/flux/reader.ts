@@ -77,9 +77,134 @@ function yamlFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[]
 
 const entriesCache = new WeakMap<RepoFileSystem, ClusterEntry[]>();
 
+/** The FluxInstance's `spec.sync`, or the flux-instance chart's values `instance.sync` in a HelmRelease. */
+function syncOf(v: unknown): Obj | undefined {
+  if (!isObj(v) || !isObj(v.spec)) return undefined;
+  const sync = v.kind === 'FluxInstance' ? v.spec.sync : v.kind === 'HelmRelease' && isObj(v.spec.values) && isObj(v.spec.values.instance) ? v.spec.values.instance.sync : undefined;
+  return isObj(sync) && typeof sync.path === 'string' && !sync.path.includes('${') ? sync : undefined;
+}
+
+/** The flux-system Kustomization of a file (gotk-sync.yaml), if it has one. */
+function bootstrapEntry(fs: RepoFileSystem, f: string, text: string): Built | undefined {
+  if (!/^kind:\s*Kustomization\s*$/m.test(text) || !/\bname:\s*["']?flux-system\b/.test(text)) return undefined;
+  const doc = readDocs(fs, f, []).find((d) => isFluxKustomization(d.value) && (d.value as Obj & { metadata: Obj }).metadata.name === 'flux-system');
+  return doc ? { obj: doc.value as Obj, file: f, locate: doc.locate } : undefined;
+}
+
+/** flux-operator: a FluxInstance's spec.sync makes the source and Kustomization, named after its namespace. */
+function instanceEntry(fs: RepoFileSystem, f: string, text: string): { entry: Built; implied: string } | undefined {
+  if (!/^kind:\s*(FluxInstance|HelmRelease)\s*$/m.test(text) || !/\bsync:/.test(text)) return undefined;
+  const doc = readDocs(fs, f, []).find((d) => syncOf(d.value) !== undefined);
+  if (!doc) return undefined;
+  const fi = doc.value as Obj;
+  const sync = syncOf(fi)!;
+  const ns = (fi.kind === 'HelmRelease' ? str((fi.spec as Obj).targetNamespace) : undefined) ?? str(metaOf(fi).namespace) ?? 'flux-system';
+  const kind = str(sync.kind) ?? 'GitRepository';
+  const sname = str(sync.name) ?? ns;
+  const k = bootstrapKustomization(String(sync.path).replace(/^\.\//, '').replace(/\/+$/, '') || '.');
+  k.metadata = { name: sname, namespace: ns };
+  k.spec = { ...(k.spec as Obj), sourceRef: { kind, name: sname } };
+  const what = fi.kind === 'FluxInstance' ? `FluxInstance ${ns}/${String(metaOf(fi).name)} spec.sync` : `HelmRelease ${ns}/${String(metaOf(fi).name)} values instance.sync (the FluxInstance it installs)`;
+  return { entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from ${what}, path ${String(sync.path)}` };
+}
+
+function readTextOrUndefined(fs: RepoFileSystem, f: string): string | undefined {
+  try {
+    return fs.readText(f);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every YAML file of the repository (dot folders left out), sorted, to a depth that real layouts reach. */
+function repositoryYamlFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[]): string[] {
+  if (depth > 8) return out;
+  for (const e of [...fs.list(dir)].sort()) {
+    if (e.startsWith('.') || e === 'node_modules') continue;
+    const p = dir === '.' ? e : `${dir}/${e}`;
+    if (fs.isDirectory(p)) repositoryYamlFiles(fs, p, depth + 1, out);
+    else if (/\.ya?ml$/.test(e)) out.push(p);
+  }
+  return out;
+}
+
+/** Path segments that name no cluster (`./kubernetes/main/flux` is cluster main). */
+const GENERIC_SEGMENTS = new Set(['', '.', 'app', 'apps', 'base', 'cluster', 'clusters', 'deploy', 'flux', 'flux-system', 'gitops', 'k8s', 'kubernetes', 'manifests']);
+
+/**
+ * The cluster names of entries found outside clusters/<name>/ (ADR 0339): with one entry, the last
+ * segment of its path that is not a generic folder name (`./hub` → hub), else `cluster`; with
+ * several, per path the segment at the first index where it differs from every other path
+ * (`kubernetes/main/flux`, `kubernetes/utility/flux`, `devenv/oci/flux` → main, utility, devenv);
+ * a name taken twice gets its position.
+ */
+function entryNames(paths: readonly string[]): string[] {
+  const segs = paths.map((p) => p.split('/').filter((x) => x !== '' && x !== '.'));
+  if (segs.length === 0) return [];
+  const lastNamed = (s: readonly string[]) => [...s].reverse().find((x) => !GENERIC_SEGMENTS.has(x));
+  const names =
+    segs.length === 1
+      ? [lastNamed(segs[0]!) ?? 'cluster']
+      : segs.map((s, j) => {
+          let at = 0;
+          for (const [k, o] of segs.entries()) {
+            if (k === j) continue;
+            let i = 0;
+            while (s[i] !== undefined && s[i] === o[i]) i++;
+            at = Math.max(at, i);
+          }
+          return s[at] ?? lastNamed(s) ?? `cluster-${j + 1}`;
+        });
+  return names.map((n, j) => (names.indexOf(n) !== j ? `${n}-${j + 1}` : n));
+}
+
+/**
+ * Entries anywhere in the repository, when no clusters/<name>/ has one (ADR 0339): a flux-system
+ * Kustomization in any file (`hub/flux-system/gotk-sync.yaml`), else a FluxInstance's sync or the
+ * flux-instance chart's `instance.sync` in a HelmRelease (`kubernetes/main/apps/flux-system/…`).
+ * One entry per path; the cluster is named from the path (entryNames).
+ */
+function entriesAnywhere(fs: RepoFileSystem): ClusterEntry[] {
+  const kustomizations: { entry: Built; implied?: string }[] = [];
+  const instances: { entry: Built; implied?: string }[] = [];
+  const placeholders: { entry: Built; implied?: string }[] = [];
+  for (const f of repositoryYamlFiles(fs, '.', 0, [])) {
+    const text = readTextOrUndefined(fs, f);
+    if (text !== undefined && (f === 'flux-system/gotk-sync.yaml' || f.endsWith('/flux-system/gotk-sync.yaml')) && !bootstrapEntry(fs, f, text)) {
+      // A placeholder gotk-sync.yaml (`hub/flux-system/`): what flux bootstrap --path=<its parent> writes there.
+      const dir = f.split('/').slice(0, -2).join('/') || '.';
+      placeholders.push({ entry: { obj: bootstrapKustomization(dir), file: f, locate: () => ({ line: 1, column: 1 }) }, implied: `a placeholder: read as flux bootstrap --path=${dir} writes it` });
+      continue;
+    }
+    if (text === undefined || !/toolkit\.fluxcd\.io\/|fluxcd\.controlplane\.io\//.test(text)) continue;
+    const k = bootstrapEntry(fs, f, text);
+    if (k) kustomizations.push({ entry: k });
+    else {
+      const i = instanceEntry(fs, f, text);
+      if (i) instances.push(i);
+    }
+  }
+  const byPath = new Map<string, { entry: Built; implied?: string }>();
+  for (const c of kustomizations.length || instances.length ? [...kustomizations, ...instances] : placeholders) {
+    const p = specPath(c.entry.obj);
+    if (p !== undefined && !byPath.has(p)) byPath.set(p, c);
+  }
+  const paths = [...byPath.keys()];
+  const names = entryNames(paths);
+  return paths.map((p, i) => ({ cluster: names[i]!, dir: p, ...byPath.get(p)! })).sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
+}
+
+/** True when a file holds a Flux Kustomization (kustomize.toolkit.fluxcd.io). */
+function holdsFluxKustomization(fs: RepoFileSystem, f: string): boolean {
+  const text = readTextOrUndefined(fs, f);
+  return text !== undefined && /^apiVersion:\s*kustomize\.toolkit\.fluxcd\.io\//m.test(text) && /^kind:\s*Kustomization\s*$/m.test(text);
+}
+
 /**
  * Each `clusters/<name>/` with a Flux Kustomization named flux-system (gotk-sync.yaml, written by
- * `flux bootstrap`, or any file there), sorted by cluster name.
+ * `flux bootstrap`, or any file there), sorted by cluster name; else a FluxInstance there; else a
+ * placeholder gotk-sync.yaml or Flux Kustomizations directly in the folder, read as `flux bootstrap
+ * --path=clusters/<name>` makes them. When no such folder has one, entries anywhere (entriesAnywhere).
  */
 export function clusterEntries(fs: RepoFileSystem): ClusterEntry[] {
   const known = entriesCache.get(fs);
@@ -96,59 +221,40 @@ export function clusterEntries(fs: RepoFileSystem): ClusterEntry[] {
         files.sort((a, b) => Number(!a.endsWith('/gotk-sync.yaml')) - Number(!b.endsWith('/gotk-sync.yaml')) || (a < b ? -1 : a > b ? 1 : 0));
         let found = false;
         for (const f of files) {
-          let text: string;
-          try {
-            text = fs.readText(f);
-          } catch {
-            continue;
-          }
-          if (!/^kind:\s*Kustomization\s*$/m.test(text) || !/\bname:\s*["']?flux-system\b/.test(text)) continue;
-          const doc = readDocs(fs, f, []).find((d) => isFluxKustomization(d.value) && (d.value as Obj & { metadata: Obj }).metadata.name === 'flux-system');
-          if (doc) {
-            out.push({ cluster: name, dir, entry: { obj: doc.value as Obj, file: f, locate: doc.locate } });
+          const text = readTextOrUndefined(fs, f);
+          const entry = text === undefined ? undefined : bootstrapEntry(fs, f, text);
+          if (entry) {
+            out.push({ cluster: name, dir, entry });
             found = true;
             break;
           }
         }
         if (!found) {
-          // flux-operator: a FluxInstance's spec.sync makes the source and Kustomization, named after its namespace.
           for (const f of files) {
-            let text: string;
-            try {
-              text = fs.readText(f);
-            } catch {
-              continue;
+            const text = readTextOrUndefined(fs, f);
+            const i = text === undefined ? undefined : instanceEntry(fs, f, text);
+            if (i) {
+              out.push({ cluster: name, dir, ...i });
+              found = true;
+              break;
             }
-            if (!/^kind:\s*(FluxInstance|HelmRelease)\s*$/m.test(text) || !/\bsync:/.test(text)) continue;
-            // The FluxInstance itself, or the flux-instance chart's values (instance.sync) in a HelmRelease.
-            const syncOf = (v: unknown): Obj | undefined => {
-              if (!isObj(v) || !isObj(v.spec)) return undefined;
-              const sync = v.kind === 'FluxInstance' ? v.spec.sync : v.kind === 'HelmRelease' && isObj(v.spec.values) && isObj(v.spec.values.instance) ? v.spec.values.instance.sync : undefined;
-              return isObj(sync) && typeof sync.path === 'string' ? sync : undefined;
-            };
-            const doc = readDocs(fs, f, []).find((d) => syncOf(d.value) !== undefined);
-            if (!doc) continue;
-            const fi = doc.value as Obj;
-            const sync = syncOf(fi)!;
-            const ns = (fi.kind === 'HelmRelease' ? str((fi.spec as Obj).targetNamespace) : undefined) ?? str(metaOf(fi).namespace) ?? 'flux-system';
-            const kind = str(sync.kind) ?? 'GitRepository';
-            const sname = str(sync.name) ?? ns;
-            const k = bootstrapKustomization(String(sync.path).replace(/^\.\//, ''));
-            k.metadata = { name: sname, namespace: ns };
-            k.spec = { ...(k.spec as Obj), sourceRef: { kind, name: sname } };
-            const what = fi.kind === 'FluxInstance' ? `FluxInstance ${ns}/${String(metaOf(fi).name)} spec.sync` : `HelmRelease ${ns}/${String(metaOf(fi).name)} values instance.sync (the FluxInstance it installs)`;
-            out.push({ cluster: name, dir, entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from ${what}, path ${String(sync.path)}` });
-            found = true;
-            break;
           }
         }
         const sync = `${dir}/flux-system/gotk-sync.yaml`;
         if (!found && fs.exists(sync)) {
           // A placeholder gotk-sync.yaml (Flux's example repositories): the Kustomization flux bootstrap --path=<dir> writes there.
           out.push({ cluster: name, dir, entry: { obj: bootstrapKustomization(dir), file: sync, locate: () => ({ line: 1, column: 1 }) }, implied: `a placeholder: read as flux bootstrap --path=${dir} writes it` });
+        } else if (!found) {
+          // No flux-system folder at all (Azure/Flux tutorials: `flux bootstrap --path=clusters/<name>` writes it on first run):
+          // the Flux Kustomizations directly in the folder are what that bootstrap applies (ADR 0339).
+          const direct = files.filter((f) => f.lastIndexOf('/') === dir.length && holdsFluxKustomization(fs, f));
+          if (direct.length) {
+            out.push({ cluster: name, dir, entry: { obj: bootstrapKustomization(dir), file: direct[0]!, locate: () => ({ line: 1, column: 1 }) }, implied: `no flux-system Kustomization in ${dir}: read as flux bootstrap --path=${dir} writes it` });
+          }
         }
       }
     }
+    if (!out.length) out.push(...entriesAnywhere(fs));
   }
   entriesCache.set(fs, out);
   return out;
@@ -287,6 +393,12 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
     }
     let repoPath: string | undefined;
     let allowed: string[] | undefined;
+    if (isObj(spec.kubeConfig)) {
+      // Applied by this cluster's Flux to another cluster (hub and spokes): its objects are that cluster's, not this one's (ADR 0339).
+      const kc = isObj(spec.kubeConfig.secretRef) ? `the kubeConfig Secret ${ns}/${String(spec.kubeConfig.secretRef.name)}` : 'spec.kubeConfig';
+      n.notRead = `it applies its objects to the remote cluster of ${kc}, not to this cluster`;
+      continue;
+    }
     if (kind === 'GitRepository' && refName === self.name && refNs === self.namespace) repoPath = path;
     else if (kind === 'ExternalArtifact') {
       const a = artifactRoot(objects, refName, refNs, self);

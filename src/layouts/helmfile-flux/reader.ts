@@ -105,6 +105,11 @@ function yamlFilesUnder(fs: RepoFileSystem, dir: string, depth: number, out: str
   return out;
 }
 
+/** True when the layout has Flux Kustomizations of its own to read (ks.yaml files or kubernetes/flux/cluster/). */
+export function hasKsFiles(fs: RepoFileSystem): boolean {
+  return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).length > 0;
+}
+
 /** True when the repository has a helmfile bootstrap (the layout's defining file). */
 export function hasHelmfile(fs: RepoFileSystem): boolean {
   return helmfileFiles(fs).length > 0;
@@ -262,9 +267,51 @@ function templateNotRead(findings: Finding[], e: HelmfileTemplateError, release:
   findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message, file: e.file, line: e.line, hint: `${how}; plan shows the release without it and render --leaves does not build it` });
 }
 
+/**
+ * The documents of a helmfile. A `.gotmpl` state file is a Go template that helmfile renders as a
+ * whole before it reads the YAML (`{{ $x := readFile … }}` lines at the top are not YAML): when
+ * the file does not parse as it is, it is rendered first (ADR 0340). A template that cannot be
+ * rendered (an environment variable only the shell has, a command) is one
+ * `helmfile-template-not-read` at its line, not one YAML error per line of template.
+ */
+function helmfileDocs(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): ReturnType<typeof readDocs> {
+  if (!file.endsWith('.gotmpl')) return readDocs(fs, file, findings);
+  let text: string;
+  try {
+    text = fs.readText(file);
+  } catch {
+    return [];
+  }
+  const parsed = parseLocated(file, text);
+  if (!parsed.errors.length || !text.includes('{{')) {
+    findings.push(...parsed.errors);
+    return parsed.docs;
+  }
+  let rendered: string;
+  try {
+    rendered = renderHelmfileTemplate(text, releaseTemplateData({ name: '', namespace: '' }), { fs, baseDir: dirOf(file), env }, { file, firstLine: 1 });
+  } catch (e) {
+    if (!(e instanceof HelmfileTemplateError)) throw e;
+    const scope = options.scope ? `${options.scope}: ` : '';
+    findings.push({
+      severity: 'warning',
+      code: 'helmfile-template-not-read',
+      message: `${scope}helmfile template not read, so the releases of ${file} are not known: ${e.message}`,
+      file: e.file,
+      line: e.line,
+      hint: e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders the state file as a whole before reading it',
+    });
+    return [];
+  }
+  // Lines of the rendered file are the template's as long as no action removes a line; positions are the rendered file's.
+  const again = parseLocated(file, rendered);
+  findings.push(...again.errors);
+  return again.docs;
+}
+
 export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[], options: HelmfileReadOptions = {}): void {
   const env = options.env ?? new Map<string, string>();
-  for (const doc of readDocs(fs, file, findings)) {
+  for (const doc of helmfileDocs(fs, file, findings, env, options)) {
     const v = doc.value;
     if (!isObj(v) || !Array.isArray(v.releases)) continue;
     const defaults = isObj(v.helmDefaults) ? v.helmDefaults : {};
@@ -727,6 +774,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
     const entry = { line: r.line, column: r.column, path: releasePaths.get(r) ?? [] };
     addApp(r.file, releaseApp(r), spec, { ...entry, fields: r.needs[0] ? { needs: { line: r.needs[0].line, column: r.needs[0].column, path: [...entry.path, 'needs'] } } : {} });
   }
+  const foreign: { k: FluxKustomization; src: string }[] = [];
   for (const k of flux) {
     const spec: AppSpec = {
       path: k.path ?? dirOf(k.file),
@@ -735,6 +783,16 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
     };
     const manifest = ksManifests.get(k);
     if (manifest) spec.manifest = manifest;
+    // A Kustomization of an ExternalArtifact, OCIRepository or Bucket: its path is in that source, which
+    // this layout does not map to the repository (the flux layout maps ArtifactGenerators): said, and
+    // its path not looked for here (ADR 0339).
+    const mspec = manifest && isObj(manifest.spec) ? manifest.spec : {};
+    const ref = isObj(mspec.sourceRef) ? mspec.sourceRef : undefined;
+    if (ref && typeof ref.kind === 'string' && ref.kind !== 'GitRepository') {
+      const src = `${ref.kind} ${typeof ref.namespace === 'string' ? ref.namespace : k.namespace}/${String(ref.name)}`;
+      spec.repoURL = src;
+      foreign.push({ k, src });
+    }
     const parent = parentOf(k);
     const needs = (ks.kept.get(k) ?? []).filter((x) => x !== parent || k.dependsOn.some((d) => findKustomization(flux, k, d) === x)).map(kustomizationApp);
     if (needs.length) spec.needs = needs;
@@ -744,6 +802,17 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
     if (pathAt) fields.path = { ...pathAt, path: ['spec', 'path'] };
     if (k.dependsOn[0]) fields.needs = { line: k.dependsOn[0].line, column: k.dependsOn[0].column, path: ['spec', 'dependsOn'] };
     addApp(k.file, kustomizationApp(k), spec, { ...entry, fields });
+  }
+  if (foreign.length) {
+    const first = foreign[0]!;
+    findings.push({
+      severity: 'info',
+      code: 'flux-source-not-read',
+      message: `${foreign.length} Flux Kustomization${foreign.length === 1 ? '' : 's'} build${foreign.length === 1 ? 's' : ''} a source that is not this repository's GitRepository (${[...new Set(foreign.map((f) => f.src.split(' ')[0]))].join(', ')}): ${foreign.slice(0, 5).map((f) => `${kustomizationApp(f.k)} (${f.src})`).join(', ')}${foreign.length > 5 ? ', …' : ''}; fleetplan lists them but not the objects they apply`,
+      file: first.k.file,
+      line: first.k.line,
+      hint: 'the objects come from the artifact in the cluster; plan, render and validate do not read them',
+    });
   }
   const groupNames: string[] = [];
   [...byFile.entries()].forEach(([file, g], i) => {

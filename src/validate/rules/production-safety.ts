@@ -74,6 +74,9 @@ export const productionSafetyRule: RuleDefinition = {
           const name = o.name.includes('$') ? substitute(o.name, lookup).text : o.name;
           const ns = CLUSTER_SCOPED.has(o.kind) ? '' : (o.namespace ?? app.destination.namespace ?? '');
           const nsText = ns.includes('$') ? substitute(ns, lookup).text : ns;
+          // Flux's post-build variables are each Kustomization's own (leafVariables: false): `${APP}-env` built by two
+          // Kustomizations is two objects once Flux substitutes them, so a name still holding `${` is not compared.
+          if (fleet.engine === 'flux' && app.name.startsWith('flux:') && (name.includes('${') || nsText.includes('${'))) continue;
           const key = `${o.group}/${o.kind}/${nsText}/${name}`;
           const prev = owners.get(key);
           if (!prev) {
