@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { parseBlockMappingStream } from '../../src/yaml/block-mapping.js';
 import { parseAllDocuments, parseYamlAll } from '../../src/yaml/index.js';
 import { parseClusterSecrets, parseClusterSecretsWithPositions } from '../../src/appset/load.js';
+import { sortApplications } from '../../src/appset/format.js';
+import type { GeneratedApplication } from '../../src/appset/applications.js';
 
 /** A small deterministic PRNG (mulberry32). */
 function prng(seed: number): () => number {
@@ -187,4 +189,15 @@ const named: { name: string; text: string; docs: unknown[] | undefined }[] = [
 
 test('the block-mapping reader: named cases', () => {
   for (const c of named) assert.deepStrictEqual(parseBlockMappingStream(c.text), c.docs, c.name);
+});
+
+test('sortApplications orders by name, then generation order, as a stable sort of the Applications by name does', () => {
+  const r = prng(0x50f7);
+  const apps = Array.from({ length: 5000 }, (_, i) => ({ application: { metadata: { name: `app-${Math.floor(r() * 700)}${r() < 0.1 ? 'ü' : ''}` } }, params: {}, generator: `g${i}` }) as unknown as GeneratedApplication);
+  const reference = [...apps].sort((x, y) => {
+    const a = x.application.metadata.name!;
+    const b = y.application.metadata.name!;
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
+  assert.deepStrictEqual(sortApplications(apps).map((a) => a.generator), reference.map((a) => a.generator));
 });
