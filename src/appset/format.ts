@@ -19,10 +19,23 @@ export interface FormatOptions {
 export const defaultFormatOptions: FormatOptions = { output: 'yaml', explain: false };
 
 export function sortApplications(apps: readonly GeneratedApplication[]): GeneratedApplication[] {
-  // Each name read once, not twice per comparison.
-  const keyed = apps.map((a, i) => ({ a, i, n: applicationName(a) }));
-  keyed.sort((x, y) => (x.n < y.n ? -1 : x.n > y.n ? 1 : x.i - y.i));
-  return keyed.map((x) => x.a);
+  // Each name read once, not twice per comparison; positions sorted instead of one record per
+  // Application (100,000 objects fewer for the scavenger). Name, then position: a total order.
+  const n = apps.length;
+  const names = new Array<string>(n);
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    names[i] = applicationName(apps[i]!);
+    order[i] = i;
+  }
+  order.sort((x, y) => {
+    const a = names[x]!;
+    const b = names[y]!;
+    return a < b ? -1 : a > b ? 1 : x - y;
+  });
+  const out = new Array<GeneratedApplication>(n);
+  for (let i = 0; i < n; i++) out[i] = apps[order[i]!]!;
+  return out;
 }
 
 function sortKeysDeep(v: unknown): unknown {

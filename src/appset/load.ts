@@ -9,6 +9,7 @@ import { InputError } from '../errors/index.js';
 import type { SourceLocation } from '../errors/index.js';
 import type { ApplicationSet, ClusterSecret } from './types.js';
 import { isPlainObject } from './go-value.js';
+import { parseBlockMappingStream } from '../yaml/block-mapping.js';
 
 export interface LoadedApplicationSet {
   appSet: ApplicationSet;
@@ -125,30 +126,22 @@ const NEEDS_POSITIONS = Symbol('needs positions');
 
 /** A string that the `yaml` package's core schema may read as a number where js-yaml's reads a string (`+.5`). */
 const NUMBER_LIKE = /^[-+]?\.?[0-9]|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$/;
+/** A carriage return that does not end a CRLF line. */
+const LONE_CR = /\r(?!\n)/;
 /** An anchor or alias: the positioned parser limits how many a file expands. */
 const ANCHOR_OR_ALIAS = /(?:^|[\s:\-[{,])[&*][^\s,\]}]/;
 
 /**
- * parseClusterSecrets without positions (js-yaml, YAML 1.2 core): 1,000 Secrets parse several times
- * faster than with the positioned parser. Undefined — read again with positions, which gives the
- * same values or the error at its line — whenever the two parsers could differ or a message needs
- * a place: a syntax error, an anchor or alias, a value either parser might read as a number, or
- * any Secret that is not accepted as it is.
+ * parseClusterSecrets without positions: first the block-mapping reader (src/yaml/block-mapping.ts,
+ * the subset Secrets are written in; ADR 0326), else js-yaml (YAML 1.2 core). 1,000 Secrets parse
+ * many times faster than with the positioned parser. Undefined — read again with positions, which
+ * gives the same values or the error at its line — whenever the parsers could differ or a message
+ * needs a place: a syntax error, an anchor or alias, a value either parser might read as a number,
+ * or any Secret that is not accepted as it is.
  */
 function parseClusterSecretsFast(text: string): ClusterSecret[] | undefined {
-  if (ANCHOR_OR_ALIAS.test(text)) return undefined;
-  let docs: unknown[];
-  try {
-    docs = parseYamlAll(text, { schema: 'core' });
-  } catch {
-    return undefined;
-  }
-  const numberLike = (v: unknown): boolean => {
-    if (typeof v === 'string') return NUMBER_LIKE.test(v);
-    if (Array.isArray(v)) return v.some(numberLike);
-    if (v !== null && typeof v === 'object') return Object.entries(v).some(([k, x]) => NUMBER_LIKE.test(k) || numberLike(x));
-    return false;
-  };
+  const docs = parseBlockMappingStream(text) ?? parseCoreChecked(text);
+  if (docs === undefined) return undefined;
   const locate = (): SourceLocation => {
     throw NEEDS_POSITIONS;
   };
@@ -156,7 +149,7 @@ function parseClusterSecretsFast(text: string): ClusterSecret[] | undefined {
   try {
     for (const obj of docs) {
       if (obj === null || obj === undefined) continue;
-      if (numberLike(obj) || !isPlainObject(obj)) return undefined;
+      if (!isPlainObject(obj)) return undefined;
       if (obj['kind'] === 'List' && Array.isArray(obj['items'])) for (const item of obj['items']) out.push(toSecret(item, locate));
       else out.push(toSecret(obj, locate));
     }
@@ -165,6 +158,27 @@ function parseClusterSecretsFast(text: string): ClusterSecret[] | undefined {
     throw e;
   }
   return out;
+}
+
+/** The documents as js-yaml's YAML 1.2 core reads them, or undefined where the positioned parser could read them otherwise. */
+function parseCoreChecked(text: string): unknown[] | undefined {
+  // A CR without LF is a line break to js-yaml (a quoted scalar folds it into a space) and text to the `yaml` package.
+  if (ANCHOR_OR_ALIAS.test(text) || LONE_CR.test(text)) return undefined;
+  let docs: unknown[];
+  try {
+    docs = parseYamlAll(text, { schema: 'core' });
+  } catch {
+    return undefined;
+  }
+  const numberLike = (v: unknown): boolean => {
+    if (typeof v === 'string') return NUMBER_LIKE.test(v);
+    // js-yaml reads `1_000` and `0b1` as numbers, the `yaml` package as strings: any number is left to the positioned parser.
+    if (typeof v === 'number') return true;
+    if (Array.isArray(v)) return v.some(numberLike);
+    if (v !== null && typeof v === 'object') return Object.entries(v).some(([k, x]) => NUMBER_LIKE.test(k) || numberLike(x));
+    return false;
+  };
+  return docs.some(numberLike) ? undefined : docs;
 }
 
 /** parseClusterSecrets with the positioned parser (`yaml`): every value placed; the reference for the fast path. */
