@@ -50,6 +50,11 @@ export interface ResolveSession {
   readonly fleet: Fleet;
   /** Group list (JSON of the names) → that list's layers per app, merged over the defaults. */
   readonly chains: Map<string, GroupChain>;
+  /**
+   * Whether any string of the fleet defaults (key or value) may hold a variable: with the
+   * cluster's own layer it decides whether an app no group defines needs substituting (ADR 0328).
+   */
+  defaultsMayHoldVariable?: boolean;
 }
 
 /** Distinct group lists remembered per session; a fleet with more resolves the rest unshared. */
@@ -306,6 +311,8 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
       merged = shared ? shared.merged : fleet.defaults;
       if (mine) merged = deepMerge(merged, mine.spec);
       if (shared && session) mayHaveVariables = shared.mayHaveVariables || (mine !== undefined && mayHoldVariable(mine.spec));
+      // An app only the cluster defines: its strings are the defaults' and its own (ADR 0328).
+      else if (session && mine) mayHaveVariables = (session.defaultsMayHoldVariable ??= mayHoldVariable(fleet.defaults)) || mayHoldVariable(mine.spec);
     }
     if (merged.enabled === false) continue;
     if (def.revisionPin) {

@@ -12,6 +12,7 @@ import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Finding } from '../model/finding.js';
 import type { SourceFile } from '../model/source.js';
+import { readBlockSubset } from './block-subset.js';
 
 
 
@@ -24,11 +25,14 @@ export interface ParseResult {
 }
 
 export function parseYamlSource(file: string, text: string): ParseResult {
-  let fast: unknown;
-  try {
-    fast = jsYaml.load(text, { filename: file, schema: jsYaml.CORE_SCHEMA });
-  } catch {
-    return parseWithPositions(file, text);
+  // Most fleet files are plain block YAML: read those without js-yaml's generality (ADR 0328).
+  let fast: unknown = readBlockSubset(text);
+  if (fast === undefined) {
+    try {
+      fast = jsYaml.load(text, { filename: file, schema: jsYaml.CORE_SCHEMA });
+    } catch {
+      return parseWithPositions(file, text);
+    }
   }
   // An alias is written with `*`: a text without one has no shared nodes to look for.
   if (text.includes('*') && hasSharedNodes(fast)) return parseWithPositions(file, text);

@@ -96,3 +96,25 @@ test('resolve session: resolveFleet and resolveFleetLazily give what resolving e
     assert.deepEqual(lazy.findings(), eager.findings);
   });
 });
+
+test('resolve session: an app only the cluster defines is substituted exactly when the defaults or its own layer hold a variable', () => {
+  const own = cluster('g', '  role: hub\n  groups: [base]\n  apps:\n    plain:\n      path: components/plain\n      namespace: p\n    templated:\n      path: components/${CLUSTER_NAME}\n      namespace: t\n');
+  for (const defaultsVariable of [false, true]) {
+    const tree = baseFleet(own);
+    if (defaultsVariable) tree['fleet.yaml'] = tree['fleet.yaml']!.replace('    project: platform\n', '    project: platform\n    annotations:\n      domain: ${DOMAIN}\n');
+    const dir = writeTree(tree);
+    try {
+      const fleet = loadFleet(dir).fleet;
+      const session = createResolveSession(fleet);
+      const shared = resolveCluster(fleet, 'g', session);
+      assert.deepEqual(shared, resolveCluster(fleet, 'g'));
+      // The defaults are looked at once per session, for the apps no group defines.
+      assert.equal(session.defaultsMayHoldVariable, defaultsVariable);
+      const apps = new Map(shared.cluster.apps.map((a) => [a.name, a]));
+      assert.equal(apps.get('templated')!.source.path, 'components/g');
+      assert.equal(apps.get('plain')!.annotations['domain'], defaultsVariable ? 'example.com' : undefined);
+    } finally {
+      removeTree(dir);
+    }
+  }
+});
