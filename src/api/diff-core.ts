@@ -7,7 +7,7 @@
  * (docs/adr/0314-diff-warm-path.md). Decisions: docs/adr/0225-fleetplan-diff.md.
  */
 import type { FleetCheckout, Snapshot } from '../adapters/git-snapshot.js';
-import { branchRef, checkoutSnapshot, currentBranch, fleetTree, GitAhead, originHead, resolveCommit, treeHasLinks } from '../adapters/git-snapshot.js';
+import { branchRef, checkoutSnapshot, currentBranch, fleetCheckout, fleetTree, GitAhead, originHead, resolveCommit, treeHasLinks } from '../adapters/git-snapshot.js';
 import type { TreeFileSystem } from '../adapters/git-tree-fs.js';
 import { treeFileSystem } from '../adapters/git-tree-fs.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
@@ -24,7 +24,7 @@ import type { ReadSet } from './diff-reads.js';
 import { emptyReadSet, readSetRecord, recordingFileSystem } from './diff-reads.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { emptyFleet, NATIVE_CAPABILITIES } from '../model/fleet.js';
-import { readRepositoryOrigin } from '../adapters/git.js';
+import { readRepositoryOrigin, repositoryOriginCommands, repositoryOriginOf } from '../adapters/git.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
 import type { RenderLeavesOptions } from './leaves.js';
 
@@ -110,13 +110,17 @@ export class Revisions {
   private readonly loads = new Map<string, Promise<Side>>();
   private readonly trees: TreeFileSystem[] = [];
   private origin: RepositoryOrigin | undefined;
-  /** Git commands run ahead, several in one process (../adapters/git-snapshot.ts GitAhead). */
-  readonly ahead = new GitAhead();
 
   constructor(
     readonly where: FleetCheckout,
     private readonly options: DiffOptions,
-  ) {}
+    /** The diff's git shell (../adapters/git-snapshot.ts GitAhead), closed with the revisions. */
+    readonly ahead = new GitAhead(),
+    /** The repository origin asked of that shell (originAhead), when it answered: repositoryOrigin() then runs no process. */
+    origin?: RepositoryOrigin,
+  ) {
+    this.origin = origin;
+  }
 
   async commit(revision: string): Promise<string> {
     const sha = await resolveCommit(this.where.top, revision, this.ahead);
@@ -211,6 +215,7 @@ export class Revisions {
   }
 
   async close(): Promise<void> {
+    this.ahead.close();
     for (const t of this.trees) t.close();
     for (const s of this.snapshots.values()) {
       try {
@@ -219,6 +224,33 @@ export class Revisions {
         // A checkout that failed removed its own directory.
       }
     }
+  }
+}
+
+/**
+ * The repository origin (what readRepositoryOrigin reads: the same commands, environment and
+ * reading of their outputs) asked of the diff's shell without waiting; undefined when the shell
+ * could not answer every command (readRepositoryOrigin then runs them itself).
+ */
+export function originAhead(ahead: GitAhead, root: string): Promise<RepositoryOrigin | undefined> {
+  const run = repositoryOriginCommands(root);
+  if (run === undefined) return Promise.resolve({});
+  return Promise.all(run.commands.map((args) => ahead.ask(root, args, run.env))).then((answers) =>
+    answers.every((a) => a !== undefined) ? repositoryOriginOf(answers.map((a) => (a!.code === 0 && a!.stdout !== '' ? a!.stdout : undefined))) : undefined,
+  );
+}
+
+/** The revisions of the repository `root` is in, read through one git shell (the origin asked of it ahead). */
+export async function openRevisions(options: DiffOptions): Promise<Revisions> {
+  const ahead = new GitAhead();
+  try {
+    // Queued before show-toplevel: answered by the time the checkout's place is known.
+    const origin = originAhead(ahead, options.root);
+    const where = await fleetCheckout(options.root, ahead);
+    return new Revisions(where, options, ahead, await origin);
+  } catch (e) {
+    ahead.close();
+    throw e;
   }
 }
 
