@@ -99,7 +99,8 @@ export class GitAhead {
   /** Queues `commands` and waits until they have answered. */
   async run(dir: string, commands: readonly (readonly string[])[]): Promise<void> {
     this.queue(dir, commands);
-    await Promise.all(commands.map((args) => this.answers.get(GitAhead.key(dir, args))?.at(-1)));
+    const asked = commands.flatMap((args) => this.answers.get(GitAhead.key(dir, args)) ?? []);
+    await Promise.all(asked);
   }
 
   /**

@@ -6,6 +6,8 @@
  * what loads, resolves, renders and validates, imported only when a path needs it
  * (docs/adr/0314-diff-warm-path.md). Decisions: docs/adr/0225-fleetplan-diff.md.
  */
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FleetCheckout, Snapshot } from '../adapters/git-snapshot.js';
 import { branchRef, checkoutSnapshot, currentBranch, fleetCheckout, fleetTree, GitAhead, originHead, resolveCommit, treeHasLinks } from '../adapters/git-snapshot.js';
 import type { TreeFileSystem } from '../adapters/git-tree-fs.js';
@@ -240,13 +242,24 @@ export function originAhead(ahead: GitAhead, root: string): Promise<RepositoryOr
   );
 }
 
-/** The revisions of the repository `root` is in, read through one git shell (the origin asked of it ahead). */
-export async function openRevisions(options: DiffOptions): Promise<Revisions> {
+/**
+ * The revisions of the repository `root` is in, read through one git shell (the origin asked of it
+ * at once). `atTop`: git commands to run at the top of the work tree, queued in the same round as
+ * `rev-parse --show-toplevel` on a guess of the top (the fleet's root when it holds `.git`, the
+ * usual `--repo .`), and queued again once the top is known when the guess was wrong (an answer
+ * serves only the identical command, so a wrong guess costs the commands, never an answer).
+ * `meanwhile` runs while git answers.
+ */
+export async function openRevisions(options: DiffOptions, atTop: readonly (readonly string[])[] = [], meanwhile?: () => void): Promise<Revisions> {
   const ahead = new GitAhead();
   try {
-    // Queued before show-toplevel: answered by the time the checkout's place is known.
     const origin = originAhead(ahead, options.root);
-    const where = await fleetCheckout(options.root, ahead);
+    const checkout = fleetCheckout(options.root, ahead);
+    const guess = existsSync(join(options.root, '.git')) ? realpathSync(options.root) : undefined;
+    if (guess !== undefined) ahead.queue(guess, atTop);
+    meanwhile?.();
+    const where = await checkout;
+    if (where.top !== guess) ahead.queue(where.top, atTop);
     return new Revisions(where, options, ahead, await origin);
   } catch (e) {
     ahead.close();

@@ -15,7 +15,7 @@ import { diffFindings } from '../diff/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Finding } from '../model/finding.js';
 import type { RevisionRecord } from '../adapters/diff-records.js';
-import { readRecord, recordKey } from '../adapters/diff-records.js';
+import { fleetplanBuild, readRecord, recordKey } from '../adapters/diff-records.js';
 import { touchedByRecord } from './diff-reads.js';
 import type { BaseFindingsOptions, DiffOptions, Loaded, PromotionDiffOptions, Side } from './diff-core.js';
 import { compareCluster, keepRecord, openRevisions, recordContext } from './diff-core.js';
@@ -50,11 +50,13 @@ async function revisionsOf(revs: Revisions, options: DiffOptions): Promise<{ fro
 
 /** What the change from `from` to `to` does to each selected cluster, and the findings it introduces and fixes. */
 export async function diffFleet(options: DiffOptions): Promise<FleetDiff> {
-  // One git shell for the whole diff, the repository origin asked of it at once (docs/adr/0334-diff-warm-path-one-shell.md).
-  const revs = await openRevisions(options);
+  // One git shell for the whole diff, the repository origin and the revisions named (each one's
+  // first candidate: the second is asked only when the first fails) asked of it at once, the
+  // build keyed while git answers (docs/adr/0334-diff-warm-path-one-shell.md).
+  const named = [options.to, options.from].flatMap((r) => (r !== undefined ? [resolveCommitCommands(r)[0]!] : []));
+  const records = options.cacheDir !== undefined && options.full !== true;
+  const revs = await openRevisions(options, named, () => records && fleetplanBuild());
   try {
-    // The revisions named: each one's first candidate queued (the second is asked only when the first fails).
-    revs.ahead.queue(revs.where.top, [options.to, options.from].flatMap((r) => (r !== undefined ? [resolveCommitCommands(r)[0]!] : [])));
     const { from, to } = await revisionsOf(revs, options);
     const context = options.cacheDir !== undefined && options.full !== true && options.leaves === undefined ? recordContext(revs, options) : undefined;
     if (context !== undefined) {
