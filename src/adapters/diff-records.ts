@@ -77,7 +77,13 @@ const fileOf = (cacheDir: string, key: string) => join(cacheDir, FORMAT, key.sli
 
 const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const storedReads = (v: unknown): boolean => isObject(v) && strings(v.content) && strings(v.kind) && strings(v.list) && typeof v.links === 'boolean';
+/** Strictly increasing in UTF-16 order, as a read-set is written (api/diff-reads.ts touchedByRecord searches it). */
+const sortedStrings = (v: unknown): v is string[] => {
+  if (!strings(v)) return false;
+  for (let i = 1; i < v.length; i++) if (!(v[i - 1]! < v[i]!)) return false;
+  return true;
+};
+const storedReads = (v: unknown): boolean => isObject(v) && sortedStrings(v.content) && sortedStrings(v.kind) && sortedStrings(v.list) && typeof v.links === 'boolean';
 const optional = (v: unknown, type: 'string' | 'number') => v === undefined || typeof v === type;
 const finding = (v: unknown): boolean =>
   isObject(v) &&

@@ -8,6 +8,8 @@
  * docs/adr/0225-fleetplan-diff.md.
  */
 import { spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,9 +24,10 @@ interface GitResult {
 
 const gitEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_LFS_SKIP_SMUDGE: '1' });
 
-function git(dir: string, args: readonly string[], ahead?: GitAhead): Promise<GitResult> {
-  const answer = ahead?.take(dir, args);
-  if (answer !== undefined) return Promise.resolve(answer);
+async function git(dir: string, args: readonly string[], ahead?: GitAhead): Promise<GitResult> {
+  // Through the diff's shell when it is given one (the command's stderr is then not read).
+  const answer = ahead !== undefined ? await (ahead.take(dir, args) ?? ahead.ask(dir, args)) : undefined;
+  if (answer !== undefined) return answer;
   return new Promise((done, fail) => {
     const child = spawn('git', ['-C', dir, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,22 +47,40 @@ function git(dir: string, args: readonly string[], ahead?: GitAhead): Promise<Gi
 
 const shellWord = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
+interface Waiting {
+  tag: string;
+  done: (r: GitResult | undefined) => void;
+}
+
 /**
- * Answers of git commands run ahead, several in one `sh` process (each `git -C DIR ARGS` with the
- * environment and stdin git() gives them, stderr dropped): a process costs the diff more than the
- * git command it runs (docs/adr/0314-diff-warm-path.md). Each answer serves the identical git()
- * call that follows, once; a command not run ahead (or whose answer could not be told apart) runs
- * as before. Callers use it for commands whose stderr they do not read.
+ * Git commands run through one long-lived `sh` the diff starts once (each `git -C DIR ARGS
+ * </dev/null 2>/dev/null` with the environment git() gives it, or another environment through
+ * `env -i`): Node forks its whole process for every child, which costs the diff more than the git
+ * command run, while the shell's forks are cheap (docs/adr/0314-diff-warm-path.md,
+ * docs/adr/0334-diff-warm-path-one-shell.md). Each output is framed by a line with a random
+ * 128-bit tag and the exit status. Commands queued ahead (`queue`, `run`) serve the identical git()
+ * call that follows, once (`take`); git() given the shell asks it for any other command (`ask`).
+ * Any doubt — the shell cannot start or dies, an output holds the tag, git is not found (126, 127)
+ * — answers undefined, and git() runs the command on its own. Callers use it for commands whose
+ * stderr they do not read.
  */
 export class GitAhead {
-  private readonly answers = new Map<string, GitResult[]>();
+  private readonly answers = new Map<string, Promise<GitResult | undefined>[]>();
+  private shell: ChildProcessByStdio<Writable, Readable, null> | undefined;
+  private broken = false;
+  private readonly stem = `fleetplan-${randomBytes(16).toString('hex')}`;
+  private seq = 0;
+  private buf = '';
+  /** How far buf has been searched for the first waiting tag. */
+  private searched = 0;
+  private readonly waiting: Waiting[] = [];
 
   private static key(dir: string, args: readonly string[]): string {
     return JSON.stringify([dir, args]);
   }
 
-  /** The answer run ahead for `git -C dir args`, once. */
-  take(dir: string, args: readonly string[]): GitResult | undefined {
+  /** The answer queued ahead for `git -C dir args`, once. */
+  take(dir: string, args: readonly string[]): Promise<GitResult | undefined> | undefined {
     const k = GitAhead.key(dir, args);
     const list = this.answers.get(k);
     const a = list?.shift();
@@ -67,33 +88,112 @@ export class GitAhead {
     return a;
   }
 
-  /** Runs `commands` (`git -C dir ARGS` each) in one `sh`; on any failure of the shell itself nothing is kept (each runs on its own later). */
+  /** Queues `commands` (`git -C dir ARGS` each) without waiting: their answers serve take(). */
+  queue(dir: string, commands: readonly (readonly string[])[]): void {
+    for (const args of commands) {
+      const k = GitAhead.key(dir, args);
+      this.answers.set(k, [...(this.answers.get(k) ?? []), this.ask(dir, args)]);
+    }
+  }
+
+  /** Queues `commands` and waits until they have answered. */
   async run(dir: string, commands: readonly (readonly string[])[]): Promise<void> {
-    if (commands.length === 0 || [dir, ...commands.flat()].some((a) => a.includes('\0'))) return;
-    // A boundary no output holds: checked below (an output that held it would add a boundary, and nothing is kept).
-    const boundary = `fleetplan-${randomBytes(16).toString('hex')}`;
-    const script = commands.map((args) => `git -C ${shellWord(dir)} ${args.map(shellWord).join(' ')} </dev/null 2>/dev/null; printf '\\n%s %d\\n' ${boundary} $?`).join('\n');
-    const out = await new Promise<string | undefined>((done) => {
-      let child;
-      try {
-        child = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'ignore'], env: gitEnv() });
-      } catch {
-        done(undefined);
+    this.queue(dir, commands);
+    const asked = commands.flatMap((args) => this.answers.get(GitAhead.key(dir, args)) ?? []);
+    await Promise.all(asked);
+  }
+
+  /**
+   * `git -C dir args` run by the shell now (after what is queued): its exit status and trimmed
+   * stdout, stderr dropped; with `env`, run with exactly that environment instead of git()'s.
+   * Undefined when the shell cannot answer it exactly (the caller then runs it on its own).
+   */
+  ask(dir: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<GitResult | undefined> {
+    const vars = env === undefined ? [] : Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined);
+    // env -i finds git on the given PATH: without one, the command is left to spawn.
+    if ((env !== undefined && env.PATH === undefined) || [dir, ...args, ...vars.flat()].some((a) => a.includes('\0')) || !this.start()) return Promise.resolve(undefined);
+    const tag = `${this.stem}-${this.seq++}`;
+    const prefix = env === undefined ? '' : `env -i ${vars.map(([k, v]) => shellWord(`${k}=${v}`)).join(' ')} `;
+    const line = `${prefix}git -C ${shellWord(dir)} ${args.map(shellWord).join(' ')} </dev/null 2>/dev/null; printf '\\n%s %d\\n' ${tag} $?\n`;
+    return new Promise((done) => {
+      this.waiting.push({ tag, done });
+      this.reference(true);
+      this.shell!.stdin.write(line);
+    });
+  }
+
+  /** Ends the shell (it exits when its input ends); what is still waiting answers undefined. */
+  close(): void {
+    this.broken = true;
+    for (const w of this.waiting.splice(0)) w.done(undefined);
+    this.shell?.stdin.end();
+  }
+
+  private start(): boolean {
+    if (this.broken) return false;
+    if (this.shell !== undefined) return true;
+    try {
+      this.shell = spawn('sh', [], { stdio: ['pipe', 'pipe', 'ignore'], env: gitEnv() });
+    } catch {
+      this.broken = true;
+      return false;
+    }
+    this.shell.stdout.setEncoding('utf8').on('data', (s: string) => {
+      this.buf += s;
+      this.drain();
+    });
+    this.shell.on('error', () => this.fail());
+    this.shell.on('close', () => this.fail());
+    this.shell.stdin.on('error', () => this.fail());
+    return true;
+  }
+
+  /** The shell keeps the process alive only while a command waits. */
+  private reference(on: boolean): void {
+    const s = this.shell;
+    if (s === undefined) return;
+    for (const x of [s, s.stdin, s.stdout] as { ref(): void; unref(): void }[]) {
+      if (on) x.ref();
+      else x.unref();
+    }
+  }
+
+  private drain(): void {
+    while (this.waiting.length > 0) {
+      const w = this.waiting[0]!;
+      const mark = `\n${w.tag} `;
+      const i = this.buf.indexOf(mark, Math.max(0, this.searched - mark.length));
+      if (i < 0) {
+        this.searched = this.buf.length;
         return;
       }
-      let stdout = '';
-      child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-      child.on('error', () => done(undefined));
-      child.on('close', (code) => done(code === 0 ? stdout : undefined));
-    });
-    if (out === undefined) return;
-    const parts = out.split(new RegExp(`\\n${boundary} (\\d+)\\n`));
-    // [out0, code0, out1, code1, …, ''] — exactly one boundary per command, nothing after the last.
-    if (parts.length !== commands.length * 2 + 1 || parts[parts.length - 1] !== '') return;
-    commands.forEach((args, i) => {
-      const k = GitAhead.key(dir, args);
-      this.answers.set(k, [...(this.answers.get(k) ?? []), { code: Number(parts[i * 2 + 1]), stdout: parts[i * 2]!.trim(), stderr: '' }]);
-    });
+      const j = this.buf.indexOf('\n', i + mark.length);
+      if (j < 0) {
+        this.searched = i;
+        return;
+      }
+      const code = this.buf.slice(i + mark.length, j);
+      const out = this.buf.slice(0, i);
+      this.buf = this.buf.slice(j + 1);
+      this.searched = 0;
+      this.waiting.shift();
+      // An output holding the stem could have forged a frame: nothing after it is trusted.
+      if (!/^\d+$/.test(code) || out.includes(this.stem)) {
+        w.done(undefined);
+        this.fail();
+        return;
+      }
+      // 126/127: the shell could not run git (a spawn would say why).
+      w.done(code === '126' || code === '127' ? undefined : { code: Number(code), stdout: out.trim(), stderr: '' });
+    }
+    this.reference(false);
+  }
+
+  private fail(): void {
+    const wasBroken = this.broken;
+    this.broken = true;
+    for (const w of this.waiting.splice(0)) w.done(undefined);
+    if (!wasBroken) this.shell?.kill();
   }
 }
 
@@ -106,8 +206,8 @@ export interface FleetCheckout {
 }
 
 /** The git work tree the fleet root is in; an InputError outside one (diff compares commits). */
-export async function fleetCheckout(root: string): Promise<FleetCheckout> {
-  const r = await git(root, ['rev-parse', '--show-toplevel']);
+export async function fleetCheckout(root: string, ahead?: GitAhead): Promise<FleetCheckout> {
+  const r = await git(root, ['rev-parse', '--show-toplevel'], ahead);
   if (r.code !== 0) {
     throw new InputError(`${root} is not in a git repository`, {
       code: 'not-a-git-repo',

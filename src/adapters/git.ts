@@ -303,8 +303,23 @@ function mayBeInWorkTree(dir: string): boolean {
  * repository's objects first and from this only where the repository says nothing.
  */
 export function readRepositoryOrigin(dir: string): RepositoryOrigin {
-  if (!mayBeInWorkTree(dir)) return {};
-  const [inside, url, branch] = gitOutputs(dir, [['rev-parse', '--is-inside-work-tree'], ['config', '--get', 'remote.origin.url'], ['symbolic-ref', '--quiet', '--short', 'HEAD']]);
+  const run = repositoryOriginCommands(dir);
+  return run === undefined ? {} : repositoryOriginOf(gitOutputs(dir, run.commands));
+}
+
+/**
+ * The git commands readRepositoryOrigin runs in `dir` (`git -C dir ARGS`, stdin and stderr
+ * closed) and their environment, for a caller that runs them its own way and hands the outputs to
+ * repositoryOriginOf (api/diff-core.ts runs them in its shell); undefined when `dir` is in no work
+ * tree (the origin is then `{}`).
+ */
+export function repositoryOriginCommands(dir: string): { commands: string[][]; env: NodeJS.ProcessEnv } | undefined {
+  if (!mayBeInWorkTree(dir)) return undefined;
+  return { commands: [['rev-parse', '--is-inside-work-tree'], ['config', '--get', 'remote.origin.url'], ['symbolic-ref', '--quiet', '--short', 'HEAD']], env: gitEnv() };
+}
+
+/** The origin from the outputs of repositoryOriginCommands (each trimmed stdout, undefined when it failed or printed nothing). */
+export function repositoryOriginOf([inside, url, branch]: readonly (string | undefined)[]): RepositoryOrigin {
   if (inside !== 'true') return {};
   return { ...(url ? { url } : {}), ...(branch ? { branch } : {}) };
 }

@@ -6,8 +6,10 @@
  * what loads, resolves, renders and validates, imported only when a path needs it
  * (docs/adr/0314-diff-warm-path.md). Decisions: docs/adr/0225-fleetplan-diff.md.
  */
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FleetCheckout, Snapshot } from '../adapters/git-snapshot.js';
-import { branchRef, checkoutSnapshot, currentBranch, fleetTree, GitAhead, originHead, resolveCommit, treeHasLinks } from '../adapters/git-snapshot.js';
+import { branchRef, checkoutSnapshot, currentBranch, fleetCheckout, fleetTree, GitAhead, originHead, resolveCommit, treeHasLinks } from '../adapters/git-snapshot.js';
 import type { TreeFileSystem } from '../adapters/git-tree-fs.js';
 import { treeFileSystem } from '../adapters/git-tree-fs.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
@@ -24,7 +26,7 @@ import type { ReadSet } from './diff-reads.js';
 import { emptyReadSet, readSetRecord, recordingFileSystem } from './diff-reads.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { emptyFleet, NATIVE_CAPABILITIES } from '../model/fleet.js';
-import { readRepositoryOrigin } from '../adapters/git.js';
+import { readRepositoryOrigin, repositoryOriginCommands, repositoryOriginOf } from '../adapters/git.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
 import type { RenderLeavesOptions } from './leaves.js';
 
@@ -110,13 +112,17 @@ export class Revisions {
   private readonly loads = new Map<string, Promise<Side>>();
   private readonly trees: TreeFileSystem[] = [];
   private origin: RepositoryOrigin | undefined;
-  /** Git commands run ahead, several in one process (../adapters/git-snapshot.ts GitAhead). */
-  readonly ahead = new GitAhead();
 
   constructor(
     readonly where: FleetCheckout,
     private readonly options: DiffOptions,
-  ) {}
+    /** The diff's git shell (../adapters/git-snapshot.ts GitAhead), closed with the revisions. */
+    readonly ahead = new GitAhead(),
+    /** The repository origin asked of that shell (originAhead), when it answered: repositoryOrigin() then runs no process. */
+    origin?: RepositoryOrigin,
+  ) {
+    this.origin = origin;
+  }
 
   async commit(revision: string): Promise<string> {
     const sha = await resolveCommit(this.where.top, revision, this.ahead);
@@ -211,6 +217,7 @@ export class Revisions {
   }
 
   async close(): Promise<void> {
+    this.ahead.close();
     for (const t of this.trees) t.close();
     for (const s of this.snapshots.values()) {
       try {
@@ -219,6 +226,44 @@ export class Revisions {
         // A checkout that failed removed its own directory.
       }
     }
+  }
+}
+
+/**
+ * The repository origin (what readRepositoryOrigin reads: the same commands, environment and
+ * reading of their outputs) asked of the diff's shell without waiting; undefined when the shell
+ * could not answer every command (readRepositoryOrigin then runs them itself).
+ */
+export function originAhead(ahead: GitAhead, root: string): Promise<RepositoryOrigin | undefined> {
+  const run = repositoryOriginCommands(root);
+  if (run === undefined) return Promise.resolve({});
+  return Promise.all(run.commands.map((args) => ahead.ask(root, args, run.env))).then((answers) =>
+    answers.every((a) => a !== undefined) ? repositoryOriginOf(answers.map((a) => (a!.code === 0 && a!.stdout !== '' ? a!.stdout : undefined))) : undefined,
+  );
+}
+
+/**
+ * The revisions of the repository `root` is in, read through one git shell (the origin asked of it
+ * at once). `atTop`: git commands to run at the top of the work tree, queued in the same round as
+ * `rev-parse --show-toplevel` on a guess of the top (the fleet's root when it holds `.git`, the
+ * usual `--repo .`), and queued again once the top is known when the guess was wrong (an answer
+ * serves only the identical command, so a wrong guess costs the commands, never an answer).
+ * `meanwhile` runs while git answers.
+ */
+export async function openRevisions(options: DiffOptions, atTop: readonly (readonly string[])[] = [], meanwhile?: () => void): Promise<Revisions> {
+  const ahead = new GitAhead();
+  try {
+    const origin = originAhead(ahead, options.root);
+    const checkout = fleetCheckout(options.root, ahead);
+    const guess = existsSync(join(options.root, '.git')) ? realpathSync(options.root) : undefined;
+    if (guess !== undefined) ahead.queue(guess, atTop);
+    meanwhile?.();
+    const where = await checkout;
+    if (where.top !== guess) ahead.queue(where.top, atTop);
+    return new Revisions(where, options, ahead, await origin);
+  } catch (e) {
+    ahead.close();
+    throw e;
   }
 }
 

@@ -128,6 +128,52 @@ export function touchedBy(reads: ReadSet, changes: readonly ChangedPath[]): stri
   return undefined;
 }
 
+/**
+ * touchedBy(readSetOf(r), changes) of a recorded read-set, read from its sorted lists without
+ * building sets of them (the warm diff asks it of records of thousands of paths for a handful of
+ * changes: docs/adr/0334-diff-warm-path-one-shell.md). The lists must be strictly increasing in
+ * UTF-16 order, as readSetRecord writes them (readRecord takes no record whose lists are not).
+ */
+export function touchedByRecord(r: StoredReads, changes: readonly ChangedPath[]): string | undefined {
+  const lists = [r.content, r.kind, r.list];
+  // The first index whose path is >= p.
+  const lower = (list: readonly string[], p: string): number => {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid]! < p) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const has = (list: readonly string[], p: string): boolean => {
+    const i = lower(list, p);
+    return i < list.length && list[i] === p;
+  };
+  const read = (p: string): boolean => lists.some((l) => has(l, p));
+  // A path below p was read, asked about or listed (p is a directory above it); '' is above every other path.
+  const below = (p: string): boolean =>
+    lists.some((l) => {
+      if (p === '') return l.some((q) => q !== '');
+      const i = lower(l, `${p}/`);
+      return i < l.length && l[i]!.startsWith(`${p}/`);
+    });
+  for (const c of changes) {
+    if (c.change === 'content') {
+      if (has(r.content, c.path)) return c.path;
+      continue;
+    }
+    if (read(c.path) || below(c.path)) return c.path;
+    for (let p = c.path; p !== ''; ) {
+      const i = p.lastIndexOf('/');
+      p = i < 0 ? '' : p.slice(0, i);
+      if (read(p)) return c.path;
+    }
+  }
+  return undefined;
+}
+
 /** A read-set as a record keeps it (sorted lists). */
 export function readSetRecord(reads: ReadSet): StoredReads {
   const sorted = (s: Set<string>) => [...s].sort();

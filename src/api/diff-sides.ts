@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fleetCheckout, fleetTree, resolveCommit } from '../adapters/git-snapshot.js';
+import { fleetTree, resolveCommit } from '../adapters/git-snapshot.js';
 import { readRecord, recordKey } from '../adapters/diff-records.js';
 import { leafObjectsFromDirectory } from '../adapters/leaf-objects.js';
 import { MAX_INPUT_BYTES, readTextFile } from '../adapters/fs.js';
@@ -31,7 +31,8 @@ import { validateFleet } from './fleet.js';
 import { planRepository } from './plan.js';
 import { renderFleetLeaves } from './render.js';
 import type { BaseFindingsOptions, DiffLeavesOptions, DiffOptions, Loaded, PromotionDiffOptions, Side } from './diff-core.js';
-import { compareCluster, portable, portableText, Revisions, sideFs } from './diff-core.js';
+import { compareCluster, openRevisions, portable, portableText, sideFs } from './diff-core.js';
+import type { Revisions } from './diff-core.js';
 
 /** Selected cluster names of one side: --cluster names it has, then the selectors. */
 export function selectedOn(fleet: Fleet, options: DiffOptions): string[] {
@@ -312,7 +313,7 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
  * sector tracking each; and the findings the promotion brings to those clusters or takes away.
  */
 export async function diffPromotionOf(options: PromotionDiffOptions): Promise<FleetDiff> {
-  const revs = new Revisions(await fleetCheckout(options.root), options);
+  const revs = await openRevisions(options);
   try {
     const fromCommit = await revs.commit(options.fromRevision);
     const a = await revs.side({ revision: options.fromRevision, commit: fromCommit });
@@ -332,7 +333,7 @@ export async function diffPromotionOf(options: PromotionDiffOptions): Promise<Fl
 
 /** `validate --base REV`: the findings the working tree introduces and fixes, compared with REV. */
 export async function findingsAgainstBase(options: BaseFindingsOptions): Promise<{ base: DiffRevision; introduced: Finding[]; fixed: Finding[] }> {
-  const revs = new Revisions(await fleetCheckout(options.root), options);
+  const revs = await openRevisions(options);
   try {
     const base: DiffRevision = { revision: options.base, commit: await revs.commit(options.base) };
     const findingsOf = async (label: DiffRevision): Promise<Finding[]> => {

@@ -9,16 +9,17 @@
  * promoted"); when the change moves the pin, the cluster's diff is the content at the old pin
  * against the content at the new one. Decisions: docs/adr/0225-fleetplan-diff.md.
  */
-import { changedCommands, changedUnderFleet, fleetCheckout, fleetTree, fleetTreeCommand, mergeBase, resolveCommitCommands } from '../adapters/git-snapshot.js';
+import { changedCommands, changedUnderFleet, fleetTree, fleetTreeCommand, mergeBase, resolveCommitCommands } from '../adapters/git-snapshot.js';
 import type { ClusterSide, DiffRevision, FleetDiff, ClusterDiff } from '../diff/index.js';
 import { diffFindings } from '../diff/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Finding } from '../model/finding.js';
 import type { RevisionRecord } from '../adapters/diff-records.js';
-import { readRecord, recordKey } from '../adapters/diff-records.js';
-import { readSetOf, touchedBy } from './diff-reads.js';
+import { fleetplanBuild, readRecord, recordKey } from '../adapters/diff-records.js';
+import { touchedByRecord } from './diff-reads.js';
 import type { BaseFindingsOptions, DiffOptions, Loaded, PromotionDiffOptions, Side } from './diff-core.js';
-import { compareCluster, keepRecord, recordContext, Revisions } from './diff-core.js';
+import { compareCluster, keepRecord, openRevisions, recordContext } from './diff-core.js';
+import type { Revisions } from './diff-core.js';
 
 export type { BaseFindingsOptions, DiffLeavesOptions, DiffOptions, PromotionDiffOptions } from './diff-core.js';
 
@@ -49,10 +50,13 @@ async function revisionsOf(revs: Revisions, options: DiffOptions): Promise<{ fro
 
 /** What the change from `from` to `to` does to each selected cluster, and the findings it introduces and fixes. */
 export async function diffFleet(options: DiffOptions): Promise<FleetDiff> {
-  const revs = new Revisions(await fleetCheckout(options.root), options);
+  // One git shell for the whole diff, the repository origin and the revisions named (each one's
+  // first candidate: the second is asked only when the first fails) asked of it at once, the
+  // build keyed while git answers (docs/adr/0334-diff-warm-path-one-shell.md).
+  const named = [options.to, options.from].flatMap((r) => (r !== undefined ? [resolveCommitCommands(r)[0]!] : []));
+  const records = options.cacheDir !== undefined && options.full !== true;
+  const revs = await openRevisions(options, named, () => records && fleetplanBuild());
   try {
-    // The revisions named, resolved in one git process.
-    await revs.ahead.run(revs.where.top, [options.to, options.from].flatMap((r) => (r !== undefined ? resolveCommitCommands(r) : [])));
     const { from, to } = await revisionsOf(revs, options);
     const context = options.cacheDir !== undefined && options.full !== true && options.leaves === undefined ? recordContext(revs, options) : undefined;
     if (context !== undefined) {
@@ -91,7 +95,7 @@ async function fromRecord(revs: Revisions, from: DiffRevision, to: DiffRevision,
   if (from.commit === null) return undefined;
   // The trees and what differs, asked of git in one process (each git process costs more than its answer).
   const commits = [...new Set([from.commit, ...(to.commit !== null ? [to.commit] : [])])];
-  await revs.ahead.run(revs.where.top, [...commits.map((c) => fleetTreeCommand(revs.where, c)), ...(to.commit !== null ? changedCommands(revs.where, from.commit, to.commit) : [])]);
+  revs.ahead.queue(revs.where.top, [...commits.map((c) => fleetTreeCommand(revs.where, c)), ...(to.commit !== null ? changedCommands(revs.where, from.commit, to.commit) : [])]);
   const recordOf = async (side: DiffRevision): Promise<{ tree: string; record?: RevisionRecord } | undefined> => {
     if (side.commit === null) return undefined;
     const tree = await fleetTree(revs.where, side.commit, revs.ahead);
@@ -105,9 +109,9 @@ async function fromRecord(revs: Revisions, from: DiffRevision, to: DiffRevision,
   const changes = await changedUnderFleet(revs.where, from.commit, to.commit, revs.ahead);
   if (changes === undefined || changes.some((c) => c.link)) return undefined;
   // The record whose load read nothing that differs: the other side loads the same.
-  const base = [ra, rb].find((r) => r !== undefined && touchedBy(readSetOf(r.reads), changes) === undefined);
+  const base = [ra, rb].find((r) => r !== undefined && touchedByRecord(r.reads, changes) === undefined);
   if (base === undefined) {
-    const touched = touchedBy(readSetOf((ra ?? rb)!.reads), changes);
+    const touched = touchedByRecord((ra ?? rb)!.reads, changes);
     options.onProgress?.(`${touched} differs, and loading the fleet reads it: reading both revisions…`);
     return undefined;
   }
@@ -116,7 +120,7 @@ async function fromRecord(revs: Revisions, from: DiffRevision, to: DiffRevision,
     if (!names.includes(n)) throw new UsageError(`unknown cluster "${n}": it is defined at neither ${from.revision} nor ${to.revision}`, { code: 'unknown-cluster' });
   }
   // Each side's findings: its record's, else the other side's when validation read nothing that differs, else validated here.
-  const sameChecks = touchedBy(readSetOf(base.checks), changes) === undefined;
+  const sameChecks = touchedByRecord(base.checks, changes) === undefined;
   const findingsOf = async (label: DiffRevision, record: RevisionRecord | undefined): Promise<Finding[] | undefined> => {
     if (record !== undefined) return record.findings;
     if (sameChecks) return base.findings;

@@ -136,15 +136,16 @@ export function diffCluster(from: ClusterSide | undefined, to: ClusterSide | und
   const withLeaves = from?.leaves !== undefined || to?.leaves !== undefined;
   const leaves = withLeaves ? diffLeaves(from?.leaves ?? new Map(), to?.leaves ?? new Map()) : undefined;
   const changed = objects.length > 0 || order.length > 0 || (leaves?.length ?? 0) > 0;
+  // Keys in sorted order: diffJson prints such a cluster with JSON.stringify (../yaml/serialize.ts jsonOf).
   return {
+    counts: countChanges(objects),
+    ...(leaves ? { leaves } : {}),
     name: side.name,
-    status: !from ? 'added' : !to ? 'removed' : changed ? 'changed' : 'unchanged',
-    sector: side.sector,
-    revision: { from: from?.revision ?? null, to: to?.revision ?? null },
+    notes: [],
     objects,
     order,
-    ...(leaves ? { leaves } : {}),
-    counts: countChanges(objects),
-    notes: [],
+    revision: { from: from?.revision ?? null, to: to?.revision ?? null },
+    sector: side.sector,
+    status: !from ? 'added' : !to ? 'removed' : changed ? 'changed' : 'unchanged',
   };
 }

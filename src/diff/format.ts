@@ -4,7 +4,7 @@
  * file and name, findings by file and code; no time, no temporary paths.
  */
 import type { Finding } from '../model/finding.js';
-import { toSortedJson } from '../yaml/serialize.js';
+import { jsonOf, toSortedJson } from '../yaml/serialize.js';
 import { showField, showValue } from './fields.js';
 import type { ChangeCounts, ClusterDiff, FleetDiff, ObjectDiff, OrderChange } from './types.js';
 
@@ -154,8 +154,8 @@ export function diffText(d: FleetDiff, p: DiffPalette = NO_COLOR): string {
 /** The stable JSON document (docs/diff-json.md): sorted keys, two-space indent. */
 export function diffJson(d: FleetDiff): string {
   const finding = (f: Finding) => ({ ...f });
-  return toSortedJson({
-    clusters: d.clusters,
+  const doc = toSortedJson({
+    clusters: [],
     findings: { fixed: d.findings.fixed.map(finding), introduced: d.findings.introduced.map(finding) },
     fleet: d.fleet,
     from: d.from,
@@ -173,6 +173,13 @@ export function diffJson(d: FleetDiff): string {
     },
     to: d.to,
   });
+  // "clusters" sorts first: the list is printed cluster by cluster, so that jsonOf prints a cluster
+  // built with its keys in order (diffCluster: an unchanged cluster, most of a fleet) with V8's
+  // JSON.stringify, and any other with the sorting printer — the same bytes either way.
+  const EMPTY = '{\n  "clusters": [],\n';
+  if (d.clusters.length === 0 || !doc.startsWith(EMPTY)) return doc;
+  const list = d.clusters.map((c) => '    ' + jsonOf(c, '    ')).join(',\n');
+  return '{\n  "clusters": [\n' + list + '\n  ],\n' + doc.slice(EMPTY.length);
 }
 
 function mdEscape(s: string): string {

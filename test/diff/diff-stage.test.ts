@@ -79,3 +79,40 @@ test('text: coloured through the palette given, plain without one', () => {
   const painted = diffText(d, { added: (s) => `<g>${s}</g>`, removed: (s) => `<r>${s}</r>`, heading: (s) => s, dim: (s) => s });
   assert.match(painted, /<g>\+ ConfigMap x {2}\[c0\/apps\/x\.yaml\]<\/g>/);
 });
+
+test('json: clusters in key order (printed by JSON.stringify) and out of it (the sorting printer) give the sorted document byte for byte', async () => {
+  const { diffCluster, diffJson, hasChanges } = await import('../../src/diff/index.js');
+  const { inJsonOrder, toSortedJson } = await import('../../src/yaml/serialize.js');
+  const side = (name: string, revision: string, objects: Record<string, unknown>[]) => ({ name, sector: name === 'b' ? null : 'canary', revision, objects: objects.map((object) => ({ file: 'apps/x.yaml', object })) as never, apps: [], bootstrap: [] });
+  const cm = (v: string) => ({ apiVersion: 'argoproj.io/v1alpha1', kind: 'Application', metadata: { name: 'x', namespace: 'argocd' }, spec: { z: 1, a: v, 'é': '"q"\n' } });
+  const unchanged = diffCluster(side('a', 'main', [cm('1')]), side('a', 'main', [cm('1')]));
+  const changed = diffCluster(side('b', 'main', [cm('1')]), side('b', 'v2', [cm('2')]));
+  const added = diffCluster(undefined, side('c', 'main', [cm('1')]));
+  // The pinned shape compareCluster makes (keys added after status), and a cluster whose keys were spelled in another order.
+  const pinned = { ...unchanged, name: 'd', status: 'pinned' as const, pending: { removed: 0, added: 1, changed: 0 }, pendingOrder: 2 };
+  const scrambled = Object.fromEntries(Object.entries({ ...unchanged, name: 'e' }).reverse()) as unknown as ClusterDiff;
+  const clusters = [unchanged, changed, added, pinned, scrambled];
+  assert.ok(inJsonOrder(unchanged) && !inJsonOrder(pinned) && !inJsonOrder(scrambled), 'both printers are exercised');
+  const d: FleetDiff = {
+    fleet: 'f',
+    layout: 'native',
+    from: { revision: 'main', commit: 'a'.repeat(40) },
+    to: { revision: 'working tree', commit: null },
+    leaves: false,
+    clusters,
+    findings: { introduced: [{ severity: 'error', code: 'c', message: 'm "x"', file: 'a.yaml', line: 1 }], fixed: [] },
+  };
+  const count = (s: string) => clusters.filter((c) => c.status === s).length;
+  const reference = toSortedJson({
+    clusters,
+    findings: d.findings,
+    fleet: d.fleet,
+    from: d.from,
+    layout: d.layout,
+    leaves: d.leaves,
+    summary: { added: count('added'), changed: count('changed'), clusters: clusters.length, pinned: count('pinned'), removed: count('removed'), unchanged: count('unchanged'), unreadable: count('unreadable'), changes: hasChanges(d) },
+    to: d.to,
+  });
+  assert.equal(diffJson(d), reference);
+  assert.equal(diffJson({ ...d, clusters: [] }), toSortedJson({ ...JSON.parse(reference), clusters: [], summary: { added: 0, changed: 0, clusters: 0, pinned: 0, removed: 0, unchanged: 0, unreadable: 0, changes: hasChanges({ ...d, clusters: [] }) } }));
+});

@@ -4,6 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { repositoryOriginCommands, repositoryOriginOf, readRepositoryOrigin } from '../../src/adapters/git.js';
+import { originAhead } from '../../src/api/diff-core.js';
 import { changedCommands, changedUnderFleet, fleetCheckout, fleetTree, fleetTreeCommand, GitAhead, resolveCommit, resolveCommitCommands } from '../../src/adapters/git-snapshot.js';
 import { removeTree, writeTree } from '../support/fleet-fixture.js';
 import { git } from '../support/git.js';
@@ -37,13 +39,14 @@ test('answers run ahead in one process equal the commands run one by one, a fail
     const ahead = new GitAhead();
     await ahead.run(where.top, [...resolveCommitCommands('main'), ...resolveCommitCommands("no-such-branch'; echo hi"), fleetTreeCommand(where, change), ...changedCommands(where, main, change)]);
     // Each answer taken is the one run ahead: a second GitAhead holds none, so these must come from the first.
-    const taken = ahead.take(where.top, resolveCommitCommands('main')[0]!);
+    const taken = await ahead.take(where.top, resolveCommitCommands('main')[0]!);
     assert.deepEqual(taken, { code: 0, stdout: main, stderr: '' });
     assert.equal(ahead.take(where.top, resolveCommitCommands('main')[0]!), undefined, 'an answer serves once');
     assert.equal(await resolveCommit(where.top, "no-such-branch'; echo hi", ahead), alone.missing);
     assert.equal(await fleetTree(where, change, ahead), alone.tree);
     assert.deepEqual(await changedUnderFleet(where, main, change, ahead), alone.changes);
     assert.equal(ahead.take(where.top, fleetTreeCommand(where, change)), undefined, 'used by fleetTree');
+    ahead.close();
   } finally {
     removeTree(dir);
   }
@@ -56,6 +59,40 @@ test('a command not run ahead runs on its own', async () => {
     const ahead = new GitAhead();
     await ahead.run(where.top, [resolveCommitCommands('main')[0]!]);
     assert.equal(await resolveCommit(where.top, 'change', ahead), git(dir, 'rev-parse', 'change'));
+    ahead.close();
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('one shell answers commands asked one after another, another environment through env -i, as readRepositoryOrigin reads them', async () => {
+  const dir = repo();
+  try {
+    git(dir, 'remote', 'add', 'origin', "https://git.example.com/it's.git");
+    const ahead = new GitAhead();
+    const where = await fleetCheckout(`${dir}/fleet`, ahead);
+    assert.deepEqual(where, await fleetCheckout(`${dir}/fleet`));
+    assert.deepEqual(await originAhead(ahead, dir), readRepositoryOrigin(dir));
+    assert.deepEqual(await originAhead(ahead, dir), { url: "https://git.example.com/it's.git", branch: 'change' });
+    // The environment is the one given: without GIT_DIR-like variables, with the caller's PATH only.
+    const run = repositoryOriginCommands(dir)!;
+    const answers = await Promise.all(run.commands.map((c) => ahead.ask(dir, c, run.env)));
+    assert.deepEqual(repositoryOriginOf(answers.map((a) => (a!.code === 0 && a!.stdout !== '' ? a!.stdout : undefined))), readRepositoryOrigin(dir));
+    // A failing command answers its status (rev-parse --verify of nothing: 1), not undefined.
+    assert.deepEqual(await ahead.ask(dir, ['rev-parse', '--verify', '--quiet', 'no-such-ref']), { code: 1, stdout: '', stderr: '' });
+    // git not found on the PATH given (127): no answer, so that git() runs it and says why.
+    assert.equal(await ahead.ask(dir, ['rev-parse', 'HEAD'], { PATH: '/nonexistent' }), undefined);
+    assert.equal(await ahead.ask(dir, ['rev-parse', 'HEAD'], { HOME: '/' }), undefined, 'no PATH: left to spawn');
+    // Output bigger than a pipe's buffer (in many chunks), in order with the next command's.
+    const text = Array.from({ length: 20000 }, (_, i) => `line ${i} é\n`).join('');
+    writeTree({ 'big.txt': text }, dir);
+    git(dir, 'add', 'big.txt');
+    git(dir, 'commit', '-q', '-m', 'big');
+    assert.deepEqual(await ahead.ask(dir, ['cat-file', 'blob', 'HEAD:big.txt']), { code: 0, stdout: text.trim(), stderr: '' });
+    assert.equal((await ahead.ask(dir, ['rev-parse', 'main']))!.stdout, git(dir, 'rev-parse', 'main'));
+    ahead.close();
+    assert.equal(await ahead.ask(dir, ['rev-parse', 'HEAD']), undefined, 'closed: no answer');
+    assert.equal(await resolveCommit(where.top, 'main', ahead), git(dir, 'rev-parse', 'main'), 'git() runs it on its own');
   } finally {
     removeTree(dir);
   }

@@ -11,7 +11,7 @@ import { nodeFileSystem } from '../../src/adapters/node-fs.js';
 import { removeTree, writeTree } from '../support/fleet-fixture.js';
 import { git } from '../support/git.js';
 import type { ChangedPath, ReadSet } from '../../src/api/diff-reads.js';
-import { emptyReadSet, normalPath, recordingFileSystem, touchedBy } from '../../src/api/diff-reads.js';
+import { emptyReadSet, normalPath, readSetRecord, recordingFileSystem, touchedBy, touchedByRecord } from '../../src/api/diff-reads.js';
 import type { RepoFileSystem } from '../../src/ports/filesystem.js';
 
 const reads = (r: { content?: string[]; kind?: string[]; list?: string[] }): ReadSet => ({
@@ -38,8 +38,23 @@ const cases: { name: string; reads: ReadSet; changes: ChangedPath[]; touched: st
 for (const c of cases) {
   test(`read-sets: ${c.name}`, () => {
     assert.equal(touchedBy(c.reads, c.changes), c.touched);
+    // The warm path's search of a record's sorted lists (docs/adr/0334) answers the same.
+    assert.equal(touchedByRecord(readSetRecord(c.reads), c.changes), c.touched);
   });
 }
+
+test('read-sets: searching a record\'s sorted lists answers as the sets do, for every change near what was read', () => {
+  // Paths that sort around each other ('a/b' < 'a/b.yaml' < 'a/b/c' < 'a/b0'), the root, and a non-ASCII name.
+  const universe = ['', 'a', 'a/b', 'a/b.yaml', 'a/b/c', 'a/b/c/d.yaml', 'a/b0', 'a/b0/x', 'a-b', 'a-b/c', 'b', 'b/é.yaml', 'c/d/e/f'];
+  let seed = 7;
+  const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  const pick = () => universe.filter(() => random(4) === 0);
+  for (let round = 0; round < 400; round++) {
+    const r = reads({ content: pick(), kind: pick(), list: pick() });
+    const changes: ChangedPath[] = [{ path: universe[random(universe.length)]!.replace(/^$/, 'a'), change: random(2) === 0 ? 'content' : 'entry' }];
+    assert.equal(touchedByRecord(readSetRecord(r), changes), touchedBy(r, changes), JSON.stringify({ r: readSetRecord(r), changes }));
+  }
+});
 
 test('read-sets: paths are recorded in one spelling, and a path leaving the root makes the set untrusted', () => {
   assert.equal(normalPath('./clusters//a/'), 'clusters/a');

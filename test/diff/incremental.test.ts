@@ -413,6 +413,14 @@ const damaged: { name: string; damage(file: string, other: string): void }[] = [
     name: 'a record from another build',
     damage: (file) => writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), build: 'another' })),
   },
+  {
+    // The warm path searches the read-set's lists by bisection (docs/adr/0334): lists out of order are no record.
+    name: 'a record whose read-set lists are out of order',
+    damage: (file) => {
+      const r = JSON.parse(readFileSync(file, 'utf8')) as { reads: { content: string[]; kind: string[]; list: string[] } };
+      writeFileSync(file, JSON.stringify({ ...r, reads: { ...r.reads, content: [...r.reads.content].reverse(), kind: [...r.reads.kind].reverse(), list: [...r.reads.list].reverse() } }));
+    },
+  },
 ];
 
 for (const d of damaged) {
