@@ -9,6 +9,13 @@
  * it (an Error with the original message and code). At most `MAX_PENDING` chunks of batches wait in
  * the worker, so memory stays bounded when rendering outpaces the disk. The caller ends the worker: `close()`, or
  * `abort()` when it gives up on an error of its own.
+ *
+ * When the worker's queue is full, the calling thread writes the batch itself instead of waiting
+ * (ADR 0330): rendering is cheaper than writing, so on two cores the main thread otherwise sat idle
+ * while the worker wrote the second half of a fleet. It does so only for a batch whose top-level
+ * directories no batch still queued in the worker touches (each cluster's files are under its own
+ * directory), so no two writes of one path or one directory's cleanup can run out of order; what
+ * it records in the manifest is sent to the worker ahead of the next chunk and applied in order.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { UsageError } from '../errors/index.js';
@@ -32,9 +39,11 @@ interface Batch {
 interface Chunk {
   batches: Batch[];
   bytes: ArrayBuffer;
+  /** What the calling thread's own batches recorded in (`+path`) and removed from (`-path`) the manifest since the last message, in order. */
+  log?: string[];
 }
 
-type Message = Chunk | { save: true };
+type Message = Chunk | { save: true; log?: string[] };
 /** A failure crosses the thread as data: a UsageError (a symlink in the output directory) stays one. */
 type Reply = { ok: true; stats: WriteStats; bytes: ArrayBuffer } | { ok: true; saved: true } | { ok: false; message: string; code?: string; usage?: { hint?: string; file?: string } };
 
@@ -58,15 +67,66 @@ const CHUNK_BYTES = 1 << 20;
 const MAX_PENDING = 4;
 
 export interface TreeWriter {
-  /** Queues one `writeTree` call; resolves when the queue has room again. */
+  /** Queues one `writeTree` call (or makes it on this thread when the queue is full, see above); resolves when the queue has room again. */
   write(files: readonly { path: string; content: string }[], managedDirs: readonly string[], managedParents?: readonly string[]): Promise<void>;
   /** Waits for every queued batch; the summed statistics. */
   close(): Promise<WriteStats>;
   /** Stops the worker without waiting (after an error elsewhere). */
   abort(): Promise<void>;
+  /** How many batches this thread wrote itself because the worker's queue was full. */
+  readonly writtenHere: number;
 }
 
-export function createTreeWriter(outDir: string): TreeWriter {
+export interface TreeWriterOptions {
+  /** At most this many chunks wait in the worker (default 4); tests make it 1 to fill the queue. */
+  maxPending?: number;
+  /** False: always wait for room in the worker's queue, never write on the calling thread. */
+  helpWhenFull?: boolean;
+  /** A chunk is sent when it holds this many bytes (default 1 MB); tests make it 1 to send every batch. */
+  chunkBytes?: number;
+}
+
+/** The top-level directory (or root-level file name) of a relative path: what a batch may touch. */
+const topOf = (rel: string): string => {
+  const slash = rel.indexOf('/');
+  return slash < 0 ? rel : rel.slice(0, slash);
+};
+
+/** The top-level names a batch writes or cleans under. */
+function topsOf(files: readonly { path: string }[], managedDirs: readonly string[], managedParents: readonly string[]): Set<string> {
+  const tops = new Set<string>();
+  for (const f of files) tops.add(topOf(f.path));
+  for (const d of managedDirs) tops.add(topOf(d));
+  for (const d of managedParents) tops.add(topOf(d));
+  return tops;
+}
+
+/** A session that logs, in order, what it records in and removes from the manifest (it never saves: the worker's session does). */
+function loggingSession(s: OutputSession, log: string[]): OutputSession {
+  return {
+    root: s.root,
+    path: (rel) => s.path(rel),
+    wrote: (rel) => s.wrote(rel),
+    record(rel) {
+      log.push(`+${rel}`);
+      s.record(rel);
+    },
+    forget(rel) {
+      log.push(`-${rel}`);
+      s.forget(rel);
+    },
+    save() {
+      throw new Error('the calling thread of a tree writer does not save the manifest');
+    },
+    claimNew: (abs) => s.claimNew(abs),
+    makeDir: (abs) => s.makeDir(abs),
+  };
+}
+
+export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}): TreeWriter {
+  const maxPending = options.maxPending ?? MAX_PENDING;
+  const helpWhenFull = options.helpWhenFull ?? true;
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
   const worker = new Worker(new URL(import.meta.url), { workerData: { fleetplanTreeWriter: outDir } });
   const total: WriteStats = { written: 0, unchanged: 0, removed: 0 };
   let pending = 0;
@@ -77,10 +137,20 @@ export function createTreeWriter(outDir: string): TreeWriter {
   let buf: Buffer | undefined;
   let used = 0;
   let batches: Batch[] = [];
+  /** The top-level names each chunk sent and not yet answered touches, oldest first (answers come in order), and the chunk being filled. */
+  const queued: Set<string>[] = [];
+  let filling = new Set<string>();
+  /** This thread's own session (opened when it first writes a batch) and its manifest changes not yet sent. */
+  let here: OutputSession | undefined;
+  const log: string[] = [];
+  let writtenHere = 0;
+  const takeLog = (): { log?: string[] } => (log.length === 0 ? {} : { log: log.splice(0, log.length) });
   const send = (): void => {
     if (!buf) return;
-    const chunk: Chunk = { batches, bytes: buf.buffer as ArrayBuffer };
+    const chunk: Chunk = { batches, bytes: buf.buffer as ArrayBuffer, ...takeLog() };
     pending++;
+    queued.push(filling);
+    filling = new Set();
     worker.postMessage(chunk, [chunk.bytes]);
     buf = undefined;
     used = 0;
@@ -92,7 +162,7 @@ export function createTreeWriter(outDir: string): TreeWriter {
     send();
     const reuse = free.pop();
     // Unpooled: its ArrayBuffer is its own, to transfer.
-    buf = reuse && reuse.length >= need ? reuse : Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, need));
+    buf = reuse && reuse.length >= need ? reuse : Buffer.allocUnsafeSlow(Math.max(chunkBytes, need));
     return buf;
   };
   let wake: (() => void) | undefined;
@@ -106,7 +176,8 @@ export function createTreeWriter(outDir: string): TreeWriter {
     if (r.ok && 'saved' in r) {
       // the manifest is written
     } else if (r.ok) {
-      if (free.length < MAX_PENDING) free.push(Buffer.from(r.bytes));
+      queued.shift();
+      if (free.length < maxPending) free.push(Buffer.from(r.bytes));
       total.written += r.stats.written;
       total.unchanged += r.stats.unchanged;
       total.removed += r.stats.removed;
@@ -129,9 +200,34 @@ export function createTreeWriter(outDir: string): TreeWriter {
     while (!done() && failure === undefined) await new Promise<void>((r) => (wake = r));
     if (failure) throw failure;
   };
+  /** Whether a batch touching `tops` may be written here now: the queue is full and no queued batch touches the same top-level names. */
+  const mayWriteHere = (tops: Set<string>): boolean => {
+    if (!helpWhenFull || pending < maxPending) return false;
+    for (const t of tops) {
+      if (filling.has(t)) return false;
+      for (const q of queued) if (q.has(t)) return false;
+    }
+    return true;
+  };
   return {
+    get writtenHere() {
+      return writtenHere;
+    },
     async write(files, managedDirs, managedParents = []) {
       if (failure) throw failure;
+      const tops = topsOf(files, managedDirs, managedParents);
+      if (mayWriteHere(tops)) {
+        // The worker has a full queue: this thread writes the batch now instead of waiting (the
+        // same writeTree, on its own session; its manifest changes go to the worker in order).
+        here ??= loggingSession(openOutput(outDir), log);
+        const s = writeTree(outDir, files, managedDirs, managedParents, here);
+        total.written += s.written;
+        total.unchanged += s.unchanged;
+        total.removed += s.removed;
+        writtenHere++;
+        return;
+      }
+      for (const t of tops) filling.add(t);
       // A batch is never split across chunks (its writeTree call cleans its directories knowing
       // all its files). UTF-8 takes at most 3 bytes per UTF-16 unit: the exact size is counted
       // only when the bound does not fit in the chunk's buffer.
@@ -150,8 +246,10 @@ export function createTreeWriter(outDir: string): TreeWriter {
         used += n;
       }
       batches.push({ files: entries, managedDirs: [...managedDirs], managedParents: [...managedParents] });
-      if (used >= CHUNK_BYTES) send();
-      await waitUntil(() => pending < MAX_PENDING);
+      if (used >= chunkBytes) send();
+      if (!helpWhenFull) await waitUntil(() => pending < maxPending);
+      // Helping: never more than maxPending + 1 chunks wait (the one being filled is sent when full).
+      else await waitUntil(() => pending <= maxPending);
     },
     async close() {
       try {
@@ -159,7 +257,7 @@ export function createTreeWriter(outDir: string): TreeWriter {
         // Every batch, then the manifest of what was written.
         send();
         pending++;
-        worker.postMessage({ save: true } satisfies Message);
+        worker.postMessage({ save: true, ...takeLog() } satisfies Message);
         await waitUntil(() => pending === 0);
         return total;
       } finally {
@@ -182,6 +280,11 @@ if (!isMainThread && parentPort && (workerData as { fleetplanTreeWriter?: string
     if (failed) return port.postMessage(failed);
     try {
       session ??= openOutput(outDir);
+      // The calling thread's manifest changes, made before this message's batches.
+      for (const op of m.log ?? []) {
+        if (op.startsWith('+')) session.record(op.slice(1));
+        else session.forget(op.slice(1));
+      }
       if ('save' in m) {
         session.save();
         port.postMessage({ ok: true, saved: true } satisfies Reply);

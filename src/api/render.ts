@@ -2,11 +2,20 @@
  * Rendering to a directory: the pure render stage's files written by the output adapter
  * (atomic writes, stale generated files removed), and the leaf builds of `render --leaves`.
  */
-import { checkOutputDirectory, openOutput, writeTree } from '../adapters/output.js';
+import { lstatSync, readdirSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import { OUTPUT_MANIFEST, checkOutputDirectory, openOutput, writeTree } from '../adapters/output.js';
 import type { OutputSession, WriteStats } from '../adapters/output.js';
 import { createTreeWriter } from '../adapters/output-writer.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
-import type { ResolvedFleet } from '../layering/resolve-fleet.js';
+import type { ResolvedFleet, SelectOptions } from '../layering/resolve-fleet.js';
+import { mergeFindings, selectClusters } from '../layering/resolve-fleet.js';
+import { createResolveSession, resolveCluster } from '../layering/resolve.js';
+import type { ResolveResult } from '../layering/resolve.js';
+import { consumerValueFindings } from '../layering/consumer-values.js';
+import type { Fleet } from '../model/fleet.js';
+import type { ResolvedCluster } from '../model/resolved.js';
+import { hasErrors } from '../model/finding.js';
 import { deliveryFiles, renderCluster } from '../render/fleet.js';
 import type { GeneratedApplications } from '../render/fleet.js';
 import { createFleetRepoSource } from '../adapters/fleet-repo.js';
@@ -26,6 +35,8 @@ export interface WriteRenderedOptions {
   generated?: GeneratedApplications;
   /** 2: also the phase-2 tree of a fleet with `gitops.mirror` (render/fleet.ts RenderOptions). */
   phase?: 1 | 2;
+  /** Called with each cluster's files (and the shared ones) before they are written. */
+  onFiles?: (files: readonly { path: string }[]) => void;
 }
 
 /**
@@ -36,7 +47,7 @@ export interface WriteRenderedOptions {
  */
 export async function repositoryApplications(resolved: ResolvedFleet): Promise<{ generated: GeneratedApplications; findings: Finding[] } | undefined> {
   const { fleet } = resolved;
-  if (fleet.delivery !== 'applicationset' || !fleet.capabilities.repositoryArgoConfig || fleet.engine === 'flux') return undefined;
+  if (!hasRepositoryApplications(fleet)) return undefined;
   const source = await createFleetRepoSource(fleet.root);
   try {
     const apps = await applicationSetApps(fleet, resolved.clusters, source);
@@ -52,6 +63,11 @@ export async function repositoryApplications(resolved: ResolvedFleet): Promise<{
   }
 }
 
+/** Whether render writes the Applications of the repository's own root ApplicationSets (evaluated over the whole resolved fleet first). */
+function hasRepositoryApplications(fleet: Fleet): boolean {
+  return fleet.delivery === 'applicationset' && fleet.capabilities.repositoryArgoConfig === true && fleet.engine !== 'flux';
+}
+
 /** From this many clusters, files are written through a worker thread (starting one costs ~30 ms). */
 const WRITER_MIN_CLUSTERS = 32;
 
@@ -62,26 +78,34 @@ const WRITER_MIN_CLUSTERS = 32;
  * no longer comes on top of rendering).
  */
 export async function writeRenderedFleet(resolved: ResolvedFleet, dir: string, options: WriteRenderedOptions): Promise<WriteStats> {
+  const { fleet } = resolved;
+  checkOutputDirectory(dir, fleet.root, fleetFiles(fleet));
+  return writeClusters(resolved, resolved.clusters, resolved.clusters.length, dir, options);
+}
+
+const fleetFiles = (fleet: Fleet): string[] => [fleet.file, ...fleet.sources.keys(), ...fleet.clusters.map((c) => c.file)].filter((f) => f !== '');
+
+/** The files of `clusters` (each rendered as it comes) written under `dir`, then the fleet's shared files; `count` clusters in all. */
+async function writeClusters(resolved: ResolvedFleet, clusters: Iterable<ResolvedCluster>, count: number, dir: string, options: WriteRenderedOptions): Promise<WriteStats> {
   const total: WriteStats = { written: 0, unchanged: 0, removed: 0 };
   const add = (s: WriteStats) => {
     total.written += s.written;
     total.unchanged += s.unchanged;
     total.removed += s.removed;
   };
-  const { fleet } = resolved;
-  checkOutputDirectory(dir, fleet.root, [fleet.file, ...fleet.sources.keys(), ...fleet.clusters.map((c) => c.file)].filter((f) => f !== ''));
-  const writer = resolved.clusters.length >= WRITER_MIN_CLUSTERS ? createTreeWriter(dir) : undefined;
+  const writer = count >= WRITER_MIN_CLUSTERS ? createTreeWriter(dir) : undefined;
   // The output directory's manifest (the files fleetplan wrote there): the worker keeps its own and
   // saves it when closed; the files written here after it read the saved one.
   let session: OutputSession | undefined = writer ? undefined : openOutput(dir);
   try {
-    for (const c of resolved.clusters) {
+    for (const c of clusters) {
       const files = renderCluster(resolved, c, options.generated, options.phase !== undefined ? { phase: options.phase } : {});
       // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
       const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
       // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
       // (and a chart app removed from a Flux cluster its DIR/<cluster>/charts/<app>).
       const parents = [`${c.name}/provision`, `${c.name}/clustergroup`, `${c.name}/charts`];
+      options.onFiles?.(files);
       if (writer) await writer.write(files, [...managed], parents);
       else add(writeTree(dir, files, [...managed], parents, session));
       // Let other work of this process run between clusters (the leaf builds of `--leaves` start
@@ -95,6 +119,7 @@ export async function writeRenderedFleet(resolved: ResolvedFleet, dir: string, o
     if (shared.length > 0) {
       const managedShared = options.wholeFleet ? [...new Set(shared.map((f) => f.path.slice(0, f.path.lastIndexOf('/'))))] : [];
       session ??= openOutput(dir);
+      options.onFiles?.(shared);
       add(writeTree(dir, shared, managedShared, [], session));
     }
     session?.save();
@@ -103,6 +128,149 @@ export async function writeRenderedFleet(resolved: ResolvedFleet, dir: string, o
     throw e;
   }
   return total;
+}
+
+/**
+ * Whether `resolveAndWriteFleet` may write while it resolves (ADR 0330): `render --out` (without
+ * `--leaves`) into a directory that is absent or empty, which `checkOutputDirectory` accepts, of a
+ * fleet whose Applications need no evaluation of the whole resolved fleet first.
+ */
+export function canWriteWhileResolving(fleet: Fleet, dir: string): boolean {
+  if (hasRepositoryApplications(fleet)) return false;
+  try {
+    checkOutputDirectory(dir, fleet.root, fleetFiles(fleet));
+  } catch {
+    return false;
+  }
+  try {
+    return readdirSync(dir).length === 0;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+export interface ResolveAndWriteResult {
+  /** Every finding of resolving the selected clusters: resolveFleet's, in its order. */
+  findings: Finding[];
+  /** How many clusters were selected. */
+  clusters: number;
+  /** What was written; undefined when the findings hold an error or writing failed (everything written was removed again). */
+  written?: WriteStats;
+  /** Why writing failed (thrown by writing; the findings are complete all the same). */
+  failure?: unknown;
+}
+
+/**
+ * `render --out` of a fresh directory (canWriteWhileResolving), resolving each cluster just
+ * before it is rendered, so that its files are written while the next clusters resolve (on two
+ * cores resolving no longer comes before all writing). The same clusters, files and findings as
+ * resolveFleet followed by writeRenderedFleet. The findings are known only at the end: when they
+ * hold an error (or writing failed), every file written is removed again, with the directories this
+ * run made, so that nothing is rendered, as when nothing was written. An exception while
+ * resolving is thrown after that clean-up.
+ */
+export async function resolveAndWriteFleet(fleet: Fleet, select: SelectOptions, dir: string, options: Omit<WriteRenderedOptions, 'generated'>): Promise<ResolveAndWriteResult> {
+  const selected = selectClusters(fleet, select.clusters);
+  // As resolveFleet: a load finding about one cluster belongs to a run that selected it.
+  const findings: Finding[] = select.clusters?.length ? fleet.loadFindings.filter((f) => !f.cluster || selected.includes(f.cluster)) : [...fleet.loadFindings];
+  const session = createResolveSession(fleet);
+  // Each cluster resolved once: a hub's provisioning objects may need a spoke before its turn.
+  const done = new Map<string, ResolveResult>();
+  const resolveOnce = (name: string): ResolveResult => {
+    let r = done.get(name);
+    if (!r) done.set(name, (r = resolveCluster(fleet, name, session)));
+    return r;
+  };
+  const clusters: ResolvedCluster[] = [];
+  const resolved: ResolvedFleet = { fleet, clusters, findings: [], cluster: (name) => resolveOnce(name).cluster };
+  const next = (name: string): ResolvedCluster => {
+    const r = resolveOnce(name);
+    clusters.push(r.cluster);
+    findings.push(...r.findings, ...consumerValueFindings(fleet, r.cluster));
+    return r.cluster;
+  };
+  function* each(): Generator<ResolvedCluster> {
+    for (const name of selected) yield next(name);
+  }
+  const existed = readdirOrUndefined(dir) !== undefined;
+  const paths: string[] = [];
+  let written: WriteStats | undefined;
+  let failure: unknown;
+  let thrown: unknown;
+  try {
+    written = await writeClusters(resolved, each(), selected.length, dir, { ...options, onFiles: (files) => void paths.push(...files.map((f) => f.path)) });
+  } catch (e) {
+    failure = e;
+    // The findings of the clusters not reached, as resolveFleet would have given them.
+    try {
+      for (const name of selected.slice(clusters.length)) next(name);
+    } catch (e2) {
+      thrown = e2;
+    }
+  }
+  const merged = mergeFindings(findings);
+  if (failure !== undefined || hasErrors(merged)) {
+    removeWritten(dir, paths, existed);
+    if (thrown !== undefined) throw thrown;
+    return { findings: merged, clusters: selected.length, failure };
+  }
+  return { findings: merged, clusters: selected.length, ...(written ? { written } : {}) };
+}
+
+function readdirOrUndefined(dir: string): string[] | undefined {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes what a run into a fresh directory wrote: the files it wrote (created exclusively, so its
+ * own), its manifest, and each directory that is then empty, deepest first, the output directory
+ * itself when the run made it. A path whose directory is no longer a real directory is left alone:
+ * nothing is removed through a link (ADR 0211).
+ */
+function removeWritten(dir: string, paths: readonly string[], existed: boolean): void {
+  let root: string;
+  try {
+    // The output directory may itself be a link the user chose: below its real path, nothing is followed.
+    root = realpathSync.native(resolvePath(dir));
+  } catch {
+    return; // never made
+  }
+  const realDir = (abs: string): boolean => {
+    try {
+      return lstatSync(abs).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  const dirs = new Set<string>();
+  for (const rel of [...paths, OUTPUT_MANIFEST]) {
+    const abs = join(root, ...rel.split('/'));
+    for (let d = dirname(abs); d.length > root.length; d = dirname(d)) dirs.add(d);
+    let ok = true;
+    for (let d = dirname(abs); ok && d.length >= root.length; d = dirname(d)) {
+      ok = realDir(d);
+      if (d === root) break;
+    }
+    if (!ok) continue;
+    try {
+      if (lstatSync(abs).isFile()) unlinkSync(abs);
+    } catch {
+      // not there (never written, or already gone)
+    }
+  }
+  const order = [...dirs].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  if (!existed) order.push(root);
+  for (const d of order) {
+    try {
+      if (realDir(d)) rmdirSync(d);
+    } catch {
+      // not empty (someone else's files), or already gone
+    }
+  }
 }
 
 export interface FleetLeavesResult {

@@ -109,3 +109,50 @@ test('batches are packed into shared chunks, never split: large and non-ASCII ba
   for (const b of packed) await again.write(b.files.slice(1), b.managed);
   assert.deepEqual(await again.close(), { written: 0, unchanged: 44, removed: 22 });
 });
+
+test('with the worker\'s queue full, the calling thread writes batches itself: the same tree, manifest and statistics as writeTree in turn (ADR 0330)', async () => {
+  const direct = join(root, 'help-direct');
+  const helped = join(root, 'help-worker');
+  for (const b of batches) writeTree(direct, b.files, b.managed);
+  // Every batch is sent as its own chunk and one chunk fills the queue: the next batches are written here.
+  const w = createTreeWriter(helped, { maxPending: 1, chunkBytes: 1 });
+  for (const b of batches) await w.write(b.files, b.managed);
+  assert.deepEqual(await w.close(), { written: 200, unchanged: 0, removed: 0 });
+  assert.ok(w.writtenHere > 0, 'some batches were written on the calling thread');
+  assert.ok(w.writtenHere < batches.length, 'some batches were written by the worker');
+  assert.deepEqual(tree(helped), tree(direct));
+  // Again with every other cluster's first file gone: the removals made on this thread reach the
+  // worker's manifest in order, and a third run finds the same files as writeTree's.
+  const fewer = batches.map((b, i) => (i % 2 ? { ...b, files: b.files.slice(1) } : b));
+  for (const b of fewer) writeTree(direct, b.files, b.managed);
+  const again = createTreeWriter(helped, { maxPending: 1, chunkBytes: 1 });
+  for (const b of fewer) await again.write(b.files, b.managed);
+  assert.deepEqual(await again.close(), { written: 0, unchanged: 180, removed: 20 });
+  assert.ok(again.writtenHere > 0);
+  assert.deepEqual(tree(helped), tree(direct));
+  const third = createTreeWriter(helped, { maxPending: 1, chunkBytes: 1 });
+  for (const b of batches) await third.write(b.files, b.managed);
+  assert.deepEqual(await third.close(), { written: 20, unchanged: 180, removed: 0 });
+  for (const b of batches) writeTree(direct, b.files, b.managed);
+  assert.deepEqual(tree(helped), tree(direct));
+});
+
+test('a batch touching a directory a queued batch writes waits for the worker: writes of one path keep their order (ADR 0330)', async () => {
+  const out = join(root, 'help-order');
+  const w = createTreeWriter(out, { maxPending: 1, chunkBytes: 1 });
+  const n = 12;
+  for (let i = 0; i < n; i++) await w.write([{ path: 's/apps/a.yaml', content: `${H}round: ${i}\n` }], ['s/apps']);
+  // A batch under another top-level directory is still written here.
+  await w.write([{ path: 't/apps/b.yaml', content: `${H}b: 1\n` }], ['t/apps']);
+  assert.deepEqual(await w.close(), { written: n + 1, unchanged: 0, removed: 0 });
+  assert.equal(readFileSync(join(out, 's/apps/a.yaml'), 'utf8'), `${H}round: ${n - 1}\n`);
+  assert.ok(w.writtenHere <= 1);
+});
+
+test('without helping, the calling thread never writes (helpWhenFull: false)', async () => {
+  const out = join(root, 'no-help');
+  const w = createTreeWriter(out, { maxPending: 1, chunkBytes: 1, helpWhenFull: false });
+  for (const b of batches) await w.write(b.files, b.managed);
+  assert.deepEqual(await w.close(), { written: 200, unchanged: 0, removed: 0 });
+  assert.equal(w.writtenHere, 0);
+});

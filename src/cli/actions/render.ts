@@ -9,7 +9,7 @@ import { checkSelector, choice, progress } from '../common.js';
 import { load, reportFindings, selectedClusters } from '../fleet-read.js';
 import { hasErrors, UsageError } from '../../entry/core.js';
 import { resolveFleet } from '../../entry/fleet.js';
-import { formatLeafReport, renderedJsonChunks, renderedYamlChunks, repositoryApplications, startLeafTools, writeRenderedFleet, writeRenderedFleetWithLeaves } from '../../entry/render.js';
+import { canWriteWhileResolving, formatLeafReport, renderedJsonChunks, renderedYamlChunks, repositoryApplications, resolveAndWriteFleet, startLeafTools, writeRenderedFleet, writeRenderedFleetWithLeaves } from '../../entry/render.js';
 import { FORMATS } from '../commands/render.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -32,6 +32,20 @@ export async function run(ctx: CommandContext): Promise<number> {
     throw new UsageError('--phase 2 writes app-of-apps Applications; this fleet sets gitops.delivery: applicationset');
   }
   const selected = selectedClusters(ctx, fleet);
+  const out = ctx.values.out as string | undefined;
+  if (out && !leaves && canWriteWhileResolving(fleet, resolve(ctx.io.cwd, out))) {
+    // A fresh output directory: each cluster's files are written while the next clusters resolve,
+    // and removed again if the findings hold an error (ADR 0330).
+    const r = await resolveAndWriteFleet(fleet, { clusters: selected }, resolve(ctx.io.cwd, out), { wholeFleet: selected.length === 0, phase });
+    reportFindings(ctx, r.findings);
+    if (hasErrors(r.findings)) {
+      ctx.io.stderr.write('nothing rendered: fix the errors above\n');
+      return 1;
+    }
+    if (!r.written) throw r.failure;
+    ctx.io.stderr.write(`rendered ${r.clusters} cluster(s) into ${out}: ${r.written.written} written, ${r.written.unchanged} unchanged, ${r.written.removed} removed\n`);
+    return 0;
+  }
   const resolved = resolveFleet(fleet, { clusters: selected });
   const { clusters } = resolved;
   // A layout whose root ApplicationSets are the repository's own: their Applications, evaluated offline.
@@ -44,7 +58,6 @@ export async function run(ctx: CommandContext): Promise<number> {
     return 1;
   }
   // One cluster at a time: memory stays proportional to a cluster, not the fleet.
-  const out = ctx.values.out as string | undefined;
   if (out) {
     const dir = resolve(ctx.io.cwd, out);
     const writeOptions = { wholeFleet: selected.length === 0, phase, ...(generated ? { generated } : {}) } as const;
