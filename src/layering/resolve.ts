@@ -329,13 +329,9 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
       }
       return last.origin;
     };
-    // Variables in every string field. The flux layout's manifests are Flux objects as applied: their
-    // ${...} are Flux's own post-build variables, never fleetplan's (docs/adr/0279).
-    const keepManifest = fleet.layout === 'flux' ? merged.manifest : undefined;
-    if (keepManifest !== undefined) merged = { ...merged, manifest: {} };
-    // A helmfile release's values are what helmfile gives Helm, verbatim (docs/adr/0320).
-    const keepValues = (fleet.layout === 'flux' || fleet.layout === 'helmfile-flux') && merged.repoURL !== undefined && merged.helm?.values !== undefined ? merged.helm.values : undefined;
-    if (keepValues !== undefined) merged = { ...merged, helm: { ...merged.helm, values: {} } };
+    // Variables in every string field, unless the layout's app fields reach the cluster as written:
+    // Flux objects (their ${...} are Flux's post-build variables, docs/adr/0279), helmfile values
+    // (what helmfile gives Helm, 0320), Argo CD's own Applications (0344).
     const substituteNow = () =>
       substituteDeep(merged, [], lookup, (path, missing) => {
         findings.push(place(fieldOrigin(path), {
@@ -351,8 +347,6 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
     const substituted = !mayHaveVariables || fleet.capabilities.appVariables === false
       ? merged
       : (shared && session && !mine && merged === shared.merged ? sharedSubstitution(shared, lookup, substituteNow) : undefined) ?? substituteNow();
-    if (keepManifest !== undefined) substituted.manifest = keepManifest;
-    if (keepValues !== undefined) substituted.helm = { ...substituted.helm, values: keepValues };
     if (substituted.path === undefined && substituted.chart === undefined) {
       findings.push(place(last.origin, {
         severity: 'error',

@@ -27,7 +27,7 @@ export const SELF_APPLICATION = 'gitops-self';
  * `gitops.selfManaged: false`. Here because resolution checks app names against it (ADR 0265).
  */
 export function selfManaged(fleet: Fleet): boolean {
-  return fleet.layout === 'native' && fleet.capabilities.bootstrap && fleet.engine === 'argocd' && fleet.delivery === 'app-of-apps' && fleet.selfManaged !== false;
+  return fleet.capabilities.selfManagedApplication === true && fleet.capabilities.bootstrap && fleet.engine === 'argocd' && fleet.delivery === 'app-of-apps' && fleet.selfManaged !== false;
 }
 
 /** The wave of a hub's provisioning app for one spoke. */

@@ -56,10 +56,22 @@ export interface FleetCapabilities {
    * valuesObject is Helm's or the chart's). Absent: app fields get the cluster's variables.
    */
   appVariables?: boolean;
+  /**
+   * true: every cluster gets Argo CD's own self-managing Application after the hand-off (ADR
+   * 0240), unless `gitops.selfManaged: false`. Only fleets fleetplan generates have one.
+   */
+  selfManagedApplication?: boolean;
+  /**
+   * true: the apps are Flux objects applied by a Flux already running on the cluster, so Flux's
+   * own APIs (toolkit.fluxcd.io, fluxcd.controlplane.io) are there before any app (ADR 0279).
+   */
+  engineApisFirst?: boolean;
+  /** false: the apps carry no Argo CD destination namespace (Flux Kustomizations, ADR 0279). */
+  appDestinations?: boolean;
 }
 
 /** The native layout's capabilities: fleetplan generates everything and promotes pins in fleet.yaml. */
-export const NATIVE_CAPABILITIES: FleetCapabilities = { bootstrap: true, renderRepositoryObjects: false, repositoryArgoConfig: false, promote: true };
+export const NATIVE_CAPABILITIES: FleetCapabilities = { bootstrap: true, renderRepositoryObjects: false, repositoryArgoConfig: false, promote: true, selfManagedApplication: true };
 /** A layout whose Argo CD objects are the repository's own; fleetplan still plans and runs the bootstrap. */
 export const ARGOCD_REPOSITORY_CAPABILITIES: FleetCapabilities = { bootstrap: true, renderRepositoryObjects: false, repositoryArgoConfig: true, promote: false };
 

@@ -718,7 +718,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const fleet: Fleet = {
     // leafVariables: false — Flux substitutes its own post-build variables; fleetplan's cluster variables never reach these leaves.
     // appVariables: false — kustomize-controller substitutes only in a Kustomization's built output with postBuild (read above with fluxSubstitute); never fleetplan's variables in its fields (ADR 0344).
-    ...emptyFleet(fs.root, 'flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false }),
+    ...emptyFleet(fs.root, 'flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false, engineApisFirst: true, appDestinations: false }),
     // flux bootstrap installs Flux; Flux reads the repository's own Kustomizations.
     name: fs.root.split('/').filter(Boolean).pop() ?? 'fleet',
     file: entries[0]?.entry.file ?? '.',

@@ -176,7 +176,7 @@ export const crdOrderRule: RuleDefinition = {
         for (const [key, { first: obj, kinds }] of s.uses) {
           if (isPlatformApi(c.platform, key)) continue;
           // The flux layout's Kustomizations are applied by Flux, whose own APIs are there before any of them (ADR 0279).
-          if (ctx.fleet.layout === 'flux' && /^([a-z.]+\.)?(toolkit\.fluxcd\.io|fluxcd\.controlplane\.io)\b/.test(key)) continue;
+          if (ctx.fleet.capabilities.engineApisFirst === true && /^([a-z.]+\.)?(toolkit\.fluxcd\.io|fluxcd\.controlplane\.io)\b/.test(key)) continue;
           const ps = providers.get(key);
           if (!ps || ps.some((p) => p.app === app)) continue;
           if (ps.some((p) => orderedBefore(ctx, c, p.app, app, closure))) continue;

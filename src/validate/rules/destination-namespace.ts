@@ -144,7 +144,7 @@ export const destinationNamespaceRule: RuleDefinition = {
   run(ctx) {
     const { fleet } = ctx;
     // A Flux Kustomization has no destination namespace (the flux layout's apps are the repository's own Kustomizations, ADR 0279).
-    if (fleet.layout === 'flux') return [];
+    if (fleet.capabilities.appDestinations === false) return [];
     const cache = new Map<string, Known | undefined>();
     const places = new Map<string, Place>();
     for (const c of ctx.clusters) {
