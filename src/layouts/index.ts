@@ -13,7 +13,7 @@ import type { RuleDefinition } from '../validate/index.js';
 import { graphsRule } from './helmfile-flux/rules.js';
 import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
-import { detectHelmfileFlux, hasHelmfile, hasKsFiles, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { detectHelmfileFlux, hasHelmfile, loadHelmfileFlux } from './helmfile-flux/reader.js';
 import { clusterEntries, detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
 import { rosaLookalike, rosaMarkers } from './rosa-regional/reader.js';
@@ -60,8 +60,7 @@ export const helmfileFluxReader: LayoutReader = {
   // A repository whose clusters/<name>/ holds the entry of Flux is the flux layout's when it has no
   // helmfile, or entries of several clusters (helmfile-flux reads one cluster; the flux layout then
   // reads the helmfile releases as each cluster's bootstrap) (docs/adr/0279).
-  // A helmfile with one Flux entry elsewhere and no ks.yaml of this layout's shape is the flux layout's too (ADR 0339).
-  detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) ? clusterEntries(fs).length < 2 && (clusterEntries(fs).length === 0 || hasKsFiles(fs)) : !detectFluxClusters(fs)),
+  detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) ? clusterEntries(fs).length < 2 : !detectFluxClusters(fs)),
   load: loadHelmfileFlux,
   rules: [graphsRule],
 };
