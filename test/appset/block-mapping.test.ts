@@ -10,18 +10,9 @@ import { parseAllDocuments, parseYamlAll } from '../../src/yaml/index.js';
 import { parseClusterSecrets, parseClusterSecretsWithPositions } from '../../src/appset/load.js';
 import { sortApplications } from '../../src/appset/format.js';
 import type { GeneratedApplication } from '../../src/appset/applications.js';
+import { seededRandom } from '../support/random.js';
 
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = seededRandom;
 
 const KEYS = [
   'name', 'namespace', 'env', 'argocd.argoproj.io/secret-type', 'cluster_type', 'a.b/c-d_e', 'x', 'config', 'server',

@@ -13,18 +13,9 @@ import type { FormatOptions } from '../../src/appset/format.js';
 import type { ApplicationSet, JsonObject } from '../../src/appset/types.js';
 import { goEngine } from './go-engine.js';
 import { Renderer, slotJoiner } from '../../src/appset/render.js';
+import { seededRandom } from '../support/random.js';
 
-/** A small seeded generator (mulberry32): the same cases on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 /** Strings a YAML printer must quote, fold or keep as they are. */
 const AWKWARD = [

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { OutputFile } from '../../src/ports/build-cache.js';
 import { objectFileName, parseManifests, serializeObject, substituteStream } from '../../src/render/leaves/manifests.js';
 import { LEAF_TEMPLATE_HOOKS, buildLeafTemplate, fillLeafTemplate, plainBothWays } from '../../src/render/leaves/template.js';
+import { seededRandom } from '../support/random.js';
 
 type Vars = Record<string, string>;
 
@@ -26,17 +27,7 @@ function fast(text: string, vars: Vars | undefined, memo?: Map<string, boolean>)
   return t && fillLeafTemplate(t, (n) => (vars !== undefined && Object.hasOwn(vars, n) ? vars[n] : undefined), memo);
 }
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const VALUES = [
   'prod', 'c001', 'eu-west-1', 'example.com', 'c001.example.com', 'https://git.example.com/x.git', '10.0.0.0/8', 'a_b',

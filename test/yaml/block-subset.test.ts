@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readBlockSubset } from '../../src/yaml/block-subset.js';
 import { parseYaml } from '../../src/yaml/index.js';
 import { parseYamlSource } from '../../src/yaml/source.js';
+import { seededRandom } from '../support/random.js';
 
 const core = (text: string): unknown => parseYaml(text, { schema: 'core' });
 
@@ -147,17 +148,7 @@ test('block subset: parseYamlSource gives the same value and positions through e
   assert.deepStrictEqual(dup.findings.map((f) => [f.code, f.line]), [['duplicate-key', 2]]);
 });
 
-/** A small deterministic random generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 /** Scalars the subset reads (as js-yaml does), and scalars it must leave to js-yaml. */
 const SCALARS = ['a', 'x-1', 'null', 'Null', '~', '~x', 'true', 'False', 'yes', '0', '12', '-7', '0x1f', '0o7', '0b1', '1_000', '1.5', '-.5', '.inf', '.NaN', '1e3',
