@@ -310,7 +310,6 @@ export class ArgoFollower {
   /** Runs the whole follow; fills `fleet.clusters`. */
   async follow(fleet: Fleet): Promise<void> {
     this.fleetFile = fleet.file;
-    const objects = this.scan.objects;
     let roots: ArgoObject[];
     let groups: RootGroup[];
     let coveredFiles = new Set<string>();
