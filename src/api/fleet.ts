@@ -117,6 +117,12 @@ export interface CompleteLoadOptions {
   helm?: string;
   /** Cluster Secrets (--clusters) over the repository's own. */
   clusterSecrets?: readonly ClusterSecret[];
+  /**
+   * `--root`: the root files or directories (relative to the repository) to follow, read as
+   * `kubectl apply -f` reads them, instead of guessing them (ADR 0345). Only a repository read as
+   * Argo CD reads it (the argocd layout) takes them; any other is an InputError naming its layout.
+   */
+  roots?: readonly string[];
   origin?: RepositoryOrigin;
   /** `--jsonnet`: a path or command name; else FLEETPLAN_JSONNET, then PATH (ADR 0303). */
   jsonnet?: string;
@@ -129,6 +135,12 @@ export interface CompleteLoadOptions {
  */
 export async function completeLoad(result: LoadResult, options: CompleteLoadOptions): Promise<void> {
   const complete = result.complete;
+  if (options.roots?.length && result.fleet.layout !== 'argocd') {
+    throw new InputError(`--root ${options.roots[0]!}: this repository is read as the ${result.fleet.layout} layout, which has no Argo CD roots to choose`, {
+      code: 'root-not-argocd',
+      hint: '--root chooses the root Application(s) of a repository read as Argo CD reads it (the argocd layout); leave it out here',
+    });
+  }
   if (!complete) return;
   result.complete = undefined;
   const root = result.fleet.root;
@@ -147,6 +159,7 @@ export async function completeLoad(result: LoadResult, options: CompleteLoadOpti
       git,
       origin: options.origin ?? {},
       ...(options.clusterSecrets ? { clusterSecrets: options.clusterSecrets } : {}),
+      ...(options.roots?.length ? { roots: options.roots } : {}),
       // Located on first use: only a Jsonnet directory source on the way asks for it (ADR 0318).
       jsonnet: () => (jsonnet ??= locateJsonnet({ explicit: options.jsonnet, env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) })),
     });

@@ -90,9 +90,12 @@ export const commonOptions: OptionSpec = {
 /**
  * `--clusters FILE`: cluster Secrets (YAML) for a repository read as Argo CD reads it (the argocd
  * layout), in place of the repository's own, as the ApplicationSet controller would find them.
+ * `--root FILE` (repeatable): the root Application(s) of such a repository, instead of guessing
+ * them (ADR 0345).
  */
 export const clusterSecretsOptions: OptionSpec = {
   clusters: { type: 'string' },
+  root: { type: 'string', multiple: true },
 };
 
 /** The flags of every command that works on some of the fleet's clusters. */

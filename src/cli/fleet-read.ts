@@ -2,7 +2,7 @@
  * Reading the fleet in --repo for a command: loading, finishing what the layout reader left to the
  * real tools, choosing clusters, reporting findings. Imported by the actions that read a fleet.
  */
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { UsageError, parseSelector, selectClustersByLabels } from '../entry/core.js';
 import type { Finding, Fleet } from '../entry/core.js';
 import { loadFleet, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters } from '../entry/fleet.js';
@@ -50,6 +50,21 @@ function clusterSecretsFile(ctx: CommandContext, result: LoadResult): ClusterSec
 }
 
 /**
+ * The roots of `--root FILE` (repeatable), relative to --repo (ADR 0345); an absolute path inside
+ * the repository is made relative to it (one outside stays absolute: the library says it is outside).
+ */
+function rootFlags(ctx: CommandContext): string[] | undefined {
+  const given = ctx.values['root'];
+  if (!Array.isArray(given) || given.length === 0) return undefined;
+  const repo = repoRoot(ctx);
+  return given.map((r) => {
+    if (typeof r !== 'string' || !isAbsolute(r)) return String(r);
+    const rel = relative(repo, r);
+    return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? r : rel.split('\\').join('/');
+  });
+}
+
+/**
  * Finishes reading a fleet read at `root` (see load): follows the repository's Applications where
  * the layout reader left that to the real tools (the argocd layout), and builds the clusters a
  * layout reader could not read exactly.
@@ -61,9 +76,11 @@ export async function completeRead(ctx: CommandContext, result: LoadResult, root
     const again = result.withClusters(secrets);
     Object.assign(result, again, { withClusters: undefined });
   }
-  if (result.complete) {
+  const roots = rootFlags(ctx);
+  // With --root, completeLoad runs on every layout: on one not read as Argo CD it says the flag has no effect there.
+  if (result.complete || roots) {
     await withStatus(progress(ctx), 'following the repository\'s Applications…', () =>
-      completeLoad(result, { env: ctx.io.env, cwd: ctx.io.cwd, ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}), ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}), ...(typeof ctx.values.jsonnet === 'string' ? { jsonnet: ctx.values.jsonnet } : {}), ...(secrets ? { clusterSecrets: secrets } : {}) }),
+      completeLoad(result, { env: ctx.io.env, cwd: ctx.io.cwd, ...(typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {}), ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}), ...(typeof ctx.values.jsonnet === 'string' ? { jsonnet: ctx.values.jsonnet } : {}), ...(secrets ? { clusterSecrets: secrets } : {}), ...(roots ? { roots } : {}) }),
     );
   }
   if (result.fallbacks?.length) {

@@ -60,6 +60,8 @@ export interface LoadTools {
   clusterSecrets?: readonly ClusterSecret[];
   /** The real Jsonnet, located on first use (Jsonnet directory sources that may generate Applications). */
   jsonnet?: () => Promise<JsonnetTool>;
+  /** The roots given by the user (--root, ADR 0345): repository-relative files or directories; absent: guessed. */
+  roots?: readonly string[];
 }
 
 export function loadNativeFleet(fs: RepoFileSystem): LoadResult {

@@ -6,7 +6,7 @@ export const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 export const diffCommand: CommandSpec = {
   name: 'diff',
   summary: 'what a change does to each cluster, offline: objects, order, leaves and findings',
-  usage: `Usage: fleetplan diff [--from REV] [--to REV] [--cluster C]... [-l SELECTOR] [--clusters FILE] [--leaves] [-o text|json|markdown|html] [--exit-code] [--repo DIR]
+  usage: `Usage: fleetplan diff [--from REV] [--to REV] [--cluster C]... [-l SELECTOR] [--clusters FILE] [--root FILE]... [--leaves] [-o text|json|markdown|html] [--exit-code] [--repo DIR]
 
 Compares what each cluster gets at two revisions of the fleet repository, read through git
 without touching the working tree (each commit is checked out in a temporary clone):
@@ -33,7 +33,10 @@ message, not by line).
   --exit-code  exit 1 when anything changed, 0 when nothing did (as git diff --exit-code);
                without it diff exits 0. Errors exit 2.
   --cache-dir DIR  where diff keeps what each commit's load read (default: the cache of render
-               --leaves): a later diff whose changes touch none of it answers without loading`,
+               --leaves): a later diff whose changes touch none of it answers without loading
+  --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
+               repository read as Argo CD reads it, relative to --repo: only what it reaches is
+               read (default: every Argo CD object no other object applies is guessed a root)`,
   examples: [
     { what: 'what the uncommitted edits of examples/lab do to each cluster', run: 'fleetplan diff --repo examples/lab --from HEAD' },
     { what: 'the same as a pull-request comment in Markdown', run: 'fleetplan diff --repo examples/lab --from HEAD -o markdown' },
@@ -54,5 +57,5 @@ message, not by line).
     fetch: { type: 'boolean' },
     'registry-config': { type: 'string' },
   },
-  complete: { flags: { output: FORMATS, clusters: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
+  complete: { flags: { output: FORMATS, clusters: 'file', root: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
 };

@@ -6,7 +6,7 @@ export const FORMATS = ['text', 'json', 'yaml', 'mermaid', 'dot'] as const;
 export const planCommand: CommandSpec = {
   name: 'plan',
   summary: 'what each cluster gets and in what order: bootstrap steps, then sync waves',
-  usage: `Usage: fleetplan plan [--cluster C]... [-l SELECTOR] [--clusters FILE] [-o text|json|yaml|mermaid|dot] [--repo DIR]
+  usage: `Usage: fleetplan plan [--cluster C]... [-l SELECTOR] [--clusters FILE] [--root FILE]... [-o text|json|yaml|mermaid|dot] [--repo DIR]
 
 Prints, per cluster, the bootstrap steps and then the apps wave by wave.
 Under gitops.delivery: applicationset the apps are the Applications each cluster's root
@@ -18,13 +18,17 @@ ApplicationSet generates, computed offline from the repository at the sector's r
                bootstrap phases show, as helmfile -e NAME (default "default")
   --clusters FILE  cluster Secrets for the ApplicationSets of a repository read as Argo CD
                reads it (the argocd layout), instead of the repository's own
+  --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
+               repository read as Argo CD reads it, relative to --repo: only what it reaches is
+               planned (default: every Argo CD object no other object applies is guessed a root)
 Exits 1 when the fleet has errors (they are printed to stderr, and included in -o json/yaml).`,
   examples: [
     { what: 'every cluster of the lab fleet: bootstrap steps, then the apps wave by wave', run: 'fleetplan plan --repo examples/lab' },
     { what: 'only the spokes, chosen by role', run: 'fleetplan plan --repo examples/lab -l role=spoke' },
     { what: 'the clusters in the prod group, as the machine interface', run: 'fleetplan plan --repo examples/lab -l fleetplan.io/group=prod -o json' },
     { what: 'the hub\'s waves as a Mermaid flowchart', run: 'fleetplan plan --repo examples/lab --cluster hub -o mermaid' },
+    { what: 'an Argo CD repository of several examples: only what the root Application in bootstrap/root-app.yaml reaches', run: 'fleetplan plan --repo ../gitops-examples --root bootstrap/root-app.yaml', notRun: 'needs a repository read as Argo CD reads it' },
   ],
   options: { ...clusterOptions, ...clusterSecretsOptions, output: { type: 'string', short: 'o' }, environment: { type: 'string', short: 'e' } },
-  complete: { flags: { output: FORMATS, clusters: 'file', environment: 'none' } },
+  complete: { flags: { output: FORMATS, clusters: 'file', root: 'file', environment: 'none' } },
 };

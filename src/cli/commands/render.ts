@@ -6,7 +6,7 @@ export const FORMATS = ['yaml', 'json'] as const;
 export const renderCommand: CommandSpec = {
   name: 'render',
   summary: 'the Argo CD objects each cluster gets, as files (--out) or one YAML stream',
-  usage: `Usage: fleetplan render [--cluster C]... [-l SELECTOR] [--clusters FILE] [--out DIR [--leaves [--fetch]]] [--phase 1|2] [-o yaml|json] [--repo DIR]
+  usage: `Usage: fleetplan render [--cluster C]... [-l SELECTOR] [--clusters FILE] [--root FILE]... [--out DIR [--leaves [--fetch]]] [--phase 1|2] [-o yaml|json] [--repo DIR]
 
 Without --out, prints every object as one multi-document YAML stream (or a JSON List with -o json),
 so that \`fleetplan render --cluster hub | kubectl apply -f -\` works.
@@ -47,7 +47,10 @@ a repository's plugin commands; each is listed in a note.
 A directory source's .jsonnet files are evaluated as Argo CD evaluates them (directory.jsonnet
 extVars, tlas and libs; imports only inside the repository; 90 s and 64 MiB per file) with
 --jsonnet PATH, else FLEETPLAN_JSONNET, else go-jsonnet or jsonnet on PATH; without one, such an
-app is not built and says so.`,
+app is not built and says so.
+  --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
+               repository read as Argo CD reads it, relative to --repo: only what it reaches is
+               read (default: every Argo CD object no other object applies is guessed a root)`,
   examples: [
     { what: 'every Argo CD object of the hub as one YAML stream, ready for kubectl apply -f -', run: 'fleetplan render --repo examples/lab --cluster hub' },
     { what: 'the spokes as a kubectl List in JSON', run: 'fleetplan render --repo examples/lab -l role=spoke -o json' },
@@ -73,5 +76,5 @@ app is not built and says so.`,
     fetch: { type: 'boolean' },
     'registry-config': { type: 'string' },
   },
-  complete: { flags: { phase: ['1', '2'], output: FORMATS, clusters: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', jsonnet: 'file', 'registry-config': 'file' } },
+  complete: { flags: { phase: ['1', '2'], output: FORMATS, clusters: 'file', root: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', jsonnet: 'file', 'registry-config': 'file' } },
 };

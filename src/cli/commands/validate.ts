@@ -6,7 +6,7 @@ export const FORMATS = ['text', 'json', 'yaml', 'sarif'] as const;
 export const validateCommand: CommandSpec = {
   name: 'validate',
   summary: 'find what is wrong before it merges; exit 1 when any error is found',
-  usage: `Usage: fleetplan validate [--cluster C]... [-l SELECTOR] [--clusters FILE] [-o text|json|yaml|sarif] [--leaves DIR] [--argocd-crds PATH] [--base REV] [--repo DIR]
+  usage: `Usage: fleetplan validate [--cluster C]... [-l SELECTOR] [--clusters FILE] [--root FILE]... [-o text|json|yaml|sarif] [--leaves DIR] [--argocd-crds PATH] [--base REV] [--repo DIR]
 
 Reports schema errors, unknown or cyclic needs, wave conflicts and undefined variables, then
 runs the rules: CRDs before their custom resources, waves that do not wait, helmfile needs and
@@ -27,7 +27,10 @@ Turn a code off or change its severity in fleet.yaml spec.validation.rules; -o s
              and those it fixes, matched by rule, file, field and message, not by line.
              -o text lists them as + and - lines; -o json is {base, introduced, fixed, summary}.
              Exit 1 when the change introduces an error.
-Exit 1 on errors, 0 when there are only warnings or nothing.`,
+Exit 1 on errors, 0 when there are only warnings or nothing.
+  --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
+               repository read as Argo CD reads it, relative to --repo: only what it reaches is
+               read (default: every Argo CD object no other object applies is guessed a root)`,
   examples: [
     { what: 'check the whole lab fleet', run: 'fleetplan validate --repo examples/lab' },
     { what: 'check only the clusters of sector lab in region rdu2, findings as JSON', run: 'fleetplan validate --repo examples/lab -l sector=lab,region=rdu2 -o json' },
@@ -36,5 +39,5 @@ Exit 1 on errors, 0 when there are only warnings or nothing.`,
     { what: 'check the objects render --leaves built instead of reading the sources', run: 'fleetplan validate --repo examples/lab --leaves out', notRun: 'needs the output of render --leaves --out out' },
   ],
   options: { ...clusterOptions, ...clusterSecretsOptions, output: { type: 'string', short: 'o' }, leaves: { type: 'string' }, 'argocd-crds': { type: 'string' }, base: { type: 'string' } },
-  complete: { flags: { output: FORMATS, clusters: 'file', leaves: 'dir', 'argocd-crds': 'file', base: 'none' } },
+  complete: { flags: { output: FORMATS, clusters: 'file', root: 'file', leaves: 'dir', 'argocd-crds': 'file', base: 'none' } },
 };

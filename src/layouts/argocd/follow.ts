@@ -32,6 +32,7 @@ import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKu
 import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
 import { argoSourceType } from '../../model/argo-source-type.js';
 import type { JsonnetTool } from '../../ports/tools.js';
+import { InputError } from '../../errors/index.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
 
 export const IN_CLUSTER_NAME = 'in-cluster';
@@ -49,6 +50,12 @@ export interface FollowTools {
   clusterSecrets?: readonly ClusterSecret[];
   /** The real Jsonnet, located on first use (a directory source with `.jsonnet` files); absent: none. */
   jsonnet?: () => Promise<JsonnetTool>;
+  /**
+   * The roots given with --root (ADR 0345): repository-relative files or directories, read as
+   * `kubectl apply -f` reads them. Absent or empty: the roots are guessed (every Argo CD object no
+   * other object applies).
+   */
+  roots?: readonly string[];
 }
 
 interface Place {
@@ -254,9 +261,68 @@ export class ArgoFollower {
     return o.item === undefined ? `${o.file}#${o.index}` : `${o.file}#${o.index}.${o.item}`;
   }
 
+  /** True when the roots were given (--root), not guessed. */
+  get rootsGiven(): boolean {
+    return (this.tools.roots?.length ?? 0) > 0;
+  }
+
+  /**
+   * The root groups of the roots given with --root, read as `kubectl apply -f` reads them (ADR
+   * 0345): a directory with a kustomization is built (`kubectl apply -k`); a file, or a directory
+   * without one (its own .yaml/.yml/.json files, not recursing, as `kubectl apply -f DIR`), gives
+   * the Argo CD objects written in it. Files and plain directories form one group, as guessed
+   * loose roots do: one Argo CD applies them. A root that leaves the repository, does not exist or
+   * holds no Argo CD object is an error: following nothing would print an empty plan that looks right.
+   */
+  private givenGroups(given: readonly string[]): { groups: RootGroup[]; roots: ArgoObject[] } {
+    const objects = this.scan.objects;
+    const groups: RootGroup[] = [];
+    const loose: ArgoObject[] = [];
+    const repo = this.fs.root;
+    for (const raw of given) {
+      const path = normalizeRepoPath(raw);
+      if (path === undefined) {
+        throw new InputError(`--root ${raw}: the root is outside the repository ${repo}`, { code: 'root-outside', hint: 'give a file or directory inside the repository, relative to --repo (e.g. --root bootstrap/root-app.yaml)' });
+      }
+      if (path === '' ? false : !this.fs.exists(path)) {
+        throw new InputError(`--root ${raw}: no such file or directory in the repository ${repo}`, { code: 'root-missing', hint: 'give a file or directory that exists, relative to --repo (not to the current directory)' });
+      }
+      const dir = path === '' ? '.' : path;
+      const isDir = dir === '.' || this.fs.isDirectory(dir);
+      const kustomization = isDir ? kustomizationIn(this.fs, dir) : undefined;
+      if (kustomization) {
+        const closure = kustomizationClosure(this.fs, dir);
+        const files = [...closure.files].filter((f) => this.argoFiles.has(f)).sort();
+        const inflates = this.chartInflations().some((k) => closure.files.has(k.file));
+        if (files.length === 0 && !inflates) throw noArgoObject(raw, kustomization, `kustomize build ${dir}`);
+        if (!groups.some((g) => g.kind === 'kustomize' && g.dir === dir)) groups.push({ kind: 'kustomize', dir, files, closure });
+        continue;
+      }
+      const inRoot = isDir ? objects.filter((o) => (o.file.includes('/') ? o.file.slice(0, o.file.lastIndexOf('/')) : '.') === dir) : objects.filter((o) => o.file === dir);
+      if (inRoot.length === 0) throw noArgoObject(raw, dir, isDir ? `${dir} (its own .yaml, .yml and .json files, as kubectl apply -f reads a directory)` : dir);
+      for (const o of inRoot) if (!loose.includes(o)) loose.push(o);
+    }
+    if (loose.length > 0) groups.push({ kind: 'files', dir: commonDir(loose.map((o) => o.file)), files: [...new Set(loose.map((o) => o.file))], objects: loose });
+    const kustomized = new Set(groups.flatMap((g) => (g.kind === 'kustomize' ? [...g.closure.files] : [])));
+    return { groups, roots: [...loose, ...objects.filter((o) => kustomized.has(o.file))] };
+  }
+
   /** Runs the whole follow; fills `fleet.clusters`. */
   async follow(fleet: Fleet): Promise<void> {
     this.fleetFile = fleet.file;
+    let roots: ArgoObject[];
+    let groups: RootGroup[];
+    let coveredFiles = new Set<string>();
+    if (this.rootsGiven) ({ groups, roots } = this.givenGroups(this.tools.roots!));
+    else ({ groups, roots, coveredFiles } = await this.guessedGroups());
+    await this.followGroups(fleet, groups, roots, coveredFiles);
+  }
+
+  /**
+   * The root groups when no root is given: every Argo CD object that no other object produces,
+   * grouped by the kustomization that applies it (ADR 0197).
+   */
+  private async guessedGroups(): Promise<{ groups: RootGroup[]; roots: ArgoObject[]; coveredFiles: Set<string> }> {
     const objects = this.scan.objects;
     // 1. Which repository objects some other object produces: covered by a concrete Application's
     //    source, or by an Application an ApplicationSet of the repository generates.
@@ -309,6 +375,12 @@ export class ArgoFollower {
     const chartCovered = new Set<string>(this.chartInflations().map((k) => k.chart));
     for (const p of producers) for (const s of p.sources) if (this.isOwnSource(s)) chartCovered.add(normalizeRepoPath(str(s.path) ?? '.') ?? '.');
     for (const chart of this.scan.argoCharts) if (!chartCovered.has(chart)) groups.push({ kind: 'chart', dir: chart, files: [`${chart}/Chart.yaml`] });
+    return { groups, roots, coveredFiles };
+  }
+
+  /** Applies each root group to its home cluster and follows what it applies. */
+  private async followGroups(fleet: Fleet, groups: readonly RootGroup[], roots: readonly ArgoObject[], coveredFiles: ReadonlySet<string>): Promise<void> {
+    const objects = this.scan.objects;
     const names = homeNames(groups);
     // A cluster Secret for https://kubernetes.default.svc renames Argo CD's local cluster (gitops-bridge
     // registers the hub so): with one Argo CD instance, that cluster is the home, not a second cluster.
@@ -352,8 +424,22 @@ export class ArgoFollower {
       }
     }
     this.homes = names;
-    // 4. What was found but not read.
-    for (const o of objects) {
+    // 4. What was found but not read. With --root the rest of the repository is left out on
+    //    purpose: one note names what was, instead of a line per object (ADR 0345).
+    if (this.rootsGiven) {
+      const unread = [...new Set(objects.filter((o) => !this.reached.has(this.object(o))).map((o) => o.file))].sort();
+      if (unread.length > 0) {
+        const shown = unread.slice(0, 10).join(', ') + (unread.length > 10 ? `, and ${unread.length - 10} more` : '');
+        this.findings.push({
+          severity: 'info',
+          code: 'not-read',
+          message: `${unread.length} file${unread.length === 1 ? '' : 's'} with Argo CD objects ${unread.length === 1 ? 'is' : 'are'} not reached from the roots given with --root, so not followed: ${shown}`,
+          file: unread[0]!,
+          hint: 'add --root FILE for each further root that is applied by hand; leave --root out to guess the roots',
+        });
+      }
+    }
+    for (const o of this.rootsGiven ? [] : objects) {
       if (this.reached.has(this.object(o))) continue;
       this.findings.push({
         severity: 'info',
@@ -363,7 +449,7 @@ export class ArgoFollower {
         hint: 'if a person applies it by hand, it is a root: apply it from a kustomization or a file no Application reads',
       });
     }
-    const remoteRoots = this.remoteChartRoots(coveredFiles, new Set(groups.flatMap((g) => (g.kind === 'kustomize' ? [...g.closure.files] : []))));
+    const remoteRoots = this.rootsGiven ? [] : this.remoteChartRoots(coveredFiles, new Set(groups.flatMap((g) => (g.kind === 'kustomize' ? [...g.closure.files] : []))));
     if (remoteRoots.length > 0) {
       const message = `not read: ${remoteRoots.map((r) => `kustomize build ${r.dir} (${r.why})`).join('; ')}: each inflates a chart from a remote Helm repository that fleetplan does not fetch while following roots, and no Application reads it, so the Applications it would apply (a bootstrap run by hand, e.g. \`kustomize build --enable-helm DIR | kubectl apply -f -\`) are not in this plan`;
       this.cluster(this.homes[0] ?? IN_CLUSTER_NAME, IN_CLUSTER_SERVER, true).notes.push(message);
@@ -806,4 +892,13 @@ function selectorText(selector: unknown): string {
     }
   }
   return parts.length > 0 ? `selector ${parts.join(', ')}` : 'no selector';
+}
+
+/** The error for a --root that holds no Application or ApplicationSet. */
+function noArgoObject(raw: string, file: string, what: string): InputError {
+  return new InputError(`--root ${raw}: ${what} holds no Argo CD Application or ApplicationSet (argoproj.io), so there is nothing to follow from it`, {
+    code: 'root-empty',
+    location: { file },
+    hint: 'give the file or kustomization directory that applies the root Application(s), as kubectl apply -f would read it; leave --root out to guess the roots',
+  });
 }

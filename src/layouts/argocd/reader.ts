@@ -149,7 +149,10 @@ export function loadArgoCd(fs: RepoFileSystem): LoadResult {
     addAppOrigins(fleet, follower.origins);
     for (const c of fleet.clusters) {
       const roots = follower.roots.get(c.name);
-      if (roots) c.notes = [`roots (applied by hand to this cluster, which runs Argo CD): ${roots.join('; ')}`, ...(c.notes ?? [])];
+      // Guessed roots say so and how to choose them: unrelated examples guessed as roots of one
+      // Argo CD conflict (duplicate apps, shared objects) although nobody applies them together (ADR 0345).
+      const how = follower.rootsGiven ? 'given with --root, applied by hand to this cluster, which runs Argo CD' : 'guessed: the Argo CD objects no other object applies, applied by hand to this cluster, which runs Argo CD; --root FILE chooses them';
+      if (roots) c.notes = [`roots (${how}): ${roots.join('; ')}`, ...(c.notes ?? [])];
     }
     addOciSourceNotes(fleet);
     if (fleet.clusters.every((c) => Object.keys(c.spec.apps ?? {}).length === 0)) {
