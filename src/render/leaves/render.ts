@@ -592,18 +592,43 @@ export async function renderLeafJobs(
     return { files, charts, notes };
   };
 
+  /** The app's directory name, after checking that the cluster and app names can be directory names. */
+  const appDirOf = (job: LeafJob): string => {
+    if (!SAFE_NAME.test(job.cluster)) {
+      throw new UsageError(`cluster name "${job.cluster}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
+    }
+    const appDir = appFileName(job.app);
+    if (appDir === undefined) {
+      throw new UsageError(`app name "${job.app}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
+    }
+    return appDir;
+  };
+
+  /** A failed build, said as the job's tool and path. */
+  const buildFailure = (e: unknown, kind: LeafSource['kind'], plan: BuildPlan): unknown => {
+    if (e instanceof ToolError && e.code === 'build-failed') {
+      const tool = kind === 'kustomize' ? 'kustomize build' : kind === 'oci' ? 'the build' : 'helm template';
+      // A remote base's URL may carry a password: never shown (kustomize prints the URL as written).
+      return new ToolError(`${tool} of ${plan.path} failed: ${redactUrl(e.message)}`, { code: 'build-failed', location: { file: plan.path }, cause: e });
+    }
+    return e;
+  };
+
+  /** One app's files from its build's text: the template filled in where that is exact (template.ts, ADR 0332), else the general path. */
+  const filesOf = (job: LeafJob, text: string, plan: BuildPlan): OutputFile[] => {
+    const vars = job.variables;
+    const lookup = (name: string) => (vars !== undefined && Object.hasOwn(vars, name) ? vars[name] : undefined);
+    const template = templateOf(text, vars !== undefined, `${plan.path} (built)`);
+    const filled = template && fillLeafTemplate(template, lookup, plainMemo);
+    return filled ?? generalFiles(text, vars, plan, job);
+  };
+
   const renderOne = async (job: LeafJob): Promise<LeafResult> => {
     if (job.source.kind === 'flux') return renderFluxOne(job, job.source);
     const display = job.source.kind === 'kustomize' || job.source.kind === 'directory' ? job.source.path : job.source.kind === 'oci' ? job.source.repoURL : (job.source.path ?? job.source.chart ?? '?');
     const result: LeafResult = { cluster: job.cluster, app: job.app, path: display, objects: 0, files: [], cached: false };
     try {
-      if (!SAFE_NAME.test(job.cluster)) {
-        throw new UsageError(`cluster name "${job.cluster}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
-      }
-      const appDir = appFileName(job.app);
-      if (appDir === undefined) {
-        throw new UsageError(`app name "${job.app}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
-      }
+      const appDir = appDirOf(job);
       const plan = job.source.kind === 'kustomize' ? await planKustomizeOnce(job.source.path) : job.source.kind === 'directory' ? await planDirectory(job.source) : job.source.kind === 'oci' ? await planOciSource(job.source, { ...ports, repoRoot, repoReader: ports.reader }) : await planHelm(job.source);
       result.path = plan.path;
       if (plan.notes) result.notes = plan.notes;
@@ -611,20 +636,10 @@ export async function renderLeafJobs(
       try {
         built = await obtain(plan);
       } catch (e) {
-        if (e instanceof ToolError && e.code === 'build-failed') {
-          const tool = job.source.kind === 'kustomize' ? 'kustomize build' : job.source.kind === 'oci' ? 'the build' : 'helm template';
-          // A remote base's URL may carry a password: never shown (kustomize prints the URL as written).
-          throw new ToolError(`${tool} of ${plan.path} failed: ${redactUrl(e.message)}`, { code: 'build-failed', location: { file: plan.path }, cause: e });
-        }
-        throw e;
+        throw buildFailure(e, job.source.kind, plan);
       }
       result.cached = built.cached;
-      const vars = job.variables;
-      const lookup = (name: string) => (vars !== undefined && Object.hasOwn(vars, name) ? vars[name] : undefined);
-      // The built text parsed and dumped once, filled in per app where that is exact (template.ts, ADR 0332).
-      const template = templateOf(built.text, vars !== undefined, `${plan.path} (built)`);
-      const filled = template && fillLeafTemplate(template, lookup, plainMemo);
-      const files = filled ?? generalFiles(built.text, vars, plan, job);
+      const files = filesOf(job, built.text, plan);
       const relDir = `${job.cluster}/manifests/${appDir}`;
       await ready();
       ports.writer?.replaceDirectory(relDir, files);
@@ -634,6 +649,85 @@ export async function renderLeafJobs(
       result.error = forJob(e, job);
     }
     return result;
+  };
+
+  /**
+   * The apps of one kustomize directory (ADR 0357): one plan and one build for all of them, then
+   * every app's files in one synchronous pass, instead of an async chain per app (the benchmark:
+   * 6,000 apps from 40 builds). The same results, messages, statistics and files as renderOne per
+   * app: the apps after the first count as hits, as they did when each asked for the shared build.
+   */
+  const renderKustomizeApps = async (path: string, members: readonly number[], finish: (i: number, r: LeafResult) => void): Promise<void> => {
+    const apps: { i: number; job: LeafJob; result: LeafResult; appDir: string }[] = [];
+    for (const i of members) {
+      const job = jobs[i]!;
+      const result: LeafResult = { cluster: job.cluster, app: job.app, path, objects: 0, files: [], cached: false };
+      try {
+        apps.push({ i, job, result, appDir: appDirOf(job) });
+      } catch (e) {
+        result.error = forJob(e, job);
+        finish(i, result);
+      }
+    }
+    if (apps.length === 0) return;
+    const failAll = (e: unknown, from = 0) => {
+      for (const a of apps.slice(from)) {
+        a.result.error = forJob(e, a.job);
+        finish(a.i, a.result);
+      }
+    };
+    let plan: BuildPlan;
+    let built: { text: string; cached: boolean };
+    try {
+      plan = await planKustomizeOnce(path);
+    } catch (e) {
+      return failAll(e);
+    }
+    for (const a of apps) {
+      a.result.path = plan.path;
+      if (plan.notes) a.result.notes = plan.notes;
+    }
+    try {
+      const first = obtain(plan);
+      // The other apps share the build in flight (or its cached text): hits, as when each asked.
+      stats.hits += apps.length - 1;
+      built = await first;
+    } catch (e) {
+      return failAll(buildFailure(e, 'kustomize', plan));
+    }
+    const made: (OutputFile[] | undefined)[] = [];
+    apps.forEach((a, n) => {
+      a.result.cached = n === 0 ? built.cached : true;
+      try {
+        made.push(filesOf(a.job, built.text, plan));
+      } catch (e) {
+        made.push(undefined);
+        a.result.error = forJob(e, a.job);
+      }
+    });
+    try {
+      await ready();
+    } catch (e) {
+      apps.forEach((a, n) => {
+        if (made[n] !== undefined) a.result.error = forJob(e, a.job);
+        finish(a.i, a.result);
+      });
+      return;
+    }
+    apps.forEach((a, n) => {
+      const files = made[n];
+      if (files !== undefined) {
+        try {
+          const relDir = `${a.job.cluster}/manifests/${a.appDir}`;
+          ports.writer?.replaceDirectory(relDir, files);
+          a.result.objects = files.length;
+          a.result.files = files.map((f) => `${relDir}/${f.name}`);
+        } catch (e) {
+          a.result.error = forJob(e, a.job);
+        }
+      }
+      finish(a.i, a.result);
+    });
   };
 
   /** Per distinct built text: its template, or undefined where the general path must run (twice: with and without substitution). */
@@ -716,14 +810,25 @@ export async function renderLeafJobs(
   };
 
   let done = 0;
-  const results = await Promise.all(
-    jobs.map((job) =>
-      renderOne(job).then((r) => {
-        options.onProgress?.(++done, jobs.length);
-        return r;
-      }),
-    ),
-  );
+  const results = new Array<LeafResult>(jobs.length);
+  const finish = (i: number, r: LeafResult): void => {
+    results[i] = r;
+    options.onProgress?.(++done, jobs.length);
+  };
+  // Kustomize apps by source path, one set per path (renderKustomizeApps); every other job on its own.
+  const byPath = new Map<string, number[]>();
+  const work: Promise<void>[] = [];
+  jobs.forEach((job, i) => {
+    if (job.source.kind !== 'kustomize') {
+      work.push(renderOne(job).then((r) => finish(i, r)));
+      return;
+    }
+    const members = byPath.get(job.source.path);
+    if (members) members.push(i);
+    else byPath.set(job.source.path, [i]);
+  });
+  for (const [path, members] of byPath) work.push(renderKustomizeApps(path, members, finish));
+  await Promise.all(work);
   return { results, stats };
 }
 
