@@ -752,8 +752,12 @@ export class ArgoFollower {
     const dest = isPlainObject(spec.destination) ? spec.destination : {};
     const field = Array.isArray(spec.sources) && spec.sources.length > 0 ? 'spec.sources' : 'spec.source';
     for (const [i, s] of sources.entries()) {
-      if (!this.isOwnSource(s) || (typeof s.ref === 'string' && s.path === undefined)) continue;
       const at = field === 'spec.sources' ? `${field}[${i}]` : field;
+      if (!this.isOwnSource(s)) {
+        this.remoteAppOfApps(app, s, name, place, cluster, at);
+        continue;
+      }
+      if (typeof s.ref === 'string' && s.path === undefined) continue;
       const rawPath = str(s.path) ?? '';
       const path = normalizeRepoPath(rawPath === '' ? '.' : rawPath);
       const where = { ...(place.file ? { file: place.file } : {}), app: name, cluster, path: `${at}.path` };
@@ -801,6 +805,53 @@ export class ArgoFollower {
       if (text !== undefined) out.push(...argoObjectsOf(parseYamlAll(text)));
     }
     return out;
+  }
+
+  /**
+   * A source outside the repository (an `oci://` artifact, a chart of a remote Helm repository)
+   * that, as far as the Application shows, holds Applications: its chart or artifact is named as
+   * Argo CD applications (`argocd-apps`, `app-of-apps`, …), its Helm values name `applications:` or
+   * `kind: Application`, or it deploys into the namespace its own Application lives in (Argo CD's).
+   * fleetplan does not pull it while following, so its child Applications are missing: a note
+   * "not read" on the cluster, and one `apps-not-read` warning at the parent's repoURL (ADR 0368).
+   */
+  private remoteAppOfApps(app: Record<string, unknown>, source: Record<string, unknown>, name: string, place: Place, cluster: string, field: string): void {
+    const url = str(source.repoURL) ?? '';
+    const chart = str(source.chart);
+    const oci = url.startsWith('oci://');
+    if (!oci && chart === undefined) return;
+    if (typeof source.ref === 'string' && source.path === undefined && chart === undefined) return;
+    const md = isPlainObject(app.metadata) ? app.metadata : {};
+    const spec = isPlainObject(app.spec) ? app.spec : {};
+    const dest = isPlainObject(spec.destination) ? spec.destination : {};
+    const artifact = chart ?? url.replace(/\/+$/, '').split('/').pop() ?? '';
+    const helm = isPlainObject(source.helm) ? source.helm : {};
+    const values = [helm.valuesObject !== undefined ? dumpYaml(helm.valuesObject) : '', str(helm.values) ?? ''].join('\n');
+    const signs: string[] = [];
+    if (/argo-?cd-?(apps|app-of-apps?|applications?)|apps?-of-apps?/i.test(artifact)) signs.push(`its name ${artifact} says Argo CD applications`);
+    if (/^\s*applications\s*:|\bkind:\s*["']?(Application|ApplicationSet)\b/m.test(values)) signs.push('its Helm values name Applications');
+    const home = str(md.namespace);
+    // Only an artifact of manifests: a chart installed into Argo CD's namespace is usually Argo CD or an add-on of it.
+    if (oci && chart === undefined && !/argo/i.test(artifact) && home !== undefined && str(dest.namespace) === home) signs.push(`it deploys into ${home}, the namespace of its own Application (Argo CD's)`);
+    if (signs.length === 0) return;
+    const rev = str(source.targetRevision);
+    const what = `${chart !== undefined && !oci ? `chart ${chart} from ${url}` : url}${rev ? ` ${rev}` : ''}`;
+    const parent = place.at ? `${place.at.file}:${place.at.line}` : (place.file ?? place.via);
+    const message = `not read: Application ${name} (${parent}) ${field} is ${what}, which ${signs.join(' and ')}: fleetplan does not pull it while following, so the Applications in it are not in this plan`;
+    const c = this.cluster(cluster, '', true);
+    if (!c.notes.includes(message)) c.notes.push(message);
+    const file = place.at?.file ?? place.file;
+    this.findings.push({
+      severity: 'warning',
+      code: 'apps-not-read',
+      cluster,
+      app: name,
+      message,
+      ...(file ? { file } : {}),
+      ...(place.at ? { line: place.at.line } : {}),
+      path: `${field}.repoURL`,
+      hint: oci ? 'render --leaves --fetch builds the artifact; to see its Applications in the plan, keep them in this repository' : 'vendor the chart into the repository (a path source) so fleetplan can template it, or keep the Applications in this repository',
+    });
   }
 
   /**
