@@ -723,7 +723,10 @@ export class ArgoFollower {
       return;
     }
     if (prevCluster && !clusters.includes(prevCluster)) clusters.push(prevCluster);
-    this.duplicate(place, home, `${what}; which one the cluster ends up with is not determinable: ${whoWrites(prev.place)} and ${whoWrites(place)} each overwrite the other's on their next reconcile; the plan lists the first, ${placeText(prev.place)}`, clusters);
+    const why = prev.place.parent?.startsWith('hand:') === true && place.parent?.startsWith('hand:') === true
+      ? `both are roots applied by hand${this.rootsGiven ? '' : ' (guessed: --root FILE chooses the roots applied together)'}, and the one applied last wins`
+      : `${whoWrites(prev.place)} and ${whoWrites(place)} each overwrite the other's on their next reconcile`;
+    this.duplicate(place, home, `${what}; which one the cluster ends up with is not determinable: ${why}; the plan lists the first, ${placeText(prev.place)}`, clusters);
   }
 
   /** A `duplicate-app` error at the later object's `metadata.name`, naming both; the same words in the clusters' notes. */
