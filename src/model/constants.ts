@@ -43,3 +43,10 @@ export function provisionPath(renderedPath: string, hub: string, app: string): s
 
 /** The label that carries a helmfile release's bootstrap phase (CRDs, then the releases). */
 export const PHASE_LABEL = 'fleetplan.io/phase';
+/**
+ * Flux hub and spokes (ADR 0369): on the hub's app of a Kustomization with `spec.kubeConfig`, the
+ * spoke its objects are applied to (its leaves are built there, not on the hub); on the spoke's
+ * app, the hub that holds and reconciles the Kustomization object (render writes it there).
+ */
+export const FLUX_APPLIES_TO_LABEL = 'fleetplan.io/applies-to-cluster';
+export const FLUX_APPLIED_BY_LABEL = 'fleetplan.io/applied-by-cluster';

@@ -68,6 +68,12 @@ export interface FleetCapabilities {
   engineApisFirst?: boolean;
   /** false: the apps carry no Argo CD destination namespace (Flux Kustomizations, ADR 0279). */
   appDestinations?: boolean;
+  /**
+   * true: the reader reached every Application as Argo CD does and reported two with one name
+   * itself, with both places (ADR 0367); validate does not judge the names of Application objects
+   * in the apps' manifests again.
+   */
+  applicationNamesJudged?: boolean;
 }
 
 /** The native layout's capabilities: fleetplan generates everything and promotes pins in fleet.yaml. */

@@ -14,6 +14,7 @@
  *
  * Returns `{ path, content }` pairs; writing them is the caller's (src/adapters/output.ts).
  */
+import { FLUX_APPLIED_BY_LABEL } from '../model/constants.js';
 import type { K8sObject } from '../model/k8s.js';
 import { applicationFor, bootstrapFor, projectsFor } from '../generate/argocd.js';
 import { fluxBootstrapFor, helmReleaseFor, kustomizationFor } from '../generate/flux.js';
@@ -124,7 +125,8 @@ function renderFluxCluster(fleet: Fleet, c: ResolvedCluster, file: (path: string
     // The repository bootstraps itself (helmfile, then its own Flux instance): its Flux
     // Kustomizations as it writes them; the helmfile releases are helmfile's, not Flux's.
     for (const app of c.apps) {
-      if (!app.manifest) continue;
+      // A spoke's app of a Kustomization the hub holds (ADR 0369): the object is written under the hub.
+      if (!app.manifest || app.labels[FLUX_APPLIED_BY_LABEL] !== undefined) continue;
       files.push(file(`${c.name}/apps/${appFileName(app.name) ?? app.name.replace(/[^A-Za-z0-9._-]+/g, '-')}.yaml`, [app.from], kustomizationFor(fleet, c, app)));
     }
     return files;

@@ -171,12 +171,14 @@ test('flux entries: a hub Kustomization with spec.kubeConfig is listed and its o
     'clusters/spoke/apps/ks.yaml': ks('spoke-only', './clusters/spoke/apps/x', '', 'default'),
   };
   const p = await plan(files);
-  assert.deepEqual(p.clusters.map((c) => c.name), ['hub']);
+  // Since ADR 0369 the spoke is a cluster of the plan (test/flux/hub-spokes.test.ts): the hub holds the Kustomization, the spoke its objects.
+  assert.deepEqual(p.clusters.map((c) => c.name), ['hub', 'spoke']);
   assert.ok(appNames(p, 'hub').includes('flux:spoke/apps'));
-  const f = p.findings.find((x) => x.code === 'flux-source-not-read');
-  assert.ok(f, JSON.stringify(p.findings));
-  assert.match(f.message, /remote cluster of the kubeConfig Secret spoke\/cluster-kubeconfig/);
+  assert.ok(appNames(p, 'spoke').includes('flux:spoke/apps'));
+  const spoke = p.clusters.find((c) => c.name === 'spoke')!;
+  assert.ok(spoke.notes.some((n) => /kubeConfig Secret spoke\/cluster-kubeconfig/.test(n)), spoke.notes.join('\n'));
   assert.ok(!appNames(p, 'hub').includes('flux:default/spoke-only'), appNames(p, 'hub').join(', '));
+  assert.ok(!appNames(p, 'spoke').includes('flux:default/spoke-only'), appNames(p, 'spoke').join(', '));
 });
 
 test('helmfile-flux: a ks.yaml of an ExternalArtifact is not a missing-path error; it is said not read', async () => {

@@ -64,6 +64,35 @@ interface Place {
   file?: string;
   /** Where the object is written (its `metadata.name`), or the ApplicationSet that generates it: the app's origin. */
   at?: AppOrigin;
+  /**
+   * Who applies it (ADR 0367): `hand:<home>` (a root group, applied by a person), `app:<cluster>/<name>`
+   * (an Application's sync) or `appset:<home>/<name>` (the ApplicationSet controller).
+   */
+  parent?: string;
+}
+
+/** An Argo CD object the follower reached, kept to judge a second object of the same key (ADR 0367). */
+interface Reached {
+  place: Place;
+  /** Its content, canonical: a second object with the same content is the same object reached again. */
+  text: string;
+  /** The cluster its destination names (Applications). */
+  cluster?: string;
+}
+
+/** JSON with sorted keys: equal for equal content, whatever order the keys were written in. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isPlainObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** A place as a person finds it: `file:line`, with the ApplicationSet or build it comes from when that is what it is. */
+function placeText(p: Place): string {
+  const at = p.at ? `${p.at.file}:${p.at.line}` : p.file;
+  if (p.via.startsWith('ApplicationSet ')) return at ? `${p.via} (${at})` : p.via;
+  if (at) return at;
+  return p.via;
 }
 
 /** Where an app's Application is written in the repository: its file and the line of its `metadata.name`. */
@@ -164,7 +193,9 @@ export class ArgoFollower {
   /** Repository objects reached (by file and document index). */
   private readonly reached = new Set<string>();
   private readonly clusters = new Map<string, ClusterEntry>();
-  private readonly seen = new Set<string>();
+  private readonly seen = new Map<string, Reached>();
+  /** Per destination cluster and app name: where the app's Application was reached (ADR 0367). */
+  private readonly placed = new Map<string, { place: Place; home: string }>();
   private readonly secrets: ClusterSecret[];
   private builder: ClusterBuilder | undefined;
   private builderError: string | undefined;
@@ -400,27 +431,30 @@ export class ArgoFollower {
           for (const doc of argoObjectsOf(parseYamlAll(text))) {
             // Its origin is the one file of the build that writes an object of that kind and name, as for a child.
             const written = objects.filter((o) => g.closure.files.has(o.file) && o.kind === doc.kind && o.name === (doc.metadata as Record<string, unknown>).name);
-            await this.handle(doc, { via: `kustomize build ${dir}`, ...(written.length === 1 ? atOf(written[0]!) : {}) }, home);
+            await this.handle(doc, { via: `kustomize build ${dir}`, parent: `hand:${home}`, ...(written.length === 1 ? atOf(written[0]!) : {}) }, home);
           }
         } else {
           this.rootOf(home, `${dir} (kustomize build ${dir} fails: its ${g.files.length} file${g.files.length === 1 ? '' : 's'} with Argo CD objects are read as written)`, kustomizationIn(this.fs, dir));
           for (const o of roots.filter((r) => g.files.includes(r.file))) {
             this.reached.add(this.object(o));
-            await this.handle(o.doc, { via: o.file, file: o.file, ...atOf(o) }, home);
+            await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, ...atOf(o) }, home);
           }
         }
       } else if (g.kind === 'files') {
         this.rootOf(home, g.files.join(', '), g.files[0]);
         for (const o of g.objects) {
           this.reached.add(this.object(o));
-          await this.handle(o.doc, { via: o.file, file: o.file, ...atOf(o) }, home);
+          await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, ...atOf(o) }, home);
         }
       } else {
         const chart = g.dir;
         this.rootOf(home, `helm template ${chart}`, `${chart === '.' ? '' : `${chart}/`}Chart.yaml`);
         const name = chart === '.' ? fleet.name : chart.split('/').pop()!;
         const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home);
-        if (text !== undefined) for (const doc of argoObjectsOf(parseYamlAll(text))) await this.handle(doc, { via: `helm template ${chart}` }, home);
+        if (text !== undefined) {
+          const items = argoObjectsOf(parseYamlAll(text)).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, ...this.writtenAt(doc) } as Place }));
+          for (const { doc, place } of this.lastOfEachKey(items, `the chart ${chart}`, this.cluster(home, IN_CLUSTER_SERVER, true))) await this.handle(doc, place, home);
+        }
       }
     }
     this.homes = names;
@@ -560,32 +594,155 @@ export class ArgoFollower {
   private async handle(doc: Record<string, unknown>, place: Place, home: string): Promise<void> {
     // One object per Argo CD instance: the same Application applied to two clusters is two apps.
     const k = `${home}\u0000${key(doc)}`;
-    if (this.seen.has(k)) return;
-    this.seen.add(k);
-    if (doc.kind === 'ApplicationSet') {
-      for (const app of await this.generate(doc, place, home)) await this.handle(app, { via: `ApplicationSet ${String((doc.metadata as Record<string, unknown>).name)}`, ...(place.file ? { file: place.file } : {}), ...(place.at ? { at: place.at } : {}) }, home);
+    const text = canonical(doc);
+    const prev = this.seen.get(k);
+    if (prev) {
+      // The same content from the same place is the same object reached again (a self-managing root,
+      // a parent delivering its own manifest); from another file it is a second copy.
+      if (prev.text === text && (samePlace(prev.place, place) || !prev.place.at || !place.at)) return;
+      await this.collide(doc, prev, place, home);
       return;
     }
-    const name = String((doc.metadata as Record<string, unknown>).name);
+    const reached: Reached = { place, text };
+    this.seen.set(k, reached);
+    if (doc.kind === 'ApplicationSet') {
+      const setName = String((doc.metadata as Record<string, unknown>).name);
+      for (const app of await this.generate(doc, place, home)) await this.handle(app, { via: `ApplicationSet ${setName}`, parent: `appset:${home}/${setName}`, ...(place.file ? { file: place.file } : {}), ...(place.at ? { at: place.at } : {}) }, home);
+      return;
+    }
     const cluster = this.destinationCluster(doc, home);
-    if (cluster.apps[name]) {
-      this.findings.push({ severity: 'error', code: 'duplicate-app', cluster: cluster.name, message: `two Applications named ${name} are sent to cluster ${cluster.name} (the second from ${place.via})`, ...(place.file ? { file: place.file } : {}), hint: 'Argo CD keeps one Application per name and namespace: rename one' });
+    reached.cluster = cluster.name;
+    await this.place(doc, place, home, cluster);
+  }
+
+  /** An Application lands on its destination cluster, and what its sources render is followed. */
+  private async place(doc: Record<string, unknown>, place: Place, home: string, cluster: ClusterEntry): Promise<void> {
+    const name = String((doc.metadata as Record<string, unknown>).name);
+    const first = this.placed.get(`${cluster.name}\u0000${name}`);
+    if (cluster.apps[name] && first) {
+      // Another Argo CD object (another instance, or another namespace) sends an app of this name here.
+      const what = `two Applications named ${name} are sent to cluster ${cluster.name}: ${placeText(first.place)}${first.home !== home ? ` (Argo CD on ${first.home})` : ''} and ${placeText(place)}${first.home !== home ? ` (Argo CD on ${home})` : ''}`;
+      this.duplicate(place, cluster.name, `${what}; both are separate Applications and both deploy to ${cluster.name}, so their resources overwrite each other; the plan lists only the first, ${placeText(first.place)}`, [cluster]);
       return;
     }
     cluster.apps[name] = appFromObject(doc);
+    this.placed.set(`${cluster.name}\u0000${name}`, { place, home });
     if (place.at) {
       let m = this.origins.get(cluster.name);
       if (!m) this.origins.set(cluster.name, (m = new Map()));
       m.set(name, place.at);
     }
-    for (const doc2 of await this.render(doc, name, place, cluster.name)) {
-      const written = this.scan.objects.filter((o) => o.kind === doc2.kind && o.name === (doc2.metadata as Record<string, unknown>).name);
-      for (const o of written) this.reached.add(this.object(o));
+    const children = await this.render(doc, name, place, cluster.name);
+    const parent = `app:${cluster.name}/${name}`;
+    const within = children.length === 0 ? undefined : new Set(sourcesOf(doc).filter((src) => this.isOwnSource(src)).flatMap((src) => this.coveredFiles(src)));
+    const places = children.map((doc2) => ({ doc: doc2, place: { via: `Application ${name}`, parent, ...this.writtenAt(doc2, within) } as Place }));
+    for (const { doc: doc2, place: p } of this.lastOfEachKey(places, `Application ${name}`, cluster)) {
       // A child Application is created where its parent syncs to, and that cluster's Argo CD runs it.
-      // Its origin is the one file that writes an object of that kind and name, when there is one.
-      const at = written.length === 1 ? atOf(written[0]!) : {};
-      await this.handle(doc2, { via: `Application ${name}`, ...at }, cluster.name);
+      await this.handle(doc2, p, cluster.name);
     }
+  }
+
+  /**
+   * Where a rendered Argo CD object is written in the repository: the one scanned object of that
+   * kind and name, or, among several, the one with its namespace and content (a directory source
+   * reads files as written). Every candidate counts as reached.
+   */
+  private writtenAt(doc: Record<string, unknown>, within?: ReadonlySet<string>): { at?: AppOrigin } {
+    const md = doc.metadata as Record<string, unknown>;
+    let written = this.scan.objects.filter((o) => o.kind === doc.kind && o.name === md.name);
+    for (const o of written) this.reached.add(this.object(o));
+    // The files the parent's sources read say which copy it is, when they hold one.
+    if (written.length > 1 && within) {
+      const inside = written.filter((o) => within.has(o.file));
+      if (inside.length > 0) written = inside;
+    }
+    if (written.length > 1) {
+      const ns = str(md.namespace);
+      const text = canonical(doc);
+      const same = written.filter((o) => canonical(o.doc) === text);
+      written = same.length > 0 ? same : written.filter((o) => ns !== undefined && o.namespace === ns && canonical((o.doc as Record<string, unknown>).spec) === canonical(doc.spec));
+    }
+    return written.length === 1 ? atOf(written[0]!) : {};
+  }
+
+  /**
+   * Argo CD keeps the last of an Application's target objects with one key (controller/state.go
+   * DeduplicateTargetObjects, a RepeatedResourceWarning): an earlier one with other content is
+   * reported and left out (ADR 0367).
+   */
+  private lastOfEachKey(items: { doc: Record<string, unknown>; place: Place }[], parent: string, cluster: ClusterEntry): { doc: Record<string, unknown>; place: Place }[] {
+    const last = new Map<string, number>();
+    items.forEach((x, i) => last.set(key(x.doc), i));
+    return items.filter((x, i) => {
+      const j = last.get(key(x.doc))!;
+      if (j === i) return true;
+      const winner = items[j]!;
+      if (canonical(x.doc) !== canonical(winner.doc)) {
+        const md = x.doc.metadata as Record<string, unknown>;
+        this.duplicate(winner.place, cluster.name, `two ${String(x.doc.kind)}s named ${String(md.name)} in namespace ${str(md.namespace) ?? '(the destination namespace)'} are rendered by ${parent}: ${placeText(x.place)} and ${placeText(winner.place)}; the cluster ends up with ${placeText(winner.place)} (Argo CD keeps the last of an Application's objects with one name and namespace and warns RepeatedResourceWarning)`, [cluster]);
+      }
+      return false;
+    });
+  }
+
+  /**
+   * A second Argo CD object with the key (kind, namespace, name) of one already reached in the same
+   * Argo CD, with other content: one object on the cluster, written twice. Which one stays: the
+   * one an Application's sync applies after a person applied the other by hand; else (two parents,
+   * an ApplicationSet and a parent) each reconcile overwrites the other's, so it is not determinable.
+   */
+  private async collide(doc: Record<string, unknown>, prev: Reached, place: Place, home: string): Promise<void> {
+    const md = doc.metadata as Record<string, unknown>;
+    const name = String(md.name);
+    const kind = String(doc.kind);
+    const ns = str(md.namespace) ?? '(the destination namespace)';
+    const what = `two ${kind}s named ${name} in namespace ${ns} of the Argo CD on ${home}: ${placeText(prev.place)} and ${placeText(place)}`;
+    if (prev.text === canonical(doc)) {
+      const message = `${what}; both have the same content, so the cluster gets that content, but ${whoWrites(prev.place)} and ${whoWrites(place)} both manage it: once one copy is edited they overwrite each other`;
+      this.duplicate(place, home, message, [this.cluster(home, IN_CLUSTER_SERVER, true)]);
+      return;
+    }
+    const byHand = prev.place.parent?.startsWith('hand:') === true && place.parent?.startsWith('app:') === true;
+    const prevCluster = prev.cluster !== undefined ? this.clusters.get(prev.cluster) : undefined;
+    const clusters = [this.cluster(home, IN_CLUSTER_SERVER, true)];
+    if (kind === 'Application' && byHand) {
+      // The sync overwrites what a person applied first: the cluster ends up with the later one.
+      const cluster = this.destinationCluster(doc, home);
+      if (prevCluster && !clusters.includes(prevCluster)) clusters.push(prevCluster);
+      if (!clusters.includes(cluster)) clusters.push(cluster);
+      this.duplicate(place, home, `${what}; the cluster ends up with ${placeText(place)}: ${place.via}'s sync overwrites the copy applied by hand`, clusters);
+      if (prevCluster && this.placed.get(`${prevCluster.name}\u0000${name}`)?.place === prev.place) {
+        delete prevCluster.apps[name];
+        this.placed.delete(`${prevCluster.name}\u0000${name}`);
+        this.origins.get(prevCluster.name)?.delete(name);
+      }
+      prev.place = place;
+      prev.text = canonical(doc);
+      prev.cluster = cluster.name;
+      await this.place(doc, place, home, cluster);
+      return;
+    }
+    if (prevCluster && !clusters.includes(prevCluster)) clusters.push(prevCluster);
+    const why = prev.place.parent?.startsWith('hand:') === true && place.parent?.startsWith('hand:') === true
+      ? `both are roots applied by hand${this.rootsGiven ? '' : ' (guessed: --root FILE chooses the roots applied together)'}, and the one applied last wins`
+      : `${whoWrites(prev.place)} and ${whoWrites(place)} each overwrite the other's on their next reconcile`;
+    this.duplicate(place, home, `${what}; which one the cluster ends up with is not determinable: ${why}; the plan lists the first, ${placeText(prev.place)}`, clusters);
+  }
+
+  /** A `duplicate-app` error at the later object's `metadata.name`, naming both; the same words in the clusters' notes. */
+  private duplicate(later: Place, cluster: string, message: string, notes: readonly ClusterEntry[]): void {
+    const file = later.at?.file ?? later.file;
+    this.findings.push({
+      severity: 'error',
+      code: 'duplicate-app',
+      cluster,
+      message,
+      ...(file ? { file } : {}),
+      ...(later.at ? { line: later.at.line } : {}),
+      path: 'metadata.name',
+      hint: 'Argo CD keeps one Application per name and namespace: rename one, or delete the copy that should not be there',
+    });
+    for (const c of notes) if (!c.notes.includes(message)) c.notes.push(message);
   }
 
   /** The Argo CD objects an Application's own-repository sources render. */
@@ -598,8 +755,12 @@ export class ArgoFollower {
     const dest = isPlainObject(spec.destination) ? spec.destination : {};
     const field = Array.isArray(spec.sources) && spec.sources.length > 0 ? 'spec.sources' : 'spec.source';
     for (const [i, s] of sources.entries()) {
-      if (!this.isOwnSource(s) || (typeof s.ref === 'string' && s.path === undefined)) continue;
       const at = field === 'spec.sources' ? `${field}[${i}]` : field;
+      if (!this.isOwnSource(s)) {
+        this.remoteAppOfApps(app, s, name, place, cluster, at);
+        continue;
+      }
+      if (typeof s.ref === 'string' && s.path === undefined) continue;
       const rawPath = str(s.path) ?? '';
       const path = normalizeRepoPath(rawPath === '' ? '.' : rawPath);
       const where = { ...(place.file ? { file: place.file } : {}), app: name, cluster, path: `${at}.path` };
@@ -647,6 +808,53 @@ export class ArgoFollower {
       if (text !== undefined) out.push(...argoObjectsOf(parseYamlAll(text)));
     }
     return out;
+  }
+
+  /**
+   * A source outside the repository (an `oci://` artifact, a chart of a remote Helm repository)
+   * that, as far as the Application shows, holds Applications: its chart or artifact is named as
+   * Argo CD applications (`argocd-apps`, `app-of-apps`, …), its Helm values name `applications:` or
+   * `kind: Application`, or it deploys into the namespace its own Application lives in (Argo CD's).
+   * fleetplan does not pull it while following, so its child Applications are missing: a note
+   * "not read" on the cluster, and one `apps-not-read` warning at the parent's repoURL (ADR 0368).
+   */
+  private remoteAppOfApps(app: Record<string, unknown>, source: Record<string, unknown>, name: string, place: Place, cluster: string, field: string): void {
+    const url = str(source.repoURL) ?? '';
+    const chart = str(source.chart);
+    const oci = url.startsWith('oci://');
+    if (!oci && chart === undefined) return;
+    if (typeof source.ref === 'string' && source.path === undefined && chart === undefined) return;
+    const md = isPlainObject(app.metadata) ? app.metadata : {};
+    const spec = isPlainObject(app.spec) ? app.spec : {};
+    const dest = isPlainObject(spec.destination) ? spec.destination : {};
+    const artifact = chart ?? url.replace(/\/+$/, '').split('/').pop() ?? '';
+    const helm = isPlainObject(source.helm) ? source.helm : {};
+    const values = [helm.valuesObject !== undefined ? dumpYaml(helm.valuesObject) : '', str(helm.values) ?? ''].join('\n');
+    const signs: string[] = [];
+    if (/argo-?cd-?(apps|app-of-apps?|applications?)|apps?-of-apps?/i.test(artifact)) signs.push(`its name ${artifact} says Argo CD applications`);
+    if (/^\s*applications\s*:|\bkind:\s*["']?(Application|ApplicationSet)\b/m.test(values)) signs.push('its Helm values name Applications');
+    const home = str(md.namespace);
+    // Only an artifact of manifests: a chart installed into Argo CD's namespace is usually Argo CD or an add-on of it.
+    if (oci && chart === undefined && !/argo/i.test(artifact) && home !== undefined && str(dest.namespace) === home) signs.push(`it deploys into ${home}, the namespace of its own Application (Argo CD's)`);
+    if (signs.length === 0) return;
+    const rev = str(source.targetRevision);
+    const what = `${chart !== undefined && !oci ? `chart ${chart} from ${url}` : url}${rev ? ` ${rev}` : ''}`;
+    const parent = place.at ? `${place.at.file}:${place.at.line}` : (place.file ?? place.via);
+    const message = `not read: Application ${name} (${parent}) ${field} is ${what}, which ${signs.join(' and ')}: fleetplan does not pull it while following, so the Applications in it are not in this plan`;
+    const c = this.cluster(cluster, '', true);
+    if (!c.notes.includes(message)) c.notes.push(message);
+    const file = place.at?.file ?? place.file;
+    this.findings.push({
+      severity: 'warning',
+      code: 'apps-not-read',
+      cluster,
+      app: name,
+      message,
+      ...(file ? { file } : {}),
+      ...(place.at ? { line: place.at.line } : {}),
+      path: `${field}.repoURL`,
+      hint: oci ? 'render --leaves --fetch builds the artifact; to see its Applications in the plan, keep them in this repository' : 'vendor the chart into the repository (a path source) so fleetplan can template it, or keep the Applications in this repository',
+    });
   }
 
   /**
@@ -864,6 +1072,17 @@ export class ArgoFollower {
       return [];
     }
   }
+}
+
+function samePlace(a: Place, b: Place): boolean {
+  return a.at !== undefined && b.at !== undefined && a.at.file === b.at.file && a.at.line === b.at.line;
+}
+
+/** Who applies an object at a place, in words. */
+function whoWrites(p: Place): string {
+  if (p.parent?.startsWith('appset:')) return `the ApplicationSet controller (${p.via})`;
+  if (p.parent?.startsWith('app:')) return `${p.via}'s sync`;
+  return 'a person applying the roots by hand';
 }
 
 /** A git generator's repository that is not this clone (ADR 0336). */

@@ -9,6 +9,8 @@ export function addOciSourceNotes(fleet: Fleet): void {
   for (const c of fleet.clusters) {
     const apps = Object.entries(c.spec.apps ?? {})
       .filter(([, a]) => typeof a.repoURL === 'string' && a.repoURL.startsWith('oci://'))
+      // An app-of-apps from a registry already has its own "not read" note (ADR 0368).
+      .filter(([name]) => !(c.notes ?? []).some((n) => n.startsWith(`not read: Application ${name} (`)))
       .map(([name, a]) => `${name} (${a.repoURL}${a.targetRevision ? ` ${a.targetRevision}` : ''}${a.path && a.path !== '.' ? `, path ${a.path}` : ''})`)
       .sort();
     if (apps.length === 0) continue;

@@ -26,7 +26,7 @@ import { findNoCrossNamespaceRefs, groupSource, helmfileFiles, readDocs, readHel
 import type { AppPlace } from '../helmfile-flux/reader.js';
 import type { HelmfileRelease } from '../../model/graphs.js';
 import { releaseApp } from '../../model/graphs.js';
-import { PHASE_LABEL } from '../../model/constants.js';
+import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../../model/constants.js';
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
 import type { Built, BuildContext } from './build.js';
@@ -308,6 +308,10 @@ interface Node {
   /** The repository path its build reads (absent: not read, see `notRead`). */
   repoPath?: string;
   notRead?: string;
+  /** The remote cluster its objects are applied to (ADR 0369): `<namespace>/<Secret or ConfigMap name>` of its kubeConfig. */
+  target?: string;
+  /** Flux Kustomizations among the objects it applies to its spoke: objects there, not followed from the hub. */
+  spokeKustomizations?: string[];
 }
 
 /** A lookup of ConfigMaps and Secrets that one cluster's Kustomizations apply. */
@@ -362,6 +366,38 @@ interface ClusterRead {
   findings: Finding[];
 }
 
+/**
+ * The remote cluster a Kustomization's or HelmRelease's `spec.kubeConfig` names, as
+ * `<namespace>/<name>` of its Secret (or `<namespace>/configmap:<name>` of a ConfigMap, Flux's
+ * workload identity); undefined without kubeConfig, null when it names neither.
+ */
+export function kubeConfigTarget(spec: Obj, namespace: string): string | undefined | null {
+  if (!isObj(spec.kubeConfig)) return undefined;
+  const kc = spec.kubeConfig;
+  if (isObj(kc.secretRef) && typeof kc.secretRef.name === 'string') return `${namespace}/${kc.secretRef.name}`;
+  if (isObj(kc.configMapRef) && typeof kc.configMapRef.name === 'string') return `${namespace}/configmap:${kc.configMapRef.name}`;
+  return null;
+}
+
+/** Names that say "a cluster" and nothing about which: not a spoke's name (`cluster-kubeconfig`). */
+const GENERIC_KUBECONFIG = /^(cluster|remote|spoke|target|kube|workload|managed)$/;
+
+/**
+ * The plan's name of a spoke from its kubeconfig reference (ADR 0369): Cluster API's
+ * `<cluster>-kubeconfig` Secret gives `<cluster>`; a generic name (`cluster-kubeconfig`, one per
+ * namespace as flux2-hub-spoke-example keeps it) gives the Secret's namespace, unless that is
+ * flux-system or default; else the Secret's name. A name taken (the hub, another spoke) becomes
+ * `<namespace>-<name>`.
+ */
+export function spokeName(target: string, taken: ReadonlySet<string>): string {
+  const [ns, ref] = [target.slice(0, target.indexOf('/')), target.slice(target.indexOf('/') + 1).replace(/^configmap:/, '')];
+  const m = /^(.+)-kubeconfig$/.exec(ref);
+  let name = m && !GENERIC_KUBECONFIG.test(m[1]!) ? m[1]! : ns !== 'flux-system' && ns !== 'default' ? ns : ref;
+  name = name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'spoke';
+  if (taken.has(name)) name = `${ns}-${ref}`.toLowerCase().replace(/[^a-z0-9.-]+/g, '-');
+  return name;
+}
+
 /** One pass over a cluster: the entry's build, then every Kustomization it applies, breadth first. */
 function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): ClusterRead {
   const findings: Finding[] = [];
@@ -393,12 +429,14 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
     }
     let repoPath: string | undefined;
     let allowed: string[] | undefined;
-    if (isObj(spec.kubeConfig)) {
-      // Applied by this cluster's Flux to another cluster (hub and spokes): its objects are that cluster's, not this one's (ADR 0339).
-      const kc = isObj(spec.kubeConfig.secretRef) ? `the kubeConfig Secret ${ns}/${String(spec.kubeConfig.secretRef.name)}` : 'spec.kubeConfig';
-      n.notRead = `it applies its objects to the remote cluster of ${kc}, not to this cluster`;
+    // Applied by this cluster's Flux to another cluster (hub and spokes): its objects are that
+    // cluster's, not this one's (ADR 0369).
+    const remote = kubeConfigTarget(spec, ns);
+    if (remote === null) {
+      n.notRead = 'it applies its objects to the remote cluster of spec.kubeConfig, which names neither a Secret nor a ConfigMap';
       continue;
     }
+    n.target = remote;
     if (kind === 'GitRepository' && refName === self.name && refNs === self.namespace) repoPath = path;
     else if (kind === 'ExternalArtifact') {
       const a = artifactRoot(objects, refName, refNs, self);
@@ -446,6 +484,11 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
       const applied: Built = { ...b, obj: o };
       objects.push(applied);
       if (!isFluxKustomization(o)) continue;
+      if (n.target !== undefined) {
+        // A Kustomization object applied to a spoke lives there: the hub's Flux never reconciles it.
+        (n.spokeKustomizations ??= []).push(`Kustomization ${str(o.metadata.namespace) ?? '(no namespace)'}/${String(o.metadata.name)} (${b.file})`);
+        continue;
+      }
       if (str(o.metadata.namespace) === undefined) {
         findings.push({ severity: 'error', code: 'flux-kustomization-namespace-unset', message: `Kustomization ${String(o.metadata.name)} has no metadata.namespace after the build of ${n.id} (${repoPath}); Flux refuses to apply it ("namespace not specified")`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: `set metadata.namespace, or namespace: in the kustomization.yaml of ${repoPath}; fleetplan assumes ${rootNs} meanwhile` });
         o = { ...o, metadata: { ...o.metadata, namespace: rootNs } };
@@ -556,6 +599,13 @@ function helmReleaseChecks(read: ClusterRead): { findings: Finding[]; notes: str
   return { findings, notes };
 }
 
+/** A kubeconfig reference in words: `the kubeConfig Secret ns/name` (or ConfigMap). */
+function kubeConfigText(target: string): string {
+  const ns = target.slice(0, target.indexOf('/'));
+  const ref = target.slice(target.indexOf('/') + 1);
+  return ref.startsWith('configmap:') ? `kubeConfig ConfigMap ${ns}/${ref.slice('configmap:'.length)}` : `kubeConfig Secret ${ns}/${ref}`;
+}
+
 /** `Kind namespace/name` of a Kustomization's source. */
 function notReadSource(o: Obj): string {
   const spec = isObj(o.spec) ? o.spec : {};
@@ -601,7 +651,25 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   // A helmfile bootstrap next to the clusters (bootstrap/helmfile/…) runs before Flux on each cluster:
   // its releases are the cluster's bootstrap phases (CRDs first), so that Kustomizations may use their APIs.
   const bootstrapFiles = helmfileFiles(fs);
+  // Spokes (ADR 0369): per hub and kubeconfig reference, one cluster of the plan.
+  const taken = new Set(entries.map((e) => clusterName(e.cluster, entries)));
+  const spokeNames = new Map<string, string>();
   for (const e of entries) {
+    const hubName = clusterName(e.cluster, entries);
+    const spokes = new Map<string, { name: string; target: string; perFile: Map<string, Record<string, AppSpec>>; ks: string[]; releases: string[]; objects: string[]; file?: string }>();
+    const spokeOf = (target: string) => {
+      let sp = spokes.get(target);
+      if (!sp) {
+        let name = spokeNames.get(`${e.cluster}\u0000${target}`);
+        if (name === undefined) {
+          name = spokeName(target, taken);
+          taken.add(name);
+          spokeNames.set(`${e.cluster}\u0000${target}`, name);
+        }
+        spokes.set(target, (sp = { name, target, perFile: new Map(), ks: [], releases: [], objects: [] }));
+      }
+      return sp;
+    };
     // The helmfile runs once per cluster, with CLUSTER set to the cluster's folder name (ADR 0320).
     const releases: HelmfileRelease[] = [];
     const env = new Map([[HELMFILE_CLUSTER_ENV, e.cluster]]);
@@ -643,7 +711,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
     }
     // render --leaves builds each Kustomization with this cluster's objects and mapped paths.
     const lookup = new ClusterObjects(read.objects);
-    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: clusterName(e.cluster, entries), manifest: n.built.obj, scope: { path: n.repoPath, lookup } });
+    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup } });
     const byId = new Map(read.nodes.map((n) => [n.id, n]));
     const deps = (n: Node) => ks.get(n)!.dependsOn.map((d) => byId.get(`${d.namespace ?? ks.get(n)!.namespace}/${d.name}`)).filter((x): x is Node => x !== undefined);
     const depth = depths(read.nodes, (n) => [...deps(n), ...(n.parent ? [n.parent] : [])]);
@@ -652,16 +720,31 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
     const perFile = new Map<string, Record<string, AppSpec>>();
     for (const n of read.nodes) {
       const k = ks.get(n)!;
+      const spoke = n.target !== undefined ? spokeOf(n.target) : undefined;
       const spec: AppSpec = {
         path: k.path ?? specPath(n.built.obj) ?? '.',
         // A Kustomization of another source: its path is in that source, not in this repository.
-        ...(n.repoPath === undefined ? { repoURL: `${notReadSource(n.built.obj)}` } : {}),
+        // One applied to a spoke: the hub holds the object, its objects are the spoke's (read there).
+        ...(n.repoPath === undefined ? { repoURL: `${notReadSource(n.built.obj)}` } : spoke ? { repoURL: `kubeConfig ${n.target!} (cluster ${spoke.name})` } : {}),
         namespace: k.targetNamespace ?? k.namespace,
         wave: depth.get(n)!,
         manifest: n.built.obj,
+        ...(spoke ? { labels: { [FLUX_APPLIES_TO_LABEL]: spoke.name } } : {}),
       };
       const needs = [...new Set(deps(n))].map((x) => kustomizationApp(ks.get(x)!));
       if (needs.length) spec.needs = needs;
+      if (spoke) {
+        // The spoke's app: the objects, built there; it needs only the Kustomizations applied to the same spoke.
+        const own: AppSpec = { path: k.path ?? '.', namespace: k.targetNamespace ?? k.namespace, wave: depth.get(n)!, manifest: n.built.obj, labels: { [FLUX_APPLIED_BY_LABEL]: hubName } };
+        const sameSpoke = [...new Set(deps(n))].filter((x) => x.target === n.target).map((x) => kustomizationApp(ks.get(x)!));
+        if (sameSpoke.length) own.needs = sameSpoke;
+        let apps = spoke.perFile.get(n.built.file);
+        if (!apps) spoke.perFile.set(n.built.file, (apps = {}));
+        apps[kustomizationApp(k)] = own;
+        spoke.ks.push(kustomizationApp(k));
+        for (const x of n.spokeKustomizations ?? []) spoke.objects.push(`${x}, applied by ${kustomizationApp(k)}`);
+        spoke.file ??= n.built.file;
+      }
       if (n.notRead) {
         notRead.push(`${kustomizationApp(k)}: ${n.notRead}; its objects are not in the plan`);
         findings.push({ severity: 'info', code: 'flux-source-not-read', message: `cluster ${e.cluster}: Kustomization ${n.id}: ${n.notRead}; fleetplan lists the Kustomization but not the objects it applies`, file: n.built.file, line: n.built.locate(['spec', 'sourceRef']).line });
@@ -702,13 +785,45 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
       groupNames.push(name);
       groups.set(name, { name, file, metadata: { name }, spec: { apps } });
     });
+    // HelmReleases whose chart helm-controller installs on a spoke (spec.kubeConfig).
+    for (const b of read.objects) {
+      const o = b.obj;
+      if (o.kind !== 'HelmRelease' || typeof o.apiVersion !== 'string' || !o.apiVersion.startsWith('helm.toolkit.fluxcd.io/')) continue;
+      const ns = str(metaOf(o).namespace) ?? 'default';
+      const target = kubeConfigTarget(isObj(o.spec) ? o.spec : {}, ns);
+      if (typeof target !== 'string') continue;
+      const sp = spokeOf(target);
+      sp.releases.push(`HelmRelease ${ns}/${String(metaOf(o).name)} (${b.file}:${b.locate(['metadata', 'name']).line})`);
+      sp.file ??= b.file;
+    }
+    const spokeList = [...spokes.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const hubNotes = spokeList.filter((sp) => sp.ks.length > 0).map((sp) => `spoke ${sp.name}: ${sp.ks.join(', ')} apply their objects to cluster ${sp.name} through spec.kubeConfig (${kubeConfigText(sp.target)}); this cluster holds and reconciles the Kustomization objects, their objects are listed under ${sp.name}`);
     clusters.push({
-      name: clusterName(e.cluster, entries),
+      name: hubName,
       file: e.entry.file,
       metadata: { name: e.cluster },
-      spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
-      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [helmfileNote(releases, e.cluster)] : []), ...charts.notes, ...notRead.map((r) => `not read: ${r}`)],
+      spec: { role: spokeList.length > 0 ? 'hub' : 'standalone', platform: 'kubernetes', groups: groupNames },
+      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [helmfileNote(releases, e.cluster)] : []), ...charts.notes, ...hubNotes, ...notRead.map((r) => `not read: ${r}`)],
     });
+    for (const sp of spokeList) {
+      const spokeGroups: string[] = [];
+      [...sp.perFile.entries()].forEach(([file, apps], i) => {
+        const name = `${sp.name}-${i}`;
+        spokeGroups.push(name);
+        groups.set(name, { name, file, metadata: { name }, spec: { apps } });
+      });
+      const notes = [`spoke of ${hubName}: the Flux of ${hubName} applies to this cluster through spec.kubeConfig (${kubeConfigText(sp.target)}); named ${sp.name} from that reference (ADR 0369)`];
+      if (sp.ks.length > 0) notes.push(`Kustomizations applied here by ${hubName}: ${sp.ks.join(', ')} (the Kustomization objects live on ${hubName}; render writes them there)`);
+      for (const x of sp.objects) notes.push(`not followed: ${x}: a Flux object on this cluster, reconciled only if a Flux runs here, which this repository does not show`);
+      for (const r of sp.releases) notes.push(`${r} on ${hubName} installs its chart on this cluster (helm-controller of ${hubName}, spec.kubeConfig)`);
+      clusters.push({
+        name: sp.name,
+        file: sp.file ?? e.entry.file,
+        metadata: { name: sp.name },
+        spec: { role: 'spoke', hub: hubName, platform: 'kubernetes', groups: spokeGroups },
+        notes,
+      });
+    }
   }
   setFluxBuildScopes(fs.root, scopes);
   const sources = new Map<string, SourceFile>();

@@ -7,6 +7,7 @@
  * carries the cluster's variables for substitution, unless the layout's Argo CD substitutes none
  * (FleetCapabilities.leafVariables).
  */
+import { FLUX_APPLIES_TO_LABEL } from '../../model/constants.js';
 import type { Fleet } from '../../model/fleet.js';
 import { locateOrigin } from '../../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../../model/resolved.js';
@@ -54,6 +55,11 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
     for (const app of c.apps) {
       const src = app.source;
       const m = app.manifest;
+      if (isFluxKustomization(m) && app.labels[FLUX_APPLIES_TO_LABEL] !== undefined) {
+        // Applied to a spoke through spec.kubeConfig (ADR 0369): its objects are built under that cluster.
+        skipped.push({ cluster: c.name, app: app.name, reason: `it applies its objects to cluster ${app.labels[FLUX_APPLIES_TO_LABEL]} (spec.kubeConfig): they are built under that cluster` });
+        continue;
+      }
       if (isFluxKustomization(m)) {
         // A Flux Kustomization of the repository: built as kustomize-controller builds it (flux.ts).
         // The layout may know the cluster's own objects and where a mapped source is (fluxBuildScopes).

@@ -148,9 +148,30 @@ function shortName(app: string): string {
  */
 function fluxHint(c: ResolvedCluster, app: ResolvedApp, late: ResolvedApp[], kinds: string): string {
   const cyclic = late.map((p) => ({ p, path: needsPath(c, p.name, app.name) })).filter((x) => x.path !== undefined);
-  if (cyclic.length === 0) return `add ${late.map((p) => p.name).join(' or ')} to the dependencies of "${app.name}"`;
+  if (cyclic.length === 0) return `add ${late.map((p) => p.name).join(' or ')} to the dependencies of "${app.name}" (spec.dependsOn), so that it is applied once the CRD exists`;
   const { p, path } = cyclic[0]!;
   return `"${p.name}" depends on "${app.name}" (${path!.map(shortName).join(' → ')}), so on a new cluster "${app.name}" fails its dry run (no CRD for ${kinds}) and "${p.name}" waits for it for ever; adding the dependency would make a cycle: install the CRDs in a Kustomization that "${app.name}" depends on, or move the ${kinds} objects into "${p.name}" or a Kustomization that depends on it`;
+}
+
+/**
+ * What kustomize-controller makes of a Flux Kustomization applied before the provider of its API
+ * (ADR 0370): it dry-runs its objects, fails on the unknown kind and retries every retryInterval
+ * (default: its interval); once the provider (reconciled in parallel, nothing holds it) has
+ * installed the CRD, a retry applies it: late, but it converges — a warning. When the provider
+ * depends on it (a dependsOn path), the provider waits for it for ever: it never converges — an
+ * error. A helmfile release of the bootstrap (phase label) is not retried: helmfile fails, an error.
+ */
+function fluxOutcome(c: ResolvedCluster, app: ResolvedApp, late: readonly ResolvedApp[]): { severity: 'error' | 'warning'; outcome: string } {
+  const names = late.map((p) => `"${p.name}"`).join(' or ');
+  if (app.labels[PHASE_LABEL] !== undefined || late.some((p) => p.labels[PHASE_LABEL] !== undefined)) {
+    return { severity: 'error', outcome: 'the helmfile bootstrap is not retried, so it fails there' };
+  }
+  const cyclic = late.find((p) => needsPath(c, p.name, app.name) !== undefined);
+  if (cyclic) return { severity: 'error', outcome: `"${cyclic.name}" depends on "${app.name}", so on a new cluster neither ever becomes ready (it never converges)` };
+  return {
+    severity: 'warning',
+    outcome: `on a new cluster "${app.name}" fails its dry run ("no matches for kind") until ${names} installs the CRD, and kustomize-controller retries it every retryInterval (default: its interval), so it converges late and is not Ready meanwhile`,
+  };
 }
 
 export const crdOrderRule: RuleDefinition = {
@@ -159,7 +180,7 @@ export const crdOrderRule: RuleDefinition = {
     'crd-order': {
       severity: 'error',
       summary: 'custom resource applied before the app that installs its CRD',
-      help: 'A custom resource synced in a wave earlier than (or equal to) the app that installs its CRD fails with "no matches for kind" until retries outlast the operator install. Put the app in a later wave, or add the provider to its needs.',
+      help: 'A custom resource synced in a wave earlier than (or equal to) the app that installs its CRD fails with "no matches for kind" until retries outlast the operator install. Put the app in a later wave, or add the provider to its needs. On Flux (ADR 0370) a Kustomization without dependsOn on the provider converges on a later retry (a warning); one the provider depends on never does (an error).',
     },
   },
   run(ctx) {
@@ -189,10 +210,11 @@ export const crdOrderRule: RuleDefinition = {
           const provs = e.late.map((p) => (ctx.fleet.engine === 'flux' ? `"${p.name}"` : `"${p.name}" (wave ${p.wave})`)).join(', ');
           const kinds = [...new Set(e.kinds)].sort().join(', ');
           const where = ctx.fleet.engine === 'flux' ? '' : ` at wave ${app.wave}`;
+          const flux = ctx.fleet.engine === 'flux' ? fluxOutcome(c, app, e.late) : undefined;
           out.push(place(ctx.fleet, app.explicitWave !== undefined ? fieldOrigin(ctx.fleet, app, ['wave']) : app.origin, {
-            severity: 'error',
+            severity: flux?.severity ?? 'error',
             code: 'crd-order',
-            message: `app "${app.name}"${where} applies ${group} (${kinds}) before ${provs}, which installs that API on cluster ${c.name}`,
+            message: `app "${app.name}"${where} applies ${group} (${kinds}) before ${provs}, which installs that API on cluster ${c.name}${flux ? `: ${flux.outcome}` : ''}`,
             hint: ctx.fleet.engine === 'flux'
               ? fluxHint(c, app, e.late, kinds)
               : `give "${app.name}" a wave above ${Math.max(...e.late.map((p) => p.wave))}, or add needs: [${e.late[0]!.name}]`,

@@ -132,7 +132,8 @@ export const repositoryHygieneRule: RuleDefinition = {
           }));
         }
         // Applications written as manifests (app-of-apps by hand) share the namespace with generated ones.
-        for (const o of ctx.objectsOf(c, app) ?? []) {
+        // The argocd layout's follower judged these itself, naming both places (ADR 0367).
+        for (const o of fleet.capabilities.applicationNamesJudged === true ? [] : (ctx.objectsOf(c, app) ?? [])) {
           if (o.kind !== 'Application' || o.group !== 'argoproj.io' || !o.name) continue;
           const ns = o.namespace ?? app.destination.namespace;
           if (ns !== c.gitopsNamespace) continue;

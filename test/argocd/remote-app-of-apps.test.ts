@@ -1,0 +1,101 @@
+/**
+ * An app-of-apps whose source is not in the repository (an `oci://` artifact, a chart from a remote
+ * Helm repository) holds child Applications fleetplan cannot see offline (issue #12 part 2, ADR
+ * 0368). The plan names it in the cluster's notes as "not read", with the source and the parent's
+ * file:line, and validate gives one warning at the parent; an ordinary remote chart (a leaf) is
+ * not named.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+
+const root = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: root
+  namespace: argocd
+spec:
+  project: default
+  source:
+    repoURL: https://github.com/acme/fleet.git
+    targetRevision: main
+    path: apps
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: argocd
+`;
+
+const ociApps = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: platform
+  namespace: argocd
+spec:
+  project: default
+  source:
+    repoURL: oci://ghcr.io/acme/platform-apps
+    targetRevision: 1.4.0
+    path: .
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: argocd
+`;
+
+const chartApps = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: addons
+  namespace: argocd
+spec:
+  project: default
+  source:
+    repoURL: https://argoproj.github.io/argo-helm
+    chart: argocd-apps
+    targetRevision: 2.0.2
+    helm:
+      valuesObject:
+        applications:
+          cert-manager:
+            namespace: argocd
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: argocd
+`;
+
+const leafChart = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: ingress
+  namespace: argocd
+spec:
+  project: default
+  source:
+    repoURL: https://kubernetes.github.io/ingress-nginx
+    chart: ingress-nginx
+    targetRevision: 4.11.0
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: ingress-nginx
+`;
+
+type Found = { severity: string; code: string; file?: string; line?: number; path?: string; message: string };
+type Plan = { clusters: { name: string; notes: string[] }[] };
+
+test('remote app-of-apps: an oci:// and a remote argocd-apps chart are "not read" in the plan with source and parent file:line, and one warning each', async () => {
+  const dir = writeTree({ 'bootstrap/root.yaml': root, 'apps/platform.yaml': ociApps, 'apps/addons.yaml': chartApps, 'apps/ingress.yaml': leafChart });
+  try {
+    const plan = JSON.parse((await cli(['plan', '--repo', dir, '-o', 'json'])).stdout) as Plan;
+    const notes = plan.clusters.flatMap((c) => c.notes);
+    const oci = notes.find((n) => n.startsWith('not read:') && n.includes('oci://ghcr.io/acme/platform-apps') && n.includes('apps/platform.yaml:4'));
+    assert.ok(oci, notes.join('\n'));
+    assert.ok(notes.some((n) => n.startsWith('not read:') && n.includes('argocd-apps') && n.includes('https://argoproj.github.io/argo-helm') && n.includes('apps/addons.yaml:4')), notes.join('\n'));
+    assert.ok(!notes.some((n) => n.startsWith('not read:') && n.includes('ingress-nginx')), 'an ordinary remote chart is a leaf, not named');
+    const findings = (JSON.parse((await cli(['validate', '--repo', dir, '-o', 'json'])).stdout) as { findings: Found[] }).findings.filter((f) => f.code === 'apps-not-read');
+    assert.deepEqual(findings.map((f) => `${f.severity} ${f.file}:${f.line} ${f.path}`).sort(), [
+      'warning apps/addons.yaml:4 spec.source.repoURL',
+      'warning apps/platform.yaml:4 spec.source.repoURL',
+    ]);
+  } finally {
+    removeTree(dir);
+  }
+});
