@@ -5,8 +5,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { UsageError, parseSelector, selectClustersByLabels } from '../entry/core.js';
 import type { Finding, Fleet } from '../entry/core.js';
-import { loadFleet, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters } from '../entry/fleet.js';
-import type { LoadResult } from '../entry/fleet.js';
+import { loadFleet, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters } from '../entry/fleet-plan.js';
+import type { LoadResult } from '../entry/fleet-plan.js';
 import { readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL } from '../entry/appset.js';
 import type { ClusterSecret } from '../entry/appset.js';
 import { readTextFile } from '../adapters/fs.js';

@@ -1,33 +1,13 @@
 /**
- * The fleet pipeline up to the plan and the findings: load → resolve → plan, validate, and their
- * reports. What `plan`, `validate` and every command that reads a fleet load.
+ * The fleet pipeline up to the plan and the findings: load → resolve → plan (./fleet-plan.ts),
+ * validate, and their reports. What `validate` loads; `plan` and the other commands that read a
+ * fleet without judging it load ./fleet-plan.ts only (ADR 0351).
  */
-
-// 1 load (src/api wires the adapters and layouts into the stages)
-export { loadFleet, completeLoad, validateFleet, evaluateFleetJsonnet, rules, ruleCatalog } from '../api/fleet.js';
-export type { LoadOptions, ValidateFleetOptions, CompleteLoadOptions, EvaluateJsonnetOptions } from '../api/fleet.js';
-export type { LoadResult } from '../load/native.js';
-export { completeFallbacks } from '../layouts/gitops-standards/fallback.js';
-
-// 2 layering: resolve each cluster
-export { resolveFleet, selectClusters, resolveFleetLazily } from '../layering/resolve-fleet.js';
-export { resolveCluster } from '../layering/resolve.js';
-export type { SelectOptions, LazyResolvedFleet, ResolvedFleet } from '../layering/resolve-fleet.js';
-
-// 4 order: plans
-export { planRepository } from '../api/plan.js';
-export { hasHelmfileBootstrap, planHelmfileBootstrap } from '../order/helmfile-plan.js';
-export { planApplicationSetFleet } from '../order/applicationset-apps.js';
-export { planBootstrap, parseSecretRef } from '../order/bootstrap-plan.js';
-export { planFleet, planFleetLazily } from '../order/plan.js';
-export type { BootstrapPlanOptions } from '../order/bootstrap-plan.js';
-
-// 5 render: reports of plans and findings
-export { findingsJson, findingsSarif } from '../render/findings-format.js';
-export { formatPlan, findingLine, formatFindingsText, planJsonChunks, summaryLine, planJson } from '../render/plan-format.js';
-export type { PlanFormat } from '../render/plan-format.js';
+export * from './fleet-plan.js';
 
 // 6 validate
+export { validateFleet, evaluateFleetJsonnet, rules, ruleCatalog } from '../api/fleet.js';
+export type { ValidateFleetOptions, EvaluateJsonnetOptions } from '../api/fleet.js';
 export { argoCdSchemasFromCrds } from '../validate/catalog/argocd-schema-source.js';
 export type { ArgoCdSchemaSet } from '../validate/catalog/argocd-schema-source.js';
 export type { RuleDefinition, RuleContext, CodeInfo } from '../validate/index.js';

@@ -288,7 +288,9 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
     if (!l) {
       const fromGroups = chain.get(appName)?.layers ?? [];
       const mine = own.get(appName);
-      l = [...(provisioning.get(appName) ?? []), ...fromGroups, ...(mine ? [mine] : [])];
+      const provisioned = provisioning.get(appName);
+      // An app only the groups define has the group list's own layers (read-only, like the rest of the chain).
+      l = !provisioned && !mine ? fromGroups : [...(provisioned ?? []), ...fromGroups, ...(mine ? [mine] : [])];
       layersByApp.set(appName, l);
     }
     return l;
@@ -319,12 +321,11 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
       merged = { ...merged, targetRevision: def.revisionPin.revision };
       if (mayContainVariable(def.revisionPin.revision)) mayHaveVariables = true;
     }
-    const allLayers: Layer[] = [{ spec: fleet.defaults, origin: defaultsOrigin }, ...layers];
     const last = layers[layers.length - 1]!;
     // The layer that set a field last: where a problem with that field is reported.
     const fieldOrigin = (path: readonly (string | number)[]): Origin => {
-      for (let i = allLayers.length - 1; i >= 0; i--) {
-        const l = allLayers[i]!;
+      for (let i = layers.length - 1; i >= -1; i--) {
+        const l = i >= 0 ? layers[i]! : { spec: fleet.defaults, origin: defaultsOrigin };
         if (getPath(l.spec, path) !== undefined) return { file: l.origin.file, path: [...l.origin.path, ...path] };
       }
       return last.origin;
@@ -356,7 +357,7 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
         app: appName,
       }));
     }
-    const origins = shared && !mine && session ? shared.origins : allLayers.map((l) => l.origin);
+    const origins = shared && !mine && session ? shared.origins : [defaultsOrigin, ...layers.map((l) => l.origin)];
     const app = toResolvedApp(appName, substituted, fleet, revision, origins, layers[0]!.origin.file, last.origin);
     // A wave in fleet defaults is the default wave, not an explicit one.
     if (!layers.some((l) => l.spec.wave !== undefined)) app.explicitWave = undefined;

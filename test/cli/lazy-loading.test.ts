@@ -84,6 +84,18 @@ test('plan loads the fleet stages but not diff, apply, promote, serve or src/ind
   assert.deepEqual(foreign, []);
 });
 
+for (const args of [['plan', '-o', 'json'], ['plan'], ['render']]) {
+  test(`${args.join(' ')} loads neither the validate stage nor its rules (ADR 0351)`, () => {
+    // plan and render read, resolve and order a fleet; the rules of `validate` (and their Argo CD
+    // schema) are validate's own, and loading them cost every run before its first file was read.
+    const { code, modules } = modulesOf([...args, '--repo', LAB]);
+    assert.equal(code, 0);
+    assert.ok(modules.includes('entry/fleet-plan.js'));
+    // validate/context.js (placing a finding) is imported by the layouts' own rules, which the layout readers carry.
+    assert.deepEqual(modules.filter((m) => (m.startsWith('validate/') && m !== 'validate/context.js') || m === 'api/fleet.js' || m === 'entry/fleet.js'), []);
+  });
+}
+
 test('the schema command spec offers the kinds the library has schemas for', () => {
   const schema = commands.find((c) => c.name === 'schema')!;
   assert.deepEqual(schema.complete?.positionals?.[0], KINDS);

@@ -7,7 +7,7 @@ import type { CommandContext } from '../command.js';
 import { checkSelector, choice, progress, yamlOfJson } from '../common.js';
 import { load, reportFindings, selectedClusters } from '../fleet-read.js';
 import { hasErrors, UsageError } from '../../entry/core.js';
-import { planRepository, planFleetLazily, formatPlan, planJson, planJsonChunks, resolveFleet, resolveFleetLazily, hasHelmfileBootstrap } from '../../entry/fleet.js';
+import { planRepository, planFleetLazily, formatPlan, planJson, planJsonChunks, resolveFleet, resolveFleetLazily, hasHelmfileBootstrap } from '../../entry/fleet-plan.js';
 import { paintPlanText } from '../color.js';
 import { withStatus } from '../progress.js';
 import { FORMATS } from '../commands/plan.js';

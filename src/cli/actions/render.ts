@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { checkSelector, choice, progress } from '../common.js';
 import { load, reportFindings, selectedClusters } from '../fleet-read.js';
 import { hasErrors, UsageError } from '../../entry/core.js';
-import { resolveFleet } from '../../entry/fleet.js';
+import { resolveFleet } from '../../entry/fleet-plan.js';
 import { canWriteWhileResolving, formatLeafReport, renderedJsonChunks, renderedYamlChunks, repositoryApplications, resolveAndWriteFleet, startLeafTools, writeRenderedFleet, writeRenderedFleetWithLeaves } from '../../entry/render.js';
 import { FORMATS } from '../commands/render.js';
 
