@@ -126,7 +126,7 @@ export interface CompleteLoadOptions {
  */
 export async function completeLoad(result: LoadResult, options: CompleteLoadOptions): Promise<void> {
   const complete = result.complete;
-  if (options.roots?.length && result.fleet.layout !== 'argocd') {
+  if (options.roots?.length && result.fleet.capabilities.chooseRoots !== true) {
     throw new InputError(`--root ${options.roots[0]!}: this repository is read as the ${result.fleet.layout} layout, which has no Argo CD roots to choose`, {
       code: 'root-not-argocd',
       hint: '--root chooses the root Application(s) of a repository read as Argo CD reads it (the argocd layout); leave it out here',

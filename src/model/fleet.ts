@@ -74,6 +74,8 @@ export interface FleetCapabilities {
    * in the apps' manifests again.
    */
   applicationNamesJudged?: boolean;
+  /** true: the reader starts from root Applications, which `--root FILE` may choose (ADR 0345). */
+  chooseRoots?: boolean;
 }
 
 /** The native layout's capabilities: fleetplan generates everything and promotes pins in fleet.yaml. */
