@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { removeTree, writeTree } from '../support/fleet-fixture.js';
+import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { nodeFileSystem } from '../../src/adapters/node-fs.js';
 import { readHelmfile, releaseSource } from '../../src/layouts/helmfile-flux/reader.js';
 import type { Finding } from '../../src/model/finding.js';
@@ -98,4 +98,19 @@ releases:
   assert.ok(releases[0]!.notRead?.length, 'the release says its values are not known');
   // render --leaves does not build it with a made-up value.
   assert.equal(releaseSource(releases[0]!).repoURL, 'helmfile');
+});
+
+test('helmfile state: plan says the default environment is the one read, with its values files, and prints the chart its values gave', async () => {
+  const dir = writeTree({
+    'bootstrap/env/common.yaml': 'registry: oci://ghcr.io/example\n',
+    'bootstrap/helmfile.yaml': "environments:\n  default:\n    values:\n      - env/common.yaml\n---\nreleases:\n  - name: web\n    namespace: web\n    chart: '{{ .Values.registry }}/web'\n    version: 1.0.0\n",
+  });
+  try {
+    const r = await cli(['plan', '--repo', dir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /note: helmfile environment default: bootstrap\/helmfile\.yaml:2 \(values env\/common\.yaml: read into the helmfile templates\)/);
+    assert.match(r.stdout, /oci:\/\/ghcr\.io\/example\/web/);
+  } finally {
+    removeTree(dir);
+  }
 });
