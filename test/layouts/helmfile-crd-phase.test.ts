@@ -81,3 +81,20 @@ test('helmfile CRD phase: render --leaves writes only the CustomResourceDefiniti
     removeTree(home);
   }
 });
+
+test('helmfile CRD phase: a phase in a folder of its own (bootstrap/crds/helmfile.yaml beside bootstrap/helmfile.yaml) is read, its releases in the CRD phase', async () => {
+  const dir = writeTree({
+    'bootstrap/helmfile.yaml': 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/example/cilium\n    version: 1.0.0\n',
+    'bootstrap/crds/helmfile.yaml': 'helmDefaults:\n  args:\n    - --include-crds\n    - --no-hooks\nreleases:\n  - name: grafana-operator\n    namespace: monitoring\n    chart: oci://ghcr.io/example/grafana-operator\n    version: 5.0.0\n',
+  });
+  try {
+    const r = await cli(['plan', '--repo', dir, '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const p = JSON.parse(r.stdout) as { clusters: { apps: { name: string; wave: number }[] }[] };
+    const apps = p.clusters[0]!.apps;
+    assert.equal(apps.find((a) => a.name === 'helmfile-crds:monitoring/grafana-operator')?.wave, 0, JSON.stringify(apps));
+    assert.equal(apps.find((a) => a.name === 'helmfile:kube-system/cilium')?.wave, 1, JSON.stringify(apps));
+  } finally {
+    removeTree(dir);
+  }
+});

@@ -50,6 +50,14 @@ export function helmfileFiles(fs: RepoFileSystem): string[] {
     if (!fs.isDirectory(d)) continue;
     for (const f of fs.list(d)) if (/\.ya?ml(\.gotmpl)?$/.test(f) && !fs.isDirectory(`${d}/${f}`)) out.push(`${d}/${f}`);
   }
+  // A phase in a folder of its own: `bootstrap/crds/helmfile.yaml` beside `bootstrap/helmfile.yaml` (mirceanton/home-ops).
+  for (const d of ['bootstrap', 'kubernetes/bootstrap']) {
+    if (!fs.isDirectory(d)) continue;
+    for (const sub of [...fs.list(d)].sort()) {
+      if (sub.startsWith('.') || ['helmfile.d', 'helmfile', 'templates'].includes(sub) || !fs.isDirectory(`${d}/${sub}`)) continue;
+      for (const f of ['helmfile.yaml', 'helmfile.yaml.gotmpl']) if (fs.exists(`${d}/${sub}/${f}`) && !fs.isDirectory(`${d}/${sub}/${f}`)) out.push(`${d}/${sub}/${f}`);
+    }
+  }
   return out;
 }
 
