@@ -13,7 +13,8 @@ import type { RuleDefinition } from '../validate/index.js';
 import { graphsRule } from './helmfile-flux/rules.js';
 import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
-import { detectHelmfileFlux, hasHelmfile, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { detectHelmfileFlux, hasHelmfile, hasKsFiles, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import type { ClusterEntry } from './flux/reader.js';
 import { clusterEntries, detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
 import { rosaLookalike, rosaMarkers } from './rosa-regional/reader.js';
@@ -38,6 +39,8 @@ export interface LayoutReader {
   markers?(fs: RepoFileSystem): string[];
   /** When `detect` says no although there are markers: what is missing. */
   missing?(fs: RepoFileSystem): string;
+  /** When this layout is chosen although `other` detects too: why (said after "comes first"). */
+  over?(fs: RepoFileSystem, other: Layout): string | undefined;
 }
 
 export const nativeReader: LayoutReader = {
@@ -60,10 +63,31 @@ export const helmfileFluxReader: LayoutReader = {
   // A repository whose clusters/<name>/ holds the entry of Flux is the flux layout's when it has no
   // helmfile, or entries of several clusters (helmfile-flux reads one cluster; the flux layout then
   // reads the helmfile releases as each cluster's bootstrap) (docs/adr/0279).
-  detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) ? clusterEntries(fs).length < 2 : !detectFluxClusters(fs)),
+  // With a helmfile and one Flux entry, each layout by its defining files (ADR 0363): the flux layout
+  // when the folder the entry syncs is in the repository and there are no ks.yaml files of this layout
+  // to read; helmfile-flux otherwise (its ks.yaml files, or an entry whose folder is not in the repository).
+  detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) ? helmfileFluxOverFlux(fs) !== undefined : !detectFluxClusters(fs)),
   load: loadHelmfileFlux,
   rules: [graphsRule],
+  over: (fs, other) => (other === 'flux' ? helmfileFluxOverFlux(fs) : undefined),
 };
+
+/** The folder a Flux entry syncs (its Kustomization's spec.path), as a repository path. */
+function syncedFolder(e: ClusterEntry): string {
+  const spec = e.entry.obj.spec;
+  const path = spec !== null && typeof spec === 'object' ? (spec as Record<string, unknown>).path : undefined;
+  return (typeof path === 'string' ? path : '.').replace(/^\.\//, '').replace(/\/+$/, '') || '.';
+}
+
+/** Why helmfile-flux reads a repository that has a helmfile rather than the flux layout; undefined when it does not (ADR 0363). */
+function helmfileFluxOverFlux(fs: RepoFileSystem): string | undefined {
+  const entries = clusterEntries(fs);
+  if (entries.length === 0) return 'there is no Flux entry';
+  if (entries.length > 1) return undefined;
+  if (hasKsFiles(fs)) return 'it reads the ks.yaml files under kubernetes/';
+  const folder = syncedFolder(entries[0]!);
+  return fs.isDirectory(folder) ? undefined : `the folder its entry syncs (${folder}) is not in the repository`;
+}
 
 /** Flux multi-cluster repositories: clusters/<name>/ with the flux-system Kustomization (flux bootstrap's gotk-sync.yaml). */
 export const fluxClustersReader: LayoutReader = {
@@ -147,7 +171,8 @@ export function chooseLayout(fs: RepoFileSystem): { reader: LayoutReader; findin
       if (x === r || x === argoCdReader) continue;
       const m = x.markers?.(fs) ?? [];
       if (m.length === 0) continue;
-      const why = x.detect(fs) ? `${r.layout} comes first` : x.missing?.(fs) || 'its defining files are missing';
+      const over = x.detect(fs) ? r.over?.(fs, x.layout) : undefined;
+      const why = x.detect(fs) ? `${r.layout} comes first${over ? `: ${over}` : ''}` : x.missing?.(fs) || 'its defining files are missing';
       others.push(`${x.layout} (${shortList(m)}): not used, ${why}`);
       if (!x.detect(fs)) {
         for (const file of m) {

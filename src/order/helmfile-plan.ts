@@ -215,7 +215,7 @@ export function selectEnvironment(graphs: NonNullable<Fleet['graphs']>, environm
   const files = [...new Set(graphs.helmfile.map((r) => r.file))];
   const releases = graphs.helmfile.filter((r) => selects(r.file));
   const where = [...new Map(files.flatMap(defined).map((e) => [`${e.file}:${e.line}`, e])).values()];
-  const notes = [`helmfile environment ${environment}${where.length ? `: ${where.map((e) => `${e.file}:${e.line}${e.values.length ? ` (values ${e.values.join(', ')}: they feed helmfile templates only)` : ''}`).join('; ')}` : environment === DEFAULT_HELMFILE_ENVIRONMENT ? " (helmfile's default)" : ''}`];
+  const notes = [`helmfile environment ${environment}${where.length ? `: ${where.map((e) => `${e.file}:${e.line}${e.values.length ? ` (values ${e.values.join(', ')}: ${environment === DEFAULT_HELMFILE_ENVIRONMENT ? 'read into the helmfile templates' : `they feed helmfile templates, which fleetplan reads with environment ${DEFAULT_HELMFILE_ENVIRONMENT}'s values (ADR 0364)`})` : ''}`).join('; ')}` : environment === DEFAULT_HELMFILE_ENVIRONMENT ? " (helmfile's default)" : ''}`];
   for (const f of files.filter((x) => !selects(x))) {
     notes.push(`${f} does not define environment ${environment}: helmfile skips its releases (${graphs.helmfile.filter((r) => r.file === f).map(releaseId).join(', ')})`);
   }

@@ -129,10 +129,7 @@ test('flux entries: FluxInstances under kubernetes/<cluster>/ are clusters named
   assert.doesNotMatch(r.stdout, /only-main/);
 });
 
-test('flux entries: a helmfile bootstrap with the flux-instance HelmRelease elsewhere and no ks.yaml files is the flux layout, not an empty helmfile-flux plan', { todo: 'its detection rule also moved seed 003 (onedr0p/home-ops, helmfile + ks.yaml in another shape) off helmfile-flux; reverted until both hold' }, async () => {
-  const p = await plan({
-    'bootstrap/helmfile.yaml': 'releases:\n  - name: flux-operator\n    namespace: flux-system\n    chart: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-operator\n    version: 0.1.0\n',
-    'apps/flux-system/flux-instance/app/helm-release.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
+const fluxInstanceRelease = (path: string) => `apiVersion: helm.toolkit.fluxcd.io/v2
 kind: HelmRelease
 metadata:
   name: flux-instance
@@ -148,18 +145,53 @@ spec:
         kind: GitRepository
         url: https://example.org/fleet.git
         ref: refs/heads/main
-        path: apps/
-`,
-    'apps/flux-system/flux-instance/app/kustomization.yaml': 'resources:\n  - helm-release.yaml\n',
-    'apps/flux-system/flux-instance/app.ks.yaml': ks('flux-instance', './apps/flux-system/flux-instance/app'),
-    'apps/flux-system/flux-instance/kustomization.yaml': 'resources:\n  - app.ks.yaml\n',
-    'apps/flux-system/kustomization.yaml': 'resources:\n  - flux-instance\n',
-    'apps/kustomization.yaml': 'resources:\n  - flux-system\n',
-  });
+        path: ${path}
+`;
+
+const mirceantonShape: Record<string, string> = {
+  'bootstrap/helmfile.yaml': 'releases:\n  - name: flux-operator\n    namespace: flux-system\n    chart: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-operator\n    version: 0.1.0\n',
+  'apps/flux-system/flux-instance/app/helm-release.yaml': fluxInstanceRelease('apps/'),
+  'apps/flux-system/flux-instance/app/kustomization.yaml': 'resources:\n  - helm-release.yaml\n',
+  'apps/flux-system/flux-instance/app.ks.yaml': ks('flux-instance', './apps/flux-system/flux-instance/app'),
+  'apps/flux-system/flux-instance/kustomization.yaml': 'resources:\n  - app.ks.yaml\n',
+  'apps/flux-system/kustomization.yaml': 'resources:\n  - flux-instance\n',
+  'apps/kustomization.yaml': 'resources:\n  - flux-system\n',
+};
+
+test('flux entries: a helmfile bootstrap with the flux-instance HelmRelease elsewhere and no ks.yaml files is the flux layout, not an empty helmfile-flux plan', async () => {
+  const p = await plan(mirceantonShape);
+  assert.equal(p.layout, 'flux');
   assert.deepEqual(p.clusters.map((c) => c.name), ['cluster']);
   const apps = appNames(p, 'cluster');
   assert.ok(apps.includes('flux:flux-system/flux-instance'), apps.join(', '));
   assert.ok(apps.includes('helmfile:flux-system/flux-operator'), apps.join(', '));
+});
+
+const onedr0pShape = (withKs: boolean): Record<string, string> => ({
+  'bootstrap/helmfile.yaml': 'releases:\n  - name: flux-instance\n    namespace: flux-system\n    chart: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance\n    version: 0.1.0\n',
+  'kubernetes/apps/flux-system/flux-instance/app/helmrelease.yaml': fluxInstanceRelease('kubernetes/flux/cluster'),
+  ...(withKs
+    ? {
+        'kubernetes/flux/cluster/ks.yaml': ks('cluster-apps', './kubernetes/apps'),
+        'kubernetes/apps/flux-system/flux-instance/ks.yaml': ks('flux-instance', './kubernetes/apps/flux-system/flux-instance/app'),
+      }
+    : {}),
+});
+
+test('flux entries: a helmfile with ks.yaml files under kubernetes/ and the flux-instance HelmRelease is helmfile-flux, and the note says why the flux layout is not used', async () => {
+  const p = await plan(onedr0pShape(true));
+  assert.equal(p.layout, 'helmfile-flux');
+  assert.ok(appNames(p, 'cluster').includes('flux:flux-system/cluster-apps'));
+  const chosen = p.findings.find((f) => f.code === 'layout-chosen');
+  assert.match(chosen?.message ?? '', /flux \(kubernetes\/apps\/flux-system\/flux-instance\/app\/helmrelease\.yaml\): not used, helmfile-flux comes first: it reads the ks\.yaml files under kubernetes\//);
+});
+
+test('flux entries: a helmfile whose Flux entry syncs a folder not in the repository is helmfile-flux (the flux layout has nothing to read), and the note names the folder', async () => {
+  const p = await plan(onedr0pShape(false));
+  assert.equal(p.layout, 'helmfile-flux');
+  assert.deepEqual(appNames(p, 'cluster'), ['helmfile:flux-system/flux-instance']);
+  const chosen = p.findings.find((f) => f.code === 'layout-chosen');
+  assert.match(chosen?.message ?? '', /not used, helmfile-flux comes first: the folder its entry syncs \(kubernetes\/flux\/cluster\) is not in the repository/);
 });
 
 test('flux entries: a hub Kustomization with spec.kubeConfig is listed and its objects are said to be the remote cluster\'s, not the hub\'s', async () => {

@@ -50,6 +50,14 @@ export function helmfileFiles(fs: RepoFileSystem): string[] {
     if (!fs.isDirectory(d)) continue;
     for (const f of fs.list(d)) if (/\.ya?ml(\.gotmpl)?$/.test(f) && !fs.isDirectory(`${d}/${f}`)) out.push(`${d}/${f}`);
   }
+  // A phase in a folder of its own: `bootstrap/crds/helmfile.yaml` beside `bootstrap/helmfile.yaml` (mirceanton/home-ops).
+  for (const d of ['bootstrap', 'kubernetes/bootstrap']) {
+    if (!fs.isDirectory(d)) continue;
+    for (const sub of [...fs.list(d)].sort()) {
+      if (sub.startsWith('.') || ['helmfile.d', 'helmfile', 'templates'].includes(sub) || !fs.isDirectory(`${d}/${sub}`)) continue;
+      for (const f of ['helmfile.yaml', 'helmfile.yaml.gotmpl']) if (fs.exists(`${d}/${sub}/${f}`) && !fs.isDirectory(`${d}/${sub}/${f}`)) out.push(`${d}/${sub}/${f}`);
+    }
+  }
   return out;
 }
 
@@ -207,20 +215,96 @@ interface ReleaseTemplate {
   locate(path: YamlPath): { line: number; column: number };
 }
 
-/** The `templates:` of a helmfile document and of its `bases:` (files relative to the helmfile). */
-function helmfileTemplates(fs: RepoFileSystem, file: string, v: Record<string, unknown>, findings: Finding[], locate: ReleaseTemplate['locate']): Record<string, ReleaseTemplate> {
+/** A template that reads the state's or environment's values. */
+const READS_VALUES = /\.(Values|StateValues)\b/;
+
+/** One layer of a helmfile state: a document of a base or of the file itself, with where it is written. */
+interface StateLayer {
+  file: string;
+  value: Record<string, unknown>;
+  locate(path: YamlPath): { line: number; column: number };
+}
+
+/** The `templates:` of the state's layers (bases first; a later layer's template of one name wins). */
+function helmfileTemplates(layers: readonly StateLayer[]): Record<string, ReleaseTemplate> {
   const out: Record<string, ReleaseTemplate> = {};
-  const add = (t: unknown, from: string, at: ReleaseTemplate['locate']) => {
-    if (!isObj(t)) return;
-    for (const [k, x] of Object.entries(t)) if (isObj(x)) out[k] = { body: x, file: from, locate: (p) => at(['templates', k, ...p]) };
-  };
-  for (const b of Array.isArray(v.bases) ? v.bases : []) {
-    if (typeof b !== 'string' || b.includes('{{')) continue;
-    const base = joinRelative(dirOf(file), b) ?? b;
-    for (const doc of readDocs(fs, base, findings)) if (isObj(doc.value)) add(doc.value.templates, base, doc.locate);
+  for (const l of layers) {
+    if (!isObj(l.value.templates)) continue;
+    for (const [k, x] of Object.entries(l.value.templates)) if (isObj(x)) out[k] = { body: x, file: l.file, locate: (p) => l.locate(['templates', k, ...p]) };
   }
-  add(v.templates, file, locate);
   return out;
+}
+
+/** A path as a message names it: `releases[0].values[1].password`. */
+function fieldName(path: YamlPath): string {
+  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
+}
+
+/**
+ * The vals `ref+…` references in a value (helmfile resolves them with vals when it runs: a secret
+ * store fleetplan never reads): one `helmfile-value-not-read` per reference at its file, line and
+ * field (ADR 0364). Returns how many were found.
+ */
+function reportRefs(v: unknown, path: YamlPath, file: string, locate: (p: YamlPath) => { line: number; column: number }, findings: Finding[], what: string, scope: string): number {
+  if (typeof v === 'string') {
+    if (!v.startsWith('ref+')) return 0;
+    const at = locate(path);
+    if (!findings.some((f) => f.code === 'helmfile-value-not-read' && f.file === file && f.line === at.line && f.message.startsWith(`${scope}${fieldName(path)}`))) {
+      findings.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${fieldName(path)}: ${v} is a vals secret reference that helmfile resolves when it runs; fleetplan reads no secret store, so ${what} is not known`, file, line: at.line, column: at.column, hint: 'plan shows it as not read and render --leaves does not build it; render it with the secret where the secret is' });
+    }
+    return 1;
+  }
+  let n = 0;
+  if (Array.isArray(v)) v.forEach((x, i) => (n += reportRefs(x, [...path, i], file, locate, findings, what, scope)));
+  else if (isObj(v)) for (const [k, x] of Object.entries(v)) n += reportRefs(x, [...path, k], file, locate, findings, what, scope);
+  return n;
+}
+
+/**
+ * The values of the environment (`default` unless told) as helmfile merges them: every layer's
+ * `environments.<name>.values` in order (bases first), files relative to the layer's folder
+ * (`.gotmpl` files rendered with the values so far), inline maps as written. References fleetplan
+ * cannot read are reported; `known: false` when any is (templates that read them are then not read).
+ */
+function environmentValues(fs: RepoFileSystem, layers: readonly StateLayer[], environment: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): { values: Record<string, unknown>; known: boolean } {
+  let values: Record<string, unknown> = {};
+  let known = true;
+  const scope = options.scope ? `${options.scope}: ` : '';
+  for (const l of layers) {
+    const spec = isObj(l.value.environments) ? l.value.environments[environment] : undefined;
+    const list = isObj(spec) && Array.isArray(spec.values) ? spec.values : [];
+    list.forEach((item: unknown, j: number) => {
+      const path: YamlPath = ['environments', environment, 'values', j];
+      if (isObj(item)) {
+        if (reportRefs(item, path, l.file, l.locate, findings, `the environment value`, scope)) known = false;
+        values = deepMerge(values, item) as Record<string, unknown>;
+        return;
+      }
+      if (typeof item !== 'string') return;
+      const file = joinRelative(dirOf(l.file), item);
+      const notRead = (message: string, line = l.locate(path).line) => {
+        known = false;
+        findings.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${fieldName(path)}: environment values ${item} not read: ${message}`, file: l.file, line, hint: 'templates that read the environment values are not read either' });
+      };
+      if (file === undefined || !fs.exists(file) || fs.isDirectory(file)) return notRead(`${file ?? item} is not a file of this repository (helmfile fails the same way unless missingFileHandler says otherwise)`);
+      let text = fs.readText(file);
+      if (file.endsWith('.gotmpl')) {
+        try {
+          text = renderHelmfileTemplate(text, { ...releaseTemplateData({ name: '', namespace: '' }, environment, values) }, { fs, baseDir: dirOf(file), env }, { file, firstLine: 1 });
+        } catch (e) {
+          if (!(e instanceof HelmfileTemplateError)) throw e;
+          return notRead(e.message);
+        }
+      }
+      const parsed = parseLocated(file, text);
+      const doc = parsed.docs[0];
+      if (parsed.errors.length || !doc) return notRead(parsed.errors[0]?.message ?? 'empty');
+      if (!isObj(doc.value)) return;
+      if (reportRefs(doc.value, [], file, doc.locate, findings, 'the environment value', scope)) known = false;
+      values = deepMerge(values, doc.value) as Record<string, unknown>;
+    });
+  }
+  return { values, known };
 }
 
 /** How helmfile templates are read: the environment the bootstrap runs them with (ADR 0320). */
@@ -309,16 +393,40 @@ function helmfileDocs(fs: RepoFileSystem, file: string, findings: Finding[], env
   return again.docs;
 }
 
+/**
+ * The layers of a helmfile state as helmfile's state loader merges them (pkg/state/create.go): the
+ * documents of each of its `bases:` (relative to the file), in order, then its own documents.
+ */
+function stateLayers(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): StateLayer[] {
+  const own: StateLayer[] = helmfileDocs(fs, file, findings, env, options).flatMap((d) => (isObj(d.value) ? [{ file, value: d.value, locate: d.locate }] : []));
+  const bases: StateLayer[] = [];
+  for (const l of own) {
+    for (const b of Array.isArray(l.value.bases) ? l.value.bases : []) {
+      if (typeof b !== 'string' || b.includes('{{')) continue;
+      const base = joinRelative(dirOf(file), b) ?? b;
+      for (const d of helmfileDocs(fs, base, findings, env, options)) if (isObj(d.value)) bases.push({ file: base, value: d.value, locate: d.locate });
+    }
+  }
+  return [...bases, ...own];
+}
+
 export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[], options: HelmfileReadOptions = {}): void {
   const env = options.env ?? new Map<string, string>();
-  for (const doc of helmfileDocs(fs, file, findings, env, options)) {
-    const v = doc.value;
-    if (!isObj(v) || !Array.isArray(v.releases)) continue;
-    const defaults = isObj(v.helmDefaults) ? v.helmDefaults : {};
-    const args = Array.isArray(defaults.args) ? defaults.args.map(String) : [];
-    const templates = helmfileTemplates(fs, file, v, findings, doc.locate);
-    const phase: HelmfileRelease['phase'] = args.includes('--include-crds') && args.includes('--no-hooks') ? 'crds' : /(^|\/)(\d+-)?crds\.ya?ml/.test(file) ? 'crds' : 'apps';
-    v.releases.forEach((r: unknown, i: number) => {
+  const layers = stateLayers(fs, file, findings, env, options);
+  // Merged as mergo with WithAppendSlice and WithOverride: lists appended in layer order, the last value of a field wins.
+  const args = layers.flatMap((l) => (isObj(l.value.helmDefaults) && Array.isArray(l.value.helmDefaults.args) ? l.value.helmDefaults.args.map(String) : []));
+  const repositories = layers.flatMap((l) => (Array.isArray(l.value.repositories) ? l.value.repositories : []));
+  const defaultInherit = layers.map((l) => l.value.defaultInherit).filter((x) => typeof x === 'string').pop();
+  const templates = helmfileTemplates(layers);
+  const environment = 'default';
+  const stateValues = layers.some((l) => isObj(l.value.environments)) ? environmentValues(fs, layers, environment, findings, env, options) : { values: {}, known: true };
+  const phase: HelmfileRelease['phase'] = args.includes('--include-crds') && args.includes('--no-hooks') ? 'crds' : /(^|\/)(\d+-)?crds\.ya?ml/.test(file) ? 'crds' : 'apps';
+  const v = { repositories, ...(defaultInherit !== undefined ? { defaultInherit } : {}) };
+  for (const layer of layers) {
+    if (!Array.isArray(layer.value.releases)) continue;
+    const doc = layer;
+    const file = layer.file;
+    layer.value.releases.forEach((r: unknown, i: number) => {
       if (!isObj(r) || typeof r.name !== 'string') return;
       const ns = str(r.namespace) ?? 'default';
       const pos = doc.locate(['releases', i]);
@@ -333,8 +441,12 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const fieldValue = (f: typeof chartField, what: string): string | undefined => {
         if (f === undefined) return undefined;
         if (!f.value.includes('{{')) return f.value;
+        if (!stateValues.known && READS_VALUES.test(f.value)) {
+          notRead.push(`${what} (${f.file}:${f.line}: it reads environment values that are not known: see helmfile-value-not-read)`);
+          return undefined;
+        }
         try {
-          const data = releaseTemplateData({ name: r.name as string, namespace: ns, chart: chartField?.value, version: versionField?.value });
+          const data = releaseTemplateData({ name: r.name as string, namespace: ns, chart: chartField?.value, version: versionField?.value }, environment, stateValues.values);
           return renderHelmfileTemplate(f.value, data, { fs, baseDir: dirOf(file), env }, { file: f.file, firstLine: f.line }).trim();
         } catch (e) {
           if (!(e instanceof HelmfileTemplateError)) throw e;
@@ -379,18 +491,35 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         hooks.push({ events: Array.isArray(h.events) ? h.events.map(String) : [], command: h.command, args: Array.isArray(h.args) ? h.args.map(fill) : [], line: doc.locate(['releases', i, 'hooks', j]).line });
       });
       const valueEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.values) ? (t.body.values as unknown[]) : [])), ...(Array.isArray(r.values) ? r.values : [])];
-      const values = valueEntries.flatMap((x: unknown): HelmfileValues[] => {
-        if (isObj(x)) return [{ inline: x }];
+      const ownValues = Array.isArray(r.values) ? r.values : [];
+      const inheritedCount = valueEntries.length - ownValues.length;
+      const values = valueEntries.flatMap((x: unknown, k: number): HelmfileValues[] => {
+        if (isObj(x)) {
+          const scope = options.scope ? `${options.scope}: ` : '';
+          if (k >= inheritedCount && reportRefs(x, ['releases', i, 'values', k - inheritedCount], file, doc.locate, findings, `a value of release ${id}`, scope)) notRead.push(`values (a vals ref+ secret reference: see helmfile-value-not-read)`);
+          return [{ inline: x }];
+        }
         if (typeof x !== 'string') return [];
         if (!x.endsWith('.gotmpl')) return [{ file: x }];
         // A values template: rendered with the release's data and its own directory as readFile's base.
         const path = joinRelative(dirOf(file), x);
         if (path === undefined || !fs.exists(path)) return [{ file: x }];
         try {
-          const data = releaseTemplateData({ name: r.name as string, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) });
-          const text = renderHelmfileTemplate(fs.readText(path), data, { fs, baseDir: dirOf(path), env }, { file: path, firstLine: 1 });
+          const source = fs.readText(path);
+          if (!stateValues.known && READS_VALUES.test(source)) {
+            notRead.push(`values ${x} (${path}: it reads environment values that are not known: see helmfile-value-not-read)`);
+            return [{ file: x }];
+          }
+          const data = releaseTemplateData({ name: r.name as string, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
+          const text = renderHelmfileTemplate(source, data, { fs, baseDir: dirOf(path), env }, { file: path, firstLine: 1 });
           const parsed = parseYamlAll(text, { schema: 'core' })[0] ?? {};
           if (!isObj(parsed)) throw new HelmfileTemplateError(`the rendered values are not a map of values`, path, 1, 'template');
+          const rendered = parseLocated(path, text).docs[0];
+          const scope = options.scope ? `${options.scope}: ` : '';
+          if (rendered && reportRefs(rendered.value, [], path, rendered.locate, findings, `a value of release ${id}`, scope)) {
+            notRead.push(`values ${x} (a vals ref+ secret reference: see helmfile-value-not-read)`);
+            return [{ file: x }];
+          }
           return [{ inline: parsed, from: `${path} (helmfile template)` }];
         } catch (e) {
           const err = e instanceof HelmfileTemplateError ? e : new HelmfileTemplateError(`the rendered values are not YAML: ${(e as Error).message.split('\n')[0]}`, path, 1, 'template');

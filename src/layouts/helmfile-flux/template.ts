@@ -174,8 +174,22 @@ export function renderHelmfileTemplate(text: string, data: unknown, ctx: Helmfil
     try {
       const name = where.file;
       const funcs = helmfileFuncs(ctx, render);
-      const trees = parseTemplates(t, { name, hasFunction: (f) => funcs.has(f) });
-      return new TemplateSet(trees, { missingkey: 'error', funcs }).execute(name, d);
+      // helmfile's `include` runs a named template of the set: the `_*.tpl` helpers of the base
+      // directory, parsed first in file-name order, then the text itself (pkg/tmpl/context_tmpl.go).
+      let nested = 0;
+      funcs.set('include', def(['string', 'any'], ((n: string, data: GoValue) => {
+        if (++nested > 1000) throw new FuncError(`rendering template has a nested reference name: ${n}`);
+        try {
+          return set.execute(n, data);
+        } finally {
+          nested--;
+        }
+      }) as never));
+      const trees = new Map<string, ReturnType<typeof parseTemplates> extends Map<string, infer T> ? T : never>();
+      for (const helper of helperTemplates(ctx)) for (const [k, v] of parseTemplates(helper.text, { name: helper.file, hasFunction: (f) => funcs.has(f) })) trees.set(k, v);
+      for (const [k, v] of parseTemplates(t, { name, hasFunction: (f) => funcs.has(f) })) trees.set(k, v);
+      const set = new TemplateSet(trees, { missingkey: 'error', funcs });
+      return set.execute(name, d);
     } finally {
       depth--;
     }
@@ -192,6 +206,19 @@ export function renderHelmfileTemplate(text: string, data: unknown, ctx: Helmfil
   }
 }
 
+/** The `_*.tpl` files of the template's base directory, by name (helmfile globs `<basePath>/_*.tpl`). */
+function helperTemplates(ctx: HelmfileTemplateContext): { file: string; text: string }[] {
+  if (!ctx.fs.isDirectory(ctx.baseDir)) return [];
+  return [...ctx.fs.list(ctx.baseDir)]
+    .filter((e) => e.startsWith('_') && e.endsWith('.tpl'))
+    .sort()
+    .flatMap((e) => {
+      const file = ctx.baseDir === '.' ? e : `${ctx.baseDir}/${e}`;
+      if (ctx.fs.isDirectory(file)) return [];
+      return [{ file, text: ctx.fs.readText(file) }];
+    });
+}
+
 function findRefused(e: unknown): Refused | undefined {
   for (let x: unknown = e, i = 0; x instanceof Error && i < 10; x = (x as Error & { cause?: unknown }).cause, i++) if (x instanceof Refused) return x;
   // The executor wraps a function's error in a new message: recognise ours by their text.
@@ -204,8 +231,7 @@ function findRefused(e: unknown): Refused | undefined {
 }
 
 /** Template data of a release (helmfile's releaseTemplateData). */
-export function releaseTemplateData(r: { name: string; namespace: string; chart?: string; version?: string; labels?: Record<string, string> }, environment = 'default'): Record<string, unknown> {
-  const values = {};
+export function releaseTemplateData(r: { name: string; namespace: string; chart?: string; version?: string; labels?: Record<string, string> }, environment = 'default', values: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     Environment: { Name: environment, KubeContext: '', Values: values },
     KubeContext: '',

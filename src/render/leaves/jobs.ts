@@ -26,6 +26,7 @@ import { ociChartReference } from '../../model/helm-oci.js';
 import { RepositorySecrets, chartRepositoryIsOci, ociLeafSource, repositoryAccess, sourceLocations } from './jobs-oci.js';
 import { located } from '../../yaml/documents.js';
 import { isFluxKustomization } from '../../model/k8s.js';
+import { PHASE_LABEL } from '../../model/constants.js';
 import type { ChartLocations } from './render.js';
 
 export interface SkippedLeaf {
@@ -198,6 +199,8 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
             ...(helm?.ignoreMissingValueFiles ? { ignoreMissingValueFiles: true } : {}),
             ...(helm?.parameters.length ? { parameters: helm.parameters } : {}),
             ...(values ? { values } : {}),
+            // A helmfile CRD-phase release: its bootstrap applies only the chart's CRDs (ADR 0365).
+            ...(app.labels[PHASE_LABEL] === 'crds' ? { only: 'crds' as const } : {}),
           },
           variables,
         });

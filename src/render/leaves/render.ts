@@ -20,6 +20,7 @@ import type { HelmTool, JsonnetTool, KustomizeTool } from '../../ports/tools.js'
 import type { BuildInputs } from './inputs.js';
 import { appFileName } from '../../model/graphs.js';
 import { parseYamlAll, dumpYaml } from '../../yaml/index.js';
+import { isPlainObject } from '../../model/merge.js';
 import type { FluxSubstitution } from './flux.js';
 import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, fluxKustomizationFile, generatedResources, helmReleaseCharts, substituteFluxStream } from './flux.js';
 import { InputWalker } from './inputs.js';
@@ -79,6 +80,11 @@ export type LeafSource =
       /** `helm.parameters`, build variables already substituted: `--set` (`--set-string` with forceString). */
       parameters?: HelmParameter[];
       values?: unknown;
+      /**
+       * `crds`: only the CustomResourceDefinitions of `helm template --include-crds --no-hooks` (a
+       * helmfile CRD-phase release, which bootstraps pipe through `select(.kind == "CustomResourceDefinition")`; ADR 0365).
+       */
+      only?: 'crds';
     };
 
 /** The fields that name a remote chart, for errors about fetching it (ADR 0301). */
@@ -464,6 +470,7 @@ export async function renderLeafJobs(
       ignoreMissingValueFiles: source.ignoreMissingValueFiles === true,
       parameters: source.parameters ?? [],
       values: source.values ?? null,
+      ...(source.only ? { only: source.only } : {}),
       ...fileMaterial(inputs, source.path !== undefined ? rel : (f) => (f === chart ? basename(f) : rel(f))),
     };
     const key = sha256(canonicalJson(material));
@@ -474,14 +481,16 @@ export async function renderLeafJobs(
       dedupeKey: key,
       ...(fetchNotes.length ? { notes: fetchNotes } : {}),
       run: () =>
-        helm.template({
-          chart,
-          releaseName: source.releaseName,
-          namespace: source.namespace,
-          valueFiles,
-          values: source.values,
-          ...(source.parameters?.length ? { parameters: source.parameters } : {}),
-        }),
+        helm
+          .template({
+            chart,
+            releaseName: source.releaseName,
+            namespace: source.namespace,
+            valueFiles,
+            values: source.values,
+            ...(source.parameters?.length ? { parameters: source.parameters } : {}),
+          })
+          .then((text) => (source.only === 'crds' ? onlyCustomResourceDefinitions(text) : text)),
     };
   };
 
@@ -906,4 +915,26 @@ export function canonicalJson(v: unknown): string {
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
+}
+
+/**
+ * The documents of `helm template --include-crds` output that `--no-hooks` keeps and that are
+ * CustomResourceDefinitions, as written (ADR 0365): what `helmfile template -q | yq 'select(.kind ==
+ * "CustomResourceDefinition")'` of a CRD-phase release gives.
+ */
+export function onlyCustomResourceDefinitions(text: string): string {
+  const kept: string[] = [];
+  for (const doc of text.split(/^---[ \t]*$/m)) {
+    let value: unknown;
+    try {
+      value = parseYamlAll(doc, { schema: 'core' })[0];
+    } catch {
+      continue;
+    }
+    if (!isPlainObject(value) || value.kind !== 'CustomResourceDefinition') continue;
+    const annotations = isPlainObject(value.metadata) && isPlainObject(value.metadata.annotations) ? value.metadata.annotations : {};
+    if (annotations['helm.sh/hook'] !== undefined) continue;
+    kept.push(doc.replace(/^\n+/, ''));
+  }
+  return kept.map((d) => `---\n${d}`).join('');
 }
