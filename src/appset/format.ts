@@ -19,23 +19,30 @@ export interface FormatOptions {
 export const defaultFormatOptions: FormatOptions = { output: 'yaml', explain: false };
 
 export function sortApplications(apps: readonly GeneratedApplication[]): GeneratedApplication[] {
-  // Each name read once, not twice per comparison; positions sorted instead of one record per
-  // Application (100,000 objects fewer for the scavenger). Name, then position: a total order.
   const n = apps.length;
   const names = new Array<string>(n);
+  for (let i = 0; i < n; i++) names[i] = applicationName(apps[i]!);
+  const order = sortOrder(names);
+  const out = new Array<GeneratedApplication>(n);
+  for (let i = 0; i < n; i++) out[i] = apps[order[i]!]!;
+  return out;
+}
+
+/**
+ * The positions of `names` in printing order: by name, then position (a total order). Each name
+ * read once, not twice per comparison; positions sorted instead of one record per Application
+ * (100,000 objects fewer for the scavenger).
+ */
+export function sortOrder(names: readonly string[]): number[] {
+  const n = names.length;
   const order = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    names[i] = applicationName(apps[i]!);
-    order[i] = i;
-  }
+  for (let i = 0; i < n; i++) order[i] = i;
   order.sort((x, y) => {
     const a = names[x]!;
     const b = names[y]!;
     return a < b ? -1 : a > b ? 1 : x - y;
   });
-  const out = new Array<GeneratedApplication>(n);
-  for (let i = 0; i < n; i++) out[i] = apps[order[i]!]!;
-  return out;
+  return order;
 }
 
 function sortKeysDeep(v: unknown): unknown {
@@ -160,4 +167,52 @@ export function* formatApplicationBytes(
     off += buf.write(text, off, 'utf8');
   }
   if (off > 0) yield buf.subarray(0, off);
+}
+
+/**
+ * Already sorted Applications (`sortApplications`) as YAML bytes kept for a later merge
+ * (ADR 0346): pieces of about 1 MB, each Application whole in one piece; the Application at
+ * sorted position i is `chunks[chunkOf[i]]` from the previous position's end (or 0 when it starts
+ * a piece) to `ends[i]`. The same bytes as formatApplicationBytes gives for the same order.
+ */
+export interface ApplicationPieces {
+  chunks: Uint8Array[];
+  chunkOf: Int32Array;
+  ends: Int32Array;
+}
+
+export function formatApplicationPieces(sorted: readonly GeneratedApplication[], explain: boolean): ApplicationPieces {
+  const n = sorted.length;
+  const chunks: Uint8Array[] = [];
+  const chunkOf = new Int32Array(n);
+  const ends = new Int32Array(n);
+  let buf: Buffer | undefined;
+  let off = 0;
+  for (let i = 0; i < n; i++) {
+    const g = sorted[i]!;
+    const comment = explain ? explanation(g) : '';
+    const compiled = g instanceof CompiledApplication;
+    const text = compiled ? '' : dumpSorted(g.application);
+    const most = 4 + comment.length * 3 + (compiled ? g.template.maxYamlBytes(g.values) : text.length * 3);
+    if (buf === undefined || off + most > buf.length) {
+      if (buf !== undefined) chunks.push(buf.subarray(0, off));
+      buf = Buffer.allocUnsafe(Math.max(BYTES_CHUNK, most));
+      off = 0;
+    }
+    if (compiled) {
+      if (comment) {
+        off += buf.write('---\n', off, 'utf8');
+        off += buf.write(comment, off, 'utf8');
+        off = g.template.writeYaml(g.values, buf, off, false);
+      } else off = g.template.writeYaml(g.values, buf, off);
+    } else {
+      off += buf.write('---\n', off, 'utf8');
+      if (comment) off += buf.write(comment, off, 'utf8');
+      off += buf.write(text, off, 'utf8');
+    }
+    chunkOf[i] = chunks.length;
+    ends[i] = off;
+  }
+  if (buf !== undefined) chunks.push(buf.subarray(0, off));
+  return { chunks, chunkOf, ends };
 }

@@ -1,6 +1,6 @@
 /** ApplicationSets evaluated offline: `fleetplan appset`. */
-export { runApplicationSets, readClusterSecrets, fleetIdentitySecrets, CLUSTER_SECRET_TYPE_LABEL } from '../api/appset.js';
-export type { ApplicationSetRun, ApplicationSetRunOptions } from '../api/appset.js';
+export { runApplicationSets, runApplicationSetShared, startApplicationSetWorker, readClusterSecrets, fleetIdentitySecrets, CLUSTER_SECRET_TYPE_LABEL, SHARED_RUN } from '../api/appset.js';
+export type { ApplicationSetRun, ApplicationSetRunOptions, ApplicationSetWorker, SharedRunInput, UnmatchedClusterGenerator } from '../api/appset.js';
 export { formatApplications, formatApplicationChunks, formatApplicationBytes } from '../appset/format.js';
 export type { GeneratedApplication } from '../appset/applications.js';
 export type { OutputFormat } from '../appset/format.js';
