@@ -9,7 +9,7 @@ import { createLocalGitTree } from '../adapters/git.js';
 import type { LocalGitTree } from '../adapters/git.js';
 import { generateApplicationShare, nameProblem, applicationName } from '../appset/applications.js';
 import type { GeneratedApplication, GenerateOptions } from '../appset/applications.js';
-import { formatApplicationPieces, sortOrder } from '../appset/format.js';
+import { formatApplicationPieces, RunPrinter, sortOrder } from '../appset/format.js';
 import { goTemplateEngine } from '../appset/go-engine.js';
 import type { LoadedApplicationSet } from '../appset/load.js';
 import { createRepoServer } from '../appset/repo-server.js';
@@ -56,15 +56,19 @@ export interface PrintedShare {
   total: number;
   from: number;
   to: number;
-  /** Per Application of the share, in generation order. */
-  names: string[];
+  /** The names in sorted order (by name, then position). */
+  sortedNames: string[];
+  /** Sorted position → generation position within the share. */
+  order: Int32Array;
+  /** Per generation position within the share: its generator, an index into `generators`. */
   generatorOf: Int32Array;
   generators: string[];
-  /** Sorted position → generation position within the share (by name, then position). */
-  order: Int32Array;
-  chunks: Uint8Array[];
-  chunkOf: Int32Array;
-  ends: Int32Array;
+  /** The share printed (a worker's): format.ts ApplicationPieces, by sorted position. */
+  chunks?: Uint8Array[];
+  chunkOf?: Int32Array;
+  ends?: Int32Array;
+  /** Or the share's Applications in sorted order, printed while merging (this thread's). */
+  sorted?: GeneratedApplication[];
 }
 
 /** Which share a thread makes: the range from the total. */
@@ -81,7 +85,14 @@ export function secondShare(fraction: number, least: number): SharePart {
 }
 
 /** Generates, sorts and prints one share of one ApplicationSet (throws what generation throws). */
-export async function printShare(loaded: LoadedApplicationSet, secrets: readonly ClusterSecret[], setup: GenerateSetup, part: SharePart, explain: boolean): Promise<PrintedShare> {
+export async function printShare(
+  loaded: LoadedApplicationSet,
+  secrets: readonly ClusterSecret[],
+  setup: GenerateSetup,
+  part: SharePart,
+  explain: boolean,
+  print = true,
+): Promise<PrintedShare> {
   const { generate, close } = generateOptionsFor(secrets, setup);
   let share;
   try {
@@ -109,77 +120,79 @@ export async function printShare(loaded: LoadedApplicationSet, secrets: readonly
   // The same total order as sortApplications, as positions.
   const order = Int32Array.from(sortOrder(names));
   const sorted = new Array<GeneratedApplication>(n);
-  for (let i = 0; i < n; i++) sorted[i] = apps[order[i]!]!;
-  const pieces = formatApplicationPieces(sorted, explain);
-  return { total: share.total, from: share.from, to: share.to, names, generatorOf, generators, order, ...pieces };
+  const sortedNames = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    sorted[i] = apps[order[i]!]!;
+    sortedNames[i] = names[order[i]!]!;
+  }
+  const done = { total: share.total, from: share.from, to: share.to, sortedNames, order, generatorOf, generators };
+  return print ? { ...done, ...formatApplicationPieces(sorted, explain) } : { ...done, sorted };
 }
 
 /** The merged shares: the rejected Applications in generation order, how many are printed, and the bytes to write in turn. */
 export interface MergedShares {
   rejected: { message: string; generator: string }[];
   count: number;
-  pieces: Uint8Array[];
+  /** Each piece may be written over once the next is asked for (RunPrinter): write it, or copy it, first. */
+  pieces: Iterable<Uint8Array>;
 }
 
 /**
- * The shares of one ApplicationSet, in generation order, merged: names checked across all of them
- * in generation order (validateApplications' rule and messages), and the printed Applications
- * interleaved by name — what the single-threaded path prints. Within the shares only rejected
- * Applications can share a name, so the kept ones never tie.
+ * The shares of one ApplicationSet, in generation order, merged by name into the printing order
+ * (name, then generation position: a share before a later one). Names are checked on the way, as
+ * validateApplications checks them in generation order: in that merged order an Application
+ * whose name equals the one before it is a later duplicate (rejected), and the first without a
+ * name is rejected as such; no set of all the names is built. Rejections are reported in
+ * generation order with validateApplications' messages (nameProblem).
  */
-export function mergeShares(setName: string, shares: readonly PrintedShare[]): MergedShares {
-  const seen = new Set<string>();
-  const rejected: { message: string; generator: string }[] = [];
-  const kept = shares.map((s) => new Uint8Array(s.names.length));
+export function mergeShares(setName: string, shares: readonly PrintedShare[], explain: boolean): MergedShares {
+  const rejectedAt: { at: number; generator: string; name: string }[] = [];
   let count = 0;
-  shares.forEach((s, k) => {
-    for (let i = 0; i < s.names.length; i++) {
-      const problem = nameProblem(setName, s.names[i]!, seen);
-      if (problem !== undefined) rejected.push({ message: problem, generator: s.generators[s.generatorOf[i]!]! });
-      else {
-        kept[k]![i] = 1;
-        count++;
-      }
-    }
-  });
-  const pieces: Uint8Array[] = [];
-  // The run of bytes being gathered: share, piece, start, end.
+  // Runs to write in turn: bytes of a printed share (share, piece, start, end), or sorted
+  // positions start to end of a share printed while writing (piece -1).
+  const runs: number[] = [];
   let runShare = -1;
   let runChunk = -1;
   let runStart = 0;
   let runEnd = 0;
   const flush = (): void => {
-    if (runShare >= 0 && runEnd > runStart) pieces.push(shares[runShare]!.chunks[runChunk]!.subarray(runStart, runEnd));
+    if (runShare >= 0 && runEnd > runStart) runs.push(runShare, runChunk, runStart, runEnd);
     runShare = -1;
   };
   const at = shares.map(() => 0);
-  // The next kept sorted position of share k, or -1.
-  const next = (k: number): number => {
-    const s = shares[k]!;
-    let p = at[k]!;
-    while (p < s.order.length && kept[k]![s.order[p]!] === 0) p++;
-    at[k] = p;
-    return p < s.order.length ? p : -1;
-  };
+  let previous: string | undefined;
   for (;;) {
+    // The next Application in printing order: the least name, the earlier share on a tie.
     let best = -1;
-    let bestPos = -1;
     let bestName = '';
     for (let k = 0; k < shares.length; k++) {
-      const p = next(k);
-      if (p < 0) continue;
-      const name = shares[k]!.names[shares[k]!.order[p]!]!;
+      const p = at[k]!;
+      if (p >= shares[k]!.sortedNames.length) continue;
+      const name = shares[k]!.sortedNames[p]!;
       if (best < 0 || name < bestName) {
         best = k;
-        bestPos = p;
         bestName = name;
       }
     }
     if (best < 0) break;
     const s = shares[best]!;
-    const chunk = s.chunkOf[bestPos]!;
-    const start = bestPos > 0 && s.chunkOf[bestPos - 1] === chunk ? s.ends[bestPos - 1]! : 0;
-    const end = s.ends[bestPos]!;
+    const p = at[best]!;
+    at[best] = p + 1;
+    if (bestName === previous || bestName === '') {
+      rejectedAt.push({ at: s.from + s.order[p]!, generator: s.generators[s.generatorOf[s.order[p]!]!]!, name: bestName });
+      previous = bestName;
+      continue;
+    }
+    previous = bestName;
+    count++;
+    let chunk = -1;
+    let start = p;
+    let end = p + 1;
+    if (s.chunkOf !== undefined) {
+      chunk = s.chunkOf[p]!;
+      start = p > 0 && s.chunkOf[p - 1] === chunk ? s.ends![p - 1]! : 0;
+      end = s.ends![p]!;
+    }
     if (runShare !== best || runChunk !== chunk || runEnd !== start) {
       flush();
       runShare = best;
@@ -187,10 +200,26 @@ export function mergeShares(setName: string, shares: readonly PrintedShare[]): M
       runStart = start;
     }
     runEnd = end;
-    at[best] = bestPos + 1;
   }
   flush();
-  return { rejected, count, pieces };
+  rejectedAt.sort((a, b) => a.at - b.at);
+  const seen = new Set<string>();
+  const rejected = rejectedAt.map((r) => {
+    // A named one is a duplicate; of those without a name, the first is reported as such.
+    if (r.name !== '') seen.add(r.name);
+    return { message: nameProblem(setName, r.name, seen)!, generator: r.generator };
+  });
+  return { rejected, count, pieces: mergedPieces(shares, runs, explain) };
+}
+
+function* mergedPieces(shares: readonly PrintedShare[], runs: readonly number[], explain: boolean): Generator<Uint8Array> {
+  const printer = new RunPrinter(explain);
+  for (let i = 0; i < runs.length; i += 4) {
+    const s = shares[runs[i]!]!;
+    const chunk = runs[i + 1]!;
+    if (chunk >= 0) yield s.chunks![chunk]!.subarray(runs[i + 2]!, runs[i + 3]!);
+    else yield* printer.print(s.sorted!, runs[i + 2]!, runs[i + 3]!);
+  }
 }
 
 /** What the worker is given: the texts the main thread read, and the share's rule. */

@@ -16,8 +16,8 @@ try {
   const secrets = input.clustersText === undefined ? [] : parseClusterSecrets(input.clustersText, input.clustersFile);
   const share = await printShare(loaded[0]!, secrets, input.setup, secondShare(input.fraction, input.least), input.explain);
   const transfer = new Set<ArrayBuffer>();
-  for (const c of share.chunks) transfer.add(c.buffer as ArrayBuffer);
-  for (const a of [share.generatorOf, share.order, share.chunkOf, share.ends]) transfer.add(a.buffer as ArrayBuffer);
+  for (const c of share.chunks ?? []) transfer.add(c.buffer as ArrayBuffer);
+  for (const a of [share.generatorOf, share.order, share.chunkOf, share.ends]) if (a !== undefined) transfer.add(a.buffer as ArrayBuffer);
   parentPort!.postMessage(share, [...transfer]);
 } catch {
   parentPort!.postMessage(undefined);

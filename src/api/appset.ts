@@ -15,10 +15,6 @@ import type { ClusterSecret, LabelSelector } from '../appset/types.js';
 import { compileSelector, isEmptySelector } from '../appset/selector.js';
 import { isPlainObject } from '../model/merge.js';
 import { FleetplanError, InputError } from '../errors/index.js';
-import type { ResolvedFleet } from '../layering/resolve-fleet.js';
-import { hasErrors } from '../model/finding.js';
-import { fleetClusterSecrets } from '../order/applicationset-apps.js';
-import { findingLine } from '../render/plan-format.js';
 
 export interface ApplicationSetRunOptions {
   /** Cluster Secrets the cluster generator sees (none: only in-cluster). */
@@ -142,8 +138,8 @@ export interface SharedRun {
   unmatched: UnmatchedClusterGenerator[];
   /** Applications printed. */
   count: number;
-  /** YAML bytes, to write in turn. */
-  pieces: Uint8Array[];
+  /** YAML bytes, to write in turn; a piece may be written over once the next is asked for (write or copy it first). */
+  pieces: Iterable<Uint8Array>;
 }
 
 /**
@@ -165,17 +161,17 @@ export async function runApplicationSetShared(input: SharedRunInput, secrets: re
   if (loaded.length !== 1) return undefined;
   const one = loaded[0]!;
   try {
-    const first = await printShare(one, secrets, input.setup, firstShare(fraction, least), input.explain);
+    const first = await printShare(one, secrets, input.setup, firstShare(fraction, least), input.explain, false);
     const shares = [first];
     if (first.to < first.total) {
       let second = worker ? await worker.share() : undefined;
       if (second === undefined || second.total !== first.total || second.from !== first.to || second.to !== first.total) {
-        second = await printShare(one, secrets, input.setup, (total) => ({ from: first.to, to: total }), input.explain);
+        second = await printShare(one, secrets, input.setup, (total) => ({ from: first.to, to: total }), input.explain, false);
         if (second.total !== first.total) return undefined;
       }
       shares.push(second);
     }
-    const merged = mergeShares(one.appSet.metadata.name, shares);
+    const merged = mergeShares(one.appSet.metadata.name, shares, input.explain);
     return { ...merged, unmatched: unmatchedOf(one, secrets) };
   } catch {
     return undefined;
@@ -235,30 +231,3 @@ export function readClusterSecrets(text: string, file: string): { secrets: Clust
 
 /** The label that makes a Secret a cluster Secret for Argo CD (`argocd.argoproj.io/secret-type: cluster`). */
 export { CLUSTER_SECRET_TYPE_LABEL };
-
-/** The cluster identity Secret of every cluster of a resolved fleet; an InputError when the fleet has errors. */
-export function fleetIdentitySecrets(resolved: ResolvedFleet): ClusterSecret[] {
-  if (hasErrors(resolved.findings)) {
-    const errors = resolved.findings.filter((f) => f.severity === 'error');
-    throw new InputError(`--clusters fleet: the fleet has ${errors.length} error(s):\n${errors.map((f) => findingLine(f)).join('\n')}`, {
-      code: 'fleet-errors',
-      hint: 'fix them (fleetplan validate) or give the cluster Secrets with --clusters FILE',
-    });
-  }
-  const secrets = fleetClusterSecrets(resolved.fleet, resolved.clusters);
-  // The cluster generator keys Secrets by cluster name: two with one name would replace each other.
-  const byName = new Map<string, string[]>();
-  resolved.clusters.forEach((c, i) => {
-    const name = secrets[i]!.data['name'] ?? '';
-    byName.set(name, [...(byName.get(name) ?? []), c.name]);
-  });
-  const shared = [...byName.entries()].filter(([, cs]) => cs.length > 1);
-  if (shared.length > 0) {
-    const [name, cs] = shared[0]!;
-    throw new InputError(`--clusters fleet: the identity Secrets of ${cs.join(', ')} all name the cluster "${name}": each of these clusters runs its own Argo CD, which sees only its own Secret, and offline they would replace each other`, {
-      code: 'identity-name-shared',
-      hint: `choose one cluster with --cluster C or -l SELECTOR (e.g. --cluster ${cs[0]}); fleetplan plan shows every cluster's Applications`,
-    });
-  }
-  return secrets;
-}

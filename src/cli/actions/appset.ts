@@ -5,9 +5,9 @@
  */
 import type { CommandContext } from '../command.js';
 import { resolve } from 'node:path';
-import { formatApplicationChunks, formatApplicationBytes, readClusterSecrets, runApplicationSets, runApplicationSetShared, startApplicationSetWorker, CLUSTER_SECRET_TYPE_LABEL } from '../../entry/appset.js';
+import { formatApplicationChunks, formatApplicationBytes, readClusterSecrets, runApplicationSets, runApplicationSetShared, startApplicationSetWorker, CLUSTER_SECRET_TYPE_LABEL } from '../../entry/appset-run.js';
 import { UsageError } from '../../entry/core.js';
-import type { ApplicationSetWorker, OutputFormat, ClusterSecret, SharedRunInput, UnmatchedClusterGenerator } from '../../entry/appset.js';
+import type { ApplicationSetWorker, OutputFormat, ClusterSecret, SharedRunInput, UnmatchedClusterGenerator } from '../../entry/appset-run.js';
 import { readTextFile } from '../../adapters/fs.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
