@@ -34,11 +34,12 @@ export async function run(ctx: CommandContext): Promise<number> {
   // (ADR 0346), started before the Secrets are read so that its start-up overlaps that.
   let clustersText: string | undefined;
   if (clusters !== undefined && clusters !== 'fleet') clustersText = readTextFile(resolve(io.cwd, clusters), clusters);
-  // FLEETPLAN_APPSET_WORKER=off never starts it, =on always (any input; tests use it).
+  // Off unless asked (ADR 0346: not yet shown to lower wall time): FLEETPLAN_APPSET_WORKER=auto
+  // starts it for a large --clusters file, =on for any input (tests use it).
   const mode = io.env['FLEETPLAN_APPSET_WORKER'];
   let shared: SharedRunInput | undefined;
   let worker: ApplicationSetWorker | undefined;
-  if (mode !== 'off' && clusters !== 'fleet' && output === 'yaml' && io.stdoutBytes && (mode === 'on' || (clustersText ?? '').length >= WORKER_CLUSTERS_TEXT)) {
+  if ((mode === 'on' || mode === 'auto') && clusters !== 'fleet' && output === 'yaml' && io.stdoutBytes && (mode === 'on' || (clustersText ?? '').length >= WORKER_CLUSTERS_TEXT)) {
     let text: string | undefined;
     try {
       text = readTextFile(resolve(io.cwd, file), file);
@@ -86,7 +87,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   }
 }
 
-/** The --clusters text from which a worker is started (about 80 cluster Secrets; ADR 0346). */
+/** The --clusters text from which FLEETPLAN_APPSET_WORKER=auto starts a worker (about 80 cluster Secrets; ADR 0346). */
 const WORKER_CLUSTERS_TEXT = 32 * 1024;
 
 /** Nothing generated because no cluster was selected: missing input (2) without --clusters, else a failed run (1). */
