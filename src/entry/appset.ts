@@ -1,7 +1,3 @@
 /** ApplicationSets evaluated offline: `fleetplan appset`. */
-export { runApplicationSets, readClusterSecrets, fleetIdentitySecrets, CLUSTER_SECRET_TYPE_LABEL } from '../api/appset.js';
-export type { ApplicationSetRun, ApplicationSetRunOptions } from '../api/appset.js';
-export { formatApplications, formatApplicationChunks, formatApplicationBytes } from '../appset/format.js';
-export type { GeneratedApplication } from '../appset/applications.js';
-export type { OutputFormat } from '../appset/format.js';
-export type { ClusterSecret } from '../appset/types.js';
+export * from './appset-run.js';
+export { fleetIdentitySecrets } from '../api/appset-fleet.js';

@@ -5,9 +5,9 @@
  */
 import type { CommandContext } from '../command.js';
 import { resolve } from 'node:path';
-import { formatApplicationChunks, formatApplicationBytes, readClusterSecrets, runApplicationSets, CLUSTER_SECRET_TYPE_LABEL } from '../../entry/appset.js';
+import { formatApplicationChunks, formatApplicationBytes, readClusterSecrets, runApplicationSets, runApplicationSetShared, startApplicationSetWorker, CLUSTER_SECRET_TYPE_LABEL } from '../../entry/appset-run.js';
 import { UsageError } from '../../entry/core.js';
-import type { OutputFormat, ClusterSecret } from '../../entry/appset.js';
+import type { ApplicationSetWorker, OutputFormat, ClusterSecret, SharedRunInput, UnmatchedClusterGenerator } from '../../entry/appset-run.js';
 import { readTextFile } from '../../adapters/fs.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -23,23 +23,82 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (clusters !== 'fleet' && (values['cluster'] !== undefined || values['selector'] !== undefined)) {
     throw new UsageError('--cluster and -l choose clusters of the fleet: use them with --clusters fleet', { hint: 'fleetplan appset FILE --clusters fleet --cluster C' });
   }
-  let secrets: ClusterSecret[] = [];
-  // The fleet's stages are loaded only for `--clusters fleet`.
-  if (clusters === 'fleet') secrets = await (await import('./appset-fleet.js')).clusterSecretsFromFleet(ctx);
-  else if (clusters !== undefined) {
-    const read = readClusterSecrets(readTextFile(resolve(io.cwd, clusters), clusters), clusters);
-    secrets = read.secrets;
-    if (read.unlabelled.length > 0) {
-      io.stderr.write(`fleetplan appset: ${clusters}: ignoring Secrets without the label ${CLUSTER_SECRET_TYPE_LABEL}: cluster: ${read.unlabelled.join(', ')}\n`);
-    }
-  }
-  const { applications: apps, rejected, unmatched } = await runApplicationSets(readTextFile(resolve(io.cwd, file), file), file, {
-    clusterSecrets: secrets,
+  const setup = {
     repoDir,
     ...(revision !== undefined ? { revision } : {}),
-    fileGlobbing: values['new-git-file-globbing'] === true ? 'doublestar' : 'pathspec',
+    fileGlobbing: values['new-git-file-globbing'] === true ? ('doublestar' as const) : ('pathspec' as const),
     includeHiddenDirectories: values['include-hidden-directories'] === true,
-  });
+  };
+  const format = { output: output as OutputFormat, explain: values['explain'] === true };
+  // A large --clusters file, YAML out to a byte sink: a worker makes half the Applications
+  // (ADR 0346), started before the Secrets are read so that its start-up overlaps that.
+  let clustersText: string | undefined;
+  if (clusters !== undefined && clusters !== 'fleet') clustersText = readTextFile(resolve(io.cwd, clusters), clusters);
+  // Off unless asked (ADR 0346: not yet shown to lower wall time): FLEETPLAN_APPSET_WORKER=auto
+  // starts it for a large --clusters file, =on for any input (tests use it).
+  const mode = io.env['FLEETPLAN_APPSET_WORKER'];
+  let shared: SharedRunInput | undefined;
+  let worker: ApplicationSetWorker | undefined;
+  if ((mode === 'on' || mode === 'auto') && clusters !== 'fleet' && output === 'yaml' && io.stdoutBytes && (mode === 'on' || (clustersText ?? '').length >= WORKER_CLUSTERS_TEXT)) {
+    let text: string | undefined;
+    try {
+      text = readTextFile(resolve(io.cwd, file), file);
+    } catch {
+      text = undefined; // read again below, where its error is reported
+    }
+    if (text !== undefined) {
+      shared = { text, file, clustersText, clustersFile: clusters ?? '', setup, explain: format.explain, ...(mode === 'on' ? { least: 0 } : {}) };
+      worker = startApplicationSetWorker(shared);
+    }
+  }
+  try {
+    let secrets: ClusterSecret[] = [];
+    // The fleet's stages are loaded only for `--clusters fleet`.
+    if (clusters === 'fleet') secrets = await (await import('./appset-fleet.js')).clusterSecretsFromFleet(ctx);
+    else if (clusters !== undefined) {
+      const read = readClusterSecrets(clustersText!, clusters);
+      secrets = read.secrets;
+      if (read.unlabelled.length > 0) {
+        io.stderr.write(`fleetplan appset: ${clusters}: ignoring Secrets without the label ${CLUSTER_SECRET_TYPE_LABEL}: cluster: ${read.unlabelled.join(', ')}\n`);
+      }
+    }
+    const run = shared && io.stdoutBytes ? await runApplicationSetShared(shared, secrets, worker) : undefined;
+    worker?.stop();
+    if (run !== undefined) {
+      report(ctx, file, clusters, secrets.length, run.rejected, run.unmatched);
+      for (const piece of run.pieces) await io.stdoutBytes!(piece);
+      return exitCode(run.count, run.rejected.length, run.unmatched.length, clusters);
+    }
+    const { applications: apps, rejected, unmatched } = await runApplicationSets(readTextFile(resolve(io.cwd, file), file), file, { clusterSecrets: secrets, ...setup });
+    report(ctx, file, clusters, secrets.length, rejected, unmatched);
+    // Written piece by piece: the whole stream of a large matrix never exists as one string.
+    if (io.stdoutBytes) {
+      // Two buffers in turn (ADR 0308): the older one is written again only after stdout is done with it.
+      let older: Promise<void> | void = undefined;
+      for (const chunk of formatApplicationBytes(apps, format, { reuse: true })) {
+        await older;
+        older = io.stdoutBytes(chunk);
+      }
+      await older;
+    } else for (const chunk of formatApplicationChunks(apps, format)) io.stdout.write(chunk);
+    return exitCode(apps.length, rejected.length, unmatched.length, clusters);
+  } finally {
+    worker?.stop();
+  }
+}
+
+/** The --clusters text from which FLEETPLAN_APPSET_WORKER=auto starts a worker (about 80 cluster Secrets; ADR 0346). */
+const WORKER_CLUSTERS_TEXT = 32 * 1024;
+
+/** Nothing generated because no cluster was selected: missing input (2) without --clusters, else a failed run (1). */
+function exitCode(count: number, rejected: number, unmatched: number, clusters: string | undefined): number {
+  if (count === 0 && unmatched > 0) return clusters === undefined ? 2 : 1;
+  return rejected > 0 ? 1 : 0;
+}
+
+/** The rejected Applications and the cluster generators that select nothing, on stderr. */
+function report(ctx: CommandContext, file: string, clusters: string | undefined, secretCount: number, rejected: readonly { message: string; generator: string }[], unmatched: readonly UnmatchedClusterGenerator[]): void {
+  const { io } = ctx;
   for (const bad of rejected) io.stderr.write(`fleetplan appset: ${file}: ${bad.message} (from ${bad.generator})\n`);
   // A cluster generator that selects nothing makes an empty output look like "nothing to deploy".
   for (const u of unmatched) {
@@ -48,7 +107,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     io.stderr.write(
       clusters === undefined
         ? `fleetplan appset: ${where}: ${what} selects no cluster: no cluster Secrets were given (without --clusters only in-cluster exists, and a selector excludes it)\n`
-        : `fleetplan appset: ${where}: ${what} selects none of the ${secrets.length} cluster Secret(s) of --clusters ${clusters}\n`,
+        : `fleetplan appset: ${where}: ${what} selects none of the ${secretCount} cluster Secret(s) of --clusters ${clusters}\n`,
     );
   }
   if (unmatched.length > 0) {
@@ -58,18 +117,4 @@ export async function run(ctx: CommandContext): Promise<number> {
         : `hint: give cluster Secrets whose labels match the selector (fleetplan appset --clusters FILE), or check the selector\n`,
     );
   }
-  // Written piece by piece: the whole stream of a large matrix never exists as one string.
-  const format = { output: output as OutputFormat, explain: values['explain'] === true };
-  if (io.stdoutBytes) {
-    // Two buffers in turn (ADR 0308): the older one is written again only after stdout is done with it.
-    let older: Promise<void> | void = undefined;
-    for (const chunk of formatApplicationBytes(apps, format, { reuse: true })) {
-      await older;
-      older = io.stdoutBytes(chunk);
-    }
-    await older;
-  } else for (const chunk of formatApplicationChunks(apps, format)) io.stdout.write(chunk);
-  // Nothing generated because no cluster was selected: missing input (2) without --clusters, else a failed run (1).
-  if (apps.length === 0 && unmatched.length > 0) return clusters === undefined ? 2 : 1;
-  return rejected.length > 0 ? 1 : 0;
 }
