@@ -24,7 +24,6 @@ import type { SourceReader } from '../../ports/source-reader.js';
 import type { BuildInputs } from './inputs.js';
 import { InputWalker } from './inputs.js';
 import type { LeafJob } from './render.js';
-import { canonicalJson } from './render.js';
 
 export interface JobKeyContext {
   /** The repository root the jobs' paths are relative to (absolute or relative to the process). */
@@ -35,26 +34,39 @@ export interface JobKeyContext {
   network?: boolean;
 }
 
-/** Each job's key (in job order), one walker shared by all: a path built by many clusters is walked once. */
+/**
+ * Each job's key (in job order). One walker and one memo of reads serve all: a path many clusters
+ * build is walked and its files hashed once.
+ */
 export function leafJobKeys(jobs: readonly LeafJob[], context: JobKeyContext): (string | undefined)[] {
   const walker = new InputWalker(context.reader);
-  return jobs.map((job) => leafJobKey(job, context, walker));
+  const reads = new Map<string, string | undefined>();
+  return jobs.map((job) => leafJobKey(job, context, walker, reads));
 }
 
 /** The job's input key, or undefined when it cannot be told without building (see the module comment). */
-export function leafJobKey(job: LeafJob, context: JobKeyContext, walker = new InputWalker(context.reader)): string | undefined {
+export function leafJobKey(job: LeafJob, context: JobKeyContext, walker = new InputWalker(context.reader), memo = new Map<string, string | undefined>()): string | undefined {
   const root = resolve(context.repoRoot);
-  const job_ = { cluster: job.cluster, app: job.app, source: job.source, variables: job.variables ?? null };
-  if (!plainJson(job_)) return undefined;
-  let reads: unknown;
-  try {
-    reads = readsOf(job, root, context, walker);
-  } catch {
-    // A read the build would fail on (a link leaving the repository, an unreadable file): rendered, so the failure is its own.
-    return undefined;
+  const source = job.source;
+  // What the build reads depends on the source's kind, path and values files only: the rest of the job is hashed beside it.
+  const where = JSON.stringify([source.kind, 'path' in source ? (source.path ?? null) : null, source.kind === 'helm' ? (source.valueFiles ?? []) : null]);
+  let reads = memo.get(where);
+  if (!memo.has(where)) {
+    try {
+      const r = readsOf(job, root, context, walker);
+      reads = r === undefined ? undefined : JSON.stringify(r);
+    } catch {
+      // A read the build would fail on (a link leaving the repository, an unreadable file): rendered, so the failure is its own.
+      reads = undefined;
+    }
+    memo.set(where, reads);
   }
   if (reads === undefined) return undefined;
-  return createHash('sha256').update(canonicalJson({ v: 1, job: job_, reads })).digest('hex');
+  // The job as written: JSON.stringify keeps the order of the fields, so two equal jobs whose fields
+  // were set in another order get different keys (and are built) — never the other way round.
+  const text = JSON.stringify([job.cluster, job.app, job.source, job.variables ?? null]);
+  if (!plainJson(job.source) || (job.variables !== undefined && !plainJson(job.variables))) return undefined;
+  return createHash('sha256').update('leaf-job-v1\0').update(text).update('\0').update(reads).digest('hex');
 }
 
 function readsOf(job: LeafJob, root: string, context: JobKeyContext, walker: InputWalker): unknown {
@@ -110,14 +122,14 @@ function readsOf(job: LeafJob, root: string, context: JobKeyContext, walker: Inp
 }
 
 /**
- * Whether canonicalJson writes `v` one way only: plain objects, arrays, strings, finite numbers,
- * booleans and null (an object's undefined fields are left out, as the job's own absent fields
- * are). A Date, a Map, a function or a class instance would print as `{}` or vanish, so two
- * different values could share a key.
+ * Whether JSON.stringify writes `v` as itself: plain objects, arrays, strings, finite numbers
+ * other than -0, booleans and null (an object's undefined fields are left out, as the job's own
+ * absent fields are). A Date, a Map, a function or a class instance would print as `{}`, a
+ * string or nothing, and -0 as 0, so two different values could share a key.
  */
 function plainJson(v: unknown): boolean {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
-  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
   if (typeof v !== 'object') return false;
   if (Array.isArray(v)) return Object.getPrototypeOf(v) === Array.prototype && v.every((x) => x !== undefined && plainJson(x));
   const proto = Object.getPrototypeOf(v) as unknown;
