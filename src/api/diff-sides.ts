@@ -230,13 +230,15 @@ const sameFiles = (x: readonly OutputFile[], y: readonly OutputFile[]): boolean 
  * A cluster's leaf objects on both sides: an app whose files are byte for byte the same on both
  * gets no objects on either (its objects are equal, so its diff is empty either way) and is not
  * parsed; any other is parsed on each side. An app absent from a side (not built, failed) stays absent.
+ * `shortcut` false: every app is parsed on both sides — for a cluster that tracks a pin on a side,
+ * whose side at the pin is built there and compared with the other side's objects (docs/adr/0354).
  */
-function leafPair(cluster: string, a: Map<string, OutputFile[]> | undefined, b: Map<string, OutputFile[]> | undefined): [Map<string, Record<string, unknown>[]>, Map<string, Record<string, unknown>[]>] {
+function leafPair(cluster: string, a: Map<string, OutputFile[]> | undefined, b: Map<string, OutputFile[]> | undefined, shortcut = true): [Map<string, Record<string, unknown>[]>, Map<string, Record<string, unknown>[]>] {
   const oa = new Map<string, Record<string, unknown>[]>();
   const ob = new Map<string, Record<string, unknown>[]>();
   for (const [app, fa] of a ?? []) {
     const fb = b?.get(app);
-    if (fb !== undefined && sameFiles(fa, fb)) {
+    if (shortcut && fb !== undefined && sameFiles(fa, fb)) {
       oa.set(app, []);
       ob.set(app, []);
     } else oa.set(app, leafObjects(cluster, app, fa));
@@ -340,8 +342,7 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
   // What each side's diff against itself would say of each cluster (the records of ../adapters/diff-records.ts).
   const seenA = new Map<string, ClusterSummary>();
   const seenB = new Map<string, ClusterSummary>();
-  const sideOf = (resolved: ResolvedFleet, c: ResolvedCluster, render: boolean, leaves: Map<string, Record<string, unknown>[]> | undefined): ClusterSide => {
-    const p = planCluster(resolved.fleet, c);
+  const sideOf = (resolved: ResolvedFleet, c: ResolvedCluster, p: ReturnType<typeof planCluster>, render: boolean, leaves: Map<string, Record<string, unknown>[]> | undefined): ClusterSide => {
     (resolved === ra ? seenA : seenB).set(c.name, { name: c.name, sector: p.sector, revision: p.revision });
     return {
       name: c.name,
@@ -360,10 +361,14 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
     const render = !same(n);
     const x = ca.get(n);
     const y = cb.get(n);
-    const [objectsA, objectsB] = options.leaves ? leafPair(n, leavesA!.get(n), leavesB!.get(n)) : [undefined, undefined];
-    const one = (resolved: ResolvedFleet, c: ResolvedCluster | undefined, notes: Map<string, string[]>, leaves: Map<string, Record<string, unknown>[]> | undefined): Loaded | undefined =>
-      c === undefined ? undefined : { fleet: resolved.fleet, sides: new Map([[n, sideOf(resolved, c, render, leaves)]]), findings: [], notes };
-    clusters.push(await compareCluster(revs, n, one(ra, x, notesA, objectsA), one(rb, y, notesB, objectsB), options, atPin));
+    const px = x && planCluster(ra.fleet, x);
+    const py = y && planCluster(rb.fleet, y);
+    // A side tracking something other than its fleet's revision may be replaced by the cluster at its pin (compareCluster): no shortcut then.
+    const other = (fleet: Pick<Fleet, 'revision'>, p: ReturnType<typeof planCluster> | undefined) => p !== undefined && p.revision !== fleet.revision && p.revision !== 'HEAD' && p.revision !== '';
+    const [objectsA, objectsB] = options.leaves ? leafPair(n, leavesA!.get(n), leavesB!.get(n), !other(ra.fleet, px) && !other(rb.fleet, py)) : [undefined, undefined];
+    const one = (resolved: ResolvedFleet, c: ResolvedCluster | undefined, p: ReturnType<typeof planCluster> | undefined, notes: Map<string, string[]>, leaves: Map<string, Record<string, unknown>[]> | undefined): Loaded | undefined =>
+      c === undefined || p === undefined ? undefined : { fleet: resolved.fleet, sides: new Map([[n, sideOf(resolved, c, p, render, leaves)]]), findings: [], notes };
+    clusters.push(await compareCluster(revs, n, one(ra, x, px, notesA, objectsA), one(rb, y, py, notesB, objectsB), options, atPin));
     leavesA?.delete(n);
     leavesB?.delete(n);
   }
