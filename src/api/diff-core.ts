@@ -212,15 +212,18 @@ export class Revisions {
   }
 
   async close(): Promise<void> {
-    this.ahead.close();
     for (const t of this.trees) t.close();
     for (const s of this.snapshots.values()) {
       try {
-        (await s).close();
+        // A checkout's removal (tens of thousands of files) is left to the shell, which finishes it
+        // after the process has exited (docs/adr/0354); removed here when the shell cannot take it.
+        const snapshot = await s;
+        if (!snapshot.closeLater(this.ahead)) snapshot.close();
       } catch {
         // A checkout that failed removed its own directory.
       }
     }
+    this.ahead.close();
   }
 }
 
