@@ -192,6 +192,9 @@ export async function benchDiff(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'fleetplan-bench-diff-'));
   try {
     console.log(`${runs} interleaved rounds; speed-up = baseline / subject in the same round; ${loadLine()}`);
+    // Node parses this bundle at every start, before any fleetplan code runs (docs/adr/0354: 416 M of
+    // the warm diff's 902 M instructions with the whole system bundle); every subject pays it.
+    if (process.env.NODE_EXTRA_CA_CERTS) console.log(`NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS}: every Node process (the diff and each baseline render) parses it at start`);
     await part('fleet', clusters, apps, runs, false, work);
     if (leafClusters > 0) await part('leaves', leafClusters, apps, runs, true, work);
   } finally {

@@ -122,6 +122,17 @@ export class GitAhead {
     });
   }
 
+  /**
+   * Removes `dir` (recursively) after the commands already sent, in the shell: the process does
+   * not wait for it, and the shell, ended by close(), finishes it after the process has exited.
+   * False when the shell is not running (the caller removes it itself).
+   */
+  removeLater(dir: string): boolean {
+    if (this.broken || this.shell === undefined || dir.includes('\0')) return false;
+    this.shell.stdin.write(`rm -rf -- ${shellWord(dir)} </dev/null >/dev/null 2>&1\n`);
+    return true;
+  }
+
   /** Ends the shell (it exits when its input ends); what is still waiting answers undefined. */
   close(): void {
     this.broken = true;
@@ -266,6 +277,8 @@ export interface Snapshot {
   /** The fleet root inside the checkout. */
   root: string;
   close(): void;
+  /** Hands the removal to the diff's shell (GitAhead.removeLater) instead; false: not taken, close() it. */
+  closeLater(ahead: GitAhead): boolean;
 }
 
 /** Checks `commit` out into a fresh temporary directory (the user's repository is only read). */
@@ -284,7 +297,7 @@ export async function checkoutSnapshot(where: FleetCheckout, commit: string): Pr
     close();
     throw e;
   }
-  return { commit, root: where.prefix === '' ? dir : join(dir, ...where.prefix.split('/')), close };
+  return { commit, root: where.prefix === '' ? dir : join(dir, ...where.prefix.split('/')), close, closeLater: (ahead) => ahead.removeLater(parent) };
 }
 
 /** The git command fleetTree runs. */

@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import type { FleetCheckout, Snapshot } from '../adapters/git-snapshot.js';
 import { branchRef, checkoutSnapshot, currentBranch, fleetCheckout, fleetTree, GitAhead, originHead, resolveCommit, treeHasLinks } from '../adapters/git-snapshot.js';
 import type { TreeFileSystem } from '../adapters/git-tree-fs.js';
-import { treeFileSystem } from '../adapters/git-tree-fs.js';
-import { nodeFileSystem } from '../adapters/node-fs.js';
-import type { ClusterSide, DiffRevision, ClusterDiff } from '../diff/index.js';
-import { countChanges, diffCluster, diffObjects, diffOrder } from '../diff/index.js';
+import type { ClusterSide } from '../diff/cluster.js';
+import type { DiffRevision, ClusterDiff } from '../diff/types.js';
+import { countChanges, diffCluster, diffObjects, diffOrder } from '../diff/cluster.js';
 import { InputError, UsageError } from '../errors/index.js';
 import type { Selector } from '../layering/selector.js';
 import type { LoadResult } from '../load/native.js';
@@ -25,7 +24,6 @@ import { fleetplanBuild, recordKey, writeRecord } from '../adapters/diff-records
 import type { ReadSet } from './diff-reads.js';
 import { emptyReadSet, readSetRecord, recordingFileSystem } from './diff-reads.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { emptyFleet, NATIVE_CAPABILITIES } from '../model/fleet.js';
 import { readRepositoryOrigin, repositoryOriginCommands, repositoryOriginOf } from '../adapters/git.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
 import type { RenderLeavesOptions } from './leaves.js';
@@ -92,12 +90,6 @@ export interface Side {
   fs?: RepoFileSystem;
 }
 
-/** The repository of a side as validation reads it (recording what it reads when the side's reads are kept). */
-export function sideFs(side: Side): RepoFileSystem {
-  const fs = side.fs ?? nodeFileSystem(side.root);
-  return side.checks ? recordingFileSystem(fs, side.checks) : fs;
-}
-
 export interface Loaded {
   /** The side's fleet revision (what pins are told from). */
   fleet: Pick<Fleet, 'revision'>;
@@ -153,6 +145,7 @@ export class Revisions {
         }
         // The load stage is imported only on the paths that load a revision (docs/adr/0314-diff-warm-path.md).
         const { loadFleet } = await import('./fleet.js');
+        const { nodeFileSystem } = await import('../adapters/node-fs.js');
         let load: LoadResult;
         const reads = emptyReadSet();
         const fs = recordingFileSystem(nodeFileSystem(root), reads);
@@ -163,6 +156,7 @@ export class Revisions {
         } catch (e) {
           // A commit from before the fleet existed holds no clusters: everything is added after it.
           if (e instanceof InputError && e.code === 'no-fleet' && label.commit !== null) {
+            const { emptyFleet, NATIVE_CAPABILITIES } = await import('../model/fleet.js');
             return { label, root, load: { fleet: emptyFleet(root, 'native', NATIVE_CAPABILITIES), findings: [] } };
           }
           if (e instanceof InputError && label.commit !== null) {
@@ -190,6 +184,7 @@ export class Revisions {
   async fromObjects(label: DiffRevision, prefetch: readonly string[]): Promise<{ side: Side; doubt(): string | undefined } | undefined> {
     if (label.commit === null) return undefined;
     const { loadFleet } = await import('./fleet.js');
+    const { treeFileSystem } = await import('../adapters/git-tree-fs.js');
     const tree = treeFileSystem(this.where, label.commit, prefetch);
     if (tree === undefined) return undefined;
     this.trees.push(tree);
@@ -217,15 +212,18 @@ export class Revisions {
   }
 
   async close(): Promise<void> {
-    this.ahead.close();
     for (const t of this.trees) t.close();
     for (const s of this.snapshots.values()) {
       try {
-        (await s).close();
+        // A checkout's removal (tens of thousands of files) is left to the shell, which finishes it
+        // after the process has exited (docs/adr/0354); removed here when the shell cannot take it.
+        const snapshot = await s;
+        if (!snapshot.closeLater(this.ahead)) snapshot.close();
       } catch {
         // A checkout that failed removed its own directory.
       }
     }
+    this.ahead.close();
   }
 }
 

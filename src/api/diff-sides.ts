@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { fleetTree, resolveCommit } from '../adapters/git-snapshot.js';
 import { readRecord, recordKey } from '../adapters/diff-records.js';
 import { leafObjectsFromDirectory } from '../adapters/leaf-objects.js';
-import { MAX_INPUT_BYTES, readTextFile } from '../adapters/fs.js';
+import { MAX_INPUT_BYTES, findOutsideLinks, readTextFile } from '../adapters/fs.js';
+import { createSourceReader } from '../adapters/source-reader.js';
+import type { LeafJob, RenderLeavesResult } from '../render/leaves/index.js';
+import type { SkippedLeaf } from '../render/leaves/jobs.js';
+import { leafJobsFor } from '../render/leaves/jobs.js';
+import { leafJobKeys } from '../render/leaves/job-key.js';
+import { renderLeaves } from './leaves.js';
 import { appFileName } from '../model/graphs.js';
 import type { ManifestWriter, OutputFile } from '../ports/build-cache.js';
 import { parseYamlAll } from '../yaml/index.js';
@@ -31,8 +37,16 @@ import { validateFleet } from './fleet.js';
 import { planRepository } from './plan.js';
 import { renderFleetLeaves } from './render.js';
 import type { BaseFindingsOptions, DiffLeavesOptions, DiffOptions, Loaded, PromotionDiffOptions, Side } from './diff-core.js';
-import { compareCluster, openRevisions, portable, portableText, sideFs } from './diff-core.js';
+import { compareCluster, openRevisions, portable, portableText } from './diff-core.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
+import { recordingFileSystem } from './diff-reads.js';
 import type { Revisions } from './diff-core.js';
+
+/** The repository of a side as validation reads it (recording what it reads when the side's reads are kept). */
+function sideFs(side: Side): RepoFileSystem {
+  const fs = side.fs ?? nodeFileSystem(side.root);
+  return side.checks ? recordingFileSystem(fs, side.checks) : fs;
+}
 
 /** Selected cluster names of one side: --cluster names it has, then the selectors. */
 export function selectedOn(fleet: Fleet, options: DiffOptions): string[] {
@@ -77,10 +91,8 @@ async function loadClusters(side: Side, fleet: Fleet, names: readonly string[], 
   return { fleet: resolved.fleet, sides, findings, notes };
 }
 
-type LeafRun = Awaited<ReturnType<typeof renderFleetLeaves>>;
-
 /** The notes of a leaf run (apps skipped, build notes, failures), and the `cluster\0app` keys of the apps that failed. */
-function noteLeafRun(run: LeafRun['run'], skipped: LeafRun['skipped'], note: (cluster: string, text: string) => void): Set<string> {
+function noteLeafRun(run: RenderLeavesResult, skipped: readonly SkippedLeaf[], note: (cluster: string, text: string) => void): Set<string> {
   for (const s of skipped) note(s.cluster, `leaves of ${s.app} not built: ${s.reason}`);
   const failed = new Set<string>();
   for (const r of run.results) {
@@ -119,20 +131,66 @@ async function buildLeaves(resolved: ResolvedFleet, options: DiffLeavesOptions, 
 /** Per cluster and app, the leaf files render would write (`.yaml`/`.yml`, by name), as the incremental path compares them. */
 type LeafFiles = Map<string, Map<string, OutputFile[]>>;
 
+/** One side's leaf jobs (as render --leaves plans them) and each one's input key (../render/leaves/job-key.ts). */
+interface LeafPlan {
+  jobs: LeafJob[];
+  skipped: SkippedLeaf[];
+  /** Per job, its key; undefined: it cannot be told without building. */
+  keys: (string | undefined)[];
+}
+
+/** A side's leaf jobs and their keys, without building: none of the keys when a link leaves the repository (every build is then refused). */
+function planLeaves(resolved: ResolvedFleet, options: DiffLeavesOptions): LeafPlan {
+  const { fleet } = resolved;
+  const { jobs, skipped } = leafJobsFor(fleet, resolved.clusters, nodeFileSystem(fleet.root));
+  const refused = findOutsideLinks(fleet.root).length > 0;
+  const keys = refused ? jobs.map(() => undefined) : leafJobKeys(jobs, { repoRoot: fleet.root, reader: createSourceReader(fleet.root), network: options.fetch === true });
+  return { jobs, skipped, keys };
+}
+
 /**
- * The leaf files of every cluster and app, kept in memory instead of written to a directory and
- * read back (buildLeaves): what render would write there, file by file. Apps that were not built
- * or failed get the same notes as buildLeaves and no entry. docs/adr/0315-diff-leaves-in-memory.md.
+ * The clusters whose leaves are the same on both sides without building them: each side has the
+ * cluster, the same apps in the same order as leaf jobs, and every job's key is known and equal
+ * on both sides (renderLeafJobs then gives each app the same files, or the same failure).
  */
-async function buildLeafFiles(resolved: ResolvedFleet, options: DiffLeavesOptions, notes: Map<string, string[]>, root: string): Promise<LeafFiles> {
+function sameLeafInputs(a: LeafPlan, b: LeafPlan): Set<string> {
+  const byCluster = (p: LeafPlan) => {
+    const m = new Map<string, string[]>();
+    p.jobs.forEach((j, i) => {
+      let l = m.get(j.cluster);
+      if (!l) m.set(j.cluster, (l = []));
+      l.push(`${j.app}\0${p.keys[i] ?? '\0unknown'}`);
+    });
+    return m;
+  };
+  const ka = byCluster(a);
+  const kb = byCluster(b);
+  const out = new Set<string>();
+  for (const [n, la] of ka) {
+    const lb = kb.get(n);
+    if (lb !== undefined && la.length === lb.length && la.every((x, i) => !x.endsWith('\0unknown') && x === lb[i])) out.add(n);
+  }
+  return out;
+}
+
+/**
+ * The leaf files of the clusters `build` names (every cluster when it is undefined), kept in
+ * memory instead of written to a directory and read back (buildLeaves): what render would write
+ * there, file by file. Apps that were not built or failed get the same notes as buildLeaves and no
+ * entry; the apps every cluster's plan leaves out are noted for every cluster, built or not.
+ * docs/adr/0315-diff-leaves-in-memory.md, 0354.
+ */
+async function buildLeafFiles(resolved: ResolvedFleet, plan: LeafPlan, build: ((cluster: string) => boolean) | undefined, options: DiffLeavesOptions, notes: Map<string, string[]>, root: string): Promise<{ files: LeafFiles; jobs: number }> {
   const out: LeafFiles = new Map();
   const note = (cluster: string, text: string) => notes.set(cluster, [...(notes.get(cluster) ?? []), portableText(text, root)]);
-  if (resolved.clusters.length === 0) return out;
+  if (resolved.clusters.length === 0) return { files: out, jobs: 0 };
   // A directory replaced holds exactly the files given (createManifestWriter into a fresh directory does the same).
   const dirs = new Map<string, readonly OutputFile[]>();
   const writer: ManifestWriter = { replaceDirectory: (relDir, files) => void dirs.set(relDir, files) };
-  const { run, skipped } = await renderFleetLeaves(resolved, { ...options, writer });
-  const failed = noteLeafRun(run, skipped, note);
+  const jobs = build === undefined ? plan.jobs : plan.jobs.filter((j) => build(j.cluster));
+  // What renderFleetLeaves runs (api/render.ts), given the jobs: nothing at all when none is left.
+  const run: RenderLeavesResult = jobs.length > 0 ? await renderLeaves(jobs, { ...options, writer, repoRoot: resolved.fleet.root }) : { results: [], stats: { builds: 0, hits: 0, misses: 0, uncacheable: 0 } };
+  const failed = noteLeafRun(run, plan.skipped, note);
   for (const r of run.results) {
     if (failed.has(`${r.cluster}\0${r.app}`)) continue;
     let m = out.get(r.cluster);
@@ -141,7 +199,7 @@ async function buildLeafFiles(resolved: ResolvedFleet, options: DiffLeavesOption
     const files = (dirs.get(`${r.cluster}/manifests/${appFileName(r.app) ?? r.app}`) ?? []).filter((f) => /\.ya?ml$/.test(f.name));
     m.set(r.app, files.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)));
   }
-  return out;
+  return { files: out, jobs: jobs.length };
 }
 
 /** The objects of an app's leaf files, as leafObjectsFromDirectory parses them from disk (the same bytes, the same size limit). */
@@ -172,13 +230,15 @@ const sameFiles = (x: readonly OutputFile[], y: readonly OutputFile[]): boolean 
  * A cluster's leaf objects on both sides: an app whose files are byte for byte the same on both
  * gets no objects on either (its objects are equal, so its diff is empty either way) and is not
  * parsed; any other is parsed on each side. An app absent from a side (not built, failed) stays absent.
+ * `shortcut` false: every app is parsed on both sides — for a cluster that tracks a pin on a side,
+ * whose side at the pin is built there and compared with the other side's objects (docs/adr/0354).
  */
-function leafPair(cluster: string, a: Map<string, OutputFile[]> | undefined, b: Map<string, OutputFile[]> | undefined): [Map<string, Record<string, unknown>[]>, Map<string, Record<string, unknown>[]>] {
+function leafPair(cluster: string, a: Map<string, OutputFile[]> | undefined, b: Map<string, OutputFile[]> | undefined, shortcut = true): [Map<string, Record<string, unknown>[]>, Map<string, Record<string, unknown>[]>] {
   const oa = new Map<string, Record<string, unknown>[]>();
   const ob = new Map<string, Record<string, unknown>[]>();
   for (const [app, fa] of a ?? []) {
     const fb = b?.get(app);
-    if (fb !== undefined && sameFiles(fa, fb)) {
+    if (shortcut && fb !== undefined && sameFiles(fa, fb)) {
       oa.set(app, []);
       ob.set(app, []);
     } else oa.set(app, leafObjects(cluster, app, fa));
@@ -262,17 +322,27 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
   const notesB = new Map<string, string[]>();
   let leavesA: LeafFiles | undefined;
   let leavesB: LeafFiles | undefined;
+  // With --leaves, a cluster whose fingerprints and leaf job keys are equal on both sides is not
+  // built at all: its leaves are the same on both (docs/adr/0354).
+  let leafSkipped = new Set<string>();
   if (options.leaves) {
-    options.onProgress?.(`building leaves of ${a.label.revision}…`);
-    leavesA = await buildLeafFiles(ra, options.leaves, notesA, a.root);
+    const pa = planLeaves(ra, options.leaves);
+    const pb = planLeaves(rb, options.leaves);
+    leafSkipped = new Set([...sameLeafInputs(pa, pb)].filter(same));
+    const build = (n: string) => !leafSkipped.has(n);
+    const built = names.filter(build).length;
+    options.onProgress?.(`building leaves of ${a.label.revision} (${built} of ${names.length} clusters whose leaf inputs differ)…`);
+    const la = await buildLeafFiles(ra, pa, build, options.leaves, notesA, a.root);
     options.onProgress?.(`building leaves of ${b.label.revision}…`);
-    leavesB = await buildLeafFiles(rb, options.leaves, notesB, b.root);
+    const lb = await buildLeafFiles(rb, pb, build, options.leaves, notesB, b.root);
+    leavesA = la.files;
+    leavesB = lb.files;
+    options.onProgress?.(`leaves built for ${built} of ${names.length} clusters (${la.jobs} + ${lb.jobs} leaf jobs rendered; ${leafSkipped.size} clusters' leaf inputs are the same on both sides)`);
   }
   // What each side's diff against itself would say of each cluster (the records of ../adapters/diff-records.ts).
   const seenA = new Map<string, ClusterSummary>();
   const seenB = new Map<string, ClusterSummary>();
-  const sideOf = (resolved: ResolvedFleet, c: ResolvedCluster, render: boolean, leaves: Map<string, Record<string, unknown>[]> | undefined): ClusterSide => {
-    const p = planCluster(resolved.fleet, c);
+  const sideOf = (resolved: ResolvedFleet, c: ResolvedCluster, p: ReturnType<typeof planCluster>, render: boolean, leaves: Map<string, Record<string, unknown>[]> | undefined): ClusterSide => {
     (resolved === ra ? seenA : seenB).set(c.name, { name: c.name, sector: p.sector, revision: p.revision });
     return {
       name: c.name,
@@ -291,10 +361,14 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
     const render = !same(n);
     const x = ca.get(n);
     const y = cb.get(n);
-    const [objectsA, objectsB] = options.leaves ? leafPair(n, leavesA!.get(n), leavesB!.get(n)) : [undefined, undefined];
-    const one = (resolved: ResolvedFleet, c: ResolvedCluster | undefined, notes: Map<string, string[]>, leaves: Map<string, Record<string, unknown>[]> | undefined): Loaded | undefined =>
-      c === undefined ? undefined : { fleet: resolved.fleet, sides: new Map([[n, sideOf(resolved, c, render, leaves)]]), findings: [], notes };
-    clusters.push(await compareCluster(revs, n, one(ra, x, notesA, objectsA), one(rb, y, notesB, objectsB), options, atPin));
+    const px = x && planCluster(ra.fleet, x);
+    const py = y && planCluster(rb.fleet, y);
+    // A side tracking something other than its fleet's revision may be replaced by the cluster at its pin (compareCluster): no shortcut then.
+    const other = (fleet: Pick<Fleet, 'revision'>, p: ReturnType<typeof planCluster> | undefined) => p !== undefined && p.revision !== fleet.revision && p.revision !== 'HEAD' && p.revision !== '';
+    const [objectsA, objectsB] = options.leaves ? leafPair(n, leavesA!.get(n), leavesB!.get(n), !other(ra.fleet, px) && !other(rb.fleet, py)) : [undefined, undefined];
+    const one = (resolved: ResolvedFleet, c: ResolvedCluster | undefined, p: ReturnType<typeof planCluster> | undefined, notes: Map<string, string[]>, leaves: Map<string, Record<string, unknown>[]> | undefined): Loaded | undefined =>
+      c === undefined || p === undefined ? undefined : { fleet: resolved.fleet, sides: new Map([[n, sideOf(resolved, c, p, render, leaves)]]), findings: [], notes };
+    clusters.push(await compareCluster(revs, n, one(ra, x, px, notesA, objectsA), one(rb, y, py, notesB, objectsB), options, atPin));
     leavesA?.delete(n);
     leavesB?.delete(n);
   }

@@ -10,8 +10,10 @@
  * against the content at the new one. Decisions: docs/adr/0225-fleetplan-diff.md.
  */
 import { changedCommands, changedUnderFleet, fleetTree, fleetTreeCommand, mergeBase, resolveCommitCommands } from '../adapters/git-snapshot.js';
-import type { ClusterSide, DiffRevision, FleetDiff, ClusterDiff } from '../diff/index.js';
-import { diffFindings } from '../diff/index.js';
+import type { ClusterSide } from '../diff/cluster.js';
+import type { DiffRevision, FleetDiff, ClusterDiff } from '../diff/types.js';
+// The diff stage's modules, not its index: the index loads the HTML report, which only `-o html` needs.
+import { diffFindings } from '../diff/findings.js';
 import { UsageError } from '../errors/index.js';
 import type { Finding } from '../model/finding.js';
 import type { RevisionRecord } from '../adapters/diff-records.js';

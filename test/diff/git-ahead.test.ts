@@ -6,7 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { repositoryOriginCommands, repositoryOriginOf, readRepositoryOrigin } from '../../src/adapters/git.js';
 import { originAhead } from '../../src/api/diff-core.js';
-import { changedCommands, changedUnderFleet, fleetCheckout, fleetTree, fleetTreeCommand, GitAhead, resolveCommit, resolveCommitCommands } from '../../src/adapters/git-snapshot.js';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { changedCommands, changedUnderFleet, checkoutSnapshot, fleetCheckout, fleetTree, fleetTreeCommand, GitAhead, resolveCommit, resolveCommitCommands } from '../../src/adapters/git-snapshot.js';
 import { removeTree, writeTree } from '../support/fleet-fixture.js';
 import { git } from '../support/git.js';
 
@@ -93,6 +96,30 @@ test('one shell answers commands asked one after another, another environment th
     ahead.close();
     assert.equal(await ahead.ask(dir, ['rev-parse', 'HEAD']), undefined, 'closed: no answer');
     assert.equal(await resolveCommit(where.top, 'main', ahead), git(dir, 'rev-parse', 'main'), 'git() runs it on its own');
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('a checkout handed to the shell is removed after the shell ends, without the process waiting; a closed or unstarted shell does not take it', async () => {
+  const dir = repo();
+  try {
+    const where = await fleetCheckout(`${dir}/fleet`);
+    const snapshot = await checkoutSnapshot(where, (await resolveCommit(where.top, 'main'))!);
+    assert.ok(existsSync(snapshot.root));
+    const unstarted = new GitAhead();
+    assert.equal(snapshot.closeLater(unstarted), false, 'no shell running: the caller removes it');
+    const ahead = new GitAhead();
+    // A name with a quote and a space, as a temporary directory's parent could hold.
+    const odd = writeTree({ 'x/y.txt': 'y\n' }, mkdtempSync(join(tmpdir(), "fleetplan-it's here ")));
+    assert.ok((await ahead.ask(where.top, ['rev-parse', 'HEAD'])) !== undefined, 'the shell runs');
+    assert.equal(snapshot.closeLater(ahead), true);
+    assert.equal(ahead.removeLater(odd), true);
+    ahead.close();
+    assert.equal(ahead.removeLater(odd), false, 'a closed shell takes nothing');
+    for (let i = 0; i < 200 && (existsSync(snapshot.root) || existsSync(odd)); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(existsSync(snapshot.root), false, 'the checkout is gone');
+    assert.equal(existsSync(odd), false, 'the odd name was quoted');
   } finally {
     removeTree(dir);
   }

@@ -292,6 +292,20 @@ const cases: Case[] = [
     fromRecords: false,
   },
   {
+    // The production sector's pin removed: prod-1 goes from what the pin holds to main. Its side at
+    // the pin is built at the pin, so its leaves are compared with main's built objects even where
+    // main's files are the same on both sides of the change (docs/adr/0354).
+    name: 'a pin removed, with --leaves',
+    change: (dir, first) => edit(dir, 'fleet.yaml', `      revision: ${first}\n`, ''),
+    setup: (dir) => edit(dir, 'components/operator/cm.yaml', 'level: info', 'level: debug'),
+    rendered: 5,
+    changed: ['prod-1'],
+    leaves: true,
+    // The pin's removal changes a finding (the sector no longer pins a commit).
+    findings: true,
+    fromRecords: false,
+  },
+  {
     // A component removed from a group's app: that app's leaves are removed, object by object.
     name: 'a component emptied, with --leaves',
     change: (dir) => {

@@ -7,8 +7,8 @@ import type { CommandContext } from '../command.js';
 import { resolve } from 'node:path';
 import { checkSelector, choice, clusterNames, progress, repoRoot, selectorTexts } from '../common.js';
 import { FleetplanError, InputError, UsageError, parseSelector } from '../../entry/core.js';
-import { diffFleet, diffHtml, formatDiff, hasChanges } from '../../entry/diff.js';
-import type { DiffLeavesOptions, DiffPalette } from '../../entry/diff.js';
+import { diffFleet, formatDiff, hasChanges } from '../../entry/diff-run.js';
+import type { DiffLeavesOptions, DiffPalette } from '../../entry/diff-run.js';
 import type { Palette } from '../color.js';
 import { defaultCacheDir } from '../../adapters/build-cache.js';
 import { FORMATS } from '../commands/diff.js';
@@ -70,6 +70,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   } finally {
     line.done();
   }
-  ctx.io.stdout.write(format === 'html' ? diffHtml(diff) : formatDiff(diff, format, diffPalette(ctx.color.stdout)));
+  // The HTML report's module is loaded only when it is asked for.
+  ctx.io.stdout.write(format === 'html' ? (await import('../../entry/diff.js')).diffHtml(diff) : formatDiff(diff, format, diffPalette(ctx.color.stdout)));
   return exitCode && hasChanges(diff) ? 1 : 0;
 }

@@ -18,8 +18,10 @@ object added, removed or changed, field by field (spec.source.targetRevision: ma
 waves, needs and bootstrap steps that changed. A cluster whose sector pins a commit gets what
 the repository holds at the pin: when the change does not move the pin it shows "no change
 until promoted" and how much the change would bring once promoted.
-  --leaves     also build every app with the real kustomize and Helm on both sides and show each
+  --leaves     also build the apps with the real kustomize and Helm on both sides and show each
                leaf object added, removed or changed as a unified diff (Secret values redacted);
+               a cluster whose apps and every file their builds read are the same on both sides
+               is not built: it is unchanged (docs/adr/0354);
                --kustomize, --helm, --cache-dir, --fetch and --registry-config as for render --leaves
 Then the findings the change introduces and those it fixes (matched by rule, file, field and
 message, not by line).
