@@ -16,8 +16,9 @@ import { consumerValueFindings } from '../layering/consumer-values.js';
 import type { Fleet } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import { hasErrors } from '../model/finding.js';
-import { deliveryFiles, renderCluster } from '../render/fleet.js';
+import { deliveryFiles, hasDeliveryFiles, renderCluster } from '../render/fleet.js';
 import type { GeneratedApplications } from '../render/fleet.js';
+import { createTextMemo } from '../render/texts.js';
 import { createFleetRepoSource } from '../adapters/fleet-repo.js';
 import { applicationSetApps } from '../order/applicationset-apps.js';
 import type { Finding } from '../model/finding.js';
@@ -94,12 +95,14 @@ async function writeClusters(resolved: ResolvedFleet, clusters: Iterable<Resolve
     total.removed += s.removed;
   };
   const writer = count >= WRITER_MIN_CLUSTERS ? createTreeWriter(dir) : undefined;
+  // Objects clusters share are emitted once (ADR 0360).
+  const texts = createTextMemo();
   // The output directory's manifest (the files fleetplan wrote there): the worker keeps its own and
   // saves it when closed; the files written here after it read the saved one.
   let session: OutputSession | undefined = writer ? undefined : openOutput(dir);
   try {
     for (const c of clusters) {
-      const files = renderCluster(resolved, c, options.generated, options.phase !== undefined ? { phase: options.phase } : {});
+      const files = renderCluster(resolved, c, options.generated, options.phase !== undefined ? { phase: options.phase, texts } : { texts });
       // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
       const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
       // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
@@ -160,6 +163,58 @@ export interface ResolveAndWriteResult {
   failure?: unknown;
 }
 
+export interface ClustersInTurn {
+  /** The fleet as rendering sees it: `cluster(name)` answers a hub's question about a spoke at any time. */
+  resolved: ResolvedFleet;
+  /** Resolves the next selected cluster (or takes the result a hub's question made), its findings added. */
+  next(name: string): ResolvedCluster;
+  /** How many clusters `next` has given. */
+  reached(): number;
+  /** How many resolved clusters are held now (for the tests: memory stays per cluster). */
+  held(): number;
+}
+
+/**
+ * Each selected cluster resolved in its turn (ADR 0330), each once, with memory per cluster
+ * (ADR 0360): a cluster's result is let go once it is given, unless a hub may still ask for it (a
+ * spoke with a provision section: its hub's provisioning objects are made from it) — a hub that
+ * comes before such a spoke resolves it then, and the spoke's turn takes that result (with its
+ * findings). Holding every resolved cluster made the heap grow with the fleet (636 MB peak at
+ * 5,000 clusters) and every full garbage collection mark all of it again. `resolved.clusters`
+ * stays empty unless the delivery files (`delivery: applicationset`) are made from every cluster.
+ */
+export function resolveInTurn(fleet: Fleet, selected: readonly string[], findings: Finding[]): ClustersInTurn {
+  const session = createResolveSession(fleet);
+  const ahead = new Map<string, ResolveResult>();
+  const askedFor = (name: string): boolean => clusterDef(fleet, name)?.spec.provision !== undefined;
+  const cluster = (name: string): ResolvedCluster => {
+    let r = ahead.get(name);
+    if (!r) ahead.set(name, (r = resolveCluster(fleet, name, session)));
+    return r.cluster;
+  };
+  const keepAll = hasDeliveryFiles(fleet);
+  const clusters: ResolvedCluster[] = [];
+  let reached = 0;
+  return {
+    resolved: { fleet, clusters, findings: [], cluster },
+    next(name) {
+      let r = ahead.get(name);
+      if (!r) {
+        r = resolveCluster(fleet, name, session);
+        if (askedFor(name)) ahead.set(name, r);
+      } else if (!askedFor(name)) {
+        ahead.delete(name);
+      }
+      reached++;
+      if (keepAll) clusters.push(r.cluster);
+      findings.push(...r.findings, ...consumerValueFindings(fleet, r.cluster));
+      return r.cluster;
+    },
+    reached: () => reached,
+    held: () => ahead.size + clusters.length,
+  };
+}
+
 /**
  * `render --out` of a fresh directory (canWriteWhileResolving), resolving each cluster just
  * before it is rendered, so that its files are written while the next clusters resolve (on two
@@ -173,24 +228,10 @@ export async function resolveAndWriteFleet(fleet: Fleet, select: SelectOptions, 
   const selected = selectClusters(fleet, select.clusters);
   // As resolveFleet: a load finding about one cluster belongs to a run that selected it.
   const findings: Finding[] = select.clusters?.length ? fleet.loadFindings.filter((f) => !f.cluster || selected.includes(f.cluster)) : [...fleet.loadFindings];
-  const session = createResolveSession(fleet);
-  // Each cluster resolved once: a hub's provisioning objects may need a spoke before its turn.
-  const done = new Map<string, ResolveResult>();
-  const resolveOnce = (name: string): ResolveResult => {
-    let r = done.get(name);
-    if (!r) done.set(name, (r = resolveCluster(fleet, name, session)));
-    return r;
-  };
-  const clusters: ResolvedCluster[] = [];
-  const resolved: ResolvedFleet = { fleet, clusters, findings: [], cluster: (name) => resolveOnce(name).cluster };
-  const next = (name: string): ResolvedCluster => {
-    const r = resolveOnce(name);
-    clusters.push(r.cluster);
-    findings.push(...r.findings, ...consumerValueFindings(fleet, r.cluster));
-    return r.cluster;
-  };
+  const turns = resolveInTurn(fleet, selected, findings);
+  const { resolved } = turns;
   function* each(): Generator<ResolvedCluster> {
-    for (const name of selected) yield next(name);
+    for (const name of selected) yield turns.next(name);
   }
   const existed = readdirOrUndefined(dir) !== undefined;
   const paths: string[] = [];
@@ -203,7 +244,7 @@ export async function resolveAndWriteFleet(fleet: Fleet, select: SelectOptions, 
     failure = e;
     // The findings of the clusters not reached, as resolveFleet would have given them.
     try {
-      for (const name of selected.slice(clusters.length)) next(name);
+      for (const name of selected.slice(turns.reached())) turns.next(name);
     } catch (e2) {
       thrown = e2;
     }

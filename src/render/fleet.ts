@@ -30,6 +30,7 @@ import { renderGenerated } from './generated.js';
 import { appSetFilePath, deliveryKey, rootApplicationSet, valuesFilePath, valuesFor } from '../generate/applicationset-delivery.js';
 import { header, toYaml, jsonOf } from '../yaml/serialize.js';
 import type { RenderedFile } from './files.js';
+import type { TextMemo } from './texts.js';
 import { appFileName } from '../model/graphs.js';
 import { PHASE_TWO_DIR, phaseTwoObjects } from '../generate/mirror.js';
 import { bootstrapFileName } from '../model/bootstrap.js';
@@ -65,13 +66,19 @@ export interface RenderOptions {
    * `<cluster>/phase-2/{bootstrap,projects,apps}`. Default 1: the tree as without a mirror.
    */
   phase?: 1 | 2;
+  /**
+   * The run's content-keyed texts (./texts.ts, ADR 0360): an object equal to one already emitted
+   * gets the same text back instead of being emitted again. The bytes are the same either way.
+   */
+  texts?: TextMemo;
 }
 
 export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, generated?: GeneratedApplications, options: RenderOptions = {}): RenderedFile[] {
   const { fleet } = resolved;
   const files: RenderedFile[] = [];
+  const { texts } = options;
   const file = (path: string, from: string[], objects: K8sObject[]): RenderedFile => {
-    const documents = objects.map((o) => toYaml(o));
+    const documents = texts ? objects.map((o) => texts.yaml(o)) : objects.map((o) => toYaml(o));
     return { path, content: header(from) + documents.join('---\n'), cluster: c.name, objects, documents };
   };
   if (fleet.engine === 'flux') return renderFluxCluster(fleet, c, file);
@@ -157,14 +164,19 @@ export function renderedStream(files: readonly RenderedFile[]): string {
   return s;
 }
 
+/** Whether `deliveryFiles` gives any file for this fleet (else it needs no resolved cluster). */
+export function hasDeliveryFiles(fleet: Fleet): boolean {
+  // A layout whose values files and ApplicationSets are the repository's own (rosa-regional) has nothing to add.
+  return fleet.delivery === 'applicationset' && fleet.engine !== 'flux' && !fleet.capabilities.repositoryArgoConfig;
+}
+
 /**
  * The files of `delivery: applicationset` shared by the clusters of one sector, region and
  * cluster type, each once: the rendered values file and a copy of the root ApplicationSet.
  * Their content depends on the fleet and that key only, never on which clusters are selected.
  */
 export function deliveryFiles(fleet: Fleet, clusters: readonly ResolvedCluster[]): RenderedFile[] {
-  // A layout whose values files and ApplicationSets are the repository's own (rosa-regional) has nothing to add.
-  if (fleet.delivery !== 'applicationset' || fleet.engine === 'flux' || fleet.capabilities.repositoryArgoConfig) return [];
+  if (!hasDeliveryFiles(fleet)) return [];
   const byPath = new Map<string, RenderedFile>();
   for (const c of clusters) {
     const key = deliveryKey(c);

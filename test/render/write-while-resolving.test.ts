@@ -4,12 +4,12 @@
 // when the findings hold an error.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadFleet } from '../../src/api/fleet.js';
 import { resolveFleet } from '../../src/layering/resolve-fleet.js';
-import { canWriteWhileResolving, resolveAndWriteFleet, writeRenderedFleet } from '../../src/api/render.js';
+import { canWriteWhileResolving, resolveAndWriteFleet, resolveInTurn, writeRenderedFleet } from '../../src/api/render.js';
 import { hasErrors } from '../../src/model/finding.js';
 import { writeSyntheticFleet } from '../../bench/synthetic.js';
 
@@ -80,4 +80,46 @@ test('only a fresh output directory is written while resolving: absent or empty,
   assert.equal(canWriteWhileResolving(fleet, join(used, 'x.yaml')), false);
   // The repository itself is no output directory (checkOutputDirectory's usage error comes from the other path).
   assert.equal(canWriteWhileResolving(fleet, repo), false);
+});
+
+test('resolving in turn holds only the results a hub may still ask for, not every cluster (ADR 0360)', () => {
+  const { fleet } = loadFleet(repo);
+  const selected = fleet.clusters.map((c) => c.name);
+  const asked = fleet.clusters.filter((c) => c.spec.provision !== undefined).length;
+  const turns = resolveInTurn(fleet, selected, []);
+  let most = 0;
+  for (const name of selected) {
+    assert.equal(turns.next(name).name, name);
+    most = Math.max(most, turns.held());
+  }
+  assert.equal(turns.reached(), selected.length);
+  assert.ok(most <= asked, `held at most ${most}, spokes a hub asks for ${asked}`);
+  assert.deepEqual(turns.resolved.clusters, [], 'no list of every resolved cluster (no delivery files)');
+});
+
+test('a hub before its spokes and after them: the same tree as resolveFleet then writeRenderedFleet', async () => {
+  // examples/lab's hub comes after its spokes (etl4, etl6); renamed to come first, it asks for them ahead of their turn.
+  for (const first of [false, true]) {
+    const lab = join(root, `lab-${first}`);
+    cpSync('examples/lab', lab, { recursive: true });
+    if (first) {
+      renameSync(join(lab, 'clusters/hub'), join(lab, 'clusters/a-hub'));
+      for (const f of readdirSync(lab, { recursive: true }).map(String).filter((p) => p.endsWith('.yaml'))) {
+        const p = join(lab, f);
+        const text = readFileSync(p, 'utf8');
+        const renamed = text.replace(/^( {2}name: )hub$/m, '$1a-hub').replace(/\bhub: hub\b/g, 'hub: a-hub').replaceAll('clusters/hub/', 'clusters/a-hub/');
+        if (renamed !== text) writeFileSync(p, renamed);
+      }
+    }
+    const expectedDir = join(root, `lab-expected-${first}`);
+    const resolved = resolveFleet(loadFleet(lab).fleet);
+    assert.ok(!hasErrors(resolved.findings), JSON.stringify(resolved.findings));
+    await writeRenderedFleet(resolved, expectedDir, { wholeFleet: true });
+    const fresh = join(root, `lab-fresh-${first}`);
+    const r = await resolveAndWriteFleet(loadFleet(lab).fleet, {}, fresh, { wholeFleet: true });
+    assert.deepEqual(r.findings, resolved.findings);
+    const got = tree(fresh);
+    assert.ok(Object.keys(got).some((p) => p.includes('/provision/')), 'the hub has provisioning files');
+    assert.deepEqual(got, tree(expectedDir));
+  }
 });
