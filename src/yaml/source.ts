@@ -12,7 +12,7 @@ import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Finding } from '../model/finding.js';
 import type { SourceFile } from '../model/source.js';
-import { readBlockSubset } from './block-subset.js';
+import { ONE_CORE_DOCUMENT, readYamlSubset } from './subset.js';
 
 
 
@@ -25,8 +25,8 @@ export interface ParseResult {
 }
 
 export function parseYamlSource(file: string, text: string): ParseResult {
-  // Most fleet files are plain block YAML: read those without js-yaml's generality (ADR 0328).
-  let fast: unknown = readBlockSubset(text);
+  // Most fleet files are plain block YAML: read those without js-yaml's generality (ADRs 0328, 0349).
+  let fast: unknown = readYamlSubset(text, ONE_CORE_DOCUMENT);
   if (fast === undefined) {
     try {
       fast = jsYaml.load(text, { filename: file, schema: jsYaml.CORE_SCHEMA });
