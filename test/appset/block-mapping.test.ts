@@ -10,33 +10,10 @@ import { parseClusterSecrets, parseClusterSecretsWithPositions } from '../../src
 import { sortApplications } from '../../src/appset/format.js';
 import type { GeneratedApplication } from '../../src/appset/applications.js';
 import { seededRandom } from '../support/random.js';
+import { KEYS, VALUES, pick, scalar } from '../support/yaml-subset-cases.js';
 
 const prng = seededRandom;
 
-const KEYS = [
-  'name', 'namespace', 'env', 'argocd.argoproj.io/secret-type', 'cluster_type', 'a.b/c-d_e', 'x', 'config', 'server',
-  // outside the subset or read otherwise by a core schema
-  '1abc', '10', 'true', 'Null', '~', '__proto__', 'a b', '-a', '<<', '.inf', "'q'", '"q"', 'k:', '?k', '&a', 'ü',
-];
-const VALUES = [
-  'prod', 'cluster', 'https://c.example.com:6443', 'main', 'it\'s', 'a#b', 'a  b', 'x:y', '{}', '=', '<<', 'yes', 'no', 'on',
-  'ünïcødé ✓ 𝄞', 'a\\b', '2001-12-14', 'a b :c', 'a,b', 'a]b',
-  // read as something else than a string, or outside the subset
-  '+.5', '1_000', '0x1F', '0o17', '1e3', '.5', '-.5', '5.', '.inf', '-.Inf', '.NaN', '10', '-1', 'true', 'True', 'FALSE', 'null', '~', '',
-  'a #b', 'a: b', 'a:', '- x', '-x', '[a]', '{a: b}', '!t x', '!!str x', '&a x', '*a', '|', '>', '%x', '@x', '`x', '? x', ':x', '#x',
-  "'", '"', 'a"b', "a'b", ' lead', 'trail ', 'a\tb', 'a\rb', 'a\u0085b', '\ufeffx',
-];
-
-function pick<T>(r: () => number, xs: readonly T[]): T {
-  return xs[Math.floor(r() * xs.length)]!;
-}
-
-function scalar(r: () => number, v: string): string {
-  const q = r();
-  if (q < 0.6) return v;
-  if (q < 0.8) return `'${v.replaceAll("'", "''")}'`;
-  return `"${v}"`;
-}
 
 const SECRET_FIELDS = ['namespace', 'labels', 'annotations', 'type', 'data', 'stringData'] as const;
 

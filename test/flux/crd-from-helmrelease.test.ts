@@ -9,21 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { gotkSync } from '../support/flux-fixture.js';
-
-const ks = (name: string, path: string, deps: string[] = []) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-${deps.length ? `  dependsOn:\n${deps.map((d) => `    - name: ${d}\n`).join('')}` : ''}  interval: 1h
-  path: ${path}
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-`;
+import { gotkSync, kustomizationWithDeps as ks } from '../support/flux-fixture.js';
 
 const helmRelease = (extra = '') => `apiVersion: helm.toolkit.fluxcd.io/v2
 kind: HelmRelease

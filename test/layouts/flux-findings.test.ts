@@ -9,21 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { gotkSync } from '../support/flux-fixture.js';
-
-const ks = (name: string, path: string, deps: string[] = []) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-${deps.length ? `  dependsOn:\n${deps.map((d) => `    - name: ${d}\n`).join('')}` : ''}  interval: 1h
-  path: ${path}
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-`;
+import { gotkSync, kustomizationWithDeps as ks } from '../support/flux-fixture.js';
 
 const crd = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  names:\n    kind: Widget\n    plural: widgets\n  scope: Namespaced\n';
 const widget = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: infra\n';

@@ -45,3 +45,18 @@ spec:
     name: flux-system
 `;
 }
+
+/** A Flux Kustomization in flux-system syncing `path` from the flux-system GitRepository, after `deps` (spec.dependsOn). */
+export const kustomizationWithDeps = (name: string, path: string, deps: string[] = []) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: ${name}
+  namespace: flux-system
+spec:
+${deps.length ? `  dependsOn:\n${deps.map((d) => `    - name: ${d}\n`).join('')}` : ''}  interval: 1h
+  path: ${path}
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+`;

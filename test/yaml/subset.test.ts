@@ -16,6 +16,7 @@ import type { SubsetOptions } from '../../src/yaml/subset.js';
 import { parseAllDocuments, parseYaml, parseYamlAll } from '../../src/yaml/index.js';
 import { parseYamlSource } from '../../src/yaml/source.js';
 import { seededRandom } from '../support/random.js';
+import { KEYS, VALUES, pick, scalar } from '../support/yaml-subset-cases.js';
 
 const core = (text: string): unknown => parseYaml(text, { schema: 'core' });
 /** The fleet-file contract: one document, js-yaml core values. */
@@ -272,44 +273,20 @@ test('subset (one document, core values): on random documents and random damage,
 // ---------------------------------------------------------------------------------------------
 // The stream, strings-only contract (cluster Secrets; the generator of ADR 0326, unchanged).
 
-const KEYS = [
-  'name', 'namespace', 'env', 'argocd.argoproj.io/secret-type', 'cluster_type', 'a.b/c-d_e', 'x', 'config', 'server',
-  // outside the subset or read otherwise by a core schema
-  '1abc', '10', 'true', 'Null', '~', '__proto__', 'a b', '-a', '<<', '.inf', "'q'", '"q"', 'k:', '?k', '&a', 'ü',
-];
-const VALUES = [
-  'prod', 'cluster', 'https://c.example.com:6443', 'main', 'it\'s', 'a#b', 'a  b', 'x:y', '{}', '=', '<<', 'yes', 'no', 'on',
-  'ünïcødé ✓ 𝄞', 'a\\b', '2001-12-14', 'a b :c', 'a,b', 'a]b',
-  // read as something else than a string, or outside the subset
-  '+.5', '1_000', '0x1F', '0o17', '1e3', '.5', '-.5', '5.', '.inf', '-.Inf', '.NaN', '10', '-1', 'true', 'True', 'FALSE', 'null', '~', '',
-  'a #b', 'a: b', 'a:', '- x', '-x', '[a]', '{a: b}', '!t x', '!!str x', '&a x', '*a', '|', '>', '%x', '@x', '`x', '? x', ':x', '#x',
-  "'", '"', 'a"b', "a'b", ' lead', 'trail ', 'a\tb', 'a\rb', 'a\u0085b', '\ufeffx',
-];
-
-function pickFrom<T>(r: () => number, xs: readonly T[]): T {
-  return xs[Math.floor(r() * xs.length)]!;
-}
-
-function quoted(r: () => number, v: string): string {
-  const q = r();
-  if (q < 0.6) return v;
-  if (q < 0.8) return `'${v.replaceAll("'", "''")}'`;
-  return `"${v}"`;
-}
 
 /** A block mapping as lines, at an indentation step that is usually 2. */
 function streamMapping(r: () => number, depth: number, indent: number, step: number, lines: string[]): void {
   const n = 1 + Math.floor(r() * 4);
   for (let i = 0; i < n; i++) {
     const pad = ' '.repeat(indent);
-    const key = r() < 0.95 ? pickFrom(r, KEYS.slice(0, 9)) : pickFrom(r, KEYS);
+    const key = r() < 0.95 ? pick(r, KEYS.slice(0, 9)) : pick(r, KEYS);
     if (depth < 3 && r() < 0.3) {
       lines.push(`${pad}${key}:${r() < 0.1 ? ' # open' : r() < 0.1 ? ' ' : r() < 0.02 ? ' x' : ''}`);
       if (r() < 0.05) lines.push(`${pad}  # a comment`);
       streamMapping(r, depth + 1, indent + (r() < 0.98 ? step : step + 1), step, lines);
     } else {
-      const v = r() < 0.92 ? pickFrom(r, VALUES.slice(0, 20)) : pickFrom(r, VALUES);
-      lines.push(`${pad}${key}:${r() < 0.05 ? '  ' : ' '}${quoted(r, v)}${r() < 0.1 ? ' # comment' : r() < 0.05 ? '  ' : r() < 0.03 ? '#x' : ''}`);
+      const v = r() < 0.92 ? pick(r, VALUES.slice(0, 20)) : pick(r, VALUES);
+      lines.push(`${pad}${key}:${r() < 0.05 ? '  ' : ' '}${scalar(r, v)}${r() < 0.1 ? ' # comment' : r() < 0.05 ? '  ' : r() < 0.03 ? '#x' : ''}`);
       if (r() < 0.01) lines.push(`${pad}${' '.repeat(step)}continued`);
     }
     if (r() < 0.05) lines.push('');
@@ -321,12 +298,12 @@ function streamText(r: () => number): string {
   const n = 1 + Math.floor(r() * 3);
   for (let d = 0; d < n; d++) {
     const lines: string[] = [];
-    const step = r() < 0.9 ? 2 : pickFrom(r, [1, 3, 4]);
+    const step = r() < 0.9 ? 2 : pick(r, [1, 3, 4]);
     if (r() < 0.05) lines.push('# a leading comment');
     streamMapping(r, 0, r() < 0.97 ? 0 : 2, step, lines);
     docs.push(lines.join('\n'));
   }
-  const sep = (): string => (r() < 0.92 ? '---' : pickFrom(r, ['--- ', '---\n...', '--- # c', '...\n---', '---\n---']));
+  const sep = (): string => (r() < 0.92 ? '---' : pick(r, ['--- ', '---\n...', '--- # c', '...\n---', '---\n---']));
   let text = (r() < 0.5 ? `${sep()}\n` : '') + docs.join(`\n${sep()}\n`) + (r() < 0.95 ? '\n' : '');
   if (r() < 0.05) {
     // One random character deleted or doubled: whatever it breaks, the reader must not answer differently.
