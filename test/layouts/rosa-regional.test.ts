@@ -291,3 +291,22 @@ test('a plain config.yaml is not a marker of this layout', async () => {
     removeTree(dir);
   }
 });
+
+test('a plain config.yaml beside a deploy/ folder does not make the repository this layout: its Argo CD Applications are read', async () => {
+  // environments: without region_deployments or sectors is any tool's settings file, and deploy/ a common folder name.
+  const dir = writeTree({
+    'config.yaml': 'environments:\n  dev:\n    replicas: 1\n  prod:\n    replicas: 3\n',
+    'deploy/k8s/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n',
+    'apps/web.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n  project: default\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: web\n  source:\n    repoURL: https://github.com/acme/platform\n    targetRevision: main\n    path: web\n',
+    'web/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+  });
+  try {
+    const plan = await planOf(dir);
+    assert.equal(plan.layout, 'argocd');
+    assert.deepEqual(plan.clusters.flatMap((c) => c.apps.map((a) => a.name)), ['web']);
+    const r = await cli(['validate', '--repo', dir]);
+    assert.doesNotMatch(r.stdout, /rosa-regional|argocd\/config\/management-cluster/);
+  } finally {
+    removeTree(dir);
+  }
+});
