@@ -212,3 +212,60 @@ test('an ApplicationSet-shaped application of a chart before 0.9.5 is planned an
     removeTree(dir);
   }
 });
+
+test('a Subscription without installPlanApproval gets the chart\'s default global.options.installPlanApproval (Automatic) when the pattern\'s values do not set it', async () => {
+  const { loadFleet } = await import('../../src/index.js');
+  const subscription = (files: Record<string, string>) => {
+    const dir = writeTree(files);
+    try {
+      const hub = loadFleet(dir).fleet.clusters.find((c) => c.name === 'hub')!;
+      const objects = hub.generated!.find((g) => g.app === 'advanced-cluster-management')!.objects as { spec: Record<string, unknown> }[];
+      return objects[0]!.spec;
+    } finally {
+      removeTree(dir);
+    }
+  };
+  // values-global.yaml without global.options: the chart's values.yaml default applies.
+  assert.equal(subscription(pattern()).installPlanApproval, 'Automatic');
+  // The pattern's own global.options.installPlanApproval wins over the default.
+  const manual = pattern({ 'values-global.yaml': 'global:\n  pattern: demo\n  options:\n    installPlanApproval: Manual\nmain:\n  clusterGroupName: hub\n' });
+  assert.equal(subscription(manual).installPlanApproval, 'Manual');
+});
+
+test('what the chart makes of sequenceJob, extraObjects, indexImages, nodes and scheduler is named in the cluster\'s notes, not dropped silently', async () => {
+  const files = pattern();
+  files['values-hub.yaml'] = files['values-hub.yaml']!.replace('      csv: advanced-cluster-management.v2.13.0\n', [
+    '      csv: advanced-cluster-management.v2.13.0',
+    '      sequenceJob:',
+    '        resourceType: sc',
+    '        resourceName: fast',
+    '  extraObjects:',
+    '    quota:',
+    '      apiVersion: v1',
+    '      kind: ResourceQuota',
+    '      metadata:',
+    '        name: q',
+    '        namespace: web',
+    '    off:',
+    '      disabled: true',
+    '      apiVersion: v1',
+    '      kind: ConfigMap',
+    '      metadata:',
+    '        name: off',
+    '  indexImages:',
+    '    - image: quay.io/acme/catalog-index:v1',
+    '  nodes:',
+    '    - node1.example.com:',
+    '        labels:',
+    '          role: edge',
+    '  scheduler:',
+    '    mastersSchedulable: true',
+    '',
+  ].join('\n'));
+  const plan = await planOf(files);
+  const notes = plan.clusters.find((c) => c.name === 'hub')!.notes.join('\n');
+  assert.match(notes, /objects the clustergroup chart also creates, not planned: Job advanced-cluster-management-sequencejob \(subscription advanced-cluster-management's sequenceJob: waits for sc fast\); ResourceQuota web\/q \(extraObjects\.quota\); CatalogSource openshift-marketplace\/acme-catalog-index \(indexImages\); Node node1\.example\.com \(nodes\); Scheduler cluster \(scheduler\)/);
+  assert.doesNotMatch(notes, /ConfigMap/);
+  // A cluster group without them gets no such note.
+  assert.doesNotMatch(plan.clusters.find((c) => c.name === 'edge')!.notes.join('\n'), /chart also creates/);
+});

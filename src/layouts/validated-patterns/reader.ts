@@ -55,6 +55,8 @@ export const VP_WAVES = { subscriptions: -1, applications: 0 } as const;
 export const VP_FINALIZER = 'resources-finalizer.argocd.argoproj.io/foreground';
 export const VP_PATTERN_LABEL = 'validatedpatterns.io/pattern';
 export const MANAGED_BY_LABEL = 'argocd.argoproj.io/managed-by';
+/** global.options.installPlanApproval of the clustergroup chart's values.yaml: what a Subscription gets when neither it nor the pattern sets one. */
+export const CHART_DEFAULT_INSTALL_PLAN_APPROVAL = 'Automatic';
 /** Subscriptions without a namespace go here (the chart's default). */
 export const DEFAULT_OPERATOR_NAMESPACE = 'openshift-operators';
 
@@ -507,7 +509,9 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues, cluster = gv.group): 
   const appEntries = entriesOf(cg.applications).filter(([, a]) => isPlainObject(a) && a.disabled !== true && str(a.name) !== undefined);
   const applicationNames = new Set(appEntries.map(([, a]) => str((a as Record<string, unknown>).name)!));
   const subApps: { name: string; wave: number }[] = [];
-  const installPlan = getPath(gv.values, ['global', 'options', 'installPlanApproval']);
+  // coalesce of the entry's and global.options.installPlanApproval, whose default in the chart's values.yaml is Automatic.
+  const installPlanSet = getPath(gv.values, ['global', 'options', 'installPlanApproval']);
+  const installPlan = installPlanSet === undefined ? CHART_DEFAULT_INSTALL_PLAN_APPROVAL : installPlanSet;
   const useCSV = getPath(gv.values, ['global', 'options', 'useCSV']) === true;
   const olmV1: string[] = [];
   for (const [key, raw] of entriesOf(cg.subscriptions)) {
@@ -723,9 +727,43 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues, cluster = gv.group): 
   if (appEntries.length) {
     b.notes.push(`helm parameters the operator sets per cluster, left out: ${[...injectedParams].sort().join(', ')} (render --leaves builds the local charts without them: a chart value read from them is what the value files set, often empty)`);
   }
+  const more = otherChartObjects(cg);
+  if (more.length) b.notes.push(`objects the clustergroup chart also creates, not planned: ${more.join('; ')}`);
   const jobs = entriesOf(getPath(cg, ['imperative', 'jobs'])).map(([, j]) => (isPlainObject(j) ? str(j.name) : undefined)).filter((x): x is string => x !== undefined);
   if (jobs.length) b.notes.push(`imperative jobs (CronJob in namespace imperative, not planned): ${jobs.join(', ')}`);
   return b;
+}
+
+/**
+ * What the clustergroup chart creates beyond the Namespaces, OperatorGroups, Subscriptions,
+ * AppProjects and Applications fleetplan plans (templates/core: a subscription's sequenceJob,
+ * extraObjects, indexImages' CatalogSources, nodes, scheduler), each named with the value that
+ * makes it, so that the plan says what it leaves out.
+ */
+function otherChartObjects(cg: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [, raw] of entriesOf(cg.subscriptions)) {
+    if (!isPlainObject(raw) || raw.disabled === true || !str(raw.name)) continue;
+    const job = raw.sequenceJob;
+    if (!isPlainObject(job) || job.disabled === true) continue;
+    const what = [str(job.resourceType), str(job.resourceName)].filter((x) => x !== undefined).join(' ');
+    out.push(`Job ${str(raw.name)!}-sequencejob (subscription ${str(raw.name)!}'s sequenceJob${what ? `: waits for ${what}` : ''})`);
+  }
+  for (const [key, obj] of entriesOf(cg.extraObjects)) {
+    if (!isPlainObject(obj) || obj.disabled === true) continue;
+    const md = isPlainObject(obj.metadata) ? obj.metadata : {};
+    out.push(`${str(obj.kind) ?? 'an object'} ${str(md.namespace) ? `${str(md.namespace)!}/` : ''}${str(md.name) ?? '(no name)'} (extraObjects.${String(key)})`);
+  }
+  for (const [, idx] of entriesOf(cg.indexImages)) {
+    if (!isPlainObject(idx) || !str(idx.image)) continue;
+    // The chart's name: the image path after the registry, without the tag, '/' → '-', unless the entry names it.
+    const m = /^[^/]*\/(.*):.*$/.exec(str(idx.image)!);
+    const name = str(idx.name) ?? (m ? m[1]! : str(idx.image)!).replace(/\//g, '-');
+    out.push(`CatalogSource openshift-marketplace/${name} (indexImages)`);
+  }
+  for (const [, node] of entriesOf(cg.nodes)) if (isPlainObject(node)) for (const n of Object.keys(node)) out.push(`Node ${n} (nodes)`);
+  if (cg.scheduler !== undefined) out.push('Scheduler cluster (scheduler)');
+  return out;
 }
 
 /** A values file seen as the model's layer: `{spec: {apps, projects}}`, positions in clusterGroup. */
