@@ -152,8 +152,9 @@ test('the Applications are in the chart\'s Argo CD namespace: <pattern>-<group>,
   assert.deepEqual([...new Set(single.filter((o) => o.kind === 'Application' || o.kind === 'AppProject').map((o) => o.metadata.namespace))], ['vp-gitops']);
 });
 
-test('an older common/Makefile names the Pattern after the checkout folder, and the operator\'s global.pattern parameter follows it', async () => {
-  const dir = writeTree(pattern({ 'common/Makefile': 'NAME ?= $(shell basename "`pwd`")\n' }));
+// Both spellings of the common/Makefile's NAME: `?=` (2023-2024) and plain `=` (early 2023, with common/clustergroup in the repository).
+for (const assign of ['NAME ?= ', 'NAME=']) test(`an older common/Makefile (${assign.trim()}) names the Pattern after the checkout folder, and the operator's global.pattern parameter follows it`, async () => {
+  const dir = writeTree(pattern({ 'common/Makefile': `${assign}$(shell basename "\`pwd\`")\n` }));
   try {
     const plan = JSON.parse((await cli(['plan', '--repo', dir, '-o', 'json'])).stdout) as PlanJson & { clusters: { bootstrapNotes?: string[] }[] };
     const folder = dir.split('/').pop()!;
