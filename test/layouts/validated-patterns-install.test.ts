@@ -270,3 +270,17 @@ test('what the chart makes of sequenceJob, extraObjects, indexImages, nodes and 
   // A cluster group without them gets no such note.
   assert.doesNotMatch(plan.clusters.find((c) => c.name === 'edge')!.notes.join('\n'), /chart also creates/);
 });
+
+test('a pattern whose operator Application reads the repository\'s own common/clustergroup says that fleetplan writes the published chart\'s objects, not that chart\'s', async () => {
+  const local = pattern({
+    'values-global.yaml': 'global:\n  pattern: demo\nmain:\n  clusterGroupName: hub\n',
+    'common/clustergroup/Chart.yaml': 'apiVersion: v2\nname: pattern-clustergroup\nversion: 0.0.1\n',
+  });
+  const plan = await planOf(local);
+  for (const c of plan.clusters) {
+    assert.match(c.notes.join('\n'), /this repository's own common\/clustergroup \(version 0\.0\.1\), which fleetplan does not run: .*helm template common\/clustergroup -f values-global\.yaml -f values-(hub|edge)\.yaml/, c.name);
+  }
+  // With multi-source (the published chart from the Helm repository) there is nothing to say.
+  const published = await planOf(pattern({ 'common/clustergroup/Chart.yaml': 'apiVersion: v2\nname: clustergroup\nversion: 0.8.1\n' }));
+  assert.doesNotMatch(published.clusters.map((c) => c.notes.join('\n')).join('\n'), /fleetplan does not run/);
+});

@@ -87,8 +87,8 @@ export interface Installer {
 
 /**
  * The installer a repository ships: `Makefile-common` (rhvp.cluster_utils, names the Pattern after
- * values-global.yaml's global.pattern) or the older `common/Makefile` (`NAME ?=` or `NAME =` basename of the
- * checkout`); without either, pattern-install's defaults with global.pattern.
+ * values-global.yaml's global.pattern) or the older `common/Makefile` (`NAME ?=` or `NAME =`: the basename of the
+ * checkout); without either, pattern-install's defaults with global.pattern.
  */
 export function readInstaller(files: { makefileCommon?: string; commonMakefile?: string }, globalPattern: string | undefined, checkoutName: string): Installer {
   if (files.commonMakefile !== undefined && files.makefileCommon === undefined && /^NAME\s*[?:]?=\s*\$\(shell basename/m.test(files.commonMakefile)) {

@@ -264,6 +264,8 @@ interface ReaderContext {
   vpArgoNamespace: string;
   /** The clustergroup chart renders ApplicationSet-shaped applications as ApplicationSets (charts before 0.9.5). */
   applicationSets: boolean;
+  /** The version of the repository's own common/clustergroup chart, when the operator's Application reads it (no multi-source). */
+  localChart?: string;
   repoURL: string;
   revision: string;
   helmRepo: string;
@@ -339,7 +341,7 @@ function appLeafNote(group: string, params: readonly string[], unknownFiles: rea
  * chart's default), the repository's own common/clustergroup. Charts before 0.9.5 render
  * ApplicationSet-shaped applications as ApplicationSets.
  */
-export function clusterGroupChart(fs: RepoFileSystem, globalValues: Record<string, unknown>): ChartInfo & { applicationSets: boolean } {
+export function clusterGroupChart(fs: RepoFileSystem, globalValues: Record<string, unknown>): ChartInfo & { applicationSets: boolean; local?: boolean } {
   const ms = (k: string) => getPath(globalValues, ['main', 'multiSourceConfig', k]);
   if (ms('enabled') === true) {
     const gitRepo = str(ms('clusterGroupGitRepoUrl'));
@@ -368,6 +370,7 @@ export function clusterGroupChart(fs: RepoFileSystem, globalValues: Record<strin
       ? `the repository's own chart common/clustergroup (version ${version}; main.multiSourceConfig.enabled is not true)`
       : 'the repository\'s own common/clustergroup, which does not exist (main.multiSourceConfig.enabled is not true): the operator\'s Application cannot sync',
     applicationSets: local !== undefined && chartBefore095(version),
+    ...(local !== undefined ? { local: true } : {}),
   };
 }
 
@@ -710,6 +713,10 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues, cluster = gv.group): 
   // Notes: what was done, and what only the cluster knows.
   const files = gv.exists ? `${VP_GLOBAL_FILE} + ${gv.file}` : `${VP_GLOBAL_FILE} (${gv.file} does not exist)`;
   b.notes.push(`clusterGroup "${group}" read from ${files}, as the Validated Patterns clustergroup chart renders it${str(getPath(gv.values, ['main', 'multiSourceConfig', 'clusterGroupChartVersion'])) ? ` (chart ${String(getPath(gv.values, ['main', 'multiSourceConfig', 'clusterGroupChartVersion']))})` : ''}`);
+  if (ctx.localChart !== undefined) {
+    // fleetplan writes what the published chart (0.9.x) writes; an older copy in the repository may write less.
+    b.notes.push(`the Applications, AppProjects, Namespaces and Subscriptions are written as the published clustergroup chart 0.9.x writes them; the operator's Application reads this repository's own common/clustergroup (version ${ctx.localChart}), which fleetplan does not run: where that chart is older it may differ (charts of 2023 write no validatedpatterns.io/pattern label, no syncPolicy.retry and no extraParametersNested values); compare with helm template common/clustergroup -f ${VP_GLOBAL_FILE} -f ${gv.file}`);
+  }
   if (nsObjects.length || subApps.length) {
     const first = [
       ...(nsObjects.length ? [`${NAMESPACES_APP} (${nsObjects.length} Namespaces, ${ogObjects.length} OperatorGroups)`] : []),
@@ -924,6 +931,7 @@ function readPattern(fs: RepoFileSystem, context: { origin?: RepositoryOrigin },
     singleArgoCD,
     vpArgoNamespace: VP_ARGO_NAMESPACE,
     applicationSets: chart.applicationSets,
+    ...(chart.local ? { localChart: chart.version } : {}),
     repoURL,
     revision,
     helmRepo: str(getPath(globalValues, ['main', 'multiSourceRepoUrl'])) ?? str(getPath(globalValues, ['main', 'multiSourceConfig', 'helmRepoUrl'])) ?? VP_HELM_REPO,
