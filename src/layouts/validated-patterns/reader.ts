@@ -964,6 +964,7 @@ function readPattern(fs: RepoFileSystem, context: { origin?: RepositoryOrigin },
       notes: [...notes, ...b.notes],
       generated: b.generated,
       ...(Object.keys(b.leafNotes).length ? { leafNotes: b.leafNotes, clusterLeafNotes: b.clusterLeafNotes } : {}),
+      leafEmptyValues: Object.fromEntries(CHART_PARAMETERS.filter((p) => !KNOWN_PARAMETERS.has(p)).map((p) => [p, 'set per cluster by the Validated Patterns operator'])),
       gitopsNamespace: b.install.argoNamespace,
       ownBootstrap: own(b.install),
     });
