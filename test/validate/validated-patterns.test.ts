@@ -120,6 +120,11 @@ const cases: Case[] = [
     edit: { 'values-hub.yaml': replace('namespace: open-cluster-management\n      channel', 'namespace: openshift-operators\n      channel') },
     want: [],
   },
+  {
+    name: 'vp-undeclared-namespace: passes for openshift-console, which every OpenShift cluster with the console has (ansible-edge-gitops\' console plugins app)',
+    edit: { 'values-edge.yaml': replace('      namespace: web', '      namespace: openshift-console') },
+    want: [],
+  },
   // vp-group-name-mismatch
   {
     name: 'vp-group-name-mismatch: clusterGroup.name differs from the values file\'s group',

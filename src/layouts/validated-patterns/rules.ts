@@ -32,7 +32,7 @@ const SUB_STRINGS = ['name', 'namespace', 'source', 'sourceNamespace', 'channel'
  * operator's, and the chart's own `imperative`): using them without declaring them is right.
  */
 export const PLATFORM_NAMESPACES = new Set([
-  'default', 'kube-public', 'kube-system', 'openshift', 'openshift-config', 'openshift-config-managed', 'openshift-gitops',
+  'default', 'kube-public', 'kube-system', 'openshift', 'openshift-config', 'openshift-config-managed', 'openshift-console', 'openshift-gitops',
   'openshift-marketplace', 'openshift-monitoring', DEFAULT_OPERATOR_NAMESPACE, 'imperative',
 ]);
 
