@@ -126,6 +126,11 @@ const cases: Case[] = [
     want: [],
   },
   {
+    name: 'vp-undeclared-namespace: passes for openshift-machine-api, a namespace of every OpenShift 4 cluster (hypershift\'s cluster-autoscaler app)',
+    edit: { 'values-edge.yaml': replace('      namespace: web', '      namespace: openshift-machine-api') },
+    want: [],
+  },
+  {
     name: 'vp-values-schema: a subscription\'s sequenceJob without annotations (the chart\'s get on them fails, so the clustergroup Application does not render)',
     edit: { 'values-hub.yaml': replace('      channel: release-2.16', '      channel: release-2.16\n      sequenceJob:\n        resourceType: sc\n        resourceName: fast') },
     want: ['vp-values-schema values-hub.yaml:12 clusterGroup.subscriptions.acm.sequenceJob'],

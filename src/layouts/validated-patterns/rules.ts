@@ -28,12 +28,17 @@ const APP_STRINGS = ['name', 'namespace', 'argoProject', 'project', 'path', 'cha
 const APP_BOOLEANS = ['kustomize', 'disabled'];
 const SUB_STRINGS = ['name', 'namespace', 'source', 'sourceNamespace', 'channel', 'csv'];
 /**
- * Namespaces that exist on every OpenShift cluster of a pattern (the platform's, the GitOps
- * operator's, and the chart's own `imperative`): using them without declaring them is right.
+ * Namespaces that exist on every OpenShift cluster of a pattern (the platform's, created by the
+ * release payload's operators on every OpenShift 4 install; the GitOps operator's; and the chart's
+ * own `imperative`): using them without declaring them is right.
  */
 export const PLATFORM_NAMESPACES = new Set([
   'default', 'kube-public', 'kube-system', 'openshift', 'openshift-config', 'openshift-config-managed', 'openshift-console', 'openshift-gitops',
-  'openshift-marketplace', 'openshift-monitoring', DEFAULT_OPERATOR_NAMESPACE, 'imperative',
+  'openshift-marketplace', 'openshift-monitoring', 'openshift-user-workload-monitoring', 'openshift-machine-api', 'openshift-machine-config-operator',
+  'openshift-ingress', 'openshift-ingress-operator', 'openshift-image-registry', 'openshift-authentication', 'openshift-apiserver',
+  'openshift-kube-apiserver', 'openshift-etcd', 'openshift-dns', 'openshift-network-operator', 'openshift-cluster-version',
+  'openshift-cluster-node-tuning-operator', 'openshift-cloud-credential-operator', 'openshift-infra', 'openshift-node',
+  DEFAULT_OPERATOR_NAMESPACE, 'imperative',
 ]);
 
 const codes = {
