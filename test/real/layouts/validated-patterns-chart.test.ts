@@ -33,7 +33,8 @@ const rbacGit = () => process.env.FLEETPLAN_VP_RBAC_GIT ?? join(MIRROR, 'validat
 const PATTERNS = [
   'validatedpatterns/multicloud-gitops', 'validatedpatterns/industrial-edge', 'validatedpatterns/medical-diagnosis',
   'validatedpatterns/ansible-edge-gitops', 'validatedpatterns/rag-llm-gitops', 'validatedpatterns/retail', 'validatedpatterns/travelops',
-  'validatedpatterns/mlops-fraud-detection', 'validatedpatterns/layered-zero-trust', 'validatedpatterns-sandbox/federated-edge-observability',
+  'validatedpatterns/mlops-fraud-detection', 'validatedpatterns/layered-zero-trust', 'validatedpatterns/emerging-disease-detection',
+  'validatedpatterns-sandbox/federated-edge-observability', 'validatedpatterns-sandbox/hypershift',
 ];
 const patternGits = () => (process.env.FLEETPLAN_VP_PATTERNS_GIT ?? PATTERNS.map((p) => join(MIRROR, p.replace('/', '+'), 'repo')).join(':')).split(':').filter((d) => d && existsSync(d));
 
