@@ -27,6 +27,8 @@ import { leafJobsFor } from '../render/leaves/jobs.js';
 import { clusterDef } from '../model/fleet.js';
 import type { RenderLeavesResult } from '../render/leaves/index.js';
 import { renderLeaves } from './leaves.js';
+import { ToolError } from '../errors/index.js';
+import type { FleetplanError } from '../errors/index.js';
 import type { RenderLeavesOptions } from './leaves.js';
 
 export interface WriteRenderedOptions {
@@ -347,7 +349,27 @@ export async function renderFleetLeaves(
   options.onPlanned?.(jobs.length, skipped, notes);
   const { onPlanned: _onPlanned, ...leafOptions } = options;
   const run = await renderLeaves(jobs, { ...leafOptions, repoRoot: fleet.root });
+  for (const r of run.results) {
+    const empty = r.error ? clusterDef(fleet, r.cluster)?.leafEmptyValues : undefined;
+    if (r.error && empty) r.error = explainEmptyValues(r.error, empty);
+  }
   return { run, skipped, notes };
+}
+
+/**
+ * A failed build whose tool names a value (`.Values.a.b`) that the layout leaves empty although the
+ * cluster has it: the error says which and who sets it, so that it is not read as a defect of the
+ * repository (ADR 0386). Other errors are returned as they are.
+ */
+export function explainEmptyValues(error: FleetplanError, empty: Readonly<Record<string, string>>): FleetplanError {
+  const named = new Set<string>();
+  for (const m of error.message.matchAll(/\.Values\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)/g)) {
+    const path = m[1]!;
+    for (const p of Object.keys(empty)) if (path === p || path.startsWith(`${p}.`)) named.add(p);
+  }
+  if (named.size === 0) return error;
+  const why = [...named].sort().map((p) => `${p} is ${empty[p]!} and left empty in this build: on the cluster the chart gets it`).join('; ');
+  return new ToolError(error.message, { code: error.code, ...(error.location ? { location: error.location } : {}), hint: error.hint ? `${why}; ${error.hint}` : why, cause: error });
 }
 
 /**

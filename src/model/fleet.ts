@@ -197,6 +197,12 @@ export interface ClusterDef {
   leafNotes?: Record<string, string[]>;
   /** Notes `render --leaves` prints once for the cluster, before its apps' (what they all share; ADR 0325). */
   clusterLeafNotes?: string[];
+  /**
+   * Helm values the cluster's chart builds get on the cluster but `render --leaves` leaves empty,
+   * each with who sets them (Validated Patterns: the operator's per-cluster parameters): a build
+   * that fails on one says so (ADR 0386).
+   */
+  leafEmptyValues?: Record<string, string>;
   /** The Argo CD namespace of this cluster's Applications when the layout gives each cluster its own (Validated Patterns `<pattern>-<group>`); absent: the fleet's. */
   gitopsNamespace?: string;
   /**

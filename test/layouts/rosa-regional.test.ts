@@ -261,11 +261,16 @@ test('the plan shows the ECS bootstrap the repository runs, not fleetplan\'s, an
   assert.match(b.stderr, /this repository bootstraps its clusters itself \(ECS bootstrap task\): fleetplan bootstrap does not run it/);
 });
 
+/** A plain Argo CD repository's Application and its folder, beside which this layout's look-alikes are put. */
+const WEB_APP = {
+  'apps/web.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n  project: default\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: web\n  source:\n    repoURL: https://github.com/acme/platform\n    targetRevision: main\n    path: web\n',
+  'web/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+};
+
 test('markers of this layout in a repository read as another layout are named, with what this layout lacks', async () => {
   const dir = writeTree({
     'config.yaml': rosaConfig(MAIN),
-    'apps/web.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n  project: default\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: web\n  source:\n    repoURL: https://github.com/acme/platform\n    targetRevision: main\n    path: web\n',
-    'web/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+    ...WEB_APP,
   });
   try {
     const r = await cli(['validate', '--repo', dir, '-o', 'json']);
@@ -281,12 +286,29 @@ test('markers of this layout in a repository read as another layout are named, w
 test('a plain config.yaml is not a marker of this layout', async () => {
   const dir = writeTree({
     'config.yaml': 'environments:\n  dev:\n    debug: true\n',
-    'apps/web.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n  project: default\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: web\n  source:\n    repoURL: https://github.com/acme/platform\n    targetRevision: main\n    path: web\n',
-    'web/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+    ...WEB_APP,
   });
   try {
     const r = await cli(['validate', '--repo', dir, '-o', 'json']);
     assert.doesNotMatch(r.stdout, /rosa-regional/);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('a plain config.yaml beside a deploy/ folder does not make the repository this layout: its Argo CD Applications are read', async () => {
+  // environments: without region_deployments or sectors is any tool's settings file, and deploy/ a common folder name.
+  const dir = writeTree({
+    'config.yaml': 'environments:\n  dev:\n    replicas: 1\n  prod:\n    replicas: 3\n',
+    'deploy/k8s/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n',
+    ...WEB_APP,
+  });
+  try {
+    const plan = await planOf(dir);
+    assert.equal(plan.layout, 'argocd');
+    assert.deepEqual(plan.clusters.flatMap((c) => c.apps.map((a) => a.name)), ['web']);
+    const r = await cli(['validate', '--repo', dir]);
+    assert.doesNotMatch(r.stdout, /rosa-regional|argocd\/config\/management-cluster/);
   } finally {
     removeTree(dir);
   }

@@ -152,8 +152,9 @@ test('the Applications are in the chart\'s Argo CD namespace: <pattern>-<group>,
   assert.deepEqual([...new Set(single.filter((o) => o.kind === 'Application' || o.kind === 'AppProject').map((o) => o.metadata.namespace))], ['vp-gitops']);
 });
 
-test('an older common/Makefile names the Pattern after the checkout folder, and the operator\'s global.pattern parameter follows it', async () => {
-  const dir = writeTree(pattern({ 'common/Makefile': 'NAME ?= $(shell basename "`pwd`")\n' }));
+// Both spellings of the common/Makefile's NAME: `?=` (2023-2024) and plain `=` (early 2023, with common/clustergroup in the repository).
+for (const assign of ['NAME ?= ', 'NAME=']) test(`an older common/Makefile (${assign.trim()}) names the Pattern after the checkout folder, and the operator's global.pattern parameter follows it`, async () => {
+  const dir = writeTree(pattern({ 'common/Makefile': `${assign}$(shell basename "\`pwd\`")\n` }));
   try {
     const plan = JSON.parse((await cli(['plan', '--repo', dir, '-o', 'json'])).stdout) as PlanJson & { clusters: { bootstrapNotes?: string[] }[] };
     const folder = dir.split('/').pop()!;
@@ -211,4 +212,75 @@ test('an ApplicationSet-shaped application of a chart before 0.9.5 is planned an
   } finally {
     removeTree(dir);
   }
+});
+
+test('a Subscription without installPlanApproval gets the chart\'s default global.options.installPlanApproval (Automatic) when the pattern\'s values do not set it', async () => {
+  const { loadFleet } = await import('../../src/index.js');
+  const subscription = (files: Record<string, string>) => {
+    const dir = writeTree(files);
+    try {
+      const hub = loadFleet(dir).fleet.clusters.find((c) => c.name === 'hub')!;
+      const objects = hub.generated!.find((g) => g.app === 'advanced-cluster-management')!.objects as { spec: Record<string, unknown> }[];
+      return objects[0]!.spec;
+    } finally {
+      removeTree(dir);
+    }
+  };
+  // values-global.yaml without global.options: the chart's values.yaml default applies.
+  assert.equal(subscription(pattern()).installPlanApproval, 'Automatic');
+  // The pattern's own global.options.installPlanApproval wins over the default.
+  const manual = pattern({ 'values-global.yaml': 'global:\n  pattern: demo\n  options:\n    installPlanApproval: Manual\nmain:\n  clusterGroupName: hub\n' });
+  assert.equal(subscription(manual).installPlanApproval, 'Manual');
+});
+
+test('what the chart makes of sequenceJob, extraObjects, indexImages, nodes and scheduler is named in the cluster\'s notes, not dropped silently', async () => {
+  const files = pattern();
+  files['values-hub.yaml'] = files['values-hub.yaml']!.replace('      csv: advanced-cluster-management.v2.13.0\n', [
+    '      csv: advanced-cluster-management.v2.13.0',
+    '      sequenceJob:',
+    '        resourceType: sc',
+    '        resourceName: fast',
+    '  extraObjects:',
+    '    quota:',
+    '      apiVersion: v1',
+    '      kind: ResourceQuota',
+    '      metadata:',
+    '        name: q',
+    '        namespace: web',
+    '    off:',
+    '      disabled: true',
+    '      apiVersion: v1',
+    '      kind: ConfigMap',
+    '      metadata:',
+    '        name: off',
+    '  indexImages:',
+    '    - image: quay.io/acme/catalog-index:v1',
+    '  nodes:',
+    '    - node1.example.com:',
+    '        labels:',
+    '          role: edge',
+    '  scheduler:',
+    '    mastersSchedulable: true',
+    '',
+  ].join('\n'));
+  const plan = await planOf(files);
+  const notes = plan.clusters.find((c) => c.name === 'hub')!.notes.join('\n');
+  assert.match(notes, /objects the clustergroup chart also creates, not planned: Job advanced-cluster-management-sequencejob \(subscription advanced-cluster-management's sequenceJob: waits for sc fast\); ResourceQuota web\/q \(extraObjects\.quota\); CatalogSource openshift-marketplace\/acme-catalog-index \(indexImages\); Node node1\.example\.com \(nodes\); Scheduler cluster \(scheduler\)/);
+  assert.doesNotMatch(notes, /ConfigMap/);
+  // A cluster group without them gets no such note.
+  assert.doesNotMatch(plan.clusters.find((c) => c.name === 'edge')!.notes.join('\n'), /chart also creates/);
+});
+
+test('a pattern whose operator Application reads the repository\'s own common/clustergroup says that fleetplan writes the published chart\'s objects, not that chart\'s', async () => {
+  const local = pattern({
+    'values-global.yaml': 'global:\n  pattern: demo\nmain:\n  clusterGroupName: hub\n',
+    'common/clustergroup/Chart.yaml': 'apiVersion: v2\nname: pattern-clustergroup\nversion: 0.0.1\n',
+  });
+  const plan = await planOf(local);
+  for (const c of plan.clusters) {
+    assert.match(c.notes.join('\n'), /this repository's own common\/clustergroup \(version 0\.0\.1\), which fleetplan does not run: .*helm template common\/clustergroup -f values-global\.yaml -f values-(hub|edge)\.yaml/, c.name);
+  }
+  // With multi-source (the published chart from the Helm repository) there is nothing to say.
+  const published = await planOf(pattern({ 'common/clustergroup/Chart.yaml': 'apiVersion: v2\nname: clustergroup\nversion: 0.8.1\n' }));
+  assert.doesNotMatch(published.clusters.map((c) => c.notes.join('\n')).join('\n'), /fleetplan does not run/);
 });

@@ -117,3 +117,13 @@ test('validate still reads the kustomization of an app with kustomize: true, whi
     removeTree(dir);
   }
 });
+
+test('render --leaves: a chart that fails on a value the operator sets per cluster says so, naming the value', async () => {
+  const r = await renderLeaves(pattern({
+    'charts/web/templates/nfd.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: nfd\ndata:\n  image: x{{ ternary "-rhel9" "" (semverCompare ">=4.15.0" .Values.global.clusterVersion) }}\n',
+  }));
+  assert.equal(r.code, 1);
+  // helm's own message stays; what it means is added: the value is unknown offline, not missing from the repository.
+  assert.match(r.stderr, /helm template of charts\/web failed: .*\.Values\.global\.clusterVersion/);
+  assert.match(r.stderr, /global\.clusterVersion is set per cluster by the Validated Patterns operator and left empty in this build: on the cluster the chart gets it/);
+});

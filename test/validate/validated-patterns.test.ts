@@ -120,6 +120,27 @@ const cases: Case[] = [
     edit: { 'values-hub.yaml': replace('namespace: open-cluster-management\n      channel', 'namespace: openshift-operators\n      channel') },
     want: [],
   },
+  {
+    name: 'vp-undeclared-namespace: passes for openshift-console, which every OpenShift cluster with the console has (ansible-edge-gitops\' console plugins app)',
+    edit: { 'values-edge.yaml': replace('      namespace: web', '      namespace: openshift-console') },
+    want: [],
+  },
+  {
+    name: 'vp-undeclared-namespace: passes for openshift-machine-api, a namespace of every OpenShift 4 cluster (hypershift\'s cluster-autoscaler app)',
+    edit: { 'values-edge.yaml': replace('      namespace: web', '      namespace: openshift-machine-api') },
+    want: [],
+  },
+  {
+    name: 'vp-values-schema: a subscription\'s sequenceJob without annotations (the chart\'s get on them fails, so the clustergroup Application does not render)',
+    edit: { 'values-hub.yaml': replace('      channel: release-2.16', '      channel: release-2.16\n      sequenceJob:\n        resourceType: sc\n        resourceName: fast') },
+    want: ['vp-values-schema values-hub.yaml:12 clusterGroup.subscriptions.acm.sequenceJob'],
+    message: /subscription "advanced-cluster-management" has a sequenceJob but no annotations/,
+  },
+  {
+    name: 'vp-values-schema: passes for a sequenceJob whose subscription has annotations',
+    edit: { 'values-hub.yaml': replace('      channel: release-2.16', '      channel: release-2.16\n      annotations:\n        argocd.argoproj.io/sync-wave: "5"\n      sequenceJob:\n        resourceType: sc\n        resourceName: fast') },
+    want: [],
+  },
   // vp-group-name-mismatch
   {
     name: 'vp-group-name-mismatch: clusterGroup.name differs from the values file\'s group',

@@ -53,8 +53,12 @@ export const TERRAFORM_OUTPUT = (name: string): string => `<terraform output ${n
 
 const GIT_REVISION_TEMPLATE = '{{ .metadata.annotations.git_revision }}';
 
-/** config.yaml at the root, with an `environments` map (its defining key), and a deploy/ folder. */
-/** The config.yaml generation (the newer config/ generation is ./config-dir.ts; ./entry.ts chooses). */
+/**
+ * config.yaml at the root, with an `environments` map (its defining key) in which some environment
+ * has `region_deployments` or `sectors` (a map), and a deploy/ folder. `environments:` alone is any
+ * tool's settings file and deploy/ a common folder name: together they do not make this layout.
+ * The config.yaml generation (the newer config/ generation is ./config-dir.ts; ./entry.ts chooses).
+ */
 export function detectRosaConfigFile(fs: RepoFileSystem): boolean {
   if (fs.exists(FLEET_FILE) || !fs.exists(ROSA_CONFIG_FILE) || !fs.isDirectory(ROSA_DEPLOY_DIR)) return false;
   let text: string;
@@ -67,7 +71,8 @@ export function detectRosaConfigFile(fs: RepoFileSystem): boolean {
   if (!/^environments:/m.test(text)) return false;
   try {
     const v = parseYaml(text, { schema: 'core' });
-    return isPlainObject(v) && isPlainObject(v['environments']);
+    if (!isPlainObject(v) || !isPlainObject(v['environments'])) return false;
+    return Object.values(v['environments']).some((e) => isPlainObject(e) && (isPlainObject(e['region_deployments']) || isPlainObject(e['sectors'])));
   } catch {
     return false;
   }

@@ -87,15 +87,15 @@ export interface Installer {
 
 /**
  * The installer a repository ships: `Makefile-common` (rhvp.cluster_utils, names the Pattern after
- * values-global.yaml's global.pattern) or the older `common/Makefile` (`NAME ?= basename of the
- * checkout`); without either, pattern-install's defaults with global.pattern.
+ * values-global.yaml's global.pattern) or the older `common/Makefile` (`NAME ?=` or `NAME =`: the basename of the
+ * checkout); without either, pattern-install's defaults with global.pattern.
  */
 export function readInstaller(files: { makefileCommon?: string; commonMakefile?: string }, globalPattern: string | undefined, checkoutName: string): Installer {
-  if (files.commonMakefile !== undefined && files.makefileCommon === undefined && /^NAME\s*\?=\s*\$\(shell basename/m.test(files.commonMakefile)) {
+  if (files.commonMakefile !== undefined && files.makefileCommon === undefined && /^NAME\s*[?:]?=\s*\$\(shell basename/m.test(files.commonMakefile)) {
     return {
       command: 'make install (common/Makefile operator-deploy: helm template of the pattern-install chart, applied with oc)',
       patternName: checkoutName,
-      nameFrom: `common/Makefile names the Pattern after the checkout's folder (NAME ?= basename of the working directory: ${checkoutName}; make install NAME=... changes it)${globalPattern !== undefined && globalPattern !== checkoutName ? `, not values-global.yaml's global.pattern ${globalPattern}: the operator's global.pattern parameter wins over the value files` : ''}`,
+      nameFrom: `common/Makefile names the Pattern after the checkout's folder (NAME is the basename of the working directory: ${checkoutName}; make install NAME=... changes it)${globalPattern !== undefined && globalPattern !== checkoutName ? `, not values-global.yaml's global.pattern ${globalPattern}: the operator's global.pattern parameter wins over the value files` : ''}`,
       operatorNamespace: PATTERNS_OPERATOR.namespace,
       operatorNamespaceNote: 'the pattern-install chart\'s default',
     };

@@ -55,6 +55,8 @@ export const VP_WAVES = { subscriptions: -1, applications: 0 } as const;
 export const VP_FINALIZER = 'resources-finalizer.argocd.argoproj.io/foreground';
 export const VP_PATTERN_LABEL = 'validatedpatterns.io/pattern';
 export const MANAGED_BY_LABEL = 'argocd.argoproj.io/managed-by';
+/** global.options.installPlanApproval of the clustergroup chart's values.yaml: what a Subscription gets when neither it nor the pattern sets one. */
+export const CHART_DEFAULT_INSTALL_PLAN_APPROVAL = 'Automatic';
 /** Subscriptions without a namespace go here (the chart's default). */
 export const DEFAULT_OPERATOR_NAMESPACE = 'openshift-operators';
 
@@ -262,6 +264,8 @@ interface ReaderContext {
   vpArgoNamespace: string;
   /** The clustergroup chart renders ApplicationSet-shaped applications as ApplicationSets (charts before 0.9.5). */
   applicationSets: boolean;
+  /** The version of the repository's own common/clustergroup chart, when the operator's Application reads it (no multi-source). */
+  localChart?: string;
   repoURL: string;
   revision: string;
   helmRepo: string;
@@ -337,7 +341,7 @@ function appLeafNote(group: string, params: readonly string[], unknownFiles: rea
  * chart's default), the repository's own common/clustergroup. Charts before 0.9.5 render
  * ApplicationSet-shaped applications as ApplicationSets.
  */
-export function clusterGroupChart(fs: RepoFileSystem, globalValues: Record<string, unknown>): ChartInfo & { applicationSets: boolean } {
+export function clusterGroupChart(fs: RepoFileSystem, globalValues: Record<string, unknown>): ChartInfo & { applicationSets: boolean; local?: boolean } {
   const ms = (k: string) => getPath(globalValues, ['main', 'multiSourceConfig', k]);
   if (ms('enabled') === true) {
     const gitRepo = str(ms('clusterGroupGitRepoUrl'));
@@ -366,6 +370,7 @@ export function clusterGroupChart(fs: RepoFileSystem, globalValues: Record<strin
       ? `the repository's own chart common/clustergroup (version ${version}; main.multiSourceConfig.enabled is not true)`
       : 'the repository\'s own common/clustergroup, which does not exist (main.multiSourceConfig.enabled is not true): the operator\'s Application cannot sync',
     applicationSets: local !== undefined && chartBefore095(version),
+    ...(local !== undefined ? { local: true } : {}),
   };
 }
 
@@ -507,7 +512,9 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues, cluster = gv.group): 
   const appEntries = entriesOf(cg.applications).filter(([, a]) => isPlainObject(a) && a.disabled !== true && str(a.name) !== undefined);
   const applicationNames = new Set(appEntries.map(([, a]) => str((a as Record<string, unknown>).name)!));
   const subApps: { name: string; wave: number }[] = [];
-  const installPlan = getPath(gv.values, ['global', 'options', 'installPlanApproval']);
+  // coalesce of the entry's and global.options.installPlanApproval, whose default in the chart's values.yaml is Automatic.
+  const installPlanSet = getPath(gv.values, ['global', 'options', 'installPlanApproval']);
+  const installPlan = installPlanSet === undefined ? CHART_DEFAULT_INSTALL_PLAN_APPROVAL : installPlanSet;
   const useCSV = getPath(gv.values, ['global', 'options', 'useCSV']) === true;
   const olmV1: string[] = [];
   for (const [key, raw] of entriesOf(cg.subscriptions)) {
@@ -706,6 +713,10 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues, cluster = gv.group): 
   // Notes: what was done, and what only the cluster knows.
   const files = gv.exists ? `${VP_GLOBAL_FILE} + ${gv.file}` : `${VP_GLOBAL_FILE} (${gv.file} does not exist)`;
   b.notes.push(`clusterGroup "${group}" read from ${files}, as the Validated Patterns clustergroup chart renders it${str(getPath(gv.values, ['main', 'multiSourceConfig', 'clusterGroupChartVersion'])) ? ` (chart ${String(getPath(gv.values, ['main', 'multiSourceConfig', 'clusterGroupChartVersion']))})` : ''}`);
+  if (ctx.localChart !== undefined) {
+    // fleetplan writes what the published chart (0.9.x) writes; an older copy in the repository may write less.
+    b.notes.push(`the Applications, AppProjects, Namespaces and Subscriptions are written as the published clustergroup chart 0.9.x writes them; the operator's Application reads this repository's own common/clustergroup (version ${ctx.localChart}), which fleetplan does not run: where that chart is older it may differ (charts of 2023 write no validatedpatterns.io/pattern label, no syncPolicy.retry and no extraParametersNested values); compare with helm template common/clustergroup -f ${VP_GLOBAL_FILE} -f ${gv.file}`);
+  }
   if (nsObjects.length || subApps.length) {
     const first = [
       ...(nsObjects.length ? [`${NAMESPACES_APP} (${nsObjects.length} Namespaces, ${ogObjects.length} OperatorGroups)`] : []),
@@ -723,9 +734,43 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues, cluster = gv.group): 
   if (appEntries.length) {
     b.notes.push(`helm parameters the operator sets per cluster, left out: ${[...injectedParams].sort().join(', ')} (render --leaves builds the local charts without them: a chart value read from them is what the value files set, often empty)`);
   }
+  const more = otherChartObjects(cg);
+  if (more.length) b.notes.push(`objects the clustergroup chart also creates, not planned: ${more.join('; ')}`);
   const jobs = entriesOf(getPath(cg, ['imperative', 'jobs'])).map(([, j]) => (isPlainObject(j) ? str(j.name) : undefined)).filter((x): x is string => x !== undefined);
   if (jobs.length) b.notes.push(`imperative jobs (CronJob in namespace imperative, not planned): ${jobs.join(', ')}`);
   return b;
+}
+
+/**
+ * What the clustergroup chart creates beyond the Namespaces, OperatorGroups, Subscriptions,
+ * AppProjects and Applications fleetplan plans (templates/core: a subscription's sequenceJob,
+ * extraObjects, indexImages' CatalogSources, nodes, scheduler), each named with the value that
+ * makes it, so that the plan says what it leaves out.
+ */
+function otherChartObjects(cg: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [, raw] of entriesOf(cg.subscriptions)) {
+    if (!isPlainObject(raw) || raw.disabled === true || !str(raw.name)) continue;
+    const job = raw.sequenceJob;
+    if (!isPlainObject(job) || job.disabled === true) continue;
+    const what = [str(job.resourceType), str(job.resourceName)].filter((x) => x !== undefined).join(' ');
+    out.push(`Job ${str(raw.name)!}-sequencejob (subscription ${str(raw.name)!}'s sequenceJob${what ? `: waits for ${what}` : ''})`);
+  }
+  for (const [key, obj] of entriesOf(cg.extraObjects)) {
+    if (!isPlainObject(obj) || obj.disabled === true) continue;
+    const md = isPlainObject(obj.metadata) ? obj.metadata : {};
+    out.push(`${str(obj.kind) ?? 'an object'} ${str(md.namespace) ? `${str(md.namespace)!}/` : ''}${str(md.name) ?? '(no name)'} (extraObjects.${String(key)})`);
+  }
+  for (const [, idx] of entriesOf(cg.indexImages)) {
+    if (!isPlainObject(idx) || !str(idx.image)) continue;
+    // The chart's name: the image path after the registry, without the tag, '/' → '-', unless the entry names it.
+    const m = /^[^/]*\/(.*):.*$/.exec(str(idx.image)!);
+    const name = str(idx.name) ?? (m ? m[1]! : str(idx.image)!).replace(/\//g, '-');
+    out.push(`CatalogSource openshift-marketplace/${name} (indexImages)`);
+  }
+  for (const [, node] of entriesOf(cg.nodes)) if (isPlainObject(node)) for (const n of Object.keys(node)) out.push(`Node ${n} (nodes)`);
+  if (cg.scheduler !== undefined) out.push('Scheduler cluster (scheduler)');
+  return out;
 }
 
 /** A values file seen as the model's layer: `{spec: {apps, projects}}`, positions in clusterGroup. */
@@ -886,6 +931,7 @@ function readPattern(fs: RepoFileSystem, context: { origin?: RepositoryOrigin },
     singleArgoCD,
     vpArgoNamespace: VP_ARGO_NAMESPACE,
     applicationSets: chart.applicationSets,
+    ...(chart.local ? { localChart: chart.version } : {}),
     repoURL,
     revision,
     helmRepo: str(getPath(globalValues, ['main', 'multiSourceRepoUrl'])) ?? str(getPath(globalValues, ['main', 'multiSourceConfig', 'helmRepoUrl'])) ?? VP_HELM_REPO,
@@ -918,6 +964,7 @@ function readPattern(fs: RepoFileSystem, context: { origin?: RepositoryOrigin },
       notes: [...notes, ...b.notes],
       generated: b.generated,
       ...(Object.keys(b.leafNotes).length ? { leafNotes: b.leafNotes, clusterLeafNotes: b.clusterLeafNotes } : {}),
+      leafEmptyValues: Object.fromEntries(CHART_PARAMETERS.filter((p) => !KNOWN_PARAMETERS.has(p)).map((p) => [p, 'set per cluster by the Validated Patterns operator'])),
       gitopsNamespace: b.install.argoNamespace,
       ownBootstrap: own(b.install),
     });

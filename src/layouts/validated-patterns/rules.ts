@@ -11,7 +11,7 @@ import type { Fleet } from '../../model/fleet.js';
 import { isPlainObject, getPath } from '../../model/merge.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { GroupValues } from './reader.js';
-import { DEFAULT_OPERATOR_NAMESPACE, VP_GLOBAL_FILE, entriesOf, groupValuesFile, namespaceEntries, projectNames, readGroupValues } from './reader.js';
+import { DEFAULT_OPERATOR_NAMESPACE, VP_GLOBAL_FILE, clusterGroupChart, entriesOf, groupValuesFile, namespaceEntries, projectNames, readGroupValues } from './reader.js';
 import type { RuleDefinition } from '../../validate/engine.js';
 import type { FindingDraft } from '../../validate/context.js';
 import { place } from '../../validate/context.js';
@@ -28,12 +28,17 @@ const APP_STRINGS = ['name', 'namespace', 'argoProject', 'project', 'path', 'cha
 const APP_BOOLEANS = ['kustomize', 'disabled'];
 const SUB_STRINGS = ['name', 'namespace', 'source', 'sourceNamespace', 'channel', 'csv'];
 /**
- * Namespaces that exist on every OpenShift cluster of a pattern (the platform's, the GitOps
- * operator's, and the chart's own `imperative`): using them without declaring them is right.
+ * Namespaces that exist on every OpenShift cluster of a pattern (the platform's, created by the
+ * release payload's operators on every OpenShift 4 install; the GitOps operator's; and the chart's
+ * own `imperative`): using them without declaring them is right.
  */
 export const PLATFORM_NAMESPACES = new Set([
-  'default', 'kube-public', 'kube-system', 'openshift', 'openshift-config', 'openshift-config-managed', 'openshift-gitops',
-  'openshift-marketplace', 'openshift-monitoring', DEFAULT_OPERATOR_NAMESPACE, 'imperative',
+  'default', 'kube-public', 'kube-system', 'openshift', 'openshift-config', 'openshift-config-managed', 'openshift-console', 'openshift-gitops',
+  'openshift-marketplace', 'openshift-monitoring', 'openshift-user-workload-monitoring', 'openshift-machine-api', 'openshift-machine-config-operator',
+  'openshift-ingress', 'openshift-ingress-operator', 'openshift-image-registry', 'openshift-authentication', 'openshift-apiserver',
+  'openshift-kube-apiserver', 'openshift-etcd', 'openshift-dns', 'openshift-network-operator', 'openshift-cluster-version',
+  'openshift-cluster-node-tuning-operator', 'openshift-cloud-credential-operator', 'openshift-infra', 'openshift-node',
+  DEFAULT_OPERATOR_NAMESPACE, 'imperative',
 ]);
 
 const codes = {
@@ -96,11 +101,12 @@ export const validatedPatternsRule: RuleDefinition = {
     const out: Finding[] = [];
     const global = readRaw(fs, VP_GLOBAL_FILE);
     const hub = fleet.clusters.find((c) => c.spec.role === 'hub');
+    const published = !clusterGroupChart(fs, global.value).local;
     for (const def of fleet.clusters) {
       const own = readRaw(fs, def.file);
       if (!own.exists || own.broken || global.broken) continue; // vp-missing-group-values or the syntax error says so
       const gv = readGroupValues(global.value, def.name, own.value, own.exists);
-      out.push(...checkGroup(fleet, gv, own, global, def.name));
+      out.push(...checkGroup(fleet, gv, own, global, def.name, published));
     }
     // Managed cluster groups whose values file is missing (they are still planned, with no apps of their own).
     if (hub) {
@@ -122,7 +128,8 @@ export const validatedPatternsRule: RuleDefinition = {
   },
 };
 
-function checkGroup(fleet: Fleet, gv: GroupValues, own: Raw, global: Raw, cluster: string): Finding[] {
+/** `published`: the operator's Application reads the published clustergroup chart (0.9.x), not a copy in common/clustergroup. */
+function checkGroup(fleet: Fleet, gv: GroupValues, own: Raw, global: Raw, cluster: string, published: boolean): Finding[] {
   const out: Finding[] = [];
   const cg = gv.clusterGroup;
   const add = (file: string, path: (string | number)[], draft: Omit<FindingDraft, 'cluster'>) => out.push(place(fleet, { file, path: ['clusterGroup', ...path] }, { ...draft, cluster }));
@@ -244,6 +251,11 @@ function checkGroup(fleet: Fleet, gv: GroupValues, own: Raw, global: Raw, cluste
     }
     if (s.installPlanApproval !== undefined && s.installPlanApproval !== 'Manual' && s.installPlanApproval !== 'Automatic') {
       schema(file, ['subscriptions', key, 'installPlanApproval'], `subscription "${s.name}" has installPlanApproval ${typeName(s.installPlanApproval)}`, 'use Manual or Automatic');
+    }
+    // templates/core/subscriptions.yaml (0.9.x): `coalesce .sequenceJob.syncWave (get $subs.annotations ...)` evaluates get
+    // whatever syncWave says, and get on no map stops helm template: the group's whole chart does not render.
+    if (published && isPlainObject(s.sequenceJob) && s.sequenceJob.disabled !== true && !isPlainObject(s.annotations)) {
+      schema(file, ['subscriptions', key, 'sequenceJob'], `subscription "${s.name}" has a sequenceJob but no annotations: the clustergroup chart reads the job's sync wave with get on the subscription's annotations, which fails on none, so helm template of the chart fails and the group's clustergroup Application does not sync`, 'add annotations: {argocd.argoproj.io/sync-wave: "<wave>"} to the subscription (an empty map is enough)');
     }
     if (typeof s.namespace === 'string') namespaceFinding(file, ['subscriptions', key, 'namespace'], `subscription "${s.name}"`, s.namespace);
     if (Array.isArray(s.namespaces)) s.namespaces.forEach((ns, i) => {

@@ -10,9 +10,8 @@
  * holds its Chart.yaml and values only): they are read from a git clone of
  * validatedpatterns/clustergroup-chart and of its dependency vp-rbac ($FLEETPLAN_VP_CHART_GIT and
  * $FLEETPLAN_VP_RBAC_GIT, default the local mirrors); the test says which is missing and skips.
- * Patterns: realrepos/validatedpatterns__multicloud-gitops, and the mirrors of multicloud-gitops,
- * industrial-edge and medical-diagnosis at HEAD when present ($FLEETPLAN_VP_PATTERNS_GIT, a
- * colon-separated list of git dirs).
+ * Patterns: realrepos/validatedpatterns__multicloud-gitops, and the mirrors of PATTERNS at HEAD
+ * when present ($FLEETPLAN_VP_PATTERNS_GIT, a colon-separated list of git dirs).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -30,7 +29,14 @@ import { removeDir, requireTools, tempDir, toolEnv } from '../../helpers/tools.j
 const MIRROR = '/work/.mirror';
 const chartGit = () => process.env.FLEETPLAN_VP_CHART_GIT ?? join(MIRROR, 'validatedpatterns+clustergroup-chart', 'repo');
 const rbacGit = () => process.env.FLEETPLAN_VP_RBAC_GIT ?? join(MIRROR, 'validatedpatterns+vp-rbac-chart', 'repo');
-const patternGits = () => (process.env.FLEETPLAN_VP_PATTERNS_GIT ?? ['multicloud-gitops', 'industrial-edge', 'medical-diagnosis'].map((p) => join(MIRROR, `validatedpatterns+${p}`, 'repo')).join(':')).split(':').filter((d) => d && existsSync(d));
+/** Mirrors (`<owner>+<name>/repo`) of patterns of different authors, ages and shapes; those present are compared. */
+const PATTERNS = [
+  'validatedpatterns/multicloud-gitops', 'validatedpatterns/industrial-edge', 'validatedpatterns/medical-diagnosis',
+  'validatedpatterns/ansible-edge-gitops', 'validatedpatterns/rag-llm-gitops', 'validatedpatterns/retail', 'validatedpatterns/travelops',
+  'validatedpatterns/mlops-fraud-detection', 'validatedpatterns/layered-zero-trust', 'validatedpatterns/emerging-disease-detection',
+  'validatedpatterns-sandbox/federated-edge-observability', 'validatedpatterns-sandbox/hypershift',
+];
+const patternGits = () => (process.env.FLEETPLAN_VP_PATTERNS_GIT ?? PATTERNS.map((p) => join(MIRROR, p.replace('/', '+'), 'repo')).join(':')).split(':').filter((d) => d && existsSync(d));
 
 const MARK = 'ZZINJECTED';
 /** The operator's parameters as the test gives them: the ones fleetplan knows, and a marker for the others. */
@@ -149,11 +155,12 @@ test('Validated Patterns: the objects fleetplan renders equal helm template of t
     checkout(rbacGit(), join(chart, 'charts', 'vp-rbac'));
     const repos = [realRepo('validatedpatterns__multicloud-gitops')];
     for (const git of patternGits()) {
-      const name = basename(git.replace(/\/repo$/, '')).replace(/^validatedpatterns\+/, '');
+      const base = basename(git.replace(/\/repo$/, ''));
+      const [owner, name] = base.includes('+') ? (base.split('+') as [string, string]) : ['validatedpatterns', base];
       // A clone with its origin on GitHub, as a user has it: the installer passes that origin (ADR 0342).
       const into = join(dir, 'patterns', name);
       execFileSync('git', ['clone', '-q', git, into]);
-      execFileSync('git', ['-C', into, 'remote', 'set-url', 'origin', `https://github.com/validatedpatterns/${name}.git`]);
+      execFileSync('git', ['-C', into, 'remote', 'set-url', 'origin', `https://github.com/${owner}/${name}.git`]);
       repos.push(into);
     }
     // Every pattern compared, then every difference reported at once.
