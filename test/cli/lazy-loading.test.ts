@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +26,13 @@ export async function load(url, context, next) {
   appendFileSync(process.env.FLEETPLAN_TEST_MODULE_LOG, url + '\\n');
   return next(url, context);
 }`;
-const REGISTER = `import { register } from 'node:module';
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
+// CommonJS modules (the \`yaml\` package, re2js's require build) do not pass the load hook: the
+// ones in require's cache are appended to the log when the process exits.
+const REGISTER = `import { register, createRequire } from 'node:module';
+import { appendFileSync } from 'node:fs';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});
+const cache = createRequire(${JSON.stringify(MAIN)}).cache;
+process.on('exit', () => appendFileSync(process.env.FLEETPLAN_TEST_MODULE_LOG, Object.keys(cache).map((f) => 'file://' + f + '\\n').join('')));`;
 
 /** The modules `fleetplan ARGS` loads: src-relative paths for fleetplan's own, URLs for the rest. */
 function modulesOf(args: string[]): { code: number | null; modules: string[] } {
@@ -95,6 +100,33 @@ for (const args of [['plan', '-o', 'json'], ['plan'], ['render']]) {
     assert.deepEqual(modules.filter((m) => (m.startsWith('validate/') && m !== 'validate/context.js') || m === 'api/fleet.js' || m === 'entry/fleet.js'), []);
   });
 }
+
+/** The packages among the modules: `yaml`, `re2js`, `js-yaml`. */
+const packagesOf = (modules: readonly string[]): string[] => [...new Set(modules.flatMap((m) => /\/node_modules\/([^/]+)\//.exec(m)?.[1] ?? []))].sort();
+
+for (const args of [['plan', '-o', 'json'], ['render']]) {
+  test(`${args.join(' ')} of a fleet with no finding to place loads neither the yaml package nor re2js (ADR 0376)`, () => {
+    // The yaml package is for positions, documents with errors and edits, re2js for a template's
+    // regexp function: the lab asks for neither, so only js-yaml is read.
+    const { code, modules } = modulesOf([...args, '--repo', LAB]);
+    assert.equal(code, 0);
+    assert.deepEqual(packagesOf(modules), ['js-yaml']);
+  });
+}
+
+test('the module log sees the CommonJS packages a command requires (the check can fail)', () => {
+  // An ApplicationSet file is read with the yaml package (each field's line for its messages).
+  const dir = mkdtempSync(join(tmpdir(), 'fleetplan-appset-'));
+  try {
+    const file = join(dir, 'appset.yaml');
+    writeFileSync(file, 'apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: one\nspec:\n  generators:\n    - list:\n        elements:\n          - name: a\n  template:\n    metadata:\n      name: \'{{name}}\'\n    spec:\n      project: default\n');
+    const { code, modules } = modulesOf(['appset', file]);
+    assert.equal(code, 0);
+    assert.ok(packagesOf(modules).includes('yaml'), modules.join('\n'));
+  } finally {
+    removeTree(dir);
+  }
+});
 
 test('the schema command spec offers the kinds the library has schemas for', () => {
   const schema = commands.find((c) => c.name === 'schema')!;
