@@ -60,8 +60,8 @@ function modulesOf(args: string[]): { code: number | null; modules: string[] } {
  * exception is layering/selector.js, the selector syntax that help prints (no imports but errors).
  */
 const HEAVY = /^(?:(?:load|generate|order|render|validate|diff|layouts|apply|promote|api|appset|gotemplate)\/|layering\/(?!selector\.js$))/;
-/** The command specs, the CLI's own helpers, the kernel entry and a few adapters: ~45 modules today. */
-const CHEAP_BUDGET = 60;
+/** The command specs, the CLI's own helpers, the kernel entry and a few adapters: 14–36 modules today (ADR 0376). */
+const CHEAP_BUDGET = 40;
 
 const cheap: string[][] = [['--help'], ['help', 'plan'], ['plan', '--help'], ['version', '-o', 'json'], ['--version'], ['completion', 'bash'], ['paln'], ['__complete', 'pl'], ['__complete', 'plan', '-o', '']];
 
@@ -74,6 +74,23 @@ for (const args of cheap) {
     assert.ok(modules.length <= CHEAP_BUDGET, `${modules.length} modules:\n${modules.join('\n')}`);
   });
 }
+
+for (const args of [['plan', '--repo', LAB, '-o', 'json'], ['render', '--repo', LAB], ['schema', 'Cluster']]) {
+  test(`fleetplan ${args[0]} loads its own command spec only, no help and no completion (ADR 0376)`, () => {
+    // The registry (commands/table.js) imports a spec when its command runs; help, completion and
+    // the list of every spec (commands/index.js) are for the lines that ask for them.
+    const { code, modules } = modulesOf(args);
+    assert.equal(code, 0);
+    assert.deepEqual(modules.filter((m) => m.startsWith('cli/commands/')), ['cli/commands/table.js', `cli/commands/${args[0]}.js`]);
+    assert.deepEqual(modules.filter((m) => /^cli\/(help|completion|completion-scripts)\.js$/.test(m)), []);
+  });
+}
+
+test('a mistyped command loads no command spec to suggest one', () => {
+  const { code, modules } = modulesOf(['paln']);
+  assert.equal(code, 2);
+  assert.deepEqual(modules.filter((m) => m.startsWith('cli/commands/')), ['cli/commands/table.js']);
+});
 
 test('completing a cluster name loads the fleet stages (and only then)', () => {
   const { modules } = modulesOf(['__complete', 'plan', '--repo', LAB, '--cluster', '']);
