@@ -180,7 +180,18 @@ async function part(label: string, clusters: number, appsPerCluster: number, run
   // CPU time (user + system of the process; the baseline's two renders added) does not grow with the load as wall time does.
   console.log(`  CPU time (min / median / max): ${['baseline', 'diff', ...(leaves ? [] : ['newChange']), 'full'].map(cpuLine).join('; ')}`);
   console.log(`    speed-up in CPU time: diff ${fmtRatio(pairedRatios(cpu('baseline'), cpu('diff')), 1)}${leaves ? '' : `; base recorded only ${fmtRatio(pairedRatios(cpu('baseline'), cpu('newChange')), 1)}`}`);
-  console.log(`  goal ≥20× and under 2 s: ${inc.median >= 20 ? 'ratio met' : 'ratio NOT met'}, ${spread(ms('diff')).median < 2000 ? 'time met' : 'time NOT met'} (median)`);
+  console.log(`  ${diffGoalLine(leaves, inc.median, spread(ms('diff')).median)}`);
+}
+
+/**
+ * The goal that applies to a part, met or not (medians): issue 14 asks the fleet layer for ≥ 20×
+ * the scripted baseline and under 2 s; `--leaves` runs real kustomize and Helm builds, and its
+ * goal is the time alone (under 2 s), so its ratio is shown above but not judged.
+ */
+export function diffGoalLine(leaves: boolean, ratioMedian: number, msMedian: number): string {
+  const time = msMedian < 2000 ? 'time met' : 'time NOT met';
+  if (leaves) return `goal under 2 s (the ≥20× ratio is the fleet layer's goal, not this part's): ${time} (median)`;
+  return `goal ≥20× and under 2 s: ${ratioMedian >= 20 ? 'ratio met' : 'ratio NOT met'}, ${time} (median)`;
 }
 
 export async function benchDiff(): Promise<void> {

@@ -3,18 +3,19 @@
  * read a local repository through real git (adapters/git.ts), the cluster generator the cluster
  * Secrets given, templates go through the Go-template engine.
  */
-import { Worker } from 'node:worker_threads';
+import { createLocalGitTree } from '../adapters/git.js';
+import type { LocalGitTree } from '../adapters/git.js';
 import { generateApplications } from '../appset/applications.js';
-import type { GeneratedApplication } from '../appset/applications.js';
+import type { GeneratedApplication, GenerateOptions } from '../appset/applications.js';
 import { CLUSTER_SECRET_TYPE_LABEL } from '../appset/generators/cluster.js';
+import { goTemplateEngine } from '../appset/go-engine.js';
 import { loadApplicationSet, parseClusterSecrets } from '../appset/load.js';
-import type { LoadedApplicationSet } from '../appset/load.js';
-import { firstShare, generateOptionsFor, mergeShares, printShare } from './appset-share.js';
-import type { GenerateSetup, PrintedShare, ShareWorkerInput } from './appset-share.js';
+import { createRepoServer } from '../appset/repo-server.js';
 import type { ClusterSecret, LabelSelector } from '../appset/types.js';
 import { compileSelector, isEmptySelector } from '../appset/selector.js';
 import { isPlainObject } from '../model/merge.js';
 import { FleetplanError, InputError } from '../errors/index.js';
+import type { GitRepo } from '../ports/git-repo.js';
 
 export interface ApplicationSetRunOptions {
   /** Cluster Secrets the cluster generator sees (none: only in-cluster). */
@@ -54,11 +55,33 @@ export interface UnmatchedClusterGenerator {
 /** Evaluates every ApplicationSet in a file's text. Errors name the ApplicationSet and its place in the file. */
 export async function runApplicationSets(text: string, file: string, options: ApplicationSetRunOptions): Promise<ApplicationSetRun> {
   const loaded = loadApplicationSet(text, file);
-  const { generate, close } = generateOptionsFor(options.clusterSecrets ?? [], options);
+  let tree: LocalGitTree | undefined;
+  const lazyTree = (): LocalGitTree => (tree ??= createLocalGitTree(options.repoDir));
+  const server = createRepoServer(
+    {
+      listFiles: (u, r) => lazyTree().listFiles(u, r),
+      listDirectories: (u, r) => lazyTree().listDirectories(u, r),
+      readFiles: (u, r, p) => lazyTree().readFiles(u, r, p),
+    },
+    { includeHiddenDirectories: options.includeHiddenDirectories === true },
+  );
+  const mapRevision = (rev: string): string => ((rev === '' || rev === 'HEAD') && options.revision !== undefined ? options.revision : rev);
+  const git: GitRepo = {
+    getDirectories: (u, r) => server.getDirectories(u, mapRevision(r)),
+    getFiles: (u, r, p, g) => server.getFiles(u, mapRevision(r), p, g),
+  };
+  const generate: GenerateOptions = {
+    clusterSecrets: [...(options.clusterSecrets ?? [])],
+    git,
+    fileGlobbing: options.fileGlobbing ?? 'pathspec',
+    ...goTemplateEngine,
+  };
   const run: ApplicationSetRun = { applications: [], rejected: [], unmatched: [] };
   try {
     for (const { appSet, locate } of loaded) {
-      run.unmatched.push(...unmatchedOf({ appSet, locate }, options.clusterSecrets ?? []));
+      for (const u of unmatchedClusterGenerators(appSet.spec as unknown as Record<string, unknown>, options.clusterSecrets ?? [])) {
+        run.unmatched.push({ appSet: appSet.metadata.name, ...u, location: locate(u.generator) });
+      }
       let result;
       try {
         result = await generateApplications(appSet, generate);
@@ -75,107 +98,9 @@ export async function runApplicationSets(text: string, file: string, options: Ap
       for (const bad of result.invalid) run.rejected.push({ message: bad.message, generator: bad.generated.generator });
     }
   } finally {
-    close();
+    tree?.close();
   }
   return run;
-}
-
-function unmatchedOf({ appSet, locate }: Pick<LoadedApplicationSet, 'appSet' | 'locate'>, secrets: readonly ClusterSecret[]): UnmatchedClusterGenerator[] {
-  return unmatchedClusterGenerators(appSet.spec as unknown as Record<string, unknown>, secrets).map((u) => ({ appSet: appSet.metadata.name, ...u, location: locate(u.generator) }));
-}
-
-/** The second thread of a shared run (ADR 0346): started early, asked for its share once. */
-export interface ApplicationSetWorker {
-  /** The worker's share, or undefined when it failed or made another one (the main thread then makes it). */
-  share(): Promise<PrintedShare | undefined>;
-  /** Ends the worker (when its share is not needed). */
-  stop(): void;
-}
-
-/** The first share's fraction of the Applications and the fewest Applications worth a worker (ADR 0346). */
-export const SHARED_RUN = { fraction: 0.5, least: 10_000 } as const;
-
-export interface SharedRunInput {
-  text: string;
-  file: string;
-  /** The cluster Secrets' text and its name (the worker parses them itself). */
-  clustersText?: string;
-  clustersFile?: string;
-  setup: GenerateSetup;
-  explain: boolean;
-  /** Defaults: SHARED_RUN. */
-  fraction?: number;
-  least?: number;
-}
-
-/** Starts the worker that makes the second share of `input`'s Applications. */
-export function startApplicationSetWorker(input: SharedRunInput): ApplicationSetWorker {
-  const data: ShareWorkerInput = {
-    text: input.text,
-    file: input.file,
-    clustersText: input.clustersText,
-    clustersFile: input.clustersFile ?? '',
-    setup: input.setup,
-    explain: input.explain,
-    fraction: input.fraction ?? SHARED_RUN.fraction,
-    least: input.least ?? SHARED_RUN.least,
-  };
-  const worker = new Worker(new URL('./appset-worker.js', import.meta.url), { workerData: data, stdout: true, stderr: true });
-  const result = new Promise<PrintedShare | undefined>((done) => {
-    worker.once('message', (m: PrintedShare | undefined) => done(m));
-    worker.once('error', () => done(undefined));
-    worker.once('exit', () => done(undefined));
-  });
-  return {
-    share: () => result,
-    stop: () => void worker.terminate(),
-  };
-}
-
-/** The Applications of a shared run: their bytes in printing order, with what runApplicationSets reports. */
-export interface SharedRun {
-  rejected: { message: string; generator: string }[];
-  unmatched: UnmatchedClusterGenerator[];
-  /** Applications printed. */
-  count: number;
-  /** YAML bytes, to write in turn; a piece may be written over once the next is asked for (write or copy it first). */
-  pieces: Iterable<Uint8Array>;
-}
-
-/**
- * A file of one ApplicationSet, YAML out, made in two shares (ADR 0346): the first on this thread,
- * the second by `worker` (or here, when the worker fails or is absent), merged by name into the
- * bytes `formatApplicationBytes(runApplicationSets(…).applications)` gives, with the same
- * rejected Applications in the same order. Undefined when the file is not one ApplicationSet or
- * anything fails: the caller then runs runApplicationSets, which gives the exact error.
- */
-export async function runApplicationSetShared(input: SharedRunInput, secrets: readonly ClusterSecret[], worker: ApplicationSetWorker | undefined): Promise<SharedRun | undefined> {
-  const fraction = input.fraction ?? SHARED_RUN.fraction;
-  const least = input.least ?? SHARED_RUN.least;
-  let loaded;
-  try {
-    loaded = loadApplicationSet(input.text, input.file);
-  } catch {
-    return undefined;
-  }
-  if (loaded.length !== 1) return undefined;
-  const one = loaded[0]!;
-  try {
-    const first = await printShare(one, secrets, input.setup, firstShare(fraction, least), input.explain, false);
-    const shares = [first];
-    if (first.to < first.total) {
-      let second = worker ? await worker.share() : undefined;
-      if (second === undefined || second.total !== first.total || second.from !== first.to || second.to !== first.total) {
-        second = await printShare(one, secrets, input.setup, (total) => ({ from: first.to, to: total }), input.explain, false);
-        if (second.total !== first.total) return undefined;
-      }
-      shares.push(second);
-    }
-    const merged = mergeShares(one.appSet.metadata.name, shares, input.explain);
-    return { ...merged, unmatched: unmatchedOf(one, secrets) };
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -15,7 +15,6 @@ import type { FileGlobbing, GitRepo } from '../ports/git-repo.js';
 import type { GeneratorContext } from './generators/generator.js';
 import { createGeneratorRegistry } from './generators/registry.js';
 import { transform } from './generators/transform.js';
-import type { TransformResult } from './generators/transform.js';
 import type { GoTemplateCompiler, RenderData } from './render.js';
 import { Renderer, compileObject, fillMissing } from './render.js';
 import { applicationPatchSchema, strategicMergePatch } from './smp.js';
@@ -71,40 +70,6 @@ export interface GenerateResult {
 }
 
 export async function generateApplications(appSet: ApplicationSet, options: GenerateOptions = {}): Promise<GenerateResult> {
-  return validateApplications(appSet, (await generate(appSet, options, undefined)).generated);
-}
-
-/** One share of an ApplicationSet's generated Applications (generateApplicationShare). */
-export interface ApplicationShare {
-  /** The Applications of positions `from` to `to` (generation order), not validated. */
-  generated: GeneratedApplication[];
-  /** How many Applications the ApplicationSet generates in all (before validation). */
-  total: number;
-  from: number;
-  to: number;
-}
-
-/**
- * The Applications at generation positions [from, to) of an ApplicationSet, where `part` chooses
- * the range from the total: every generator runs, but only the range is rendered (ADR 0346,
- * one share for each thread). Not validated: names are checked across all shares by the caller
- * (`validateApplications` over the shares in order gives generateApplications' result). All
- * generators run before any rendering, so when more than one thing fails the error may differ
- * from generateApplications': a caller falls back to generateApplications on any error.
- */
-export async function generateApplicationShare(
-  appSet: ApplicationSet,
-  options: GenerateOptions,
-  part: (total: number) => { from: number; to: number },
-): Promise<ApplicationShare> {
-  return generate(appSet, options, part) as Promise<ApplicationShare>;
-}
-
-async function generate(
-  appSet: ApplicationSet,
-  options: GenerateOptions,
-  part: ((total: number) => { from: number; to: number }) | undefined,
-): Promise<{ generated: GeneratedApplication[]; total: number; from: number; to: number }> {
   const spec = appSet.spec;
   const renderer = new Renderer({
     goTemplate: spec.goTemplate === true,
@@ -128,35 +93,11 @@ async function generate(
   // Field chains read the parameter sets directly only when they are the Go data (Argo CD's rule).
   const pairs = renderer.goTemplate && !patch && options.compileTemplates !== false && (options.toGoData === undefined || isParamsAsGoData(options.toGoData));
 
-  // With a part, every generator runs first (the total chooses the range); else each renders as it comes.
-  const pending: { path: string; results: TransformResult[] }[] = [];
-  let from = 0;
-  let to = Infinity;
-  let total = 0;
-  if (part) {
-    for (let i = 0; i < spec.generators.length; i++) {
-      const path = `spec.generators[${i}]`;
-      const results = await transform(spec.generators[i]!, registry, { ...ctx, path }, undefined, pairs);
-      pending.push({ path, results });
-      for (const r of results) {
-        if (r.rows !== undefined) for (const row of r.rows) total += row.second.length;
-        else total += r.params.length;
-      }
-    }
-    ({ from, to } = part(total));
-  }
-  // Generation position of the next Application.
-  let at = 0;
   for (let i = 0; i < spec.generators.length; i++) {
     const path = `spec.generators[${i}]`;
     // A goTemplate matrix comes as its rows when its pairs can be rendered uncombined (ADR 0308).
-    const results = part ? pending[i]!.results : await transform(spec.generators[i]!, registry, { ...ctx, path }, undefined, pairs);
+    const results = await transform(spec.generators[i]!, registry, { ...ctx, path }, undefined, pairs);
     for (const r of results) {
-      const count = r.rows !== undefined ? r.rows.reduce((n, row) => n + row.second.length, 0) : r.params.length;
-      if (at + count <= from || at >= to) {
-        at += count;
-        continue;
-      }
       const ownTemplate = (isPlainObject(r.spec['template']) ? r.spec['template'] : {}) as ApplicationSetTemplate;
       const template = fillMissing(ownTemplate, spec.template) as ApplicationSetTemplate;
       const tmplApp = templateApplication(template);
@@ -172,18 +113,8 @@ async function generate(
           : CompiledApplicationTemplate.compile(tmplApp, renderer, { preserveResourcesOnDeletion: preserve, namespace: appSet.metadata.namespace, path: templatePath, applyFinalizerRule });
       if (compiled && r.rows !== undefined) {
         for (const { first, second } of r.rows) {
-          // Rows wholly outside the range are skipped at once.
-          if (at + second.length <= from || at >= to) {
-            at += second.length;
-            continue;
-          }
           const firstEmpty = hasNoKeys(first);
           for (const b of second) {
-            if (at < from || at >= to) {
-              at++;
-              continue;
-            }
-            at++;
             if (firstEmpty && hasNoKeys(b)) {
               // An empty parameter set: the template untouched, as below.
               const app = structuredClone(tmplApp);
@@ -197,10 +128,7 @@ async function generate(
         }
         continue;
       }
-      const list = r.params;
-      const end = Math.min(list.length, to - at);
-      for (let k = Math.max(0, from - at); k < end; k++) {
-        const params = list[k]!;
+      for (const params of r.params) {
         let app: Application;
         const data = renderer.prepare(params);
         const empty = hasNoKeys(params);
@@ -218,10 +146,9 @@ async function generate(
         app.metadata.namespace = appSet.metadata.namespace;
         generated.push({ application: app, params, generator });
       }
-      at += list.length;
     }
   }
-  return { generated, total: part ? total : at, from, to: part ? to : at };
+  return validateApplications(appSet, generated);
 }
 
 /**
@@ -291,24 +218,22 @@ export function validateApplications(appSet: ApplicationSet, generated: Generate
   const setName = appSet.metadata.name;
   for (const g of generated) {
     const name = applicationName(g);
-    const problem = nameProblem(setName, name, names);
-    if (problem !== undefined) invalid.push({ name, message: problem, generated: g });
-    else applications.push(g);
+    if (names.has(name)) {
+      invalid.push({ name, message: `ApplicationSet ${setName} contains applications with duplicate name: ${name}`, generated: g });
+      continue;
+    }
+    names.add(name);
+    if (name === '') {
+      invalid.push({
+        name,
+        message: `ApplicationSet ${setName} contains an application with no name; a name must be set in the template's metadata.name or via a templatePatch (generateName is not supported)`,
+        generated: g,
+      });
+      continue;
+    }
+    applications.push(g);
   }
   return { applications, invalid };
-}
-
-/**
- * Why Argo CD rejects the next generated Application named `name` (a duplicate of one in `seen`,
- * or no name), or undefined; a name seen for the first time is added to `seen`.
- */
-export function nameProblem(setName: string, name: string, seen: Set<string>): string | undefined {
-  if (seen.has(name)) return `ApplicationSet ${setName} contains applications with duplicate name: ${name}`;
-  seen.add(name);
-  if (name === '') {
-    return `ApplicationSet ${setName} contains an application with no name; a name must be set in the template's metadata.name or via a templatePatch (generateName is not supported)`;
-  }
-  return undefined;
 }
 
 /** `metadata.name` of a generated Application ('' when it has none), without building it. */

@@ -3,8 +3,8 @@
  * Shape errors name the file, line and field; `locate` maps a spec path of a later evaluation
  * error (e.g. `spec.generators[0].matrix.generators[1].git`) back to its line.
  */
-import { LineCounter, parseAllDocuments, parseYamlAll } from '../yaml/index.js';
-import type { Document } from '../yaml/index.js';
+import { lineCounter, parseAllDocuments, parseYamlAll } from '../yaml/index.js';
+import type { Document, LineCounter } from '../yaml/index.js';
 import { InputError } from '../errors/index.js';
 import type { SourceLocation } from '../errors/index.js';
 import type { ApplicationSet, ClusterSecret } from './types.js';
@@ -55,7 +55,7 @@ function fail(message: string, loc: SourceLocation, hint?: string): never {
 
 /** Parses every ApplicationSet document of a YAML stream. */
 export function loadApplicationSet(text: string, file: string): LoadedApplicationSet[] {
-  const lc = new LineCounter();
+  const lc = lineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false });
   if (!Array.isArray(docs)) fail('not a YAML stream', { file });
   const out: LoadedApplicationSet[] = [];
@@ -183,7 +183,7 @@ function parseCoreChecked(text: string): unknown[] | undefined {
 
 /** parseClusterSecrets with the positioned parser (`yaml`): every value placed; the reference for the fast path. */
 export function parseClusterSecretsWithPositions(text: string, file: string): ClusterSecret[] {
-  const lc = new LineCounter();
+  const lc = lineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lc, prettyErrors: false });
   if (!Array.isArray(docs)) fail('not a YAML stream', { file });
   const out: ClusterSecret[] = [];

@@ -7,11 +7,14 @@ import { parseArgs } from 'node:util';
 import { FleetplanError, InputError, UsageError } from '../entry/core.js';
 import type { CliIO, Command, CommandContext, OptionSpec } from './command.js';
 import { commonOptions } from './command.js';
-import { commands } from './commands/index.js';
-import { commandHelp, topHelp } from './help.js';
+import { commandNames, loadCommand } from './commands/table.js';
 import { didYouMean } from './suggest.js';
-import { complete, formatCompletion } from './completion.js';
 import { paletteFor } from './color.js';
+
+// Help, completion and the list of every command are imported where they are asked for: a run of
+// one command loads its own spec only (ADR 0376).
+const allCommands = async (): Promise<Command[]> => (await import('./commands/index.js')).commands;
+const help = () => import('./help.js');
 
 /** A usage error that ends with a suggestion on its own line (`did you mean plan?`). */
 class UnknownNameError extends UsageError {
@@ -28,16 +31,17 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   const color = { stdout: paletteFor(io.stdout, io.env), stderr: paletteFor(io.stderr, io.env) };
   if (name === undefined) {
-    io.stdout.write(topHelp(commands));
+    io.stdout.write((await help()).topHelp(await allCommands()));
     return 2;
   }
   if (name === '--help' || name === '-h') {
-    io.stdout.write(topHelp(commands));
+    io.stdout.write((await help()).topHelp(await allCommands()));
     return 0;
   }
   if (name === '__complete') {
     // Hidden: the shell scripts' entry point. Never an error, never stderr.
-    io.stdout.write(formatCompletion(await complete(rest, commands, { cwd: io.cwd })));
+    const { complete, formatCompletion } = await import('./completion.js');
+    io.stdout.write(formatCompletion(await complete(rest, await allCommands(), { cwd: io.cwd })));
     return 0;
   }
   let command: Command | undefined;
@@ -46,21 +50,21 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     if (name === 'help') {
       const [topic, ...extra] = rest;
       if (topic === undefined) {
-        io.stdout.write(topHelp(commands));
+        io.stdout.write((await help()).topHelp(await allCommands()));
         return 0;
       }
       if (extra.length > 0) throw new UsageError(`help takes one command, got ${rest.length}`, { hint: 'fleetplan help COMMAND' });
-      io.stdout.write(commandHelp(findCommand(topic)));
+      io.stdout.write((await help()).commandHelp(await findCommand(topic)));
       return 0;
     }
     if (name === '--version' || name === '-v') {
-      command = findCommand('version');
+      command = await findCommand('version');
       label = 'version';
     } else if (name.startsWith('-')) {
       const flag = name.replace(/=.*$/, '');
       throw new UnknownNameError(`unknown flag ${flag}`, flag.startsWith('--') ? didYouMean(flag.slice(2), ['help', 'version'], (c) => `--${c}`) : undefined, 'fleetplan --help');
     } else {
-      command = findCommand(name);
+      command = await findCommand(name);
     }
     const options = { ...commonOptions, ...command.options };
     rejectUnknownFlags(rest, options, command);
@@ -73,7 +77,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       });
     }
     if (parsed.values.help) {
-      io.stdout.write(commandHelp(command));
+      io.stdout.write((await help()).commandHelp(command));
       return 0;
     }
     const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
@@ -95,17 +99,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-function findCommand(name: string): Command {
-  const command = commands.find((c) => c.name === name);
+async function findCommand(name: string): Promise<Command> {
+  const command = loadCommand(name);
   if (command) return command;
-  throw new UnknownNameError(
-    `unknown command "${name}"`,
-    didYouMean(
-      name,
-      commands.map((c) => c.name),
-    ),
-    'fleetplan --help',
-  );
+  throw new UnknownNameError(`unknown command "${name}"`, didYouMean(name, commandNames), 'fleetplan --help');
 }
 
 /**

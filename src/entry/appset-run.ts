@@ -1,6 +1,6 @@
 /** ApplicationSets evaluated offline (`fleetplan appset`) without the fleet: what the command loads unless --clusters fleet. */
-export { runApplicationSets, runApplicationSetShared, startApplicationSetWorker, readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL, SHARED_RUN } from '../api/appset.js';
-export type { ApplicationSetRun, ApplicationSetRunOptions, ApplicationSetWorker, SharedRunInput, UnmatchedClusterGenerator } from '../api/appset.js';
+export { runApplicationSets, readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL } from '../api/appset.js';
+export type { ApplicationSetRun, ApplicationSetRunOptions, UnmatchedClusterGenerator } from '../api/appset.js';
 export { formatApplications, formatApplicationChunks, formatApplicationBytes } from '../appset/format.js';
 export type { GeneratedApplication } from '../appset/applications.js';
 export type { OutputFormat } from '../appset/format.js';

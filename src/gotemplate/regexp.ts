@@ -12,8 +12,19 @@
  * - `allMatches`, `replaceAll` and `split` follow regexp.go's loops (an empty match right after a
  *   previous match is skipped; the search then advances one code point).
  */
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { FuncError } from './errors.js';
+
+/**
+ * re2js (263 KB in one file), required on the first regexp a run compiles (ADR 0376): most runs
+ * load the Go-template engine and never call a regexp function. Its CommonJS build (the package's
+ * `require` export) is the same code as its ES module build, and loads synchronously.
+ */
+let loaded: typeof RE2JS | undefined;
+function re2js(): typeof RE2JS {
+  return (loaded ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS);
+}
 
 /** Submatch offsets as Go's `FindStringSubmatchIndex`: pairs, -1 for a group that did not take part. */
 export type Submatches = number[];
@@ -29,7 +40,7 @@ export class GoRegexp {
   static compile(expr: string): GoRegexp {
     let re: RE2JS;
     try {
-      re = RE2JS.compile(expr);
+      re = re2js().compile(expr);
     } catch (e) {
       throw new FuncError(goSyntaxMessage((e as Error).message));
     }

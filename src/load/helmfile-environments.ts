@@ -7,7 +7,7 @@
  */
 import type { HelmfileEnvironment, HelmfileEnvironments } from '../model/graphs.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { LineCounter, isMap, isPair, isScalar, parseAllDocuments } from '../yaml/index.js';
+import { lineCounter, isMap, isPair, isScalar, parseAllDocuments } from '../yaml/index.js';
 import type { Document, YamlNode } from '../yaml/index.js';
 import { joinRelative } from './manifests.js';
 
@@ -30,7 +30,7 @@ function read(fs: RepoFileSystem, file: string): FileFacts {
   } catch {
     return out;
   }
-  const lc = new LineCounter();
+  const lc = lineCounter();
   let docs: Document[];
   try {
     docs = parseAllDocuments(text, { lineCounter: lc }) as Document[];

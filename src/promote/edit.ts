@@ -8,8 +8,8 @@
  * `revision` key gets one, right after its `name`, in the style of its map (block or flow).
  * The result is parsed again and must equal the old data with only that value changed.
  */
-import { isMap, isPair, isScalar, isSeq, parseDocument, Scalar } from '../yaml/index.js';
-import type { YamlNode, Pair, YAMLMap } from '../yaml/index.js';
+import { isMap, isPair, isScalar, isSeq, parseDocument } from '../yaml/index.js';
+import type { YamlNode, Pair, Scalar, YAMLMap } from '../yaml/index.js';
 import { InputError } from '../errors/index.js';
 
 export function setSectorRevision(text: string, file: string, index: number, revision: string): string {
@@ -57,7 +57,7 @@ function spliceRevision(text: string, sector: YAMLMap, revision: string, file: s
   if (!nameValue?.range || !nameKey?.range) {
     throw new InputError(`spec.sectors[${index}] of ${file} has no name`, { code: 'sector-not-editable', location: { file, path: `spec.sectors[${index}]` } });
   }
-  const value = scalarText(revision, Scalar.PLAIN);
+  const value = scalarText(revision, 'PLAIN');
   const at = nameValue.range[1];
   if (sector.flow) return `${text.slice(0, at)}, revision: ${value}${text.slice(at)}`;
   // Block map: a new line after the name's line (past any comment on it), at the name's column.
@@ -77,8 +77,8 @@ function spliceRevision(text: string, sector: YAMLMap, revision: string, file: s
 
 /** The value in the quoting style the old one had; plain unless plain would not read back as this string. */
 function scalarText(value: string, type: Scalar.Type | undefined): string {
-  if (type === Scalar.QUOTE_SINGLE) return `'${value.replace(/'/g, "''")}'`;
-  if (type === Scalar.QUOTE_DOUBLE) return JSON.stringify(value);
+  if (type === 'QUOTE_SINGLE') return `'${value.replace(/'/g, "''")}'`;
+  if (type === 'QUOTE_DOUBLE') return JSON.stringify(value);
   const plain = parseDocument(`v: ${value}\n`).toJS() as { v?: unknown };
   return plain.v === value ? value : JSON.stringify(value);
 }

@@ -17,8 +17,8 @@
  * Cost: each directory is built once per validation (cached); its objects are copied, not
  * re-read, by every kustomization that includes it.
  */
-import { LineCounter, isScalar, parseAllDocuments, parseDocument, parseYaml, parseYamlAll } from '../yaml/index.js';
-import type { Document } from '../yaml/index.js';
+import { lineCounter, isScalar, parseAllDocuments, parseDocument, parseYaml, parseYamlAll } from '../yaml/index.js';
+import type { Document, LineCounter } from '../yaml/index.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import type { YamlPath } from '../model/source.js';
 import { formatPath } from '../model/source.js';
@@ -211,7 +211,7 @@ export class StaticKustomize {
       text,
       doc: () => {
         if (!parsed) {
-          const lc = new LineCounter();
+          const lc = lineCounter();
           parsed = { doc: parseDocument(text, { lineCounter: lc, uniqueKeys: false }), lc };
         }
         return parsed;
@@ -240,7 +240,7 @@ export class StaticKustomize {
     } catch {
       return { file, line: startLine };
     }
-    const lc = new LineCounter();
+    const lc = lineCounter();
     for (const doc of parseAllDocuments(text, { lineCounter: lc, uniqueKeys: false }) as Document[]) {
       const range = doc.contents?.range;
       if (!range) continue;
@@ -396,7 +396,7 @@ export class StaticKustomize {
       return;
     }
     if (text === undefined) return;
-    const lc = new LineCounter();
+    const lc = lineCounter();
     const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false });
     const ops: unknown = doc.errors.length ? undefined : doc.toJS({ maxAliasCount: 100 });
     if (!Array.isArray(ops)) {

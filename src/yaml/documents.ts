@@ -1,6 +1,6 @@
 /** Multi-document YAML (kustomize output, `.bootstrap/*.yaml`), with positions when asked. */
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, lineCounter, parseAllDocuments } from './yaml-package.js';
 import type { YamlPath } from '../model/source.js';
 
 /** Every document as plain data; throws on a syntax error. */
@@ -14,7 +14,7 @@ export interface LocatedDoc {
 }
 
 export function located(text: string): LocatedDoc[] {
-  const lc = new LineCounter();
+  const lc = lineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lc, uniqueKeys: false });
   const list = Array.isArray(docs) ? docs : [docs];
   const out: LocatedDoc[] = [];

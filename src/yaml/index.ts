@@ -69,8 +69,9 @@ export type { GoIntParser } from './go-yaml.js';
  * One document as plain data with the `yaml` package's YAML 1.2 reading (its `parse`): what the
  * Helm values semantics in layouts/gitops-standards were checked against.
  */
-export { parse as parseYaml12 } from 'yaml';
+export { parseYaml12 } from './yaml-package.js';
 
-// The `yaml` package's document API, for readers that need positions or edit files in place.
-export { LineCounter, Parser, Scalar, isMap, isPair, isScalar, isSeq, parseAllDocuments, parseDocument } from 'yaml';
-export type { Document, Node as YamlNode, Pair, YAMLMap } from 'yaml';
+// The `yaml` package's document API, for readers that need positions or edit files in place. Each
+// name loads the package on its first call (./yaml-package.ts), not when this module is imported.
+export { isMap, isPair, isScalar, isSeq, lineCounter, parseAllDocuments, parseDocument } from './yaml-package.js';
+export type { Document, LineCounter, Node as YamlNode, Pair, Scalar, YAMLMap } from 'yaml';

@@ -8,8 +8,8 @@
  * Parsing is strict: duplicate keys are errors.
  */
 import jsYaml from 'js-yaml';
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
-import type { Document, Node as YamlNode } from 'yaml';
+import type { Document, LineCounter, Node as YamlNode } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, lineCounter, parseDocument } from './yaml-package.js';
 import type { Finding } from '../model/finding.js';
 import type { SourceFile } from '../model/source.js';
 import { ONE_CORE_DOCUMENT, readYamlSubset } from './subset.js';
@@ -64,11 +64,11 @@ function hasSharedNodes(v: unknown): boolean {
 }
 
 function parseWithPositions(file: string, text: string): ParseResult {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, merge: true });
+  const lc = lineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, strict: true, merge: true });
   const findings: Finding[] = [];
   for (const err of doc.errors) {
-    const pos = lineCounter.linePos(err.pos[0]);
+    const pos = lc.linePos(err.pos[0]);
     findings.push({
       severity: 'error',
       code: err.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax',
@@ -95,7 +95,7 @@ function parseWithPositions(file: string, text: string): ParseResult {
     });
     return { source: undefined, findings };
   }
-  return { source: makeSource(file, doc, lineCounter, value), findings };
+  return { source: makeSource(file, doc, lc, value), findings };
 }
 
 function makeSource(file: string, doc: Document, lc: LineCounter, value: unknown): SourceFile {

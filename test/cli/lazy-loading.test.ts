@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +26,13 @@ export async function load(url, context, next) {
   appendFileSync(process.env.FLEETPLAN_TEST_MODULE_LOG, url + '\\n');
   return next(url, context);
 }`;
-const REGISTER = `import { register } from 'node:module';
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
+// CommonJS modules (the \`yaml\` package, re2js's require build) do not pass the load hook: the
+// ones in require's cache are appended to the log when the process exits.
+const REGISTER = `import { register, createRequire } from 'node:module';
+import { appendFileSync } from 'node:fs';
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});
+const cache = createRequire(${JSON.stringify(MAIN)}).cache;
+process.on('exit', () => appendFileSync(process.env.FLEETPLAN_TEST_MODULE_LOG, Object.keys(cache).map((f) => 'file://' + f + '\\n').join('')));`;
 
 /** The modules `fleetplan ARGS` loads: src-relative paths for fleetplan's own, URLs for the rest. */
 function modulesOf(args: string[]): { code: number | null; modules: string[] } {
@@ -55,8 +60,8 @@ function modulesOf(args: string[]): { code: number | null; modules: string[] } {
  * exception is layering/selector.js, the selector syntax that help prints (no imports but errors).
  */
 const HEAVY = /^(?:(?:load|generate|order|render|validate|diff|layouts|apply|promote|api|appset|gotemplate)\/|layering\/(?!selector\.js$))/;
-/** The command specs, the CLI's own helpers, the kernel entry and a few adapters: ~45 modules today. */
-const CHEAP_BUDGET = 60;
+/** The command specs, the CLI's own helpers, the kernel entry and a few adapters: 14–36 modules today (ADR 0376). */
+const CHEAP_BUDGET = 40;
 
 const cheap: string[][] = [['--help'], ['help', 'plan'], ['plan', '--help'], ['version', '-o', 'json'], ['--version'], ['completion', 'bash'], ['paln'], ['__complete', 'pl'], ['__complete', 'plan', '-o', '']];
 
@@ -69,6 +74,23 @@ for (const args of cheap) {
     assert.ok(modules.length <= CHEAP_BUDGET, `${modules.length} modules:\n${modules.join('\n')}`);
   });
 }
+
+for (const args of [['plan', '--repo', LAB, '-o', 'json'], ['render', '--repo', LAB], ['schema', 'Cluster']]) {
+  test(`fleetplan ${args[0]} loads its own command spec only, no help and no completion (ADR 0376)`, () => {
+    // The registry (commands/table.js) imports a spec when its command runs; help, completion and
+    // the list of every spec (commands/index.js) are for the lines that ask for them.
+    const { code, modules } = modulesOf(args);
+    assert.equal(code, 0);
+    assert.deepEqual(modules.filter((m) => m.startsWith('cli/commands/')), ['cli/commands/table.js', `cli/commands/${args[0]}.js`]);
+    assert.deepEqual(modules.filter((m) => /^cli\/(help|completion|completion-scripts)\.js$/.test(m)), []);
+  });
+}
+
+test('a mistyped command loads no command spec to suggest one', () => {
+  const { code, modules } = modulesOf(['paln']);
+  assert.equal(code, 2);
+  assert.deepEqual(modules.filter((m) => m.startsWith('cli/commands/')), ['cli/commands/table.js']);
+});
 
 test('completing a cluster name loads the fleet stages (and only then)', () => {
   const { modules } = modulesOf(['__complete', 'plan', '--repo', LAB, '--cluster', '']);
@@ -95,6 +117,33 @@ for (const args of [['plan', '-o', 'json'], ['plan'], ['render']]) {
     assert.deepEqual(modules.filter((m) => (m.startsWith('validate/') && m !== 'validate/context.js') || m === 'api/fleet.js' || m === 'entry/fleet.js'), []);
   });
 }
+
+/** The packages among the modules: `yaml`, `re2js`, `js-yaml`. */
+const packagesOf = (modules: readonly string[]): string[] => [...new Set(modules.flatMap((m) => /\/node_modules\/([^/]+)\//.exec(m)?.[1] ?? []))].sort();
+
+for (const args of [['plan', '-o', 'json'], ['render']]) {
+  test(`${args.join(' ')} of a fleet with no finding to place loads neither the yaml package nor re2js (ADR 0376)`, () => {
+    // The yaml package is for positions, documents with errors and edits, re2js for a template's
+    // regexp function: the lab asks for neither, so only js-yaml is read.
+    const { code, modules } = modulesOf([...args, '--repo', LAB]);
+    assert.equal(code, 0);
+    assert.deepEqual(packagesOf(modules), ['js-yaml']);
+  });
+}
+
+test('the module log sees the CommonJS packages a command requires (the check can fail)', () => {
+  // An ApplicationSet file is read with the yaml package (each field's line for its messages).
+  const dir = mkdtempSync(join(tmpdir(), 'fleetplan-appset-'));
+  try {
+    const file = join(dir, 'appset.yaml');
+    writeFileSync(file, 'apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: one\nspec:\n  generators:\n    - list:\n        elements:\n          - name: a\n  template:\n    metadata:\n      name: \'{{name}}\'\n    spec:\n      project: default\n');
+    const { code, modules } = modulesOf(['appset', file]);
+    assert.equal(code, 0);
+    assert.ok(packagesOf(modules).includes('yaml'), modules.join('\n'));
+  } finally {
+    removeTree(dir);
+  }
+});
 
 test('the schema command spec offers the kinds the library has schemas for', () => {
   const schema = commands.find((c) => c.name === 'schema')!;

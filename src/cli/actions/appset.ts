@@ -5,9 +5,9 @@
  */
 import type { CommandContext } from '../command.js';
 import { resolve } from 'node:path';
-import { formatApplicationChunks, formatApplicationBytes, readClusterSecrets, runApplicationSets, runApplicationSetShared, startApplicationSetWorker, CLUSTER_SECRET_TYPE_LABEL } from '../../entry/appset-run.js';
+import { formatApplicationChunks, formatApplicationBytes, readClusterSecrets, runApplicationSets, CLUSTER_SECRET_TYPE_LABEL } from '../../entry/appset-run.js';
 import { UsageError } from '../../entry/core.js';
-import type { ApplicationSetWorker, OutputFormat, ClusterSecret, SharedRunInput, UnmatchedClusterGenerator } from '../../entry/appset-run.js';
+import type { OutputFormat, ClusterSecret, UnmatchedClusterGenerator } from '../../entry/appset-run.js';
 import { readTextFile } from '../../adapters/fs.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -30,65 +30,30 @@ export async function run(ctx: CommandContext): Promise<number> {
     includeHiddenDirectories: values['include-hidden-directories'] === true,
   };
   const format = { output: output as OutputFormat, explain: values['explain'] === true };
-  // A large --clusters file, YAML out to a byte sink: a worker makes half the Applications
-  // (ADR 0346), started before the Secrets are read so that its start-up overlaps that.
-  let clustersText: string | undefined;
-  if (clusters !== undefined && clusters !== 'fleet') clustersText = readTextFile(resolve(io.cwd, clusters), clusters);
-  // Off unless asked (ADR 0346: not yet shown to lower wall time): FLEETPLAN_APPSET_WORKER=auto
-  // starts it for a large --clusters file, =on for any input (tests use it).
-  const mode = io.env['FLEETPLAN_APPSET_WORKER'];
-  let shared: SharedRunInput | undefined;
-  let worker: ApplicationSetWorker | undefined;
-  if ((mode === 'on' || mode === 'auto') && clusters !== 'fleet' && output === 'yaml' && io.stdoutBytes && (mode === 'on' || (clustersText ?? '').length >= WORKER_CLUSTERS_TEXT)) {
-    let text: string | undefined;
-    try {
-      text = readTextFile(resolve(io.cwd, file), file);
-    } catch {
-      text = undefined; // read again below, where its error is reported
-    }
-    if (text !== undefined) {
-      shared = { text, file, clustersText, clustersFile: clusters ?? '', setup, explain: format.explain, ...(mode === 'on' ? { least: 0 } : {}) };
-      worker = startApplicationSetWorker(shared);
+  let secrets: ClusterSecret[] = [];
+  // The fleet's stages are loaded only for `--clusters fleet`.
+  if (clusters === 'fleet') secrets = await (await import('./appset-fleet.js')).clusterSecretsFromFleet(ctx);
+  else if (clusters !== undefined) {
+    const read = readClusterSecrets(readTextFile(resolve(io.cwd, clusters), clusters), clusters);
+    secrets = read.secrets;
+    if (read.unlabelled.length > 0) {
+      io.stderr.write(`fleetplan appset: ${clusters}: ignoring Secrets without the label ${CLUSTER_SECRET_TYPE_LABEL}: cluster: ${read.unlabelled.join(', ')}\n`);
     }
   }
-  try {
-    let secrets: ClusterSecret[] = [];
-    // The fleet's stages are loaded only for `--clusters fleet`.
-    if (clusters === 'fleet') secrets = await (await import('./appset-fleet.js')).clusterSecretsFromFleet(ctx);
-    else if (clusters !== undefined) {
-      const read = readClusterSecrets(clustersText!, clusters);
-      secrets = read.secrets;
-      if (read.unlabelled.length > 0) {
-        io.stderr.write(`fleetplan appset: ${clusters}: ignoring Secrets without the label ${CLUSTER_SECRET_TYPE_LABEL}: cluster: ${read.unlabelled.join(', ')}\n`);
-      }
-    }
-    const run = shared && io.stdoutBytes ? await runApplicationSetShared(shared, secrets, worker) : undefined;
-    worker?.stop();
-    if (run !== undefined) {
-      report(ctx, file, clusters, secrets.length, run.rejected, run.unmatched);
-      for (const piece of run.pieces) await io.stdoutBytes!(piece);
-      return exitCode(run.count, run.rejected.length, run.unmatched.length, clusters);
-    }
-    const { applications: apps, rejected, unmatched } = await runApplicationSets(readTextFile(resolve(io.cwd, file), file), file, { clusterSecrets: secrets, ...setup });
-    report(ctx, file, clusters, secrets.length, rejected, unmatched);
-    // Written piece by piece: the whole stream of a large matrix never exists as one string.
-    if (io.stdoutBytes) {
-      // Two buffers in turn (ADR 0308): the older one is written again only after stdout is done with it.
-      let older: Promise<void> | void = undefined;
-      for (const chunk of formatApplicationBytes(apps, format, { reuse: true })) {
-        await older;
-        older = io.stdoutBytes(chunk);
-      }
+  const { applications: apps, rejected, unmatched } = await runApplicationSets(readTextFile(resolve(io.cwd, file), file), file, { clusterSecrets: secrets, ...setup });
+  report(ctx, file, clusters, secrets.length, rejected, unmatched);
+  // Written piece by piece: the whole stream of a large matrix never exists as one string.
+  if (io.stdoutBytes) {
+    // Two buffers in turn (ADR 0308): the older one is written again only after stdout is done with it.
+    let older: Promise<void> | void = undefined;
+    for (const chunk of formatApplicationBytes(apps, format, { reuse: true })) {
       await older;
-    } else for (const chunk of formatApplicationChunks(apps, format)) io.stdout.write(chunk);
-    return exitCode(apps.length, rejected.length, unmatched.length, clusters);
-  } finally {
-    worker?.stop();
-  }
+      older = io.stdoutBytes(chunk);
+    }
+    await older;
+  } else for (const chunk of formatApplicationChunks(apps, format)) io.stdout.write(chunk);
+  return exitCode(apps.length, rejected.length, unmatched.length, clusters);
 }
-
-/** The --clusters text from which FLEETPLAN_APPSET_WORKER=auto starts a worker (about 80 cluster Secrets; ADR 0346). */
-const WORKER_CLUSTERS_TEXT = 32 * 1024;
 
 /** Nothing generated because no cluster was selected: missing input (2) without --clusters, else a failed run (1). */
 function exitCode(count: number, rejected: number, unmatched: number, clusters: string | undefined): number {

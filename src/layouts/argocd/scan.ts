@@ -9,7 +9,7 @@ import { joinRepoPath } from '../../model/repo-path.js';
 import type { Finding } from '../../model/finding.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { KUSTOMIZATION_FILES } from '../../load/kustomization.js';
-import { parseYamlAll, parseAllDocuments, LineCounter, isMap, isPair, isScalar, isSeq } from '../../yaml/index.js';
+import { parseYamlAll, parseAllDocuments, lineCounter, isMap, isPair, isScalar, isSeq } from '../../yaml/index.js';
 import type { Document } from '../../yaml/index.js';
 import { expandListDocument, isListDocument } from '../../model/k8s-list.js';
 
@@ -79,7 +79,7 @@ const SECRET_TYPE = /argocd\.argoproj\.io\/secret-type/;
  */
 function nameLines(text: string): Map<string, { line: number; name: unknown }> {
   const out = new Map<string, { line: number; name: unknown }>();
-  const lc = new LineCounter();
+  const lc = lineCounter();
   let docs: Document[];
   try {
     docs = parseAllDocuments(text, { lineCounter: lc }) as Document[];

@@ -11,7 +11,7 @@
  * a templated chart is read from the app's Flux OCIRepository, as the layout's own template does.
  * Decisions: docs/adr/0102-helmfile-flux-layout.md.
  */
-import { parseAllDocuments, LineCounter, isMap, isPair, isScalar, isSeq } from '../../yaml/index.js';
+import { parseAllDocuments, lineCounter, isMap, isPair, isScalar, isSeq } from '../../yaml/index.js';
 import type { YamlNode, Document } from '../../yaml/index.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, Fleet, GroupDef } from '../../model/fleet.js';
@@ -136,7 +136,7 @@ interface Located {
 }
 
 function parseLocated(file: string, text: string): Located {
-  const lc = new LineCounter();
+  const lc = lineCounter();
   const docs = parseAllDocuments(text, { lineCounter: lc });
   const errors: Finding[] = [];
   const list = Array.isArray(docs) ? docs : [];

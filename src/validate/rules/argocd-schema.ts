@@ -16,8 +16,8 @@
  * (app-of-apps children), each object once however many clusters apply it. Positions of nested
  * fields are looked up (by a second, position-keeping parse) only for files that have a finding.
  */
-import { LineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments } from '../../yaml/index.js';
-import type { YamlNode } from '../../yaml/index.js';
+import { lineCounter, isMap, isPair, isScalar, isSeq, parseAllDocuments } from '../../yaml/index.js';
+import type { LineCounter, YamlNode } from '../../yaml/index.js';
 import type { Finding } from '../../model/finding.js';
 import type { JsonSchema, SchemaIssue } from '../../load/json-schema.js';
 import { validateSchema } from '../../load/json-schema.js';
@@ -140,7 +140,7 @@ class Positions {
     if (!this.docs.has(file)) {
       let value: { lc: LineCounter; docs: { start: number; end: number; contents: YamlNode | null }[] } | null = null;
       try {
-        const lc = new LineCounter();
+        const lc = lineCounter();
         const all = parseAllDocuments(this.fs.readText(file), { lineCounter: lc, uniqueKeys: false });
         const list = Array.isArray(all) ? all : [all];
         value = {
