@@ -50,7 +50,8 @@ interface Chunk {
   log?: string[];
 }
 
-type Message = Chunk | { save: true; log?: string[] };
+/** The first message: where to write (a thread started before the fleet was loaded learns it then). */
+type Message = { open: string } | Chunk | { save: true; log?: string[] };
 /** A failure crosses the thread as data: a UsageError (a symlink in the output directory) stays one. */
 type Reply = { ok: true; stats: WriteStats; bytes: ArrayBuffer } | { ok: true; saved: true } | { ok: false; message: string; code?: string; usage?: { hint?: string; file?: string } };
 
@@ -91,6 +92,53 @@ export interface TreeWriterOptions {
   helpWhenFull?: boolean;
   /** A chunk is sent when it holds this many bytes (default 1 MB); tests make it 1 to send every batch. */
   chunkBytes?: number;
+  /** A thread started earlier (startWriterThread), taken instead of starting one now. */
+  thread?: WriterThread;
+}
+
+/**
+ * A writer thread started before the fleet is loaded, so that its start-up (a Node environment
+ * and this module, ~50 M instructions) runs on the other core while the main thread loads, not
+ * while the first clusters wait to be written (ADR 0371). It does not keep the process alive
+ * until a tree writer takes it; `release()` ends it if none did.
+ */
+export interface WriterThread {
+  /** The thread, for one tree writer; undefined once taken, or when it has stopped. */
+  take(): Worker | undefined;
+  /** Ends the thread unless a tree writer took it (that writer ends it). */
+  release(): Promise<void>;
+}
+
+const startWorker = (): Worker => new Worker(new URL(import.meta.url), { workerData: { fleetplanTreeWriter: true } });
+
+export function startWriterThread(): WriterThread {
+  let worker: Worker | undefined = startWorker();
+  worker.unref();
+  // A failure before it is taken: the thread is not used (a writer starts its own).
+  const drop = () => {
+    const w = worker;
+    worker = undefined;
+    void w?.terminate();
+  };
+  worker.once('error', drop);
+  worker.once('exit', drop);
+  return {
+    take() {
+      const w = worker;
+      worker = undefined;
+      if (w) {
+        w.off('error', drop);
+        w.off('exit', drop);
+        w.ref();
+      }
+      return w;
+    },
+    async release() {
+      const w = worker;
+      worker = undefined;
+      await w?.terminate();
+    },
+  };
 }
 
 /** The top-level directory (or root-level file name) of a relative path: what a batch may touch. */
@@ -134,7 +182,8 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
   const maxPending = options.maxPending ?? MAX_PENDING;
   const helpWhenFull = options.helpWhenFull ?? true;
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
-  const worker = new Worker(new URL(import.meta.url), { workerData: { fleetplanTreeWriter: outDir } });
+  const worker = options.thread?.take() ?? startWorker();
+  worker.postMessage({ open: outDir } satisfies Message);
   const total: WriteStats = { written: 0, unchanged: 0, removed: 0 };
   let pending = 0;
   let failure: Error | undefined;
@@ -281,12 +330,14 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
 }
 
 // The worker: applies each batch in turn; after a failure it only answers.
-if (!isMainThread && parentPort && (workerData as { fleetplanTreeWriter?: string } | null)?.fleetplanTreeWriter !== undefined) {
-  const outDir = (workerData as { fleetplanTreeWriter: string }).fleetplanTreeWriter;
+if (!isMainThread && parentPort && (workerData as { fleetplanTreeWriter?: boolean } | null)?.fleetplanTreeWriter === true) {
   const port = parentPort;
+  let outDir = '';
   let failed: Reply | undefined;
   let session: OutputSession | undefined;
   port.on('message', (m: Message) => {
+    // Where to write; no answer (the writer counts answers to its chunks and save).
+    if ('open' in m) return void (outDir = m.open);
     if (failed) return port.postMessage(failed);
     try {
       session ??= openOutput(outDir);
