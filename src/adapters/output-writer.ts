@@ -40,11 +40,13 @@ interface Chunk {
   batches: Batch[];
   bytes: ArrayBuffer;
   /**
-   * Every file's path, one after the other, and per file where its path and its contents end (in
-   * `paths` and in `bytes`): two flat values cross the thread, not an object per file (cloning
-   * 46,000 `{ path, start, end }` objects was a seventh of the writer thread's instructions).
+   * Every file's path, and where each file's contents end in `bytes` (they start where the
+   * previous file's end): a list of strings and one typed array cross the thread, not an object
+   * per file (cloning 46,000 `{ path, start, end }` objects, their keys included, was a seventh of
+   * the writer thread's instructions). Paths stay strings of their own: slices of one joined
+   * string cost the writer more in flattening than they saved in cloning.
    */
-  paths: string;
+  paths: string[];
   ends: Uint32Array;
   /** What the calling thread's own batches recorded in (`+path`) and removed from (`-path`) the manifest since the last message, in order. */
   log?: string[];
@@ -193,7 +195,7 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
   let buf: Buffer | undefined;
   let used = 0;
   let batches: Batch[] = [];
-  let paths = '';
+  let paths: string[] = [];
   let ends: number[] = [];
   /** The top-level names each chunk sent and not yet answered touches, oldest first (answers come in order), and the chunk being filled. */
   const queued: Set<string>[] = [];
@@ -213,7 +215,7 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
     buf = undefined;
     used = 0;
     batches = [];
-    paths = '';
+    paths = [];
     ends = [];
   };
   /** A buffer with room for `need` more bytes (the chunk so far is sent first when it has not). */
@@ -301,8 +303,8 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
       }
       for (const f of files) {
         used += b.write(f.content, used, 'utf8');
-        paths += f.path;
-        ends.push(paths.length, used);
+        paths.push(f.path);
+        ends.push(used);
       }
       batches.push({ files: files.length, managedDirs: [...managedDirs], managedParents: [...managedParents] });
       if (used >= chunkBytes) send();
@@ -354,15 +356,12 @@ if (!isMainThread && parentPort && (workerData as { fleetplanTreeWriter?: boolea
         const { paths, ends } = m;
         const stats: WriteStats = { written: 0, unchanged: 0, removed: 0 };
         let at = 0;
-        let pathStart = 0;
         let start = 0;
         for (const b of m.batches) {
-          const files: { path: string; content: Uint8Array }[] = new Array(b.files);
-          for (let i = 0; i < b.files; i++, at += 2) {
-            const pathEnd = ends[at]!;
-            const end = ends[at + 1]!;
-            files[i] = { path: paths.slice(pathStart, pathEnd), content: bytes.subarray(start, end) };
-            pathStart = pathEnd;
+          const files: { path: string; content: Uint8Array }[] = [];
+          for (let i = 0; i < b.files; i++, at++) {
+            const end = ends[at]!;
+            files.push({ path: paths[at]!, content: bytes.subarray(start, end) });
             start = end;
           }
           const s = writeTree(outDir, files, b.managedDirs, b.managedParents, session);
