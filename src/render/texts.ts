@@ -221,50 +221,13 @@ export function createTextMemo(options: { generation?: number } = {}): TextMemo 
 }
 
 /**
- * Whether `v` is data on which JSON.stringify is as fine as the YAML emitter: equal JSON texts of
- * two such values mean equal YAML texts (see above). A map or list nested deeper than 100 levels
- * is not taken (no stack to spare for data no fleet has).
+ * Whether `v` is data on which equal content means equal YAML (see above): plain maps and lists,
+ * strings, booleans, null, finite numbers other than -0, `undefined` only beside a defined map
+ * value. A map or list nested deeper than 100 levels is not taken (no stack to spare for data no
+ * fleet has). The same test that decides what is remembered (`snapshot`).
  */
-export function plainData(v: unknown, depth = 0): boolean {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      // -0 is the one finite number whose JSON (0) is not its YAML (-0).
-      return Number.isFinite(v) && (v !== 0 || 1 / v > 0);
-    case 'object': {
-      if (v === null) return true;
-      if (depth > 100) return false;
-      const proto = Object.getPrototypeOf(v) as unknown;
-      if (proto === Array.prototype) {
-        const a = v as unknown[];
-        for (let i = 0; i < a.length; i++) {
-          // A hole or `undefined` is `null` in JSON and in YAML alike, but so is a function: none is taken.
-          const x = a[i];
-          if (x === undefined || !plainData(x, depth + 1)) return false;
-        }
-        return true;
-      }
-      if (proto !== Object.prototype && proto !== null) return false;
-      const o = v as Record<string, unknown>;
-      // `undefined` values are left out by both, but a map of nothing else is `key:` in YAML where
-      // JSON says `{}`: such a map is not taken.
-      let keys = 0;
-      let defined = 0;
-      for (const k in o) {
-        keys++;
-        const x = o[k];
-        if (x === undefined) continue;
-        defined++;
-        if (!plainData(x, depth + 1)) return false;
-      }
-      return keys === 0 || defined > 0;
-    }
-    default:
-      // undefined (as a whole document), functions, symbols, BigInt.
-      return false;
-  }
+export function plainData(v: unknown): boolean {
+  return snapshot(v, 0) !== NOT_PLAIN;
 }
 
 /**
