@@ -22,9 +22,9 @@ import { UsageError } from '../errors/index.js';
 import type { OutputSession, WriteStats } from './output.js';
 import { openOutput, writeTree } from './output.js';
 
-/** One writeTree call: its files' contents are ranges of the chunk's bytes. */
+/** One writeTree call: its `files` are the chunk's next files (paths and contents are ranges of the chunk's). */
 interface Batch {
-  files: { path: string; start: number; end: number }[];
+  files: number;
   managedDirs: string[];
   managedParents: string[];
 }
@@ -39,11 +39,21 @@ interface Batch {
 interface Chunk {
   batches: Batch[];
   bytes: ArrayBuffer;
+  /**
+   * Every file's path, and where each file's contents end in `bytes` (they start where the
+   * previous file's end): a list of strings and one typed array cross the thread, not an object
+   * per file (cloning 46,000 `{ path, start, end }` objects, their keys included, was a seventh of
+   * the writer thread's instructions). Paths stay strings of their own: slices of one joined
+   * string cost the writer more in flattening than they saved in cloning.
+   */
+  paths: string[];
+  ends: Uint32Array;
   /** What the calling thread's own batches recorded in (`+path`) and removed from (`-path`) the manifest since the last message, in order. */
   log?: string[];
 }
 
-type Message = Chunk | { save: true; log?: string[] };
+/** The first message: where to write (a thread started before the fleet was loaded learns it then). */
+type Message = { open: string } | Chunk | { save: true; log?: string[] };
 /** A failure crosses the thread as data: a UsageError (a symlink in the output directory) stays one. */
 type Reply = { ok: true; stats: WriteStats; bytes: ArrayBuffer } | { ok: true; saved: true } | { ok: false; message: string; code?: string; usage?: { hint?: string; file?: string } };
 
@@ -84,6 +94,53 @@ export interface TreeWriterOptions {
   helpWhenFull?: boolean;
   /** A chunk is sent when it holds this many bytes (default 1 MB); tests make it 1 to send every batch. */
   chunkBytes?: number;
+  /** A thread started earlier (startWriterThread), taken instead of starting one now. */
+  thread?: WriterThread;
+}
+
+/**
+ * A writer thread started before the fleet is loaded, so that its start-up (a Node environment
+ * and this module, ~50 M instructions) runs on the other core while the main thread loads, not
+ * while the first clusters wait to be written (ADR 0371). It does not keep the process alive
+ * until a tree writer takes it; `release()` ends it if none did.
+ */
+export interface WriterThread {
+  /** The thread, for one tree writer; undefined once taken, or when it has stopped. */
+  take(): Worker | undefined;
+  /** Ends the thread unless a tree writer took it (that writer ends it). */
+  release(): Promise<void>;
+}
+
+const startWorker = (): Worker => new Worker(new URL(import.meta.url), { workerData: { fleetplanTreeWriter: true } });
+
+export function startWriterThread(): WriterThread {
+  let worker: Worker | undefined = startWorker();
+  worker.unref();
+  // A failure before it is taken: the thread is not used (a writer starts its own).
+  const drop = () => {
+    const w = worker;
+    worker = undefined;
+    void w?.terminate();
+  };
+  worker.once('error', drop);
+  worker.once('exit', drop);
+  return {
+    take() {
+      const w = worker;
+      worker = undefined;
+      if (w) {
+        w.off('error', drop);
+        w.off('exit', drop);
+        w.ref();
+      }
+      return w;
+    },
+    async release() {
+      const w = worker;
+      worker = undefined;
+      await w?.terminate();
+    },
+  };
 }
 
 /** The top-level directory (or root-level file name) of a relative path: what a batch may touch. */
@@ -127,7 +184,8 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
   const maxPending = options.maxPending ?? MAX_PENDING;
   const helpWhenFull = options.helpWhenFull ?? true;
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
-  const worker = new Worker(new URL(import.meta.url), { workerData: { fleetplanTreeWriter: outDir } });
+  const worker = options.thread?.take() ?? startWorker();
+  worker.postMessage({ open: outDir } satisfies Message);
   const total: WriteStats = { written: 0, unchanged: 0, removed: 0 };
   let pending = 0;
   let failure: Error | undefined;
@@ -137,6 +195,8 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
   let buf: Buffer | undefined;
   let used = 0;
   let batches: Batch[] = [];
+  let paths: string[] = [];
+  let ends: number[] = [];
   /** The top-level names each chunk sent and not yet answered touches, oldest first (answers come in order), and the chunk being filled. */
   const queued: Set<string>[] = [];
   let filling = new Set<string>();
@@ -147,7 +207,7 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
   const takeLog = (): { log?: string[] } => (log.length === 0 ? {} : { log: log.splice(0, log.length) });
   const send = (): void => {
     if (!buf) return;
-    const chunk: Chunk = { batches, bytes: buf.buffer as ArrayBuffer, ...takeLog() };
+    const chunk: Chunk = { batches, bytes: buf.buffer as ArrayBuffer, paths, ends: Uint32Array.from(ends), ...takeLog() };
     pending++;
     queued.push(filling);
     filling = new Set();
@@ -155,6 +215,8 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
     buf = undefined;
     used = 0;
     batches = [];
+    paths = [];
+    ends = [];
   };
   /** A buffer with room for `need` more bytes (the chunk so far is sent first when it has not). */
   const room = (need: number): Buffer => {
@@ -239,13 +301,12 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
         for (const f of files) size += Buffer.byteLength(f.content, 'utf8');
         b = room(size);
       }
-      const entries: Batch['files'] = [];
       for (const f of files) {
-        const n = b.write(f.content, used, 'utf8');
-        entries.push({ path: f.path, start: used, end: used + n });
-        used += n;
+        used += b.write(f.content, used, 'utf8');
+        paths.push(f.path);
+        ends.push(used);
       }
-      batches.push({ files: entries, managedDirs: [...managedDirs], managedParents: [...managedParents] });
+      batches.push({ files: files.length, managedDirs: [...managedDirs], managedParents: [...managedParents] });
       if (used >= chunkBytes) send();
       if (!helpWhenFull) await waitUntil(() => pending < maxPending);
       // Helping: never more than maxPending + 1 chunks wait (the one being filled is sent when full).
@@ -271,12 +332,14 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
 }
 
 // The worker: applies each batch in turn; after a failure it only answers.
-if (!isMainThread && parentPort && (workerData as { fleetplanTreeWriter?: string } | null)?.fleetplanTreeWriter !== undefined) {
-  const outDir = (workerData as { fleetplanTreeWriter: string }).fleetplanTreeWriter;
+if (!isMainThread && parentPort && (workerData as { fleetplanTreeWriter?: boolean } | null)?.fleetplanTreeWriter === true) {
   const port = parentPort;
+  let outDir = '';
   let failed: Reply | undefined;
   let session: OutputSession | undefined;
   port.on('message', (m: Message) => {
+    // Where to write; no answer (the writer counts answers to its chunks and save).
+    if ('open' in m) return void (outDir = m.open);
     if (failed) return port.postMessage(failed);
     try {
       session ??= openOutput(outDir);
@@ -290,9 +353,17 @@ if (!isMainThread && parentPort && (workerData as { fleetplanTreeWriter?: string
         port.postMessage({ ok: true, saved: true } satisfies Reply);
       } else {
         const bytes = Buffer.from(m.bytes);
+        const { paths, ends } = m;
         const stats: WriteStats = { written: 0, unchanged: 0, removed: 0 };
+        let at = 0;
+        let start = 0;
         for (const b of m.batches) {
-          const files = b.files.map((f) => ({ path: f.path, content: bytes.subarray(f.start, f.end) }));
+          const files: { path: string; content: Uint8Array }[] = [];
+          for (let i = 0; i < b.files; i++, at++) {
+            const end = ends[at]!;
+            files.push({ path: paths[at]!, content: bytes.subarray(start, end) });
+            start = end;
+          }
           const s = writeTree(outDir, files, b.managedDirs, b.managedParents, session);
           stats.written += s.written;
           stats.unchanged += s.unchanged;

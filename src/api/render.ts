@@ -7,6 +7,7 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { OUTPUT_MANIFEST, checkOutputDirectory, openOutput, writeTree } from '../adapters/output.js';
 import type { OutputSession, WriteStats } from '../adapters/output.js';
 import { createTreeWriter } from '../adapters/output-writer.js';
+import type { WriterThread } from '../adapters/output-writer.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
 import type { ResolvedFleet, SelectOptions } from '../layering/resolve-fleet.js';
 import { mergeFindings, selectClusters } from '../layering/resolve-fleet.js';
@@ -40,6 +41,8 @@ export interface WriteRenderedOptions {
   phase?: 1 | 2;
   /** Called with each cluster's files (and the shared ones) before they are written. */
   onFiles?: (files: readonly { path: string }[]) => void;
+  /** A writer thread started before the fleet was loaded (startWriterThread), used when the files go through a thread; the caller releases it. */
+  writerThread?: WriterThread;
 }
 
 /**
@@ -96,7 +99,7 @@ async function writeClusters(resolved: ResolvedFleet, clusters: Iterable<Resolve
     total.unchanged += s.unchanged;
     total.removed += s.removed;
   };
-  const writer = count >= WRITER_MIN_CLUSTERS ? createTreeWriter(dir) : undefined;
+  const writer = count >= WRITER_MIN_CLUSTERS ? createTreeWriter(dir, options.writerThread ? { thread: options.writerThread } : {}) : undefined;
   // Objects clusters share are emitted once (ADR 0360).
   const texts = createTextMemo();
   // The output directory's manifest (the files fleetplan wrote there): the worker keeps its own and

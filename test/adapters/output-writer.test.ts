@@ -7,7 +7,8 @@ import { UsageError } from '../../src/errors/index.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTree } from '../../src/adapters/output.js';
-import { createTreeWriter } from '../../src/adapters/output-writer.js';
+import { createTreeWriter, startWriterThread } from '../../src/adapters/output-writer.js';
+import { spawnSync } from 'node:child_process';
 
 const root = mkdtempSync(join(tmpdir(), 'fleetplan-output-writer-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -155,4 +156,33 @@ test('without helping, the calling thread never writes (helpWhenFull: false)', a
   for (const b of batches) await w.write(b.files, b.managed);
   assert.deepEqual(await w.close(), { written: 200, unchanged: 0, removed: 0 });
   assert.equal(w.writtenHere, 0);
+});
+
+test('a writer thread started ahead (ADR 0371) writes what writeTree writes; it is taken once, and releasing it after does nothing', async () => {
+  const direct = join(root, 'ahead-direct');
+  const viaThread = join(root, 'ahead');
+  for (const b of batches) writeTree(direct, b.files, b.managed);
+  const thread = startWriterThread();
+  const w = createTreeWriter(viaThread, { thread, chunkBytes: 64 });
+  assert.equal(thread.take(), undefined, 'the writer has it');
+  for (const b of batches) await w.write(b.files, b.managed);
+  assert.deepEqual(await w.close(), { written: 200, unchanged: 0, removed: 0 });
+  await thread.release();
+  assert.deepEqual(tree(viaThread), tree(direct));
+});
+
+test('a writer thread started ahead and never taken does not keep the process alive, and release ends it', async () => {
+  const released = startWriterThread();
+  await released.release();
+  assert.equal(released.take(), undefined);
+  // A process that starts one and forgets it still exits by itself (the thread is unref'd until taken).
+  // (A script file: the thread would inherit `--input-type` and fail to start, and a failed thread ends by itself.)
+  const module = new URL('../../src/adapters/output-writer.js', import.meta.url).href;
+  const script = join(root, 'forget-thread.mjs');
+  // At exit the thread is still there (not stopped by a failure), untaken, and did not hold the process.
+  writeFileSync(script, `import { startWriterThread } from ${JSON.stringify(module)};\nconst t = startWriterThread();\nprocess.on('exit', () => console.log(t.take() ? 'alive' : 'stopped'));\n`);
+  const r = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.signal, null, 'the child exited by itself');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'alive');
 });

@@ -126,3 +126,46 @@ test('renderCluster with the run\'s texts gives the same files as without', () =
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('an object changed after its text was remembered: later objects are compared with what was emitted, not with the changed object', () => {
+  const memo = createTextMemo();
+  const first = { kind: 'Application', metadata: { name: 'a', annotations: { x: '1' } }, spec: { list: ['p', 'q'] } };
+  const text = memo.yaml(first);
+  first.metadata.annotations.x = '2';
+  first.spec.list.push('r');
+  assert.equal(memo.yaml({ kind: 'Application', metadata: { name: 'a', annotations: { x: '1' } }, spec: { list: ['p', 'q'] } }), text);
+  const changed = structuredClone(first);
+  assert.equal(memo.yaml(changed), toYaml(changed));
+  assert.notEqual(memo.yaml(changed), text);
+});
+
+test('many variants of one kind and name each get their own text, and the shared one stays found', () => {
+  const memo = createTextMemo();
+  const shared = { kind: 'Application', metadata: { name: 'app' }, spec: { project: 'platform', n: 0 } };
+  for (let i = 0; i < 200; i++) {
+    assert.equal(memo.yaml(structuredClone(shared)), toYaml(shared));
+    const own = { kind: 'Application', metadata: { name: 'app' }, spec: { project: 'platform', n: i + 1 } };
+    assert.equal(memo.yaml(own), toYaml(own));
+    // Same shape and name, values that only Object.is tells apart.
+    const zero = { kind: 'Application', metadata: { name: 'app' }, spec: { project: 'platform', z: i % 2 === 0 ? -0 : 0 } };
+    assert.equal(memo.yaml(zero), toYaml(zero));
+  }
+  assert.equal(memo.stats.misses, 202, 'the shared object, 200 own ones and the 0 once (-0 is never remembered)');
+  assert.ok(memo.stats.size <= 16 + 1, `at most PER_NAME texts for one kind and name (${memo.stats.size})`);
+});
+
+test('same entries, other prototype or shape: each gets its own text', () => {
+  const memo = createTextMemo();
+  const bare = Object.assign(Object.create(null) as Record<string, unknown>, { kind: 'K', metadata: { name: 'n' }, a: ['1'] });
+  const cases: unknown[] = [
+    { kind: 'K', metadata: { name: 'n' }, a: ['1'] },
+    bare,
+    { kind: 'K', metadata: { name: 'n' }, a: { 0: '1' } },
+    { kind: 'K', metadata: { name: 'n' }, a: ['1', '1'] },
+    { kind: 'K', metadata: { name: 'n' }, a: [1] },
+    { kind: 'K', metadata: { name: 'n' }, a: ['1'], b: undefined },
+    { kind: 'K', metadata: { name: 'n' } },
+  ];
+  for (let round = 0; round < 2; round++) for (const c of cases) assert.equal(memo.yaml(c), toYaml(c));
+  assert.equal(memo.stats.hits, cases.length, 'each was found again in the second round');
+});

@@ -4,6 +4,7 @@
  * (docs/adr/0288-lazy-command-line.md).
  */
 import type { CommandContext } from '../command.js';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { checkSelector, choice, progress } from '../common.js';
 import { load, reportFindings, selectedClusters } from '../fleet-read.js';
@@ -12,6 +13,7 @@ import { resolveFleet } from '../../entry/fleet-plan.js';
 import { canWriteWhileResolving, formatLeafReport, renderedJsonChunks, renderedYamlChunks, repositoryApplications, resolveAndWriteFleet, startLeafTools, writeRenderedFleet, writeRenderedFleetWithLeaves } from '../../entry/render.js';
 import { FORMATS } from '../commands/render.js';
 import { raiseTierUpBudget } from '../../adapters/tier-up.js';
+import { startWriterThread } from '../../adapters/output-writer.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
   const format = choice(ctx, 'output', FORMATS, 'yaml');
@@ -28,80 +30,87 @@ export async function run(ctx: CommandContext): Promise<number> {
   if (leaves) raiseTierUpBudget();
   // kustomize's version check runs while the fleet loads (ADR 0332).
   const tools = leaves ? startLeafTools({ ...kustomize, env: ctx.io.env, cwd: ctx.io.cwd, ...(ctx.values.fetch === true ? { fetch: true } : {}) }) : undefined;
-  const { fleet } = await load(ctx);
-  if (phase === 2 && !fleet.mirror) {
-    throw new UsageError('--phase 2 needs an internal Git service: this fleet has no gitops.mirror', { hint: 'add gitops.mirror (url, app, credentials) to fleet.yaml; see fleetplan schema Fleet' });
-  }
-  if (phase === 2 && fleet.delivery === 'applicationset') {
-    throw new UsageError('--phase 2 writes app-of-apps Applications; this fleet sets gitops.delivery: applicationset');
-  }
-  const selected = selectedClusters(ctx, fleet);
-  const out = ctx.values.out as string | undefined;
-  if (out && !leaves && canWriteWhileResolving(fleet, resolve(ctx.io.cwd, out))) {
-    // A fresh output directory: each cluster's files are written while the next clusters resolve,
-    // and removed again if the findings hold an error (ADR 0330).
-    const r = await resolveAndWriteFleet(fleet, { clusters: selected }, resolve(ctx.io.cwd, out), { wholeFleet: selected.length === 0, phase });
-    reportFindings(ctx, r.findings);
-    if (hasErrors(r.findings)) {
+  // With --out the writer thread starts now, on the other core while the fleet loads (ADR 0371);
+  // a fleet too small to write through a thread lets it go unused.
+  const writerThread = ctx.values.out && availableParallelism() > 1 ? startWriterThread() : undefined;
+  try {
+    const { fleet } = await load(ctx);
+    if (phase === 2 && !fleet.mirror) {
+      throw new UsageError('--phase 2 needs an internal Git service: this fleet has no gitops.mirror', { hint: 'add gitops.mirror (url, app, credentials) to fleet.yaml; see fleetplan schema Fleet' });
+    }
+    if (phase === 2 && fleet.delivery === 'applicationset') {
+      throw new UsageError('--phase 2 writes app-of-apps Applications; this fleet sets gitops.delivery: applicationset');
+    }
+    const selected = selectedClusters(ctx, fleet);
+    const out = ctx.values.out as string | undefined;
+    if (out && !leaves && canWriteWhileResolving(fleet, resolve(ctx.io.cwd, out))) {
+      // A fresh output directory: each cluster's files are written while the next clusters resolve,
+      // and removed again if the findings hold an error (ADR 0330).
+      const r = await resolveAndWriteFleet(fleet, { clusters: selected }, resolve(ctx.io.cwd, out), { wholeFleet: selected.length === 0, phase, ...(writerThread ? { writerThread } : {}) });
+      reportFindings(ctx, r.findings);
+      if (hasErrors(r.findings)) {
+        ctx.io.stderr.write('nothing rendered: fix the errors above\n');
+        return 1;
+      }
+      if (!r.written) throw r.failure;
+      ctx.io.stderr.write(`rendered ${r.clusters} cluster(s) into ${out}: ${r.written.written} written, ${r.written.unchanged} unchanged, ${r.written.removed} removed\n`);
+      return 0;
+    }
+    const resolved = resolveFleet(fleet, { clusters: selected });
+    const { clusters } = resolved;
+    // A layout whose root ApplicationSets are the repository's own: their Applications, evaluated offline.
+    const repoApps = await repositoryApplications(resolved);
+    const findings = repoApps ? [...resolved.findings, ...repoApps.findings] : resolved.findings;
+    const generated = repoApps?.generated;
+    reportFindings(ctx, findings);
+    if (hasErrors(findings)) {
       ctx.io.stderr.write('nothing rendered: fix the errors above\n');
       return 1;
     }
-    if (!r.written) throw r.failure;
-    ctx.io.stderr.write(`rendered ${r.clusters} cluster(s) into ${out}: ${r.written.written} written, ${r.written.unchanged} unchanged, ${r.written.removed} removed\n`);
+    // One cluster at a time: memory stays proportional to a cluster, not the fleet.
+    if (out) {
+      const dir = resolve(ctx.io.cwd, out);
+      const writeOptions = { wholeFleet: selected.length === 0, phase, ...(generated ? { generated } : {}), ...(writerThread ? { writerThread } : {}) } as const;
+      const written = (total: { written: number; unchanged: number; removed: number }) =>
+        ctx.io.stderr.write(`rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`);
+      if (!leaves) {
+        written(await writeRenderedFleet(resolved, dir, writeOptions));
+        return 0;
+      }
+      if (fleet.delivery === 'applicationset') {
+        written(await writeRenderedFleet(resolved, dir, writeOptions));
+        // The Applications are made by the ApplicationSet controller from chart directories.
+        ctx.io.stderr.write('note: --leaves builds nothing under gitops.delivery: applicationset (no apps are rendered)\n');
+        return 0;
+      }
+      const cacheDir = ctx.values['cache-dir'] as string | undefined;
+      const line = progress(ctx);
+      // The builds run while the clusters' files are written (ADR 0276).
+      const { leaves: { run } } = await writeRenderedFleetWithLeaves(resolved, dir, writeOptions, {
+        onWritten: written,
+        onPlanned: (jobs, skipped, notes) => {
+          for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
+          for (const n of notes) ctx.io.stderr.write(`note: ${n.cluster}${n.app ? `/${n.app}` : ''}: ${n.note}\n`);
+          line.update(`building 0/${jobs} leaf sources…`);
+        },
+        onProgress: (done, all) => line.update(`building ${done}/${all} leaf sources…`),
+        env: ctx.io.env,
+        cwd: ctx.io.cwd,
+        ...(cacheDir !== undefined ? { cacheDir: resolve(ctx.io.cwd, cacheDir) } : {}),
+        ...kustomize,
+        ...(tools ? { tools } : {}),
+        ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}),
+        ...(typeof ctx.values.jsonnet === 'string' ? { jsonnet: ctx.values.jsonnet } : {}),
+        ...(ctx.values.fetch === true ? { fetch: true } : {}),
+        ...(typeof ctx.values['registry-config'] === 'string' ? { registryConfig: resolve(ctx.io.cwd, ctx.values['registry-config']) } : {}),
+      }).finally(() => line.done());
+      ctx.io.stderr.write(formatLeafReport(run));
+      return run.results.some((r) => r.error) ? 1 : 0;
+    }
+    const chunks = format === 'json' ? renderedJsonChunks(resolved, generated, { phase }) : renderedYamlChunks(resolved, generated, { phase });
+    for (const chunk of chunks) ctx.io.stdout.write(chunk);
     return 0;
+  } finally {
+    await writerThread?.release();
   }
-  const resolved = resolveFleet(fleet, { clusters: selected });
-  const { clusters } = resolved;
-  // A layout whose root ApplicationSets are the repository's own: their Applications, evaluated offline.
-  const repoApps = await repositoryApplications(resolved);
-  const findings = repoApps ? [...resolved.findings, ...repoApps.findings] : resolved.findings;
-  const generated = repoApps?.generated;
-  reportFindings(ctx, findings);
-  if (hasErrors(findings)) {
-    ctx.io.stderr.write('nothing rendered: fix the errors above\n');
-    return 1;
-  }
-  // One cluster at a time: memory stays proportional to a cluster, not the fleet.
-  if (out) {
-    const dir = resolve(ctx.io.cwd, out);
-    const writeOptions = { wholeFleet: selected.length === 0, phase, ...(generated ? { generated } : {}) } as const;
-    const written = (total: { written: number; unchanged: number; removed: number }) =>
-      ctx.io.stderr.write(`rendered ${clusters.length} cluster(s) into ${out}: ${total.written} written, ${total.unchanged} unchanged, ${total.removed} removed\n`);
-    if (!leaves) {
-      written(await writeRenderedFleet(resolved, dir, writeOptions));
-      return 0;
-    }
-    if (fleet.delivery === 'applicationset') {
-      written(await writeRenderedFleet(resolved, dir, writeOptions));
-      // The Applications are made by the ApplicationSet controller from chart directories.
-      ctx.io.stderr.write('note: --leaves builds nothing under gitops.delivery: applicationset (no apps are rendered)\n');
-      return 0;
-    }
-    const cacheDir = ctx.values['cache-dir'] as string | undefined;
-    const line = progress(ctx);
-    // The builds run while the clusters' files are written (ADR 0276).
-    const { leaves: { run } } = await writeRenderedFleetWithLeaves(resolved, dir, writeOptions, {
-      onWritten: written,
-      onPlanned: (jobs, skipped, notes) => {
-        for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
-        for (const n of notes) ctx.io.stderr.write(`note: ${n.cluster}${n.app ? `/${n.app}` : ''}: ${n.note}\n`);
-        line.update(`building 0/${jobs} leaf sources…`);
-      },
-      onProgress: (done, all) => line.update(`building ${done}/${all} leaf sources…`),
-      env: ctx.io.env,
-      cwd: ctx.io.cwd,
-      ...(cacheDir !== undefined ? { cacheDir: resolve(ctx.io.cwd, cacheDir) } : {}),
-      ...kustomize,
-      ...(tools ? { tools } : {}),
-      ...(typeof ctx.values.helm === 'string' ? { helm: ctx.values.helm } : {}),
-      ...(typeof ctx.values.jsonnet === 'string' ? { jsonnet: ctx.values.jsonnet } : {}),
-      ...(ctx.values.fetch === true ? { fetch: true } : {}),
-      ...(typeof ctx.values['registry-config'] === 'string' ? { registryConfig: resolve(ctx.io.cwd, ctx.values['registry-config']) } : {}),
-    }).finally(() => line.done());
-    ctx.io.stderr.write(formatLeafReport(run));
-    return run.results.some((r) => r.error) ? 1 : 0;
-  }
-  const chunks = format === 'json' ? renderedJsonChunks(resolved, generated, { phase }) : renderedYamlChunks(resolved, generated, { phase });
-  for (const chunk of chunks) ctx.io.stdout.write(chunk);
-  return 0;
 }
