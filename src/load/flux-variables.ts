@@ -96,6 +96,8 @@ export class RepoConfigIndex {
 export interface FluxBuildScope {
   path?: string;
   lookup: ConfigLookup;
+  /** The clusters of the plan that this cluster's Flux reaches through `spec.kubeConfig` (ADR 0369): kubeConfig reference (`<namespace>/<Secret name>`) → cluster name. */
+  spokes?: ReadonlyMap<string, string>;
 }
 const scopesByRoot = new Map<string, Map<string, FluxBuildScope>>();
 const scopeKey = (cluster: string, manifest: object) => `${cluster}\n${JSON.stringify(manifest)}`;

@@ -30,7 +30,7 @@ import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../..
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
 import type { Built, BuildContext } from './build.js';
-import { isFluxKustomization as isFluxKustomizationObject } from '../../model/k8s.js';
+import { isFluxKustomization as isFluxKustomizationObject, kubeConfigTarget } from '../../model/k8s.js';
 
 type Obj = Record<string, unknown>;
 
@@ -366,19 +366,6 @@ interface ClusterRead {
   findings: Finding[];
 }
 
-/**
- * The remote cluster a Kustomization's or HelmRelease's `spec.kubeConfig` names, as
- * `<namespace>/<name>` of its Secret (or `<namespace>/configmap:<name>` of a ConfigMap, Flux's
- * workload identity); undefined without kubeConfig, null when it names neither.
- */
-export function kubeConfigTarget(spec: Obj, namespace: string): string | undefined | null {
-  if (!isObj(spec.kubeConfig)) return undefined;
-  const kc = spec.kubeConfig;
-  if (isObj(kc.secretRef) && typeof kc.secretRef.name === 'string') return `${namespace}/${kc.secretRef.name}`;
-  if (isObj(kc.configMapRef) && typeof kc.configMapRef.name === 'string') return `${namespace}/configmap:${kc.configMapRef.name}`;
-  return null;
-}
-
 /** Names that say "a cluster" and nothing about which: not a spoke's name (`cluster-kubeconfig`). */
 const GENERIC_KUBECONFIG = /^(cluster|remote|spoke|target|kube|workload|managed)$/;
 
@@ -656,6 +643,8 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const spokeNames = new Map<string, string>();
   for (const e of entries) {
     const hubName = clusterName(e.cluster, entries);
+    // kubeConfig reference → spoke cluster, for render --leaves (a HelmRelease's chart is rendered under its spoke).
+    const spokeClusters = new Map<string, string>();
     const spokes = new Map<string, { name: string; target: string; perFile: Map<string, Record<string, AppSpec>>; ks: string[]; releases: string[]; objects: string[]; file?: string }>();
     const spokeOf = (target: string) => {
       let sp = spokes.get(target);
@@ -667,6 +656,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
           spokeNames.set(`${e.cluster}\u0000${target}`, name);
         }
         spokes.set(target, (sp = { name, target, perFile: new Map(), ks: [], releases: [], objects: [] }));
+        spokeClusters.set(target, name);
       }
       return sp;
     };
@@ -711,7 +701,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
     }
     // render --leaves builds each Kustomization with this cluster's objects and mapped paths.
     const lookup = new ClusterObjects(read.objects);
-    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup } });
+    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
     const byId = new Map(read.nodes.map((n) => [n.id, n]));
     const deps = (n: Node) => ks.get(n)!.dependsOn.map((d) => byId.get(`${d.namespace ?? ks.get(n)!.namespace}/${d.name}`)).filter((x): x is Node => x !== undefined);
     const depth = depths(read.nodes, (n) => [...deps(n), ...(n.parent ? [n.parent] : [])]);
