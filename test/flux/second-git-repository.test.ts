@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { gotkSync } from '../support/flux-fixture.js';
+import { gotkSync, kustomizationWithDeps } from '../support/flux-fixture.js';
 
 const gitRepository = (name: string, url: string, ref: string) => `apiVersion: source.toolkit.fluxcd.io/v1
 kind: GitRepository
@@ -25,19 +25,7 @@ spec:
     !/apps
 `;
 
-const ks = (name: string, source: string, path: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-  interval: 1h
-  path: ${path}
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: ${source}
-`;
+const ks = (name: string, source: string, path: string) => kustomizationWithDeps(name, path, [], source);
 
 function repo(ref: string): Record<string, string> {
   return {

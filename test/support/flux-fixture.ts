@@ -46,8 +46,8 @@ spec:
 `;
 }
 
-/** A Flux Kustomization in flux-system syncing `path` from the flux-system GitRepository, after `deps` (spec.dependsOn). */
-export const kustomizationWithDeps = (name: string, path: string, deps: string[] = []) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
+/** A Flux Kustomization in flux-system syncing `path` from the GitRepository `source` (flux-system), after `deps` (spec.dependsOn). */
+export const kustomizationWithDeps = (name: string, path: string, deps: string[] = [], source = 'flux-system') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
 metadata:
   name: ${name}
@@ -58,5 +58,5 @@ ${deps.length ? `  dependsOn:\n${deps.map((d) => `    - name: ${d}\n`).join('')}
   prune: true
   sourceRef:
     kind: GitRepository
-    name: flux-system
+    name: ${source}
 `;
