@@ -146,3 +146,23 @@ test('render --leaves never writes a Secret\'s value that post-build substitutio
     removeTree(home);
   }
 });
+
+test('render --leaves substitutes from a SOPS-encrypted Secret of the repository: its keys are known, each value is written redacted, as a plaintext Secret\'s is', async () => {
+  requireTools();
+  const files = repo();
+  // SOPS encrypts values, never keys: the variables the Secret defines are known, their values are not.
+  files['kubernetes/flux/vars/secret.sops.yaml'] = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: cluster-secrets\n  namespace: media\nstringData:\n  SECRET_DOMAIN: ENC[AES256_GCM,data:oobQP6mZ,iv:tOUq,tag:hzNt,type:str]\nsops:\n  age:\n    - recipient: age1example\n  version: 3.9.0\n';
+  const dir = writeTree(files);
+  const home = mkdtempSync(join(tmpdir(), 'fleetplan-flux-home-'));
+  try {
+    const out = join(dir, 'out');
+    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(home, 'cache')], process.cwd(), toolEnv(home));
+    assert.equal(r.code, 0, r.stderr);
+    const text = readdirSync(join(out, 'cluster', 'manifests', 'flux_media_secretvars')).map((f) => readFileSync(join(out, 'cluster', 'manifests', 'flux_media_secretvars', f), 'utf8')).join('');
+    assert.doesNotMatch(text, /ENC\[/);
+    assert.match(text, /v: REDACTED_SECRET_SECRET_DOMAIN\n/);
+  } finally {
+    removeTree(dir);
+    removeTree(home);
+  }
+});
