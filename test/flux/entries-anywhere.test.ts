@@ -186,6 +186,19 @@ test('flux entries: a helmfile with ks.yaml files under kubernetes/ and the flux
   assert.match(chosen?.message ?? '', /flux \(kubernetes\/apps\/flux-system\/flux-instance\/app\/helmrelease\.yaml\): not used, helmfile-flux comes first: it reads the ks\.yaml files under kubernetes\//);
 });
 
+test('flux entries: a helmfile whose Flux Kustomizations are in other files than ks.yaml (install.yaml) is the flux layout, which reads them all, not helmfile-flux reading only kubernetes/flux/cluster', async () => {
+  const p = await plan({
+    ...onedr0pShape(false),
+    'kubernetes/flux/cluster/install.yaml': ks('cluster-apps', './kubernetes/apps'),
+    'kubernetes/apps/kustomization.yaml': 'resources:\n  - ./media/web/install.yaml\n',
+    'kubernetes/apps/media/web/install.yaml': ks('web', './kubernetes/apps/media/web/app', '', 'media'),
+    'kubernetes/apps/media/web/app/cm.yaml': cm('web', 'media'),
+  });
+  assert.equal(p.layout, 'flux');
+  const apps = appNames(p, 'cluster');
+  assert.ok(apps.includes('flux:media/web') && apps.includes('flux:flux-system/cluster-apps'), apps.join(', '));
+});
+
 test('flux entries: a helmfile whose Flux entry syncs a folder not in the repository is helmfile-flux (the flux layout has nothing to read), and the note names the folder', async () => {
   const p = await plan(onedr0pShape(false));
   assert.equal(p.layout, 'helmfile-flux');
