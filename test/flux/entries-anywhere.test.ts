@@ -199,6 +199,21 @@ test('flux entries: a helmfile whose Flux Kustomizations are in other files than
   assert.ok(apps.includes('flux:media/web') && apps.includes('flux:flux-system/cluster-apps'), apps.join(', '));
 });
 
+test('helmfile-flux: a ks.yaml listed by its namespace folder (namespace: media) and by its own path is in that namespace, not "namespace unset" from the self-listing', async () => {
+  const p = await plan({
+    ...onedr0pShape(true),
+    'kubernetes/apps/kustomization.yaml': 'resources:\n  - ./media\n',
+    'kubernetes/apps/media/kustomization.yaml': 'namespace: media\nresources:\n  - ./imagemaid/ks.yaml\n',
+    // The Kustomization's own path lists its ks.yaml too (it applies itself, with targetNamespace media).
+    'kubernetes/apps/media/imagemaid/ks.yaml': ks('imagemaid', './kubernetes/apps/media/imagemaid', '  targetNamespace: media\n').replace('  namespace: flux-system\n', ''),
+    'kubernetes/apps/media/imagemaid/kustomization.yaml': 'resources:\n  - ./ks.yaml\n  - ./cm.yaml\n',
+    'kubernetes/apps/media/imagemaid/cm.yaml': cm('imagemaid', 'media'),
+  });
+  assert.equal(p.layout, 'helmfile-flux');
+  assert.ok(appNames(p, 'cluster').includes('flux:media/imagemaid'), appNames(p, 'cluster').join(', '));
+  assert.deepEqual(p.findings.filter((f) => f.code === 'flux-kustomization-namespace-unset').map((f) => f.message), []);
+});
+
 test('flux entries: a helmfile whose Flux entry syncs a folder not in the repository is helmfile-flux (the flux layout has nothing to read), and the note names the folder', async () => {
   const p = await plan(onedr0pShape(false));
   assert.equal(p.layout, 'helmfile-flux');
