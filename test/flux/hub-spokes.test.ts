@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { gotkSync } from '../support/flux-fixture.js';
+import { gotkSync, helmReleaseOf, localChart } from '../support/flux-fixture.js';
 
 const ks = (name: string, namespace: string, path: string, extra = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -114,23 +114,7 @@ test('flux hub and spokes: render --leaves builds a spoke\'s Kustomizations unde
 
 /** A hub whose own Kustomization holds two HelmReleases of a chart in the repository: one installed on the hub, one (spec.kubeConfig) on a spoke. */
 function chartRepo(): Record<string, string> {
-  const release = (name: string, extra: string) => `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: ${name}
-  namespace: apps
-spec:
-  interval: 1h
-${extra}  chart:
-    spec:
-      chart: ./charts/hello
-      sourceRef:
-        kind: GitRepository
-        name: flux-system
-        namespace: flux-system
-  values:
-    greeting: ${name}
-`;
+  const release = (name: string, extra: string) => helmReleaseOf(name, 'apps', `${extra}${localChart('./charts/hello')}  values:\n    greeting: ${name}\n`);
   return {
     'clusters/hub/flux-system/gotk-sync.yaml': gotkSync('hub'),
     'clusters/hub/flux-system/kustomization.yaml': 'resources:\n  - gotk-sync.yaml\n',

@@ -60,3 +60,23 @@ ${deps.length ? `  dependsOn:\n${deps.map((d) => `    - name: ${d}\n`).join('')}
     kind: GitRepository
     name: ${source}
 `;
+
+/** `spec.chart` of a HelmRelease whose chart is the directory `path` of this repository (GitRepository flux-system), indented for a spec. */
+export const localChart = (path: string) => `  chart:
+    spec:
+      chart: ${path}
+      sourceRef:
+        kind: GitRepository
+        name: flux-system
+        namespace: flux-system
+`;
+
+/** A HelmRelease `namespace/name` (interval 1h) whose spec continues with `rest` (indented two spaces). */
+export const helmReleaseOf = (name: string, namespace: string, rest: string) => `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: ${name}
+  namespace: ${namespace}
+spec:
+  interval: 1h
+${rest}`;
