@@ -96,6 +96,8 @@ export class RepoConfigIndex {
 export interface FluxBuildScope {
   path?: string;
   lookup: ConfigLookup;
+  /** The clusters of the plan that this cluster's Flux reaches through `spec.kubeConfig` (ADR 0369): kubeConfig reference (`<namespace>/<Secret name>`) → cluster name. */
+  spokes?: ReadonlyMap<string, string>;
 }
 const scopesByRoot = new Map<string, Map<string, FluxBuildScope>>();
 const scopeKey = (cluster: string, manifest: object) => `${cluster}\n${JSON.stringify(manifest)}`;
@@ -139,15 +141,21 @@ export function fluxVariables(kustomization: Record<string, unknown>, index: Con
       unresolved.push({ source, reason: `${found.length} different ${kind}s ${namespace}/${ref.name} in the repository (${found.map((x) => x.file).join(', ')}) and fleetplan cannot tell which one the cluster gets` });
       continue;
     }
-    if (isObj(o.body.sops)) {
-      unresolved.push({ source, reason: `${o.file} is SOPS-encrypted` });
-      continue;
-    }
     const put = (k: string, v: unknown) => {
       vars[k] = String(v).replace(/\n/g, '');
       if (kind === 'Secret') secret.add(k);
       else secret.delete(k);
     };
+    if (isObj(o.body.sops)) {
+      // SOPS encrypts values, never keys (ADR 0381): a Secret's variables are known and written
+      // redacted, as a plaintext Secret's are; a ConfigMap's values would be printed, so it stays unknown.
+      if (kind !== 'Secret') {
+        unresolved.push({ source, reason: `${o.file} is SOPS-encrypted` });
+        continue;
+      }
+      for (const field of ['data', 'stringData']) if (isObj(o.body[field])) for (const k of Object.keys(o.body[field])) put(k, '');
+      continue;
+    }
     if (isObj(o.body.data)) {
       for (const [k, v] of Object.entries(o.body.data)) put(k, kind === 'Secret' ? Buffer.from(String(v), 'base64').toString('utf8') : v);
     }

@@ -35,3 +35,17 @@ export function isFluxKustomization(v: unknown): v is Record<string, unknown> & 
   const o = v as Record<string, unknown>;
   return o.kind === 'Kustomization' && typeof o.apiVersion === 'string' && o.apiVersion.startsWith('kustomize.toolkit.fluxcd.io/');
 }
+
+/**
+ * The remote cluster a Kustomization's or HelmRelease's `spec.kubeConfig` names, as
+ * `<namespace>/<name>` of its Secret (or `<namespace>/configmap:<name>` of a ConfigMap, Flux's
+ * workload identity); undefined without kubeConfig, null when it names neither.
+ */
+export function kubeConfigTarget(spec: Record<string, unknown>, namespace: string): string | undefined | null {
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObj(spec.kubeConfig)) return undefined;
+  const kc = spec.kubeConfig;
+  if (isObj(kc.secretRef) && typeof kc.secretRef.name === 'string') return `${namespace}/${kc.secretRef.name}`;
+  if (isObj(kc.configMapRef) && typeof kc.configMapRef.name === 'string') return `${namespace}/configmap:${kc.configMapRef.name}`;
+  return null;
+}

@@ -186,6 +186,34 @@ test('flux entries: a helmfile with ks.yaml files under kubernetes/ and the flux
   assert.match(chosen?.message ?? '', /flux \(kubernetes\/apps\/flux-system\/flux-instance\/app\/helmrelease\.yaml\): not used, helmfile-flux comes first: it reads the ks\.yaml files under kubernetes\//);
 });
 
+test('flux entries: a helmfile whose Flux Kustomizations are in other files than ks.yaml (install.yaml) is the flux layout, which reads them all, not helmfile-flux reading only kubernetes/flux/cluster', async () => {
+  const p = await plan({
+    ...onedr0pShape(false),
+    'kubernetes/flux/cluster/install.yaml': ks('cluster-apps', './kubernetes/apps'),
+    'kubernetes/apps/kustomization.yaml': 'resources:\n  - ./media/web/install.yaml\n',
+    'kubernetes/apps/media/web/install.yaml': ks('web', './kubernetes/apps/media/web/app', '', 'media'),
+    'kubernetes/apps/media/web/app/cm.yaml': cm('web', 'media'),
+  });
+  assert.equal(p.layout, 'flux');
+  const apps = appNames(p, 'cluster');
+  assert.ok(apps.includes('flux:media/web') && apps.includes('flux:flux-system/cluster-apps'), apps.join(', '));
+});
+
+test('helmfile-flux: a ks.yaml listed by its namespace folder (namespace: media) and by its own path is in that namespace, not "namespace unset" from the self-listing', async () => {
+  const p = await plan({
+    ...onedr0pShape(true),
+    'kubernetes/apps/kustomization.yaml': 'resources:\n  - ./media\n',
+    'kubernetes/apps/media/kustomization.yaml': 'namespace: media\nresources:\n  - ./imagemaid/ks.yaml\n',
+    // The Kustomization's own path lists its ks.yaml too (it applies itself, with targetNamespace media).
+    'kubernetes/apps/media/imagemaid/ks.yaml': ks('imagemaid', './kubernetes/apps/media/imagemaid', '  targetNamespace: media\n').replace('  namespace: flux-system\n', ''),
+    'kubernetes/apps/media/imagemaid/kustomization.yaml': 'resources:\n  - ./ks.yaml\n  - ./cm.yaml\n',
+    'kubernetes/apps/media/imagemaid/cm.yaml': cm('imagemaid', 'media'),
+  });
+  assert.equal(p.layout, 'helmfile-flux');
+  assert.ok(appNames(p, 'cluster').includes('flux:media/imagemaid'), appNames(p, 'cluster').join(', '));
+  assert.deepEqual(p.findings.filter((f) => f.code === 'flux-kustomization-namespace-unset').map((f) => f.message), []);
+});
+
 test('flux entries: a helmfile whose Flux entry syncs a folder not in the repository is helmfile-flux (the flux layout has nothing to read), and the note names the folder', async () => {
   const p = await plan(onedr0pShape(false));
   assert.equal(p.layout, 'helmfile-flux');

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { gotkSync } from '../support/flux-fixture.js';
+import { gotkSync, helmReleaseOf, localChart } from '../support/flux-fixture.js';
 
 const ks = (name: string, namespace: string, path: string, extra = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -106,6 +106,42 @@ test('flux hub and spokes: render --leaves builds a spoke\'s Kustomizations unde
     // The Kustomization objects are the hub's: render writes them under the hub only.
     assert.ok(files.includes('hub/apps/flux_edge_base.yaml'), files.join('\n'));
     assert.deepEqual(files.filter((f) => f.startsWith('edge-1/apps/')), []);
+  } finally {
+    removeTree(dir);
+    removeTree(out);
+  }
+});
+
+/** A hub whose own Kustomization holds two HelmReleases of a chart in the repository: one installed on the hub, one (spec.kubeConfig) on a spoke. */
+function chartRepo(): Record<string, string> {
+  const release = (name: string, extra: string) => helmReleaseOf(name, 'apps', `${extra}${localChart('./charts/hello')}  values:\n    greeting: ${name}\n`);
+  return {
+    'clusters/hub/flux-system/gotk-sync.yaml': gotkSync('hub'),
+    'clusters/hub/flux-system/kustomization.yaml': 'resources:\n  - gotk-sync.yaml\n',
+    'clusters/hub/releases.yaml': ks('releases', 'flux-system', './releases'),
+    'releases/kustomization.yaml': 'resources:\n  - local.yaml\n  - remote.yaml\n',
+    'releases/local.yaml': release('local', ''),
+    'releases/remote.yaml': release('remote', kubeConfig('edge-1-kubeconfig')),
+    'charts/hello/Chart.yaml': 'apiVersion: v2\nname: hello\nversion: 0.1.0\n',
+    'charts/hello/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-greeting\ndata:\n  greeting: {{ .Values.greeting }}\n',
+  };
+}
+
+test('flux hub and spokes: render --leaves renders a HelmRelease with kubeConfig under the spoke it installs to, not under the hub', async () => {
+  const dir = writeTree(chartRepo());
+  const out = writeTree({});
+  try {
+    const r = await cli(['render', '--repo', dir, '--leaves', '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    const files = listFiles(out);
+    const greetings = files.filter((f) => /configmap-.*-greeting\.yaml$/.test(f));
+    // helm-controller of the hub installs `remote` on edge-1 (spec.kubeConfig) and `local` on the hub.
+    assert.deepEqual(greetings, [
+      'edge-1/manifests/flux_flux-system_releases/helm_apps_remote-01-configmap-remote-greeting.yaml',
+      'hub/manifests/flux_flux-system_releases/helm_apps_local-01-configmap-local-greeting.yaml',
+    ], files.join('\n'));
+    // The HelmRelease objects stay the hub's: the hub's Kustomization applies them there.
+    assert.ok(files.some((f) => f.startsWith('hub/manifests/flux_flux-system_releases/') && /helmrelease-apps-remote/.test(f)), files.join('\n'));
   } finally {
     removeTree(dir);
     removeTree(out);

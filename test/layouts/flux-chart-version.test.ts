@@ -6,6 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { helmReleaseOf } from '../support/flux-fixture.js';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 const sync = `apiVersion: kustomize.toolkit.fluxcd.io/v1
@@ -22,14 +23,7 @@ spec:
     name: flux-system
 `;
 
-const release = (name: string, chart: string) => `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: ${name}
-  namespace: apps
-spec:
-  interval: 1h
-${chart}`;
+const release = (name: string, chart: string) => helmReleaseOf(name, 'apps', chart);
 
 const files: Record<string, string> = {
   'clusters/home/flux-system/gotk-sync.yaml': sync,

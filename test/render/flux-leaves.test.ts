@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import jsYaml from 'js-yaml';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { requireTools, toolEnv } from '../helpers/tools.js';
-import { fluxKustomization } from '../support/flux-fixture.js';
+import { fluxKustomization, localChart } from '../support/flux-fixture.js';
 
 const ks = fluxKustomization;
 
@@ -57,14 +57,7 @@ metadata:
   name: hello
 spec:
   interval: 1h
-  chart:
-    spec:
-      chart: ./charts/hello
-      sourceRef:
-        kind: GitRepository
-        name: flux-system
-        namespace: flux-system
-  valuesFrom:
+${localChart('./charts/hello')}  valuesFrom:
     - kind: ConfigMap
       name: hello-values
   values:
@@ -128,21 +121,34 @@ test('render --leaves builds each Flux Kustomization as Flux does, renders its H
   }
 });
 
-test('render --leaves never writes a Secret\'s value that post-build substitution reads', async () => {
+/** Renders the fixture with `secret` as the cluster-secrets file and returns the secretvars app's files, with stdout and stderr. */
+async function secretvarsRender(secretFile: string, secret: string): Promise<{ text: string; output: string }> {
   requireTools();
   const files = repo();
-  files['kubernetes/flux/vars/secret.yaml'] = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: cluster-secrets\n  namespace: media\nstringData:\n  SECRET_DOMAIN: hunter2.example\n';
+  files[secretFile] = secret;
   const dir = writeTree(files);
   const home = mkdtempSync(join(tmpdir(), 'fleetplan-flux-home-'));
   try {
     const out = join(dir, 'out');
     const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(home, 'cache')], process.cwd(), toolEnv(home));
     assert.equal(r.code, 0, r.stderr);
-    const text = readdirSync(join(out, 'cluster', 'manifests', 'flux_media_secretvars')).map((f) => readFileSync(join(out, 'cluster', 'manifests', 'flux_media_secretvars', f), 'utf8')).join('');
-    assert.doesNotMatch(text + r.stderr + r.stdout, /hunter2/);
-    assert.match(text, /v: REDACTED_SECRET_SECRET_DOMAIN\n/);
+    const app = join(out, 'cluster', 'manifests', 'flux_media_secretvars');
+    return { text: readdirSync(app).map((f) => readFileSync(join(app, f), 'utf8')).join(''), output: r.stdout + r.stderr };
   } finally {
     removeTree(dir);
     removeTree(home);
   }
+}
+
+test('render --leaves never writes a Secret\'s value that post-build substitution reads', async () => {
+  const { text, output } = await secretvarsRender('kubernetes/flux/vars/secret.yaml', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: cluster-secrets\n  namespace: media\nstringData:\n  SECRET_DOMAIN: hunter2.example\n');
+  assert.doesNotMatch(text + output, /hunter2/);
+  assert.match(text, /v: REDACTED_SECRET_SECRET_DOMAIN\n/);
+});
+
+test('render --leaves substitutes from a SOPS-encrypted Secret of the repository: its keys are known, each value is written redacted, as a plaintext Secret\'s is', async () => {
+  // SOPS encrypts values, never keys: the variables the Secret defines are known, their values are not.
+  const { text } = await secretvarsRender('kubernetes/flux/vars/secret.sops.yaml', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: cluster-secrets\n  namespace: media\nstringData:\n  SECRET_DOMAIN: ENC[AES256_GCM,data:oobQP6mZ,iv:tOUq,tag:hzNt,type:str]\nsops:\n  age:\n    - recipient: age1example\n  version: 3.9.0\n');
+  assert.doesNotMatch(text, /ENC\[/);
+  assert.match(text, /v: REDACTED_SECRET_SECRET_DOMAIN\n/);
 });

@@ -46,8 +46,8 @@ spec:
 `;
 }
 
-/** A Flux Kustomization in flux-system syncing `path` from the flux-system GitRepository, after `deps` (spec.dependsOn). */
-export const kustomizationWithDeps = (name: string, path: string, deps: string[] = []) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
+/** A Flux Kustomization in flux-system syncing `path` from the GitRepository `source` (flux-system), after `deps` (spec.dependsOn). */
+export const kustomizationWithDeps = (name: string, path: string, deps: string[] = [], source = 'flux-system') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
 metadata:
   name: ${name}
@@ -58,5 +58,25 @@ ${deps.length ? `  dependsOn:\n${deps.map((d) => `    - name: ${d}\n`).join('')}
   prune: true
   sourceRef:
     kind: GitRepository
-    name: flux-system
+    name: ${source}
 `;
+
+/** `spec.chart` of a HelmRelease whose chart is the directory `path` of this repository (GitRepository flux-system), indented for a spec. */
+export const localChart = (path: string) => `  chart:
+    spec:
+      chart: ${path}
+      sourceRef:
+        kind: GitRepository
+        name: flux-system
+        namespace: flux-system
+`;
+
+/** A HelmRelease `namespace/name` (interval 1h) whose spec continues with `rest` (indented two spaces). */
+export const helmReleaseOf = (name: string, namespace: string, rest: string) => `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: ${name}
+  namespace: ${namespace}
+spec:
+  interval: 1h
+${rest}`;

@@ -29,8 +29,10 @@ import { releaseApp } from '../../model/graphs.js';
 import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../../model/constants.js';
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
+import { sameRepository } from '../../model/git-url.js';
+import { originURL } from '../rosa-regional/reader.js';
 import type { Built, BuildContext } from './build.js';
-import { isFluxKustomization as isFluxKustomizationObject } from '../../model/k8s.js';
+import { isFluxKustomization as isFluxKustomizationObject, kubeConfigTarget } from '../../model/k8s.js';
 
 type Obj = Record<string, unknown>;
 
@@ -47,6 +49,8 @@ export interface ClusterEntry {
   entry: Built;
   /** The file holds no entry Kustomization: what fleetplan reads instead (`flux bootstrap --path`, a FluxInstance's sync). */
   implied?: string;
+  /** The URL and ref (`refs/heads/main`) of the entry's source where the entry says them (a FluxInstance's sync). */
+  source?: { url?: string; ref?: string };
 }
 
 /** The flux-system Kustomization `flux bootstrap --path=<dir>` writes into gotk-sync.yaml. */
@@ -92,7 +96,7 @@ function bootstrapEntry(fs: RepoFileSystem, f: string, text: string): Built | un
 }
 
 /** flux-operator: a FluxInstance's spec.sync makes the source and Kustomization, named after its namespace. */
-function instanceEntry(fs: RepoFileSystem, f: string, text: string): { entry: Built; implied: string } | undefined {
+function instanceEntry(fs: RepoFileSystem, f: string, text: string): { entry: Built; implied: string; source: { url?: string; ref?: string } } | undefined {
   if (!/^kind:\s*(FluxInstance|HelmRelease)\s*$/m.test(text) || !/\bsync:/.test(text)) return undefined;
   const doc = readDocs(fs, f, []).find((d) => syncOf(d.value) !== undefined);
   if (!doc) return undefined;
@@ -105,7 +109,7 @@ function instanceEntry(fs: RepoFileSystem, f: string, text: string): { entry: Bu
   k.metadata = { name: sname, namespace: ns };
   k.spec = { ...(k.spec as Obj), sourceRef: { kind, name: sname } };
   const what = fi.kind === 'FluxInstance' ? `FluxInstance ${ns}/${String(metaOf(fi).name)} spec.sync` : `HelmRelease ${ns}/${String(metaOf(fi).name)} values instance.sync (the FluxInstance it installs)`;
-  return { entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from ${what}, path ${String(sync.path)}` };
+  return { entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from ${what}, path ${String(sync.path)}`, source: { ...(str(sync.url) !== undefined ? { url: str(sync.url)! } : {}), ...(str(sync.ref) !== undefined ? { ref: str(sync.ref)! } : {}) } };
 }
 
 function readTextOrUndefined(fs: RepoFileSystem, f: string): string | undefined {
@@ -366,19 +370,6 @@ interface ClusterRead {
   findings: Finding[];
 }
 
-/**
- * The remote cluster a Kustomization's or HelmRelease's `spec.kubeConfig` names, as
- * `<namespace>/<name>` of its Secret (or `<namespace>/configmap:<name>` of a ConfigMap, Flux's
- * workload identity); undefined without kubeConfig, null when it names neither.
- */
-export function kubeConfigTarget(spec: Obj, namespace: string): string | undefined | null {
-  if (!isObj(spec.kubeConfig)) return undefined;
-  const kc = spec.kubeConfig;
-  if (isObj(kc.secretRef) && typeof kc.secretRef.name === 'string') return `${namespace}/${kc.secretRef.name}`;
-  if (isObj(kc.configMapRef) && typeof kc.configMapRef.name === 'string') return `${namespace}/configmap:${kc.configMapRef.name}`;
-  return null;
-}
-
 /** Names that say "a cluster" and nothing about which: not a spoke's name (`cluster-kubeconfig`). */
 const GENERIC_KUBECONFIG = /^(cluster|remote|spoke|target|kube|workload|managed)$/;
 
@@ -396,6 +387,47 @@ export function spokeName(target: string, taken: ReadonlySet<string>): string {
   name = name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'spoke';
   if (taken.has(name)) name = `${ns}-${ref}`.toLowerCase().replace(/[^a-z0-9.-]+/g, '-');
   return name;
+}
+
+/** A GitRepository's ref as one string (`refs/heads/main`, `refs/tags/v1`, `commit <sha>`, `semver <range>`), as source-controller resolves it. */
+function gitRefText(ref: unknown): string | undefined {
+  if (typeof ref === 'string') return ref;
+  if (!isObj(ref)) return undefined;
+  if (typeof ref.commit === 'string') return `commit ${ref.commit}`;
+  if (typeof ref.name === 'string') return ref.name;
+  if (typeof ref.semver === 'string') return `semver ${ref.semver}`;
+  if (typeof ref.tag === 'string') return `refs/tags/${ref.tag}`;
+  if (typeof ref.branch === 'string') return `refs/heads/${ref.branch}`;
+  return undefined;
+}
+
+/** The branch checked out in the clone (.git/HEAD), as `refs/heads/<branch>`. */
+function checkedOutRef(fs: RepoFileSystem): string | undefined {
+  const head = fs.exists('.git/HEAD') ? readTextOrUndefined(fs, '.git/HEAD') : undefined;
+  return /^ref:\s*(refs\/heads\/\S+)/.exec(head ?? '')?.[1];
+}
+
+/**
+ * Whether the GitRepository `namespace/name` a Kustomization builds from is this repository: true
+ * when the cluster applies it with the URL of the entry's own source (its GitRepository object, a
+ * FluxInstance's sync, else the clone's origin) and the same ref (home-ops repositories declare
+ * `home-kubernetes` next to flux-system); a string says why not, undefined when the object is not
+ * in the cluster's objects. `spec.ignore` only hides files: the paths Flux builds are the clone's.
+ */
+function sameGitSource(fs: RepoFileSystem, e: ClusterEntry, objects: readonly Built[], self: { name: string; namespace: string }, name: string, namespace: string): true | string | undefined {
+  const find = (n: string, ns: string) => objects.find((b) => b.obj.kind === 'GitRepository' && metaOf(b.obj).name === n && (str(metaOf(b.obj).namespace) ?? ns) === ns);
+  const other = find(name, namespace);
+  if (!other) return undefined;
+  const spec = isObj(other.obj.spec) ? other.obj.spec : {};
+  const own = find(self.name, self.namespace);
+  const ownSpec = own && isObj(own.obj.spec) ? own.obj.spec : {};
+  const selfURL = str(ownSpec.url) ?? e.source?.url ?? originURL(fs);
+  const selfRef = own ? gitRefText(ownSpec.ref) : e.source?.ref ?? checkedOutRef(fs);
+  const url = str(spec.url);
+  const ref = gitRefText(spec.ref);
+  if (url === undefined || selfURL === undefined || !sameRepository(url, selfURL)) return `its URL ${String(url)} is not ${selfURL ?? 'known for this repository'}`;
+  if (ref === undefined || ref !== selfRef) return `the same repository at ${ref ?? 'its default branch'}, not ${selfRef ?? 'a ref fleetplan knows'}, another revision`;
+  return true;
 }
 
 /** One pass over a cluster: the entry's build, then every Kustomization it applies, breadth first. */
@@ -445,7 +477,11 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
         repoPath = joinRelative(a.root, path);
         allowed = a.copied;
       }
-    } else n.notRead = `its source ${kind} ${refNs}/${refName} is not this repository (GitRepository ${self.namespace}/${self.name})`;
+    } else {
+      const same = kind === 'GitRepository' ? sameGitSource(fs, e, objects, self, refName, refNs) : undefined;
+      if (same === true) repoPath = path;
+      else n.notRead = `its source ${kind} ${refNs}/${refName} is not this repository (GitRepository ${self.namespace}/${self.name})${typeof same === 'string' ? `: ${same}` : ''}`;
+    }
     if (repoPath === undefined) {
       n.notRead ??= `spec.path ${String(spec.path)} leaves the artifact`;
       continue;
@@ -656,6 +692,8 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const spokeNames = new Map<string, string>();
   for (const e of entries) {
     const hubName = clusterName(e.cluster, entries);
+    // kubeConfig reference → spoke cluster, for render --leaves (a HelmRelease's chart is rendered under its spoke).
+    const spokeClusters = new Map<string, string>();
     const spokes = new Map<string, { name: string; target: string; perFile: Map<string, Record<string, AppSpec>>; ks: string[]; releases: string[]; objects: string[]; file?: string }>();
     const spokeOf = (target: string) => {
       let sp = spokes.get(target);
@@ -667,6 +705,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
           spokeNames.set(`${e.cluster}\u0000${target}`, name);
         }
         spokes.set(target, (sp = { name, target, perFile: new Map(), ks: [], releases: [], objects: [] }));
+        spokeClusters.set(target, name);
       }
       return sp;
     };
@@ -711,7 +750,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
     }
     // render --leaves builds each Kustomization with this cluster's objects and mapped paths.
     const lookup = new ClusterObjects(read.objects);
-    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup } });
+    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
     const byId = new Map(read.nodes.map((n) => [n.id, n]));
     const deps = (n: Node) => ks.get(n)!.dependsOn.map((d) => byId.get(`${d.namespace ?? ks.get(n)!.namespace}/${d.name}`)).filter((x): x is Node => x !== undefined);
     const depth = depths(read.nodes, (n) => [...deps(n), ...(n.parent ? [n.parent] : [])]);

@@ -166,7 +166,13 @@ export function listingChains(fs: RepoFileSystem, kustomizationFiles: readonly s
       if (target === undefined) continue;
       if (fs.isDirectory(target)) {
         if (parsed.has(target) && !dirParent.has(target)) dirParent.set(target, k);
-      } else if (!fileParent.has(target)) fileParent.set(target, k);
+      } else {
+        // Listed twice — by its namespace folder and by its own path (a ks.yaml in the folder its
+        // Kustomization builds, which applies itself again): the outermost listing is the build
+        // that applies it first, from its parent; the self-listing comes after and agrees with it.
+        const known = fileParent.get(target);
+        if (!known || k.dir.split('/').length < known.dir.split('/').length) fileParent.set(target, k);
+      }
     }
   }
   const out = new Map<string, ListingStep[]>();

@@ -113,9 +113,12 @@ function yamlFilesUnder(fs: RepoFileSystem, dir: string, depth: number, out: str
   return out;
 }
 
-/** True when the layout has Flux Kustomizations of its own to read (ks.yaml files or kubernetes/flux/cluster/). */
-export function hasKsFiles(fs: RepoFileSystem): boolean {
-  return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).length > 0;
+/**
+ * True when kubernetes/ holds `ks.yaml` files, the layout's own shape (ADR 0382): files of the
+ * `flux/cluster` folder alone are any Flux entry's folder, which the flux layout reads too.
+ */
+export function hasKsYamlFiles(fs: RepoFileSystem): boolean {
+  return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).some((f) => /(^|\/)ks\.ya?ml$/.test(f));
 }
 
 /** True when the repository has a helmfile bootstrap (the layout's defining file). */

@@ -18,6 +18,7 @@
  */
 import { isPlainObject as isObj, deepMerge, clone } from '../../model/merge.js';
 import { fluxSubstitute } from '../../model/flux-substitute.js';
+import { kubeConfigTarget } from '../../model/k8s.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 
 type Obj = Record<string, unknown>;
@@ -168,6 +169,8 @@ export interface ReleaseChart {
   values: unknown;
   /** Why the chart cannot be rendered (a source not found, a valuesFrom not in the repository). */
   problem?: string;
+  /** `spec.kubeConfig`: the reference (`<namespace>/<Secret name>`, model/k8s.ts) of the remote cluster helm-controller installs the chart on. */
+  kubeConfig?: string;
   /** valuesFrom Secrets whose values were replaced by redaction markers (`Secret/name`). */
   redacted?: string[];
 }
@@ -282,6 +285,9 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
     };
     const get = (kind: string, n: string, namespace: string) => find(objects, kind, n, namespace) ?? lookup(kind, n, namespace);
     if (rc.releaseName.length > 53) rc.problem = `release name ${rc.releaseName} is longer than 53 characters (Flux shortens it with a hash; fleetplan does not)`;
+    const remote = kubeConfigTarget(spec, ns);
+    if (remote === null) rc.problem ??= 'spec.kubeConfig names neither a Secret nor a ConfigMap: helm-controller cannot reach the cluster it installs on';
+    else if (remote !== undefined) rc.kubeConfig = remote;
     if (isObj(spec.chartRef)) {
       const ref = spec.chartRef;
       const kind = String(ref.kind);

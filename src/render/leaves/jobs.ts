@@ -89,6 +89,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
             substitution: { vars: v.vars, secret: v.secret, active: v.active },
             unresolved: v.unresolved,
             lookup: (kind, name, namespace) => idx.find(kind, name, namespace)[0]?.body,
+            ...(scope?.spokes ? { spokes: scope.spokes } : {}),
           },
           variables: {},
         });

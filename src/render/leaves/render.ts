@@ -112,6 +112,8 @@ export interface FluxLeafSource {
   unresolved: { source: string; reason: string }[];
   /** A ConfigMap, Secret or Flux source of the repository. */
   lookup(kind: string, name: string, namespace: string): Record<string, unknown> | undefined;
+  /** The clusters of the plan this cluster's Flux reaches through `spec.kubeConfig` (`<namespace>/<Secret name>` → cluster; ADR 0369). */
+  spokes?: ReadonlyMap<string, string>;
 }
 
 /** One Application's source on one cluster. Paths are relative to the repository root. */
@@ -138,7 +140,7 @@ export interface LeafResult {
   /** What the build fetched (`--fetch`): the chart version a range resolved to, its digest. */
   notes?: string[];
   /** A Flux Kustomization's HelmReleases: each chart rendered, or why not. */
-  charts?: { release: string; chart: string; objects: number; problem?: string }[];
+  charts?: { release: string; chart: string; objects: number; problem?: string; cluster?: string }[];
 }
 
 export interface LeafStats {
@@ -555,19 +557,30 @@ export async function renderLeafJobs(
     };
   };
 
-  /** The charts of a Flux Kustomization's HelmReleases: rendered from a repository path or the local chart cache, or why not. */
-  const renderCharts = async (source: FluxLeafSource, objects: readonly Record<string, unknown>[]): Promise<{ files: OutputFile[]; charts: NonNullable<LeafResult['charts']>; notes: string[] }> => {
+  /**
+   * The charts of a Flux Kustomization's HelmReleases: rendered from a repository path or the local
+   * chart cache, or why not. A release with `spec.kubeConfig` is installed by this cluster's
+   * helm-controller on the spoke it names (ADR 0369): its chart's objects are that cluster's
+   * (`elsewhere`), and a reference to no cluster of the plan is not rendered at all.
+   */
+  const renderCharts = async (job: LeafJob, source: FluxLeafSource, objects: readonly Record<string, unknown>[]): Promise<{ files: OutputFile[]; elsewhere: Map<string, OutputFile[]>; charts: NonNullable<LeafResult['charts']>; notes: string[] }> => {
     const files: OutputFile[] = [];
+    const elsewhere = new Map<string, OutputFile[]>();
     const charts: NonNullable<LeafResult['charts']> = [];
     const notes: string[] = [];
     for (const rc of helmReleaseCharts(objects, source.lookup, (name) => name === 'flux-system')) {
       const entry = { release: rc.release, chart: rc.display, objects: 0 } as NonNullable<LeafResult['charts']>[number];
       charts.push(entry);
+      const cluster = rc.kubeConfig === undefined ? job.cluster : source.spokes?.get(rc.kubeConfig);
+      if (rc.kubeConfig !== undefined) {
+        if (cluster === undefined) rc.problem ??= `it installs its chart on the remote cluster of spec.kubeConfig (Secret ${rc.kubeConfig}), which is not a cluster of this plan; its objects are not this cluster's`;
+        else entry.cluster = cluster;
+      }
       if (!rc.problem && rc.range && ports.network !== true) {
         // A range is resolved by the controller at reconcile time; only the registry or index can say to what (ADR 0281).
         rc.problem = `chart ${rc.display} is selected by a version range (${rc.version ?? 'no version: the newest'}), resolved only against the repository: pass --fetch to let helm resolve and pull it`;
       }
-      if (rc.problem) {
+      if (rc.problem || cluster === undefined) {
         entry.problem = rc.problem;
         continue;
       }
@@ -590,7 +603,13 @@ export async function renderLeafJobs(
         const built = await obtain(plan);
         const chartObjects = parseManifests(built.text, `${rc.display} (helm template)`);
         const prefix = `helm_${rc.release.replace('/', '_')}-`;
-        chartObjects.forEach((o, i) => files.push({ name: prefix + objectFileName(i, chartObjects.length, o), content: serializeObject(o) }));
+        let into = files;
+        if (cluster !== job.cluster) {
+          if (!SAFE_NAME.test(cluster)) throw new UsageError(`cluster name "${cluster}" cannot be a directory name`, { hint: 'use letters, digits, ".", "_" and "-"' });
+          into = elsewhere.get(cluster) ?? [];
+          elsewhere.set(cluster, into);
+        }
+        chartObjects.forEach((o, i) => into.push({ name: prefix + objectFileName(i, chartObjects.length, o), content: serializeObject(o) }));
         entry.objects = chartObjects.length;
       } catch (e) {
         entry.problem = e instanceof ToolError && e.code === 'chart-not-cached'
@@ -598,7 +617,7 @@ export async function renderLeafJobs(
           : (e as Error).message;
       }
     }
-    return { files, charts, notes };
+    return { files, elsewhere, charts, notes };
   };
 
   /** The app's directory name, after checking that the cluster and app names can be directory names. */
@@ -799,7 +818,7 @@ export async function renderLeafJobs(
       }
       const objects = parseManifests(text, `${plan.path} (built)`);
       const files: OutputFile[] = objects.map((o, i) => ({ name: objectFileName(i, objects.length, o), content: serializeObject(o) }));
-      const charts = await renderCharts(source, objects as Record<string, unknown>[]);
+      const charts = await renderCharts(job, source, objects as Record<string, unknown>[]);
       files.push(...charts.files);
       if (charts.charts.length) result.charts = charts.charts;
       if (charts.notes.length) result.notes = charts.notes;
@@ -808,6 +827,13 @@ export async function renderLeafJobs(
       ports.writer?.replaceDirectory(relDir, files);
       result.objects = files.length;
       result.files = files.map((f) => `${relDir}/${f.name}`);
+      // Charts installed on spokes (spec.kubeConfig): under the spoke, in a folder named after this app.
+      for (const [cluster, spokeFiles] of [...charts.elsewhere].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const spokeDir = `${cluster}/manifests/${appDir}`;
+        ports.writer?.replaceDirectory(spokeDir, spokeFiles);
+        result.objects += spokeFiles.length;
+        result.files.push(...spokeFiles.map((f) => `${spokeDir}/${f.name}`));
+      }
     } catch (e) {
       result.error = forJob(e, job);
     }

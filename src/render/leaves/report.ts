@@ -20,7 +20,7 @@ export function formatLeafReport(run: RenderLeavesResult): string {
         continue;
       }
       chartsMissing++;
-      lines.push(`warning: cluster ${r.cluster}, app ${r.app}: HelmRelease ${c.release} not rendered: ${c.problem}`);
+      lines.push(`warning: cluster ${r.cluster}, app ${r.app}: HelmRelease ${c.release}${c.cluster !== undefined && c.cluster !== r.cluster ? ` (installed on cluster ${c.cluster}, spec.kubeConfig)` : ''} not rendered: ${c.problem}`);
     }
   }
   const ok = run.results.length - failed.length;
