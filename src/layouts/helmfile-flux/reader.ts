@@ -45,8 +45,10 @@ export const HELMFILE_FLUX_PLAN_NOTE =
 export function helmfileFiles(fs: RepoFileSystem): string[] {
   const out: string[] = [];
   // bootstrap/ at the root (onedr0p/home-ops) or under kubernetes/ (bjw-s-labs/home-ops).
-  for (const f of ['bootstrap/helmfile.yaml', 'bootstrap/helmfile.yaml.gotmpl', 'kubernetes/bootstrap/helmfile.yaml', 'kubernetes/bootstrap/helmfile.yaml.gotmpl', 'helmfile.yaml']) if (fs.exists(f) && !fs.isDirectory(f)) out.push(f);
-  for (const d of ['bootstrap/helmfile.d', 'bootstrap/helmfile', 'kubernetes/bootstrap/helmfile.d', 'kubernetes/bootstrap/helmfile']) {
+  // At the root, what `helmfile` finds with no --file: helmfile.yaml(.gotmpl), else helmfile.d/ (a plain helmfile repository).
+  for (const f of ['bootstrap/helmfile.yaml', 'bootstrap/helmfile.yaml.gotmpl', 'kubernetes/bootstrap/helmfile.yaml', 'kubernetes/bootstrap/helmfile.yaml.gotmpl', 'helmfile.yaml', 'helmfile.yaml.gotmpl']) if (fs.exists(f) && !fs.isDirectory(f)) out.push(f);
+  const rootFile = out.some((f) => !f.includes('/'));
+  for (const d of ['bootstrap/helmfile.d', 'bootstrap/helmfile', 'kubernetes/bootstrap/helmfile.d', 'kubernetes/bootstrap/helmfile', ...(rootFile ? [] : ['helmfile.d'])]) {
     if (!fs.isDirectory(d)) continue;
     for (const f of fs.list(d)) if (/\.ya?ml(\.gotmpl)?$/.test(f) && !fs.isDirectory(`${d}/${f}`)) out.push(`${d}/${f}`);
   }
@@ -260,51 +262,84 @@ function reportRefs(v: unknown, path: YamlPath, file: string, locate: (p: YamlPa
   return n;
 }
 
+/** Environment values as known so far: `known` is false once any could not be read (ADR 0364). */
+interface EnvValues {
+  values: Record<string, unknown>;
+  known: boolean;
+}
+
 /**
- * The values of the environment (`default` unless told) as helmfile merges them: every layer's
- * `environments.<name>.values` in order (bases first), files relative to the layer's folder
- * (`.gotmpl` files rendered with the values so far), inline maps as written. References fleetplan
- * cannot read are reported; `known: false` when any is (templates that read them are then not read).
+ * One `values:` list of helmfile's environment values loader, merged over `start` in order: files
+ * relative to `file`'s folder (`.gotmpl` files rendered with the values so far), inline maps as
+ * written. `at` is the list's path in `file` (`environments.default.values`, `helmfiles[0].values`).
  */
-function environmentValues(fs: RepoFileSystem, layers: readonly StateLayer[], environment: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): { values: Record<string, unknown>; known: boolean } {
-  let values: Record<string, unknown> = {};
-  let known = true;
+function loadValuesList(fs: RepoFileSystem, list: readonly unknown[], file: string, at: YamlPath, locate: (p: YamlPath) => { line: number; column: number }, start: EnvValues, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): EnvValues {
+  let { values, known } = start;
+  const scope = options.scope ? `${options.scope}: ` : '';
+  list.forEach((item: unknown, j: number) => {
+    const path: YamlPath = [...at, j];
+    if (isObj(item)) {
+      if (reportRefs(item, path, file, locate, findings, `the environment value`, scope)) known = false;
+      values = deepMerge(values, item) as Record<string, unknown>;
+      return;
+    }
+    if (typeof item !== 'string') return;
+    const target = joinRelative(dirOf(file), item);
+    const notRead = (message: string, line = locate(path).line) => {
+      known = false;
+      findings.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${fieldName(path)}: environment values ${item} not read: ${message}`, file, line, hint: 'templates that read the environment values are not read either' });
+    };
+    if (target === undefined || !fs.exists(target) || fs.isDirectory(target)) return notRead(`${target ?? item} is not a file of this repository (helmfile fails the same way unless missingFileHandler says otherwise)`);
+    let text = fs.readText(target);
+    if (target.endsWith('.gotmpl')) {
+      try {
+        text = renderHelmfileTemplate(text, stateTemplateData(options.environment ?? 'default', values), { fs, baseDir: dirOf(target), env }, { file: target, firstLine: 1 });
+      } catch (e) {
+        if (!(e instanceof HelmfileTemplateError)) throw e;
+        return notRead(e.message);
+      }
+    }
+    const parsed = parseLocated(target, text);
+    const doc = parsed.docs[0];
+    if (parsed.errors.length || !doc) return notRead(parsed.errors[0]?.message ?? 'empty');
+    if (!isObj(doc.value)) return;
+    if (reportRefs(doc.value, [], target, doc.locate, findings, 'the environment value', scope)) known = false;
+    values = deepMerge(values, doc.value) as Record<string, unknown>;
+  });
+  return { values, known };
+}
+
+/**
+ * The values of the environment (`default` unless told) as helmfile merges them over `start` (the
+ * values of the parts before): every layer's `environments.<name>.values` in order (bases first).
+ * Its `secrets:` are sops-encrypted files helmfile decrypts when it runs: each is one
+ * `helmfile-value-not-read` at its entry, and the values are then not known (helmfile merges them
+ * last, over everything). `known: false` when anything was not read (templates that read the
+ * values are then not read either).
+ */
+function environmentValues(fs: RepoFileSystem, layers: readonly StateLayer[], environment: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions, start: EnvValues = { values: {}, known: true }): EnvValues {
+  let acc = start;
   const scope = options.scope ? `${options.scope}: ` : '';
   for (const l of layers) {
     const spec = isObj(l.value.environments) ? l.value.environments[environment] : undefined;
-    const list = isObj(spec) && Array.isArray(spec.values) ? spec.values : [];
-    list.forEach((item: unknown, j: number) => {
-      const path: YamlPath = ['environments', environment, 'values', j];
-      if (isObj(item)) {
-        if (reportRefs(item, path, l.file, l.locate, findings, `the environment value`, scope)) known = false;
-        values = deepMerge(values, item) as Record<string, unknown>;
-        return;
-      }
-      if (typeof item !== 'string') return;
-      const file = joinRelative(dirOf(l.file), item);
-      const notRead = (message: string, line = l.locate(path).line) => {
-        known = false;
-        findings.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${fieldName(path)}: environment values ${item} not read: ${message}`, file: l.file, line, hint: 'templates that read the environment values are not read either' });
-      };
-      if (file === undefined || !fs.exists(file) || fs.isDirectory(file)) return notRead(`${file ?? item} is not a file of this repository (helmfile fails the same way unless missingFileHandler says otherwise)`);
-      let text = fs.readText(file);
-      if (file.endsWith('.gotmpl')) {
-        try {
-          text = renderHelmfileTemplate(text, { ...releaseTemplateData({ name: '', namespace: '' }, environment, values) }, { fs, baseDir: dirOf(file), env }, { file, firstLine: 1 });
-        } catch (e) {
-          if (!(e instanceof HelmfileTemplateError)) throw e;
-          return notRead(e.message);
-        }
-      }
-      const parsed = parseLocated(file, text);
-      const doc = parsed.docs[0];
-      if (parsed.errors.length || !doc) return notRead(parsed.errors[0]?.message ?? 'empty');
-      if (!isObj(doc.value)) return;
-      if (reportRefs(doc.value, [], file, doc.locate, findings, 'the environment value', scope)) known = false;
-      values = deepMerge(values, doc.value) as Record<string, unknown>;
+    if (!isObj(spec)) continue;
+    if (Array.isArray(spec.values)) acc = loadValuesList(fs, spec.values, l.file, ['environments', environment, 'values'], l.locate, acc, findings, env, options);
+    (Array.isArray(spec.secrets) ? spec.secrets : []).forEach((item: unknown, j: number) => {
+      const path: YamlPath = ['environments', environment, 'secrets', j];
+      const at = l.locate(path);
+      acc = { ...acc, known: false };
+      findings.push({
+        severity: 'warning',
+        code: 'helmfile-value-not-read',
+        message: `${scope}${fieldName(path)}: environment secrets ${typeof item === 'string' ? item : JSON.stringify(item)} not read: helmfile decrypts them with sops (helm-secrets) when it runs and merges them over the environment values; fleetplan holds no keys, so the environment values are not known`,
+        file: l.file,
+        line: at.line,
+        column: at.column,
+        hint: 'templates that read the environment values are not read (plan says so, render --leaves does not build those releases); render them where the keys are',
+      });
     });
   }
-  return { values, known };
+  return acc;
 }
 
 /** How helmfile templates are read: the environment the bootstrap runs them with (ADR 0320). */
@@ -312,6 +347,16 @@ export interface HelmfileReadOptions {
   env?: ReadonlyMap<string, string>;
   /** Said in messages: `cluster main`. */
   scope?: string;
+  /** The helmfile environment whose values are read (`default`). */
+  environment?: string;
+  /** A sub-helmfile's `values:` (helmfile's override values, merged over its environment values). */
+  override?: Record<string, unknown>;
+  /** A sub-helmfile's `selectors:` (or its parent's, inherited): only matching releases are read. */
+  selectors?: readonly string[];
+  /** The helmfiles being read, outermost first (a sub-helmfile that includes one of them is a loop). */
+  stack?: readonly string[];
+  /** Every state file read through `helmfiles:` is added here. */
+  nested?: Set<string>;
 }
 
 /** Templates a release inherits: its `inherit: [{template}]`, else the document's `defaultInherit`. */
@@ -351,75 +396,98 @@ function templateNotRead(findings: Finding[], e: HelmfileTemplateError, release:
   findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message, file: e.file, line: e.line, hint: `${how}; plan shows the release without it and render --leaves does not build it` });
 }
 
+/** The data a whole state file is rendered with (helmfile's NewEnvironmentTemplateData): no `.Release`. */
+function stateTemplateData(environment: string, values: Record<string, unknown>): Record<string, unknown> {
+  return { Environment: { Name: environment, KubeContext: '', Values: values }, Namespace: '', Values: values, StateValues: values };
+}
+
+/** The parts of a state file as helmfile's loader splits it (on `\n---\n`, CRLF as LF), each with the line it starts on. */
+function stateParts(text: string): { text: string; line: number }[] {
+  const out: { text: string; line: number }[] = [];
+  let line = 1;
+  for (const part of text.replace(/\r\n/g, '\n').split('\n---\n')) {
+    out.push({ text: part, line });
+    line += part.split('\n').length + 1;
+  }
+  return out;
+}
+
+/** A state file read: its layers (bases before the part that names them), and the environment values after its last part. */
+interface StateRead extends EnvValues {
+  layers: StateLayer[];
+}
+
 /**
- * The documents of a helmfile. A `.gotmpl` state file is a Go template that helmfile renders as a
- * whole before it reads the YAML (`{{ $x := readFile … }}` lines at the top are not YAML): when
- * the file does not parse as it is, it is rendered first (ADR 0340). A template that cannot be
- * rendered (an environment variable only the shell has, a command) is one
- * `helmfile-template-not-read` at its line, not one YAML error per line of template.
+ * A helmfile state as helmfile's desired-state loader reads it (pkg/app/desired_state_file_loader.go,
+ * pkg/state/create.go): the file is split into parts; a `.gotmpl` file's parts are each rendered
+ * as a Go template (no `.Release`) with the environment values of the parts before them, then
+ * read; each part's `bases:` (relative to the file, rendered with the same values) come before it;
+ * after each part its environments (and its bases') are merged over the values so far, and a
+ * sub-helmfile's override values over those (ADR 0383; ADR 0340 rendered the file whole with no
+ * values). A part that cannot be rendered fails the file, as in helmfile: one
+ * `helmfile-template-not-read` at its line, no releases. Positions are the file's lines.
  */
-function helmfileDocs(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): ReturnType<typeof readDocs> {
-  if (!file.endsWith('.gotmpl')) return readDocs(fs, file, findings);
+function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions, start: EnvValues, isBase = false): StateRead {
   let text: string;
   try {
     text = fs.readText(file);
   } catch {
-    return [];
+    return { layers: [], ...start };
   }
-  const parsed = parseLocated(file, text);
-  if (!parsed.errors.length || !text.includes('{{')) {
-    findings.push(...parsed.errors);
-    return parsed.docs;
-  }
-  let rendered: string;
-  try {
-    rendered = renderHelmfileTemplate(text, releaseTemplateData({ name: '', namespace: '' }), { fs, baseDir: dirOf(file), env }, { file, firstLine: 1 });
-  } catch (e) {
-    if (!(e instanceof HelmfileTemplateError)) throw e;
-    const scope = options.scope ? `${options.scope}: ` : '';
-    findings.push({
-      severity: 'warning',
-      code: 'helmfile-template-not-read',
-      message: `${scope}helmfile template not read, so the releases of ${file} are not known: ${e.message}`,
-      file: e.file,
-      line: e.line,
-      hint: e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders the state file as a whole before reading it',
-    });
-    return [];
-  }
-  // Lines of the rendered file are the template's as long as no action removes a line; positions are the rendered file's.
-  const again = parseLocated(file, rendered);
-  findings.push(...again.errors);
-  return again.docs;
-}
-
-/**
- * The layers of a helmfile state as helmfile's state loader merges them (pkg/state/create.go): the
- * documents of each of its `bases:` (relative to the file), in order, then its own documents.
- */
-function stateLayers(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): StateLayer[] {
-  const own: StateLayer[] = helmfileDocs(fs, file, findings, env, options).flatMap((d) => (isObj(d.value) ? [{ file, value: d.value, locate: d.locate }] : []));
-  const bases: StateLayer[] = [];
-  for (const l of own) {
-    for (const b of Array.isArray(l.value.bases) ? l.value.bases : []) {
-      if (typeof b !== 'string' || b.includes('{{')) continue;
-      const base = joinRelative(dirOf(file), b) ?? b;
-      for (const d of helmfileDocs(fs, base, findings, env, options)) if (isObj(d.value)) bases.push({ file: base, value: d.value, locate: d.locate });
+  const environment = options.environment ?? 'default';
+  const override = (v: EnvValues): EnvValues => (options.override && !isBase ? { values: deepMerge(v.values, options.override) as Record<string, unknown>, known: v.known } : v);
+  let acc = override(start);
+  const scope = options.scope ? `${options.scope}: ` : '';
+  const rendered = file.endsWith('.gotmpl') && text.includes('{{');
+  const layers: StateLayer[] = [];
+  for (const part of rendered ? stateParts(text) : [{ text, line: 1 }]) {
+    let body = part.text;
+    if (rendered && body.includes('{{')) {
+      const fail = (message: string, line: number, hint: string): StateRead => {
+        findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so the releases of ${file} are not known: ${message}`, file, line, hint });
+        return { layers: [], ...acc };
+      };
+      if (!acc.known && READS_VALUES.test(body)) return fail('it reads environment values that are not known (see helmfile-value-not-read)', part.line, 'plan leaves these releases out; helmfile renders each part of the state file with the environment values before it');
+      try {
+        body = renderHelmfileTemplate(body, stateTemplateData(environment, acc.values), { fs, baseDir: dirOf(file), env }, { file, firstLine: part.line });
+      } catch (e) {
+        if (!(e instanceof HelmfileTemplateError)) throw e;
+        return fail(e.message, e.line, e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders each part of the state file with the environment values of the parts before it, and fails the same way');
+      }
     }
+    // Lines of a rendered part are the template's as long as no action removes a line.
+    const parsed = parseLocated(file, '\n'.repeat(part.line - 1) + body);
+    findings.push(...parsed.errors);
+    const partLayers: StateLayer[] = [];
+    for (const d of parsed.docs) {
+      if (!isObj(d.value)) continue;
+      // helmfile reads no bases of a base ("nested `base` helmfile is unsupported").
+      for (const b of isBase || !Array.isArray(d.value.bases) ? [] : d.value.bases) {
+        if (typeof b !== 'string' || b.includes('{{')) continue;
+        partLayers.push(...readState(fs, joinRelative(dirOf(file), b) ?? b, findings, env, options, acc, true).layers);
+      }
+      partLayers.push({ file, value: d.value, locate: d.locate });
+    }
+    layers.push(...partLayers);
+    if (!isBase && partLayers.some((l) => isObj(l.value.environments))) acc = override(environmentValues(fs, partLayers, environment, findings, env, options, acc));
   }
-  return [...bases, ...own];
+  return { layers, ...acc };
 }
 
 export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[], options: HelmfileReadOptions = {}): void {
   const env = options.env ?? new Map<string, string>();
-  const layers = stateLayers(fs, file, findings, env, options);
+  const stack = [...(options.stack ?? []), file];
+  const state = readState(fs, file, findings, env, options, { values: {}, known: true });
+  const layers = state.layers;
   // Merged as mergo with WithAppendSlice and WithOverride: lists appended in layer order, the last value of a field wins.
   const args = layers.flatMap((l) => (isObj(l.value.helmDefaults) && Array.isArray(l.value.helmDefaults.args) ? l.value.helmDefaults.args.map(String) : []));
   const repositories = layers.flatMap((l) => (Array.isArray(l.value.repositories) ? l.value.repositories : []));
   const defaultInherit = layers.map((l) => l.value.defaultInherit).filter((x) => typeof x === 'string').pop();
+  const commonLabels = Object.assign({}, ...layers.map((l) => (isObj(l.value.commonLabels) ? l.value.commonLabels : {}))) as Record<string, unknown>;
   const templates = helmfileTemplates(layers);
-  const environment = 'default';
-  const stateValues = layers.some((l) => isObj(l.value.environments)) ? environmentValues(fs, layers, environment, findings, env, options) : { values: {}, known: true };
+  const environment = options.environment ?? 'default';
+  const stateValues: EnvValues = { values: state.values, known: state.known };
+  readSubHelmfiles(fs, layers, findings, releases, { ...options, stack });
   const phase: HelmfileRelease['phase'] = args.includes('--include-crds') && args.includes('--no-hooks') ? 'crds' : /(^|\/)(\d+-)?crds\.ya?ml/.test(file) ? 'crds' : 'apps';
   const v = { repositories, ...(defaultInherit !== undefined ? { defaultInherit } : {}) };
   for (const layer of layers) {
@@ -457,6 +525,14 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       };
       const chart = fieldValue(chartField, 'the chart');
       const version = fieldValue(versionField, 'the chart version');
+      // What `helmfile template` renders: desired releases (installed, condition) that the selectors pick.
+      if (r.installed === false) return;
+      if (typeof r.installedTemplate === 'string' && fieldValue({ value: r.installedTemplate, file, line: at(['installedTemplate']).line }, 'installed') === 'false') return;
+      if (typeof r.condition === 'string' && r.condition !== '') {
+        if (!stateValues.known) notRead.push(`condition ${r.condition} (${file}:${at(['condition']).line}: it reads environment values that are not known: see helmfile-value-not-read)`);
+        else if (!conditionEnabled(r.condition, stateValues.values)) return;
+      }
+      if (options.selectors?.length && !options.selectors.some((sel) => selectorMatches(sel, releaseLabels(r, ns, chart, commonLabels)))) return;
       const needs: GraphRef[] = [];
       (Array.isArray(r.needs) ? r.needs : []).forEach((n: unknown, j: number) => {
         if (typeof n !== 'string') return;
@@ -549,6 +625,111 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       };
       releasePaths.set(release, ['releases', i]);
       releases.push(release);
+    });
+  }
+}
+
+/** helmfile's ConditionEnabled: `foo.enabled` is true in the environment values (a missing `enabled` is false). */
+function conditionEnabled(condition: string, values: Record<string, unknown>): boolean {
+  if (condition.toLowerCase() === 'true' || condition.toLowerCase() === 'false') return condition.toLowerCase() === 'true';
+  let at: unknown = values;
+  for (const k of condition.split('.')) {
+    if (!isObj(at)) return false;
+    at = at[k];
+  }
+  return at === true;
+}
+
+/** The labels a selector sees: the state's commonLabels, the release's, and helmfile's own name, namespace and chart. */
+function releaseLabels(r: Record<string, unknown>, namespace: string, chart: string | undefined, common: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...common, ...(isObj(r.labels) ? r.labels : {}) })) out[k] = String(v);
+  out.name = String(r.name);
+  out.namespace = namespace;
+  if (chart !== undefined) out.chart = chart.split('/').pop()!;
+  return out;
+}
+
+/** One helmfile selector (`k=v,k2!=v2`, all must hold) over a release's labels. */
+function selectorMatches(selector: string, labels: Record<string, string>): boolean {
+  return selector.split(',').every((term) => {
+    const ne = term.indexOf('!=');
+    if (ne >= 0) return labels[term.slice(0, ne).trim()] !== term.slice(ne + 2).trim();
+    const eq = term.indexOf('=');
+    return eq >= 0 && labels[term.slice(0, eq).trim()] === term.slice(eq + 1).trim();
+  });
+}
+
+/** The state files a `helmfiles:` path names (pkg/app findDesiredStateFiles, ExpandPaths): a file, a glob, or a folder's `*.y*ml` then `*.y*ml.gotmpl`. */
+function subHelmfileTargets(fs: RepoFileSystem, path: string): string[] {
+  if (!/[*?[]/.test(path)) {
+    if (fs.isDirectory(path)) {
+      const files = [...fs.list(path)].filter((f) => !fs.isDirectory(`${path}/${f}`)).sort();
+      return [...files.filter((f) => /\.y[^.]*ml$/.test(f)), ...files.filter((f) => /\.y[^.]*ml\.gotmpl$/.test(f))].map((f) => (path === '.' ? f : `${path}/${f}`));
+    }
+    return fs.exists(path) ? [path] : [];
+  }
+  const glob = (seg: string) => new RegExp(`^${seg.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  let dirs = ['.'];
+  const segs = path.split('/');
+  segs.forEach((seg, i) => {
+    const last = i === segs.length - 1;
+    const next: string[] = [];
+    for (const d of dirs) {
+      const join = (e: string) => (d === '.' ? e : `${d}/${e}`);
+      if (!/[*?[]/.test(seg)) {
+        const p = join(seg);
+        if (fs.exists(p) && (last || fs.isDirectory(p))) next.push(p);
+        continue;
+      }
+      if (!fs.isDirectory(d)) continue;
+      for (const e of [...fs.list(d)].sort()) if (glob(seg).test(e) && (last ? !fs.isDirectory(join(e)) : fs.isDirectory(join(e)))) next.push(join(e));
+    }
+    dirs = next;
+  });
+  return dirs;
+}
+
+/**
+ * A state's `helmfiles:` (every layer's, in order), read as helmfile reads them before the state's
+ * own releases (pkg/app processNestedHelmfiles): each path (relative to the file that writes it; a
+ * glob or a folder gives several) is a state of its own in the same environment, with the entry's
+ * `values:` as override values over its environment values (the parent's values are not inherited)
+ * and the entry's `selectors:` (else the parent's) picking its releases. A remote path, a path with
+ * no file, or a loop is one `helmfile-state-not-read` at the entry (ADR 0383).
+ */
+function readSubHelmfiles(fs: RepoFileSystem, layers: readonly StateLayer[], findings: Finding[], releases: HelmfileRelease[], options: HelmfileReadOptions): void {
+  const env = options.env ?? new Map<string, string>();
+  const scope = options.scope ? `${options.scope}: ` : '';
+  for (const l of layers) {
+    (Array.isArray(l.value.helmfiles) ? l.value.helmfiles : []).forEach((entry: unknown, j: number) => {
+      const spec = isObj(entry) ? entry : { path: entry };
+      const path = str(spec.path);
+      const at = l.locate(['helmfiles', j]);
+      const notRead = (why: string) =>
+        findings.push({ severity: 'warning', code: 'helmfile-state-not-read', message: `${scope}helmfiles[${j}]: ${path ?? JSON.stringify(entry)} not read: ${why}; its releases are not in the plan`, file: l.file, line: at.line, column: at.column, hint: 'plan, render and validate leave these releases out' });
+      if (path === undefined) return notRead('an entry without a path');
+      if (/^[a-z0-9]+::|^[a-z]+:\/\//i.test(path)) return notRead('a remote helmfile (helmfile fetches it when it runs; fleetplan reads only this repository)');
+      if (path.includes('{{')) return notRead(`a template in ${l.file}, which helmfile does not render (only .gotmpl state files are templates), so no file matches`);
+      const base = joinRelative(dirOf(l.file), path);
+      const targets = base === undefined ? [] : subHelmfileTargets(fs, base);
+      if (!targets.length) return notRead(`no file of this repository matches ${base ?? path} (helmfile fails: "no matches for path")`);
+      let override: EnvValues = { values: {}, known: true };
+      if (Array.isArray(spec.values)) override = loadValuesList(fs, spec.values, l.file, ['helmfiles', j, 'values'], l.locate, override, findings, env, options);
+      const selectors = Array.isArray(spec.selectors) && spec.selectorsInherited !== true ? spec.selectors.map(String) : options.selectors;
+      for (const target of targets) {
+        if (options.stack?.includes(target)) {
+          notRead(`${target} includes a helmfile that includes it (helmfile refuses the recursion)`);
+          continue;
+        }
+        options.nested?.add(target);
+        if (!override.known) {
+          findings.push({ severity: 'warning', code: 'helmfile-state-not-read', message: `${scope}helmfiles[${j}]: ${target} not read: its values are not known (see helmfile-value-not-read)`, file: l.file, line: at.line, column: at.column, hint: 'plan, render and validate leave these releases out' });
+          continue;
+        }
+        const { override: _parent, selectors: _sel, ...rest } = options;
+        readHelmfile(fs, target, findings, releases, { ...rest, ...(Object.keys(override.values).length ? { override: override.values } : {}), ...(selectors?.length ? { selectors } : {}) });
+      }
     });
   }
 }
@@ -861,7 +1042,9 @@ export function groupSource(file: string, apps: Record<string, AppSpec>, at: Map
 export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
   const findings: Finding[] = [];
   const releases: HelmfileRelease[] = [];
-  for (const f of helmfileFiles(fs)) readHelmfile(fs, f, findings, releases);
+  // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
+  const nested = new Set<string>();
+  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));

@@ -1,0 +1,209 @@
+/**
+ * A helmfile state read as `helmfile template` reads it, beyond ADR 0364 (ADR 0383):
+ *
+ * - a `.gotmpl` state file is rendered part by part (parts split on `---`), each part with the
+ *   environment values of the parts before it (their `environments:` and `bases:`), as helmfile's
+ *   desired-state loader does; a part written as YAML-looking flow maps (`namespace: {{ .Values.ns }}`)
+ *   is rendered, not read as a YAML map;
+ * - nested `helmfiles:` (a path, a glob or a directory; `values:` as the sub-helmfile's override
+ *   values; `selectors:` over release labels) are followed;
+ * - `installed: false` releases are not part of what `helmfile template` renders;
+ * - sops `secrets:` of an environment, and a sub-helmfile fleetplan cannot read, are said not read
+ *   with file, line and field.
+ * Small fixtures written by the tests.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { nodeFileSystem } from '../../src/adapters/node-fs.js';
+import { readHelmfile, releaseSource } from '../../src/layouts/helmfile-flux/reader.js';
+import type { Finding } from '../../src/model/finding.js';
+import type { HelmfileRelease } from '../../src/model/graphs.js';
+
+function read(files: Record<string, string>, file: string): { releases: HelmfileRelease[]; findings: Finding[] } {
+  const dir = writeTree(files);
+  try {
+    const releases: HelmfileRelease[] = [];
+    const findings: Finding[] = [];
+    readHelmfile(nodeFileSystem(dir), file, findings, releases);
+    return { releases, findings };
+  } finally {
+    removeTree(dir);
+  }
+}
+
+const ids = (rs: readonly HelmfileRelease[]) => rs.map((r) => `${r.namespace}/${r.name}`);
+
+test('helmfile .gotmpl state: each part is rendered with the environment values of the parts before it', () => {
+  const { releases, findings } = read(
+    {
+      'env/default.yaml': 'ns: edge\nregistry: oci://ghcr.io/example\n',
+      'helmfile.yaml.gotmpl': `environments:
+  default:
+    values:
+      - env/default.yaml
+      - replicas: 2
+---
+releases:
+  - name: web
+    namespace: {{ .Values.ns }}
+    chart: {{ .Values.registry }}/web
+    version: 1.0.0
+    values:
+      - replicaCount: {{ .Values.replicas }}
+`,
+    },
+    'helmfile.yaml.gotmpl',
+  );
+  assert.deepEqual(findings.filter((f) => f.severity !== 'info'), []);
+  assert.deepEqual(ids(releases), ['edge/web']);
+  assert.equal(releases[0]!.chart, 'oci://ghcr.io/example/web');
+  assert.equal(releases[0]!.line, 8, 'positions are the file\'s lines');
+  assert.deepEqual(releaseSource(releases[0]!).helm?.values, { replicaCount: 2 });
+});
+
+test('helmfile .gotmpl state: a part that reads a value no earlier part defines fails as helmfile fails, named at its line', () => {
+  const { releases, findings } = read(
+    {
+      'helmfile.yaml.gotmpl': `releases:
+  - name: web
+    namespace: {{ .Values.ns }}
+    chart: oci://ghcr.io/example/web
+---
+environments:
+  default:
+    values:
+      - ns: late
+`,
+    },
+    'helmfile.yaml.gotmpl',
+  );
+  assert.deepEqual(releases, []);
+  const f = findings.filter((x) => x.code === 'helmfile-template-not-read');
+  assert.equal(f.length, 1, JSON.stringify(findings));
+  assert.equal(f[0]!.line, 3);
+  assert.match(f[0]!.message, /map has no entry for key "ns"/);
+});
+
+test('helmfile state: nested helmfiles are followed (path, glob, directory), with their values as override values and their selectors', () => {
+  const { releases, findings } = read(
+    {
+      'helmfile.yaml': `helmfiles:
+  - path: apps/helmfile.yaml.gotmpl
+    values:
+      - tier: gold
+  - path: infra/*.yaml
+  - path: more
+    selectors:
+      - team=b
+`,
+      'apps/helmfile.yaml.gotmpl': `environments:
+  default:
+    values:
+      - tier: bronze
+---
+releases:
+  - name: shop-{{ .Values.tier }}
+    namespace: shop
+    chart: oci://ghcr.io/example/shop
+`,
+      'infra/a.yaml': 'releases:\n  - name: dns\n    namespace: infra\n    chart: oci://ghcr.io/example/dns\n',
+      'infra/b.yaml': 'releases:\n  - name: certs\n    namespace: infra\n    chart: oci://ghcr.io/example/certs\n',
+      'more/helmfile.yaml': 'releases:\n  - name: one\n    namespace: more\n    chart: oci://ghcr.io/example/one\n    labels:\n      team: a\n  - name: two\n    namespace: more\n    chart: oci://ghcr.io/example/two\n    labels:\n      team: b\n',
+    },
+    'helmfile.yaml',
+  );
+  assert.deepEqual(findings.filter((f) => f.severity !== 'info'), []);
+  assert.deepEqual(ids(releases), ['shop/shop-gold', 'infra/dns', 'infra/certs', 'more/two']);
+  assert.equal(releases[0]!.file, 'apps/helmfile.yaml.gotmpl');
+});
+
+test('helmfile state: a sub-helmfile that is not in the repository, or remote, is said not read at its entry', () => {
+  const { releases, findings } = read(
+    {
+      'helmfile.yaml': `helmfiles:
+  - path: git::https://github.com/example/helmfiles.git@cert-manager/helmfile.yaml?ref=1.0.0
+  - missing/helmfile.yaml
+`,
+    },
+    'helmfile.yaml',
+  );
+  assert.deepEqual(releases, []);
+  const f = findings.filter((x) => x.code === 'helmfile-state-not-read');
+  assert.deepEqual(f.map((x) => [x.file, x.line]), [['helmfile.yaml', 2], ['helmfile.yaml', 3]]);
+  assert.match(f[0]!.message, /helmfiles\[0\].*remote/);
+  assert.match(f[1]!.message, /helmfiles\[1\].*missing\/helmfile\.yaml/);
+});
+
+test('helmfile state: installed: false releases are not rendered by helmfile template, so they are not apps', () => {
+  const { releases } = read(
+    {
+      'helmfile.yaml.gotmpl': `environments:
+  default:
+    values:
+      - monitoring: false
+---
+releases:
+  - name: on
+    namespace: a
+    chart: oci://ghcr.io/example/on
+  - name: off
+    namespace: a
+    chart: oci://ghcr.io/example/off
+    installed: {{ .Values.monitoring }}
+  - name: never
+    namespace: a
+    chart: oci://ghcr.io/example/never
+    installed: false
+`,
+    },
+    'helmfile.yaml.gotmpl',
+  );
+  assert.deepEqual(ids(releases), ['a/on']);
+});
+
+test('helmfile state: sops secrets of the environment are named as not read, never taken as empty', () => {
+  const { releases, findings } = read(
+    {
+      'secrets/default.yaml': 'token: ENC[AES256_GCM,data:abc]\nsops:\n  version: 3.8.1\n',
+      'helmfile.yaml': `environments:
+  default:
+    secrets:
+      - secrets/default.yaml
+---
+releases:
+  - name: app
+    namespace: app
+    chart: oci://ghcr.io/example/app
+    values:
+      - values.yaml.gotmpl
+`,
+      'values.yaml.gotmpl': 'token: {{ .Values.token }}\n',
+    },
+    'helmfile.yaml',
+  );
+  const f = findings.filter((x) => x.code === 'helmfile-value-not-read');
+  assert.equal(f.length, 1, JSON.stringify(findings));
+  assert.deepEqual([f[0]!.file, f[0]!.line], ['helmfile.yaml', 4]);
+  assert.match(f[0]!.message, /environments\.default\.secrets\[0\].*secrets\/default\.yaml/);
+  assert.ok(releases[0]!.notRead?.length, 'the release that reads the environment values is not read');
+  assert.equal(releaseSource(releases[0]!).repoURL, 'helmfile');
+});
+
+test('a plain helmfile repository: helmfile.yaml.gotmpl or helmfile.d/ at the root is read, as helmfile looks for it', async () => {
+  const cases: Record<string, string>[] = [
+    { 'helmfile.yaml.gotmpl': 'releases:\n  - name: web\n    namespace: web\n    chart: oci://ghcr.io/example/web\n    version: 1.0.0\n' },
+    { 'helmfile.d/10-web.yaml': 'releases:\n  - name: web\n    namespace: web\n    chart: oci://ghcr.io/example/web\n    version: 1.0.0\n' },
+  ];
+  for (const files of cases) {
+    const dir = writeTree(files);
+    try {
+      const r = await cli(['plan', '--repo', dir, '-o', 'json']);
+      assert.equal(r.code, 0, r.stderr);
+      const p = JSON.parse(r.stdout) as { clusters: { apps: { name: string }[] }[] };
+      assert.deepEqual(p.clusters[0]!.apps.map((a) => a.name), ['helmfile:web/web']);
+    } finally {
+      removeTree(dir);
+    }
+  }
+});
