@@ -207,3 +207,30 @@ test('a plain helmfile repository: helmfile.yaml.gotmpl or helmfile.d/ at the ro
     }
   }
 });
+
+test('helmfile state: an environment values file missing under missingFileHandler: Warn is skipped as helmfile skips it; a base renders with its includer\'s folder as base path', () => {
+  const { releases, findings } = read(
+    {
+      'envs/cluster.yaml': 'default:\n  values:\n    - ns: from-base\n',
+      'common/shared.yaml.gotmpl': 'environments:\n{{ readFile "envs/cluster.yaml" | nindent 2 }}\n',
+      'helmfile.yaml.gotmpl': `bases:
+  - common/shared.yaml.gotmpl
+---
+environments:
+  default:
+    missingFileHandler: Warn
+    values:
+      - override.yaml
+---
+releases:
+  - name: web
+    namespace: {{ .Values.ns }}
+    chart: oci://ghcr.io/example/web
+`,
+    },
+    'helmfile.yaml.gotmpl',
+  );
+  assert.deepEqual(findings.filter((f) => f.severity !== 'info'), []);
+  assert.deepEqual(findings.map((f) => f.code), ['helmfile-value-skipped']);
+  assert.deepEqual(ids(releases), ['from-base/web']);
+});

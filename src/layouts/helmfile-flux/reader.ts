@@ -223,6 +223,8 @@ const READS_VALUES = /\.(Values|StateValues)\b/;
 /** One layer of a helmfile state: a document of a base or of the file itself, with where it is written. */
 interface StateLayer {
   file: string;
+  /** The state's base path: the file's folder, or for a base the folder of the file that names it (helmfile loads a base with its includer's baseDir). */
+  dir: string;
   value: Record<string, unknown>;
   locate(path: YamlPath): { line: number; column: number };
 }
@@ -273,7 +275,7 @@ interface EnvValues {
  * relative to `file`'s folder (`.gotmpl` files rendered with the values so far), inline maps as
  * written. `at` is the list's path in `file` (`environments.default.values`, `helmfiles[0].values`).
  */
-function loadValuesList(fs: RepoFileSystem, list: readonly unknown[], file: string, at: YamlPath, locate: (p: YamlPath) => { line: number; column: number }, start: EnvValues, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): EnvValues {
+function loadValuesList(fs: RepoFileSystem, list: readonly unknown[], file: string, dir: string, at: YamlPath, locate: (p: YamlPath) => { line: number; column: number }, start: EnvValues, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions, missingFileHandler = 'Error'): EnvValues {
   let { values, known } = start;
   const scope = options.scope ? `${options.scope}: ` : '';
   list.forEach((item: unknown, j: number) => {
@@ -284,11 +286,16 @@ function loadValuesList(fs: RepoFileSystem, list: readonly unknown[], file: stri
       return;
     }
     if (typeof item !== 'string') return;
-    const target = joinRelative(dirOf(file), item);
+    const target = joinRelative(dir, item);
     const notRead = (message: string, line = locate(path).line) => {
       known = false;
       findings.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${fieldName(path)}: environment values ${item} not read: ${message}`, file, line, hint: 'templates that read the environment values are not read either' });
     };
+    if ((target === undefined || !fs.exists(target) || fs.isDirectory(target)) && ['Warn', 'Info', 'Debug'].includes(missingFileHandler)) {
+      // helmfile skips it with a log line (storage.resolveFile): the values are those of the other entries.
+      findings.push({ severity: 'info', code: 'helmfile-value-skipped', message: `${scope}${fieldName(path)}: environment values ${item} is not in the repository; helmfile skips it (missingFileHandler: ${missingFileHandler}), and so does fleetplan`, file, line: locate(path).line });
+      return;
+    }
     if (target === undefined || !fs.exists(target) || fs.isDirectory(target)) return notRead(`${target ?? item} is not a file of this repository (helmfile fails the same way unless missingFileHandler says otherwise)`);
     let text = fs.readText(target);
     if (target.endsWith('.gotmpl')) {
@@ -323,7 +330,7 @@ function environmentValues(fs: RepoFileSystem, layers: readonly StateLayer[], en
   for (const l of layers) {
     const spec = isObj(l.value.environments) ? l.value.environments[environment] : undefined;
     if (!isObj(spec)) continue;
-    if (Array.isArray(spec.values)) acc = loadValuesList(fs, spec.values, l.file, ['environments', environment, 'values'], l.locate, acc, findings, env, options);
+    if (Array.isArray(spec.values)) acc = loadValuesList(fs, spec.values, l.file, l.dir, ['environments', environment, 'values'], l.locate, acc, findings, env, options, str(spec.missingFileHandler));
     (Array.isArray(spec.secrets) ? spec.secrets : []).forEach((item: unknown, j: number) => {
       const path: YamlPath = ['environments', environment, 'secrets', j];
       const at = l.locate(path);
@@ -427,7 +434,9 @@ interface StateRead extends EnvValues {
  * values). A part that cannot be rendered fails the file, as in helmfile: one
  * `helmfile-template-not-read` at its line, no releases. Positions are the file's lines.
  */
-function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions, start: EnvValues, isBase = false): StateRead {
+function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions, start: EnvValues, base?: { dir: string }): StateRead {
+  const isBase = base !== undefined;
+  const dir = base?.dir ?? dirOf(file);
   let text: string;
   try {
     text = fs.readText(file);
@@ -449,7 +458,7 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
       };
       if (!acc.known && READS_VALUES.test(body)) return fail('it reads environment values that are not known (see helmfile-value-not-read)', part.line, 'plan leaves these releases out; helmfile renders each part of the state file with the environment values before it');
       try {
-        body = renderHelmfileTemplate(body, stateTemplateData(environment, acc.values), { fs, baseDir: dirOf(file), env }, { file, firstLine: part.line });
+        body = renderHelmfileTemplate(body, stateTemplateData(environment, acc.values), { fs, baseDir: dir, env }, { file, firstLine: part.line });
       } catch (e) {
         if (!(e instanceof HelmfileTemplateError)) throw e;
         return fail(e.message, e.line, e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders each part of the state file with the environment values of the parts before it, and fails the same way');
@@ -464,9 +473,9 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
       // helmfile reads no bases of a base ("nested `base` helmfile is unsupported").
       for (const b of isBase || !Array.isArray(d.value.bases) ? [] : d.value.bases) {
         if (typeof b !== 'string' || b.includes('{{')) continue;
-        partLayers.push(...readState(fs, joinRelative(dirOf(file), b) ?? b, findings, env, options, acc, true).layers);
+        partLayers.push(...readState(fs, joinRelative(dir, b) ?? b, findings, env, options, acc, { dir }).layers);
       }
-      partLayers.push({ file, value: d.value, locate: d.locate });
+      partLayers.push({ file, dir, value: d.value, locate: d.locate });
     }
     layers.push(...partLayers);
     if (!isBase && partLayers.some((l) => isObj(l.value.environments))) acc = override(environmentValues(fs, partLayers, environment, findings, env, options, acc));
@@ -494,6 +503,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
     if (!Array.isArray(layer.value.releases)) continue;
     const doc = layer;
     const file = layer.file;
+    const dir = layer.dir;
     layer.value.releases.forEach((r: unknown, i: number) => {
       if (!isObj(r) || typeof r.name !== 'string') return;
       const ns = str(r.namespace) ?? 'default';
@@ -515,7 +525,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         }
         try {
           const data = releaseTemplateData({ name: r.name as string, namespace: ns, chart: chartField?.value, version: versionField?.value }, environment, stateValues.values);
-          return renderHelmfileTemplate(f.value, data, { fs, baseDir: dirOf(file), env }, { file: f.file, firstLine: f.line }).trim();
+          return renderHelmfileTemplate(f.value, data, { fs, baseDir: dir, env }, { file: f.file, firstLine: f.line }).trim();
         } catch (e) {
           if (!(e instanceof HelmfileTemplateError)) throw e;
           templateNotRead(findings, e, id, what, options);
@@ -711,11 +721,11 @@ function readSubHelmfiles(fs: RepoFileSystem, layers: readonly StateLayer[], fin
       if (path === undefined) return notRead('an entry without a path');
       if (/^[a-z0-9]+::|^[a-z]+:\/\//i.test(path)) return notRead('a remote helmfile (helmfile fetches it when it runs; fleetplan reads only this repository)');
       if (path.includes('{{')) return notRead(`a template in ${l.file}, which helmfile does not render (only .gotmpl state files are templates), so no file matches`);
-      const base = joinRelative(dirOf(l.file), path);
+      const base = joinRelative(l.dir, path);
       const targets = base === undefined ? [] : subHelmfileTargets(fs, base);
       if (!targets.length) return notRead(`no file of this repository matches ${base ?? path} (helmfile fails: "no matches for path")`);
       let override: EnvValues = { values: {}, known: true };
-      if (Array.isArray(spec.values)) override = loadValuesList(fs, spec.values, l.file, ['helmfiles', j, 'values'], l.locate, override, findings, env, options);
+      if (Array.isArray(spec.values)) override = loadValuesList(fs, spec.values, l.file, l.dir, ['helmfiles', j, 'values'], l.locate, override, findings, env, options);
       const selectors = Array.isArray(spec.selectors) && spec.selectorsInherited !== true ? spec.selectors.map(String) : options.selectors;
       for (const target of targets) {
         if (options.stack?.includes(target)) {
