@@ -234,3 +234,8 @@ releases:
   assert.deepEqual(findings.map((f) => f.code), ['helmfile-value-skipped']);
   assert.deepEqual(ids(releases), ['from-base/web']);
 });
+
+test('helmfile state: the state\'s namespace: overrides every release\'s namespace, as helmfile applies it', () => {
+  const { releases } = read({ 'helmfile.yaml': 'namespace: shared\nreleases:\n  - name: a\n    chart: oci://ghcr.io/example/a\n  - name: b\n    namespace: own\n    chart: oci://ghcr.io/example/b\n    needs:\n      - a\n' }, 'helmfile.yaml');
+  assert.deepEqual(ids(releases), ['shared/a', 'shared/b']);
+});

@@ -492,6 +492,8 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
   const args = layers.flatMap((l) => (isObj(l.value.helmDefaults) && Array.isArray(l.value.helmDefaults.args) ? l.value.helmDefaults.args.map(String) : []));
   const repositories = layers.flatMap((l) => (Array.isArray(l.value.repositories) ? l.value.repositories : []));
   const defaultInherit = layers.map((l) => l.value.defaultInherit).filter((x) => typeof x === 'string').pop();
+  // The state's `namespace:` overrides every release's (helmfile's OverrideNamespace, ApplyOverrides).
+  const stateNamespace = layers.map((l) => str(l.value.namespace)).filter((x) => x !== undefined && x !== '').pop();
   const commonLabels = Object.assign({}, ...layers.map((l) => (isObj(l.value.commonLabels) ? l.value.commonLabels : {}))) as Record<string, unknown>;
   const templates = helmfileTemplates(layers);
   const environment = options.environment ?? 'default';
@@ -506,7 +508,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
     const dir = layer.dir;
     layer.value.releases.forEach((r: unknown, i: number) => {
       if (!isObj(r) || typeof r.name !== 'string') return;
-      const ns = str(r.namespace) ?? 'default';
+      const ns = stateNamespace ?? str(r.namespace) ?? 'default';
       const pos = doc.locate(['releases', i]);
       const inherited = inheritedTemplates(r, v).flatMap((t) => (templates[t] ? [templates[t]!] : []));
       const at = (p: YamlPath) => doc.locate(['releases', i, ...p]);
