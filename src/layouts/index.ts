@@ -13,7 +13,7 @@ import type { RuleDefinition } from '../validate/index.js';
 import { graphsRule } from './helmfile-flux/rules.js';
 import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
-import { detectHelmfileFlux, hasHelmfile, hasKsFiles, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { detectHelmfileFlux, hasHelmfile, hasKsYamlFiles, loadHelmfileFlux } from './helmfile-flux/reader.js';
 import type { ClusterEntry } from './flux/reader.js';
 import { clusterEntries, detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
@@ -84,7 +84,7 @@ function helmfileFluxOverFlux(fs: RepoFileSystem): string | undefined {
   const entries = clusterEntries(fs);
   if (entries.length === 0) return 'there is no Flux entry';
   if (entries.length > 1) return undefined;
-  if (hasKsFiles(fs)) return 'it reads the ks.yaml files under kubernetes/';
+  if (hasKsYamlFiles(fs)) return 'it reads the ks.yaml files under kubernetes/';
   const folder = syncedFolder(entries[0]!);
   return fs.isDirectory(folder) ? undefined : `the folder its entry syncs (${folder}) is not in the repository`;
 }

@@ -115,6 +115,15 @@ function yamlFilesUnder(fs: RepoFileSystem, dir: string, depth: number, out: str
   return out;
 }
 
+/**
+ * True when kubernetes/ holds files named ks.yaml: the layout's own Kustomizations. The files of
+ * kubernetes/flux/cluster/ alone do not count — they are the Flux entry's folder, which the flux
+ * layout follows to every Kustomization, whatever its file name (ADR 0384).
+ */
+export function hasKsYamlFiles(fs: RepoFileSystem): boolean {
+  return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).some((f) => /(^|\/)ks\.ya?ml$/.test(f));
+}
+
 /** True when the layout has Flux Kustomizations of its own to read (ks.yaml files or kubernetes/flux/cluster/). */
 export function hasKsFiles(fs: RepoFileSystem): boolean {
   return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).length > 0;
