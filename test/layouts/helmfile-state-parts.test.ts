@@ -239,3 +239,57 @@ test('helmfile state: the state\'s namespace: overrides every release\'s namespa
   const { releases } = read({ 'helmfile.yaml': 'namespace: shared\nreleases:\n  - name: a\n    chart: oci://ghcr.io/example/a\n  - name: b\n    namespace: own\n    chart: oci://ghcr.io/example/b\n    needs:\n      - a\n' }, 'helmfile.yaml');
   assert.deepEqual(ids(releases), ['shared/a', 'shared/b']);
 });
+
+test('helmfile-flux validate: a Kustomization applying Flux\'s own toolkit APIs (HelmRelease, OCIRepository) is no crd-order error — Flux runs, so they are there; a bootstrap release still is judged', async () => {
+  const ks = (name: string, path: string, dependsOn = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: ${name}
+  namespace: flux-system
+spec:
+  interval: 1h
+  path: ${path}
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+${dependsOn}`;
+  const hr = (name: string) => `apiVersion: source.toolkit.fluxcd.io/v1
+kind: OCIRepository
+metadata:
+  name: ${name}
+  namespace: flux-system
+spec:
+  interval: 1h
+  url: oci://ghcr.io/controlplaneio-fluxcd/charts/${name}
+  ref:
+    tag: 0.30.0
+---
+apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: ${name}
+  namespace: flux-system
+spec:
+  interval: 1h
+  chartRef:
+    kind: OCIRepository
+    name: ${name}
+`;
+  const dir = writeTree({
+    'kubernetes/bootstrap/helmfile.yaml': 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/example/cilium\n    version: 1.0.0\n',
+    'kubernetes/flux/cluster/ks.yaml': ks('cluster-apps', './kubernetes/apps'),
+    'kubernetes/apps/flux-system/flux-operator/ks.yaml': ks('flux-operator', './kubernetes/apps/flux-system/flux-operator/app'),
+    'kubernetes/apps/flux-system/flux-operator/app/kustomization.yaml': 'resources:\n  - ./release.yaml\n',
+    'kubernetes/apps/flux-system/flux-operator/app/release.yaml': hr('flux-operator'),
+    'kubernetes/apps/flux-system/flux-instance/ks.yaml': ks('flux-instance', './kubernetes/apps/flux-system/flux-instance/app', '  dependsOn:\n    - name: flux-operator\n'),
+    'kubernetes/apps/flux-system/flux-instance/app/kustomization.yaml': 'resources:\n  - ./release.yaml\n',
+    'kubernetes/apps/flux-system/flux-instance/app/release.yaml': hr('flux-instance'),
+  });
+  try {
+    const r = await cli(['validate', '--repo', dir, '-o', 'json']);
+    const out = JSON.parse(r.stdout) as { findings: { code: string; message: string }[] };
+    assert.deepEqual(out.findings.filter((f) => f.code === 'crd-order').map((f) => f.message), []);
+  } finally {
+    removeTree(dir);
+  }
+});

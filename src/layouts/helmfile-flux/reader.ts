@@ -1162,7 +1162,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
     notes: [HELMFILE_FLUX_PLAN_NOTE],
   };
   const fleet: Fleet = {
-    ...emptyFleet(fs.root, 'helmfile-flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false }),
+    ...emptyFleet(fs.root, 'helmfile-flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false, engineApisFirst: 'after-bootstrap' }),
     // leafVariables: false — Flux substitutes its own post-build variables and helmfile none; fleetplan's never reach these leaves.
     // helmfile bootstraps the cluster and Flux reads the repository's own Kustomizations.
     name: fs.root.split('/').filter(Boolean).pop() ?? 'fleet',
