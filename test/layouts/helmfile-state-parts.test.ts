@@ -293,3 +293,35 @@ spec:
     removeTree(dir);
   }
 });
+
+test('helmfile state: a release that merges a template with a YAML merge key (<<: *default) gets its values, hooks and fields, as go-yaml reads it', () => {
+  const { releases } = read(
+    {
+      'helmfile.yaml': `templates:
+  default: &default
+    missingFileHandler: Warn
+    values:
+      - values/common.yaml
+releases:
+  - name: web
+    namespace: web
+    chart: oci://ghcr.io/example/web
+    <<: *default
+`,
+      'values/common.yaml': 'replicas: 2\n',
+    },
+    'helmfile.yaml',
+  );
+  assert.deepEqual(releases[0]!.values, [{ file: 'values/common.yaml' }]);
+});
+
+test('helmfile state: a release\'s secrets: (helm-secrets, sops) are said not read at the entry, and the release is not built with its values missing', () => {
+  const { releases, findings } = read(
+    { 'helmfile.yaml': 'releases:\n  - name: app\n    namespace: app\n    chart: oci://ghcr.io/example/app\n    secrets:\n      - secrets/app.yaml\n' },
+    'helmfile.yaml',
+  );
+  const f = findings.filter((x) => x.code === 'helmfile-value-not-read');
+  assert.deepEqual(f.map((x) => [x.file, x.line]), [['helmfile.yaml', 6]]);
+  assert.match(f[0]!.message, /releases\[0\]\.secrets\[0\]: secret values secrets\/app\.yaml of release app\/app not read/);
+  assert.equal(releaseSource(releases[0]!).repoURL, 'helmfile');
+});

@@ -146,9 +146,10 @@ interface Located {
   errors: Finding[];
 }
 
-function parseLocated(file: string, text: string): Located {
+/** `merge`: YAML merge keys (`<<: *anchor`) merged, as go-yaml reads a helmfile state. */
+function parseLocated(file: string, text: string, merge = false): Located {
   const lc = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc });
+  const docs = parseAllDocuments(text, { lineCounter: lc, merge });
   const errors: Finding[] = [];
   const list = Array.isArray(docs) ? docs : [];
   const out: Located['docs'] = [];
@@ -474,7 +475,7 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
       }
     }
     // Lines of a rendered part are the template's as long as no action removes a line.
-    const parsed = parseLocated(file, '\n'.repeat(part.line - 1) + body);
+    const parsed = parseLocated(file, '\n'.repeat(part.line - 1) + body, true);
     findings.push(...parsed.errors);
     const partLayers: StateLayer[] = [];
     for (const d of parsed.docs) {
@@ -587,6 +588,16 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         const fill = (a: unknown) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name));
         hooks.push({ events: Array.isArray(h.events) ? h.events.map(String) : [], command: h.command, args: Array.isArray(h.args) ? h.args.map(fill) : [], line: doc.locate(['releases', i, 'hooks', j]).line });
       });
+      // A release's `secrets:` are sops-encrypted values files helm-secrets decrypts when helmfile runs.
+      const secretEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.secrets) ? (t.body.secrets as unknown[]).map((x, k) => ({ x, file: t.file, line: t.locate(['secrets', k]).line, field: `templates.${inheritedTemplates(r, v).find((n) => templates[n] === t) ?? '?'}.secrets[${k}]` })) : [])), ...(Array.isArray(r.secrets) ? r.secrets.map((x: unknown, k: number) => ({ x, file, line: at(['secrets', k]).line, field: `releases[${i}].secrets[${k}]` })) : [])];
+      if (secretEntries.length) {
+        const scope = options.scope ? `${options.scope}: ` : '';
+        for (const e of secretEntries) {
+          const name = typeof e.x === 'string' ? e.x : isObj(e.x) && typeof e.x.path === 'string' ? e.x.path : JSON.stringify(e.x);
+          findings.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${e.field}: secret values ${name} of release ${id} not read: helmfile decrypts them with helm-secrets (sops) when it runs; fleetplan holds no keys, so the release's values are not known`, file: e.file, line: e.line, hint: 'plan shows the release as not read and render --leaves does not build it; render it where the keys are' });
+        }
+        notRead.push(`secrets (${secretEntries.length} sops-encrypted values file${secretEntries.length === 1 ? '' : 's'}: see helmfile-value-not-read)`);
+      }
       const valueEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.values) ? (t.body.values as unknown[]) : [])), ...(Array.isArray(r.values) ? r.values : [])];
       const ownValues = Array.isArray(r.values) ? r.values : [];
       const inheritedCount = valueEntries.length - ownValues.length;
