@@ -312,7 +312,7 @@ releases:
     },
     'helmfile.yaml',
   );
-  assert.deepEqual(releases[0]!.values, [{ file: 'values/common.yaml' }]);
+  assert.deepEqual(releases[0]!.values, [{ file: 'values/common.yaml', values: { replicas: 2 } }]);
 });
 
 test('helmfile state: a release\'s secrets: (helm-secrets, sops) are said not read at the entry, and the release is not built with its values missing', () => {
@@ -324,4 +324,30 @@ test('helmfile state: a release\'s secrets: (helm-secrets, sops) are said not re
   assert.deepEqual(f.map((x) => [x.file, x.line]), [['helmfile.yaml', 6]]);
   assert.match(f[0]!.message, /releases\[0\]\.secrets\[0\]: secret values secrets\/app\.yaml of release app\/app not read/);
   assert.equal(releaseSource(releases[0]!).repoURL, 'helmfile');
+});
+
+test('helmfile release: a chart of the repository is built from its folder, with plain values files read (a templated path rendered until it is stable) and a missing one skipped under missingFileHandler: Warn', () => {
+  const { releases, findings } = read(
+    {
+      'deploy/helmfile.yaml': `templates:
+  default: &default
+    missingFileHandler: Warn
+    values:
+      - values/common.yaml
+      - values/{{\`{{ .Release.Name }}\`}}.yaml
+      - values/absent.yaml
+releases:
+  - name: web
+    namespace: web
+    chart: ./charts/web
+    <<: *default
+`,
+      'deploy/values/common.yaml': 'replicas: 1\nimage:\n  tag: a\n',
+      'deploy/values/web.yaml': 'image:\n  tag: b\n',
+      'deploy/charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+    },
+    'deploy/helmfile.yaml',
+  );
+  assert.deepEqual(findings.filter((f) => f.severity !== 'info'), []);
+  assert.deepEqual(releaseSource(releases[0]!), { path: 'deploy/charts/web', helm: { releaseName: 'web', values: { replicas: 1, image: { tag: 'b' } } } });
 });

@@ -598,6 +598,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         }
         notRead.push(`secrets (${secretEntries.length} sops-encrypted values file${secretEntries.length === 1 ? '' : 's'}: see helmfile-value-not-read)`);
       }
+      const missingFileHandler = str(r.missingFileHandler) ?? inherited.map((t) => str(t.body.missingFileHandler)).find((x) => x !== undefined);
       const valueEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.values) ? (t.body.values as unknown[]) : [])), ...(Array.isArray(r.values) ? r.values : [])];
       const ownValues = Array.isArray(r.values) ? r.values : [];
       const inheritedCount = valueEntries.length - ownValues.length;
@@ -608,10 +609,28 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
           return [{ inline: x }];
         }
         if (typeof x !== 'string') return [];
-        if (!x.endsWith('.gotmpl')) return [{ file: x }];
+        // helmfile renders a release's fields until they no longer change (up to 6 passes), so a
+        // values path written {{`{{ .Release.Name }}`}} becomes the release's name (ExecuteTemplates).
+        let name = x;
+        for (let pass = 0; pass < 6 && name.includes('{{'); pass++) {
+          const next = fieldValue({ value: name, file, line: at(['values', k - inheritedCount]).line }, `the values path ${x}`);
+          if (next === undefined || next === name) break;
+          name = next;
+        }
+        const path = joinRelative(dir, name);
+        if (path === undefined || !fs.exists(path) || fs.isDirectory(path)) {
+          // helmfile skips a missing values file when the release's missingFileHandler says so.
+          if (!x.includes('{{') && ['Warn', 'Info', 'Debug'].includes(missingFileHandler ?? 'Error')) return [];
+          return [{ file: x }];
+        }
+        if (!name.endsWith('.gotmpl')) {
+          // A plain values file of the repository: its values (in the environment read, ADR 0383), as
+          // helm reads it (-f), for render --leaves; the name stays as written for plan and bootstrap,
+          // which fill in the environment they run.
+          const parsed = parseLocated(path, fs.readText(path)).docs[0];
+          return isObj(parsed?.value) ? [{ file: x, values: parsed.value }] : [{ file: x }];
+        }
         // A values template: rendered with the release's data and its own directory as readFile's base.
-        const path = joinRelative(dirOf(file), x);
-        if (path === undefined || !fs.exists(path)) return [{ file: x }];
         try {
           const source = fs.readText(path);
           if (!stateValues.known && READS_VALUES.test(source)) {
@@ -772,19 +791,24 @@ function readSubHelmfiles(fs: RepoFileSystem, layers: readonly StateLayer[], fin
  * templates, in order). Anything else (a local chart, a chart not read) keeps `repoURL: helmfile`,
  * which render --leaves does not build (ADR 0320).
  */
-export function releaseSource(r: HelmfileRelease): Pick<AppSpec, 'chart' | 'repoURL' | 'targetRevision' | 'helm'> {
+export function releaseSource(r: HelmfileRelease): Pick<AppSpec, 'chart' | 'repoURL' | 'targetRevision' | 'helm' | 'path'> {
   const chart = r.chart ?? `${r.namespace}/${r.name}`;
   let values: Record<string, unknown> | undefined;
   let complete = true;
   for (const v of r.values ?? []) {
-    if ('file' in v) complete = false;
-    else values = deepMerge(values ?? {}, 'inline' in v ? v.inline : v.values) as Record<string, unknown>;
+    if ('file' in v) {
+      if (v.values) values = deepMerge(values ?? {}, v.values) as Record<string, unknown>;
+      else complete = false;
+    } else values = deepMerge(values ?? {}, 'inline' in v ? v.inline : v.values) as Record<string, unknown>;
   }
   const version = r.version !== undefined ? { targetRevision: r.version } : {};
   const helm = { helm: { releaseName: r.name, ...(values ? { values } : {}) } };
   if (r.chart !== undefined && complete && !r.notRead?.length) {
     if (chart.startsWith('oci://')) return { chart, repoURL: chart.slice(0, chart.lastIndexOf('/')), ...version, ...helm };
     if (r.repository && !r.repository.oci) return { chart: chart.slice(r.repository.name.length + 1), repoURL: r.repository.url, ...version, ...helm };
+    // A chart in this repository (`./charts/app`): built from its folder, as helm template builds it (ADR 0383).
+    const local = /^\.\.?(\/|$)/.test(chart) ? joinRelative(dirOf(r.file), chart) : undefined;
+    if (local !== undefined && local !== '.') return { path: local, ...helm };
     if (r.repository?.oci) return { chart: `oci://${r.repository.url.replace(/\/+$/, '')}/${chart.slice(r.repository.name.length + 1)}`, repoURL: `oci://${r.repository.url.replace(/\/+$/, '')}`, ...version, ...helm };
   }
   return { chart, repoURL: HELMFILE_UNBUILT, ...version };
