@@ -351,3 +351,16 @@ releases:
   assert.deepEqual(findings.filter((f) => f.severity !== 'info'), []);
   assert.deepEqual(releaseSource(releases[0]!), { path: 'deploy/charts/web', helm: { releaseName: 'web', values: { replicas: 1, image: { tag: 'b' } } } });
 });
+
+test('helmfile release: a secrets: file that is not in the repository is skipped under missingFileHandler: Warn, as helmfile skips it', () => {
+  const { releases, findings } = read(
+    {
+      'helmfile.yaml': 'releases:\n  - name: app\n    namespace: app\n    chart: oci://ghcr.io/example/app\n    missingFileHandler: Warn\n    secrets:\n      - secrets/{{`{{ .Release.Name }}`}}.yaml\n  - name: db\n    namespace: app\n    chart: oci://ghcr.io/example/db\n    missingFileHandler: Warn\n    secrets:\n      - secrets/{{`{{ .Release.Name }}`}}.yaml\n',
+      'secrets/db.yaml': 'password: ENC[AES256_GCM,data:abc]\n',
+    },
+    'helmfile.yaml',
+  );
+  assert.deepEqual(findings.map((f) => f.line), [13]);
+  assert.equal(releases[0]!.notRead, undefined);
+  assert.ok(releases[1]!.notRead?.length);
+});

@@ -588,8 +588,19 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         const fill = (a: unknown) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name));
         hooks.push({ events: Array.isArray(h.events) ? h.events.map(String) : [], command: h.command, args: Array.isArray(h.args) ? h.args.map(fill) : [], line: doc.locate(['releases', i, 'hooks', j]).line });
       });
-      // A release's `secrets:` are sops-encrypted values files helm-secrets decrypts when helmfile runs.
-      const secretEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.secrets) ? (t.body.secrets as unknown[]).map((x, k) => ({ x, file: t.file, line: t.locate(['secrets', k]).line, field: `templates.${inheritedTemplates(r, v).find((n) => templates[n] === t) ?? '?'}.secrets[${k}]` })) : [])), ...(Array.isArray(r.secrets) ? r.secrets.map((x: unknown, k: number) => ({ x, file, line: at(['secrets', k]).line, field: `releases[${i}].secrets[${k}]` })) : [])];
+      const missingFileHandler = str(r.missingFileHandler) ?? inherited.map((t) => str(t.body.missingFileHandler)).find((x) => x !== undefined);
+      // A release's `secrets:` are sops-encrypted values files helm-secrets decrypts when helmfile runs:
+      // said not read, unless the file is absent and missingFileHandler lets helmfile skip it.
+      const secretEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.secrets) ? (t.body.secrets as unknown[]).map((x, k) => ({ x, file: t.file, line: t.locate(['secrets', k]).line, field: `templates.${inheritedTemplates(r, v).find((n) => templates[n] === t) ?? '?'}.secrets[${k}]` })) : [])), ...(Array.isArray(r.secrets) ? r.secrets.map((x: unknown, k: number) => ({ x, file, line: at(['secrets', k]).line, field: `releases[${i}].secrets[${k}]` })) : [])].filter((e) => {
+        let name = typeof e.x === 'string' ? e.x : isObj(e.x) && typeof e.x.path === 'string' ? e.x.path : undefined;
+        for (let pass = 0; name !== undefined && pass < 6 && name.includes('{{'); pass++) {
+          const next = fieldValue({ value: name, file: e.file, line: e.line }, `the secrets path ${name}`);
+          if (next === undefined || next === name) break;
+          name = next;
+        }
+        const target = name === undefined || name.includes('{{') ? undefined : joinRelative(dir, name);
+        return !(target !== undefined && !fs.exists(target) && ['Warn', 'Info', 'Debug'].includes(missingFileHandler ?? 'Error'));
+      });
       if (secretEntries.length) {
         const scope = options.scope ? `${options.scope}: ` : '';
         for (const e of secretEntries) {
@@ -598,7 +609,6 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         }
         notRead.push(`secrets (${secretEntries.length} sops-encrypted values file${secretEntries.length === 1 ? '' : 's'}: see helmfile-value-not-read)`);
       }
-      const missingFileHandler = str(r.missingFileHandler) ?? inherited.map((t) => str(t.body.missingFileHandler)).find((x) => x !== undefined);
       const valueEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.values) ? (t.body.values as unknown[]) : [])), ...(Array.isArray(r.values) ? r.values : [])];
       const ownValues = Array.isArray(r.values) ? r.values : [];
       const inheritedCount = valueEntries.length - ownValues.length;
@@ -620,7 +630,9 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         const path = joinRelative(dir, name);
         if (path === undefined || !fs.exists(path) || fs.isDirectory(path)) {
           // helmfile skips a missing values file when the release's missingFileHandler says so.
-          if (!x.includes('{{') && ['Warn', 'Info', 'Debug'].includes(missingFileHandler ?? 'Error')) return [];
+          // A templated name stays for plan and bootstrap (another environment may have the file); in
+          // the environment read it gives no values.
+          if (['Warn', 'Info', 'Debug'].includes(missingFileHandler ?? 'Error')) return x.includes('{{') ? [{ file: x, values: {} }] : [];
           return [{ file: x }];
         }
         if (!name.endsWith('.gotmpl')) {
