@@ -364,3 +364,38 @@ test('helmfile release: a secrets: file that is not in the repository is skipped
   assert.equal(releases[0]!.notRead, undefined);
   assert.ok(releases[1]!.notRead?.length);
 });
+
+test('helmfile-flux: a ks.yaml under a folder whose kustomization.yaml does not list it is not applied by Flux, so it is no app, and the plan says so', async () => {
+  const ks = (name: string, path: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: ${name}
+  namespace: flux-system
+spec:
+  interval: 1h
+  path: ${path}
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+`;
+  const dir = writeTree({
+    'kubernetes/bootstrap/helmfile.yaml': 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/example/cilium\n    version: 1.0.0\n',
+    'kubernetes/flux/cluster/ks.yaml': ks('cluster-apps', './kubernetes/apps'),
+    'kubernetes/apps/media/kustomization.yaml': 'namespace: media\nresources:\n  - ./listed/ks.yaml\n',
+    'kubernetes/apps/media/listed/ks.yaml': ks('listed', './kubernetes/apps/media/listed/app'),
+    'kubernetes/apps/media/forgotten/ks.yaml': ks('forgotten', './kubernetes/apps/media/forgotten/app'),
+    'kubernetes/apps/tools/one/ks.yaml': ks('one', './kubernetes/apps/tools/one/app'),
+  });
+  try {
+    const r = await cli(['plan', '--repo', dir, '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const p = JSON.parse(r.stdout) as { clusters: { apps: { name: string }[] }[]; findings: { code: string; file?: string; message: string }[] };
+    // tools/ has no kustomization.yaml: Flux generates one over every file under it.
+    assert.deepEqual(p.clusters[0]!.apps.map((a) => a.name).filter((n) => n.startsWith('flux:')).sort(), ['flux:flux-system/cluster-apps', 'flux:flux-system/one', 'flux:media/listed']);
+    const f = p.findings.filter((x) => x.code === 'flux-kustomization-not-listed');
+    assert.deepEqual(f.map((x) => x.file), ['kubernetes/apps/media/forgotten/ks.yaml']);
+    assert.match(f[0]!.message, /kubernetes\/apps\/media\/kustomization\.yaml/);
+  } finally {
+    removeTree(dir);
+  }
+});

@@ -996,6 +996,41 @@ function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomiz
     raws
       .filter((p) => p !== r && specPath(p.listed) !== undefined && (specPath(p.listed) === '.' || r.file.startsWith(specPath(p.listed)! + '/')))
       .sort((a, b) => specPath(b.listed)!.length - specPath(a.listed)!.length)[0];
+  // Flux builds a Kustomization's path with its kustomization.yaml, or with one it generates over
+  // every file below, except that a folder with its own kustomization file is built as that
+  // (fluxcd/pkg/kustomize generator). A ks.yaml that the first kustomization file between its
+  // parent's path and its folder does not reach is never applied: no app, and said (ADR 0384).
+  const kustomizationIn = new Map(kustomizationFiles.map((f) => [dirOf(f), f]));
+  const skippedBy = new Map<RawKs, string>();
+  const skipping = (r: RawKs, seen = new Set<RawKs>()): string | undefined => {
+    if (skippedBy.has(r)) return skippedBy.get(r);
+    const parent = seen.has(r) ? undefined : parentOfRaw(r);
+    if (!parent) return undefined;
+    seen.add(r);
+    const inherited = skipping(parent, seen);
+    if (inherited !== undefined) return inherited;
+    const top = specPath(parent.listed)!;
+    const fileDir = dirOf(r.file);
+    let cur = top;
+    let first = kustomizationIn.get(top);
+    for (const seg of (top === '.' ? fileDir : fileDir.slice(top.length + 1)).split('/').filter((x) => x !== '' && fileDir !== top)) {
+      if (first !== undefined) break;
+      cur = cur === '.' ? seg : `${cur}/${seg}`;
+      first = kustomizationIn.get(cur);
+    }
+    const reached = first === undefined || (chains.get(r.file) ?? []).some((c) => c.file === first);
+    if (!reached) skippedBy.set(r, first!);
+    return reached ? undefined : first;
+  };
+  const notListed = raws.filter((r) => skipping(r) !== undefined);
+  if (notListed.length) {
+    for (const r of notListed) {
+      const by = skippedBy.get(r) ?? skipping(r)!;
+      findings.push({ severity: 'warning', code: 'flux-kustomization-not-listed', message: `Kustomization ${String((r.listed.metadata as Record<string, unknown>).name)} in ${r.file} is not applied: ${by} does not list it (directly or through the folders it lists), and Flux builds that folder with it`, file: r.file, line: r.doc.locate(['metadata', 'name']).line, hint: `list it in ${by} (resources:), or remove the file; plan, render and validate leave it out` });
+    }
+    const keep = new Set(raws.filter((r) => !notListed.includes(r)));
+    raws.splice(0, raws.length, ...keep);
+  }
   const effective = new Map<RawKs, Record<string, unknown>>();
   const visiting = new Set<RawKs>();
   const effectiveOf = (r: RawKs): Record<string, unknown> => {
