@@ -15,22 +15,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { nodeFileSystem } from '../../src/adapters/node-fs.js';
-import { readHelmfile, releaseSource } from '../../src/layouts/helmfile-flux/reader.js';
-import type { Finding } from '../../src/model/finding.js';
+import { releaseSource } from '../../src/layouts/helmfile-flux/reader.js';
 import type { HelmfileRelease } from '../../src/model/graphs.js';
+import { readHelmfileFixture as read } from '../support/helmfile-read.js';
+import { fluxKustomization } from '../support/flux-fixture.js';
 
-function read(files: Record<string, string>, file: string): { releases: HelmfileRelease[]; findings: Finding[] } {
-  const dir = writeTree(files);
-  try {
-    const releases: HelmfileRelease[] = [];
-    const findings: Finding[] = [];
-    readHelmfile(nodeFileSystem(dir), file, findings, releases);
-    return { releases, findings };
-  } finally {
-    removeTree(dir);
-  }
-}
+const ks = (name: string, path: string, extra = '') => fluxKustomization(name, path, extra, 'flux-system');
 
 const ids = (rs: readonly HelmfileRelease[]) => rs.map((r) => `${r.namespace}/${r.name}`);
 
@@ -241,18 +231,6 @@ test('helmfile state: the state\'s namespace: overrides every release\'s namespa
 });
 
 test('helmfile-flux validate: a Kustomization applying Flux\'s own toolkit APIs (HelmRelease, OCIRepository) is no crd-order error — Flux runs, so they are there; a bootstrap release still is judged', async () => {
-  const ks = (name: string, path: string, dependsOn = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-  interval: 1h
-  path: ${path}
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-${dependsOn}`;
   const hr = (name: string) => `apiVersion: source.toolkit.fluxcd.io/v1
 kind: OCIRepository
 metadata:
@@ -277,11 +255,11 @@ spec:
 `;
   const dir = writeTree({
     'kubernetes/bootstrap/helmfile.yaml': 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/example/cilium\n    version: 1.0.0\n',
-    'kubernetes/flux/cluster/ks.yaml': ks('cluster-apps', './kubernetes/apps'),
-    'kubernetes/apps/flux-system/flux-operator/ks.yaml': ks('flux-operator', './kubernetes/apps/flux-system/flux-operator/app'),
+    'kubernetes/flux/cluster/ks.yaml': ks('cluster-apps', 'kubernetes/apps'),
+    'kubernetes/apps/flux-system/flux-operator/ks.yaml': ks('flux-operator', 'kubernetes/apps/flux-system/flux-operator/app'),
     'kubernetes/apps/flux-system/flux-operator/app/kustomization.yaml': 'resources:\n  - ./release.yaml\n',
     'kubernetes/apps/flux-system/flux-operator/app/release.yaml': hr('flux-operator'),
-    'kubernetes/apps/flux-system/flux-instance/ks.yaml': ks('flux-instance', './kubernetes/apps/flux-system/flux-instance/app', '  dependsOn:\n    - name: flux-operator\n'),
+    'kubernetes/apps/flux-system/flux-instance/ks.yaml': ks('flux-instance', 'kubernetes/apps/flux-system/flux-instance/app', '  dependsOn:\n    - name: flux-operator\n'),
     'kubernetes/apps/flux-system/flux-instance/app/kustomization.yaml': 'resources:\n  - ./release.yaml\n',
     'kubernetes/apps/flux-system/flux-instance/app/release.yaml': hr('flux-instance'),
   });
@@ -366,25 +344,13 @@ test('helmfile release: a secrets: file that is not in the repository is skipped
 });
 
 test('helmfile-flux: a ks.yaml under a folder whose kustomization.yaml does not list it is not applied by Flux, so it is no app, and the plan says so', async () => {
-  const ks = (name: string, path: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-  interval: 1h
-  path: ${path}
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-`;
   const dir = writeTree({
     'kubernetes/bootstrap/helmfile.yaml': 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/example/cilium\n    version: 1.0.0\n',
-    'kubernetes/flux/cluster/ks.yaml': ks('cluster-apps', './kubernetes/apps'),
+    'kubernetes/flux/cluster/ks.yaml': ks('cluster-apps', 'kubernetes/apps'),
     'kubernetes/apps/media/kustomization.yaml': 'namespace: media\nresources:\n  - ./listed/ks.yaml\n',
-    'kubernetes/apps/media/listed/ks.yaml': ks('listed', './kubernetes/apps/media/listed/app'),
-    'kubernetes/apps/media/forgotten/ks.yaml': ks('forgotten', './kubernetes/apps/media/forgotten/app'),
-    'kubernetes/apps/tools/one/ks.yaml': ks('one', './kubernetes/apps/tools/one/app'),
+    'kubernetes/apps/media/listed/ks.yaml': ks('listed', 'kubernetes/apps/media/listed/app'),
+    'kubernetes/apps/media/forgotten/ks.yaml': ks('forgotten', 'kubernetes/apps/media/forgotten/app'),
+    'kubernetes/apps/tools/one/ks.yaml': ks('one', 'kubernetes/apps/tools/one/app'),
   });
   try {
     const r = await cli(['plan', '--repo', dir, '-o', 'json']);
