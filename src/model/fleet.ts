@@ -65,7 +65,12 @@ export interface FleetCapabilities {
    * true: the apps are Flux objects applied by a Flux already running on the cluster, so Flux's
    * own APIs (toolkit.fluxcd.io, fluxcd.controlplane.io) are there before any app (ADR 0279).
    */
-  engineApisFirst?: boolean;
+  engineApisFirst?: boolean | 'after-bootstrap';
+  /*
+   * 'after-bootstrap' (helmfile-flux, ADR 0385): Flux applies every app that is not a bootstrap
+   * release, so its toolkit APIs (toolkit.fluxcd.io) are there before those apps, whoever installed
+   * Flux (the helmfile, `kubectl apply -k` of gotk components); bootstrap releases are judged.
+   */
   /** false: the apps carry no Argo CD destination namespace (Flux Kustomizations, ADR 0279). */
   appDestinations?: boolean;
   /**

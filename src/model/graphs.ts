@@ -42,7 +42,7 @@ export interface HelmfileRelease {
  * One `values:` entry: a file name as written, an inline map (`from`: the helmfile template
  * whose output it is, ADR 0320), or the values of the app's Flux HelmRelease (`spec.values`).
  */
-export type HelmfileValues = { file: string } | { inline: Record<string, unknown>; from?: string } | { helmRelease: string; values: Record<string, unknown> };
+export type HelmfileValues = { file: string; /** The file's values when it is a plain YAML file of the repository. */ values?: Record<string, unknown> } | { inline: Record<string, unknown>; from?: string } | { helmRelease: string; values: Record<string, unknown> };
 
 export interface HelmfileHook {
   events: string[];

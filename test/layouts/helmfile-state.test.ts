@@ -9,22 +9,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { nodeFileSystem } from '../../src/adapters/node-fs.js';
-import { readHelmfile, releaseSource } from '../../src/layouts/helmfile-flux/reader.js';
-import type { Finding } from '../../src/model/finding.js';
-import type { HelmfileRelease } from '../../src/model/graphs.js';
+import { releaseSource } from '../../src/layouts/helmfile-flux/reader.js';
+import { readHelmfileFixture } from '../support/helmfile-read.js';
 
-function read(files: Record<string, string>, file = 'bootstrap/helmfile.yaml'): { releases: HelmfileRelease[]; findings: Finding[] } {
-  const dir = writeTree(files);
-  try {
-    const releases: HelmfileRelease[] = [];
-    const findings: Finding[] = [];
-    readHelmfile(nodeFileSystem(dir), file, findings, releases);
-    return { releases, findings };
-  } finally {
-    removeTree(dir);
-  }
-}
+const read = (files: Record<string, string>, file = 'bootstrap/helmfile.yaml') => readHelmfileFixture(files, file);
 
 test('helmfile state: bases are merged in order before the file: their releases come first, their repositories and helmDefaults apply', () => {
   const { releases } = read({

@@ -1,12 +1,12 @@
 /** Flux objects for test repositories. */
 
-/** A Flux Kustomization `name` of the flux-system GitRepository at `./path`; `extra` is more of its spec (indented two spaces). */
-export function fluxKustomization(name: string, path: string, extra = ''): string {
+/** A Flux Kustomization `name` of the flux-system GitRepository at `./path`; `extra` is more of its spec (indented two spaces); `namespace` its metadata.namespace. */
+export function fluxKustomization(name: string, path: string, extra = '', namespace?: string): string {
   return `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
 metadata:
   name: ${name}
-spec:
+${namespace !== undefined ? `  namespace: ${namespace}\n` : ''}spec:
   interval: 1h
   path: ./${path}
   prune: true

@@ -45,8 +45,10 @@ export const HELMFILE_FLUX_PLAN_NOTE =
 export function helmfileFiles(fs: RepoFileSystem): string[] {
   const out: string[] = [];
   // bootstrap/ at the root (onedr0p/home-ops) or under kubernetes/ (bjw-s-labs/home-ops).
-  for (const f of ['bootstrap/helmfile.yaml', 'bootstrap/helmfile.yaml.gotmpl', 'kubernetes/bootstrap/helmfile.yaml', 'kubernetes/bootstrap/helmfile.yaml.gotmpl', 'helmfile.yaml']) if (fs.exists(f) && !fs.isDirectory(f)) out.push(f);
-  for (const d of ['bootstrap/helmfile.d', 'bootstrap/helmfile', 'kubernetes/bootstrap/helmfile.d', 'kubernetes/bootstrap/helmfile']) {
+  // At the root, what `helmfile` finds with no --file: helmfile.yaml(.gotmpl), else helmfile.d/ (a plain helmfile repository).
+  for (const f of ['bootstrap/helmfile.yaml', 'bootstrap/helmfile.yaml.gotmpl', 'kubernetes/bootstrap/helmfile.yaml', 'kubernetes/bootstrap/helmfile.yaml.gotmpl', 'helmfile.yaml', 'helmfile.yaml.gotmpl']) if (fs.exists(f) && !fs.isDirectory(f)) out.push(f);
+  const rootFile = out.some((f) => !f.includes('/'));
+  for (const d of ['bootstrap/helmfile.d', 'bootstrap/helmfile', 'kubernetes/bootstrap/helmfile.d', 'kubernetes/bootstrap/helmfile', ...(rootFile ? [] : ['helmfile.d'])]) {
     if (!fs.isDirectory(d)) continue;
     for (const f of fs.list(d)) if (/\.ya?ml(\.gotmpl)?$/.test(f) && !fs.isDirectory(`${d}/${f}`)) out.push(`${d}/${f}`);
   }
@@ -114,8 +116,9 @@ function yamlFilesUnder(fs: RepoFileSystem, dir: string, depth: number, out: str
 }
 
 /**
- * True when kubernetes/ holds `ks.yaml` files, the layout's own shape (ADR 0382): files of the
- * `flux/cluster` folder alone are any Flux entry's folder, which the flux layout reads too.
+ * True when kubernetes/ holds files named ks.yaml: the layout's own Kustomizations. The files of
+ * kubernetes/flux/cluster/ alone do not count — they are the Flux entry's folder, which the flux
+ * layout follows to every Kustomization, whatever its file name (ADR 0384).
  */
 export function hasKsYamlFiles(fs: RepoFileSystem): boolean {
   return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).some((f) => /(^|\/)ks\.ya?ml$/.test(f));
@@ -138,9 +141,10 @@ interface Located {
   errors: Finding[];
 }
 
-function parseLocated(file: string, text: string): Located {
+/** `merge`: YAML merge keys (`<<: *anchor`) merged, as go-yaml reads a helmfile state. */
+function parseLocated(file: string, text: string, merge = false): Located {
   const lc = lineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc });
+  const docs = parseAllDocuments(text, { lineCounter: lc, merge });
   const errors: Finding[] = [];
   const list = Array.isArray(docs) ? docs : [];
   const out: Located['docs'] = [];
@@ -224,6 +228,8 @@ const READS_VALUES = /\.(Values|StateValues)\b/;
 /** One layer of a helmfile state: a document of a base or of the file itself, with where it is written. */
 interface StateLayer {
   file: string;
+  /** The state's base path: the file's folder, or for a base the folder of the file that names it (helmfile loads a base with its includer's baseDir). */
+  dir: string;
   value: Record<string, unknown>;
   locate(path: YamlPath): { line: number; column: number };
 }
@@ -263,51 +269,89 @@ function reportRefs(v: unknown, path: YamlPath, file: string, locate: (p: YamlPa
   return n;
 }
 
+/** Environment values as known so far: `known` is false once any could not be read (ADR 0364). */
+interface EnvValues {
+  values: Record<string, unknown>;
+  known: boolean;
+}
+
 /**
- * The values of the environment (`default` unless told) as helmfile merges them: every layer's
- * `environments.<name>.values` in order (bases first), files relative to the layer's folder
- * (`.gotmpl` files rendered with the values so far), inline maps as written. References fleetplan
- * cannot read are reported; `known: false` when any is (templates that read them are then not read).
+ * One `values:` list of helmfile's environment values loader, merged over `start` in order: files
+ * relative to `file`'s folder (`.gotmpl` files rendered with the values so far), inline maps as
+ * written. `at` is the list's path in `file` (`environments.default.values`, `helmfiles[0].values`).
  */
-function environmentValues(fs: RepoFileSystem, layers: readonly StateLayer[], environment: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): { values: Record<string, unknown>; known: boolean } {
-  let values: Record<string, unknown> = {};
-  let known = true;
+function loadValuesList(fs: RepoFileSystem, list: readonly unknown[], file: string, dir: string, at: YamlPath, locate: (p: YamlPath) => { line: number; column: number }, start: EnvValues, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions, missingFileHandler = 'Error'): EnvValues {
+  let { values, known } = start;
+  const scope = options.scope ? `${options.scope}: ` : '';
+  list.forEach((item: unknown, j: number) => {
+    const path: YamlPath = [...at, j];
+    if (isObj(item)) {
+      if (reportRefs(item, path, file, locate, findings, `the environment value`, scope)) known = false;
+      values = deepMerge(values, item) as Record<string, unknown>;
+      return;
+    }
+    if (typeof item !== 'string') return;
+    const target = joinRelative(dir, item);
+    const notRead = (message: string, line = locate(path).line) => {
+      known = false;
+      findings.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${fieldName(path)}: environment values ${item} not read: ${message}`, file, line, hint: 'templates that read the environment values are not read either' });
+    };
+    if ((target === undefined || !fs.exists(target) || fs.isDirectory(target)) && ['Warn', 'Info', 'Debug'].includes(missingFileHandler)) {
+      // helmfile skips it with a log line (storage.resolveFile): the values are those of the other entries.
+      findings.push({ severity: 'info', code: 'helmfile-value-skipped', message: `${scope}${fieldName(path)}: environment values ${item} is not in the repository; helmfile skips it (missingFileHandler: ${missingFileHandler}), and so does fleetplan`, file, line: locate(path).line });
+      return;
+    }
+    if (target === undefined || !fs.exists(target) || fs.isDirectory(target)) return notRead(`${target ?? item} is not a file of this repository (helmfile fails the same way unless missingFileHandler says otherwise)`);
+    let text = fs.readText(target);
+    if (target.endsWith('.gotmpl')) {
+      try {
+        text = renderHelmfileTemplate(text, stateTemplateData(options.environment ?? 'default', values), { fs, baseDir: dirOf(target), env }, { file: target, firstLine: 1 });
+      } catch (e) {
+        if (!(e instanceof HelmfileTemplateError)) throw e;
+        return notRead(e.message);
+      }
+    }
+    const parsed = parseLocated(target, text);
+    const doc = parsed.docs[0];
+    if (parsed.errors.length || !doc) return notRead(parsed.errors[0]?.message ?? 'empty');
+    if (!isObj(doc.value)) return;
+    if (reportRefs(doc.value, [], target, doc.locate, findings, 'the environment value', scope)) known = false;
+    values = deepMerge(values, doc.value) as Record<string, unknown>;
+  });
+  return { values, known };
+}
+
+/**
+ * The values of the environment (`default` unless told) as helmfile merges them over `start` (the
+ * values of the parts before): every layer's `environments.<name>.values` in order (bases first).
+ * Its `secrets:` are sops-encrypted files helmfile decrypts when it runs: each is one
+ * `helmfile-value-not-read` at its entry, and the values are then not known (helmfile merges them
+ * last, over everything). `known: false` when anything was not read (templates that read the
+ * values are then not read either).
+ */
+function environmentValues(fs: RepoFileSystem, layers: readonly StateLayer[], environment: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions, start: EnvValues = { values: {}, known: true }): EnvValues {
+  let acc = start;
   const scope = options.scope ? `${options.scope}: ` : '';
   for (const l of layers) {
     const spec = isObj(l.value.environments) ? l.value.environments[environment] : undefined;
-    const list = isObj(spec) && Array.isArray(spec.values) ? spec.values : [];
-    list.forEach((item: unknown, j: number) => {
-      const path: YamlPath = ['environments', environment, 'values', j];
-      if (isObj(item)) {
-        if (reportRefs(item, path, l.file, l.locate, findings, `the environment value`, scope)) known = false;
-        values = deepMerge(values, item) as Record<string, unknown>;
-        return;
-      }
-      if (typeof item !== 'string') return;
-      const file = joinRelative(dirOf(l.file), item);
-      const notRead = (message: string, line = l.locate(path).line) => {
-        known = false;
-        findings.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${fieldName(path)}: environment values ${item} not read: ${message}`, file: l.file, line, hint: 'templates that read the environment values are not read either' });
-      };
-      if (file === undefined || !fs.exists(file) || fs.isDirectory(file)) return notRead(`${file ?? item} is not a file of this repository (helmfile fails the same way unless missingFileHandler says otherwise)`);
-      let text = fs.readText(file);
-      if (file.endsWith('.gotmpl')) {
-        try {
-          text = renderHelmfileTemplate(text, { ...releaseTemplateData({ name: '', namespace: '' }, environment, values) }, { fs, baseDir: dirOf(file), env }, { file, firstLine: 1 });
-        } catch (e) {
-          if (!(e instanceof HelmfileTemplateError)) throw e;
-          return notRead(e.message);
-        }
-      }
-      const parsed = parseLocated(file, text);
-      const doc = parsed.docs[0];
-      if (parsed.errors.length || !doc) return notRead(parsed.errors[0]?.message ?? 'empty');
-      if (!isObj(doc.value)) return;
-      if (reportRefs(doc.value, [], file, doc.locate, findings, 'the environment value', scope)) known = false;
-      values = deepMerge(values, doc.value) as Record<string, unknown>;
+    if (!isObj(spec)) continue;
+    if (Array.isArray(spec.values)) acc = loadValuesList(fs, spec.values, l.file, l.dir, ['environments', environment, 'values'], l.locate, acc, findings, env, options, str(spec.missingFileHandler));
+    (Array.isArray(spec.secrets) ? spec.secrets : []).forEach((item: unknown, j: number) => {
+      const path: YamlPath = ['environments', environment, 'secrets', j];
+      const at = l.locate(path);
+      acc = { ...acc, known: false };
+      findings.push({
+        severity: 'warning',
+        code: 'helmfile-value-not-read',
+        message: `${scope}${fieldName(path)}: environment secrets ${typeof item === 'string' ? item : JSON.stringify(item)} not read: helmfile decrypts them with sops (helm-secrets) when it runs and merges them over the environment values; fleetplan holds no keys, so the environment values are not known`,
+        file: l.file,
+        line: at.line,
+        column: at.column,
+        hint: 'templates that read the environment values are not read (plan says so, render --leaves does not build those releases); render them where the keys are',
+      });
     });
   }
-  return { values, known };
+  return acc;
 }
 
 /** How helmfile templates are read: the environment the bootstrap runs them with (ADR 0320). */
@@ -315,6 +359,16 @@ export interface HelmfileReadOptions {
   env?: ReadonlyMap<string, string>;
   /** Said in messages: `cluster main`. */
   scope?: string;
+  /** The helmfile environment whose values are read (`default`). */
+  environment?: string;
+  /** A sub-helmfile's `values:` (helmfile's override values, merged over its environment values). */
+  override?: Record<string, unknown>;
+  /** A sub-helmfile's `selectors:` (or its parent's, inherited): only matching releases are read. */
+  selectors?: readonly string[];
+  /** The helmfiles being read, outermost first (a sub-helmfile that includes one of them is a loop). */
+  stack?: readonly string[];
+  /** Every state file read through `helmfiles:` is added here. */
+  nested?: Set<string>;
 }
 
 /** Templates a release inherits: its `inherit: [{template}]`, else the document's `defaultInherit`. */
@@ -354,84 +408,112 @@ function templateNotRead(findings: Finding[], e: HelmfileTemplateError, release:
   findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message, file: e.file, line: e.line, hint: `${how}; plan shows the release without it and render --leaves does not build it` });
 }
 
+/** The data a whole state file is rendered with (helmfile's NewEnvironmentTemplateData): no `.Release`. */
+function stateTemplateData(environment: string, values: Record<string, unknown>): Record<string, unknown> {
+  return { Environment: { Name: environment, KubeContext: '', Values: values }, Namespace: '', Values: values, StateValues: values };
+}
+
+/** The parts of a state file as helmfile's loader splits it (on `\n---\n`, CRLF as LF), each with the line it starts on. */
+function stateParts(text: string): { text: string; line: number }[] {
+  const out: { text: string; line: number }[] = [];
+  let line = 1;
+  for (const part of text.replace(/\r\n/g, '\n').split('\n---\n')) {
+    out.push({ text: part, line });
+    line += part.split('\n').length + 1;
+  }
+  return out;
+}
+
+/** A state file read: its layers (bases before the part that names them), and the environment values after its last part. */
+interface StateRead extends EnvValues {
+  layers: StateLayer[];
+}
+
 /**
- * The documents of a helmfile. A `.gotmpl` state file is a Go template that helmfile renders as a
- * whole before it reads the YAML (`{{ $x := readFile … }}` lines at the top are not YAML): when
- * the file does not parse as it is, it is rendered first (ADR 0340). A template that cannot be
- * rendered (an environment variable only the shell has, a command) is one
- * `helmfile-template-not-read` at its line, not one YAML error per line of template.
+ * A helmfile state as helmfile's desired-state loader reads it (pkg/app/desired_state_file_loader.go,
+ * pkg/state/create.go): the file is split into parts; a `.gotmpl` file's parts are each rendered
+ * as a Go template (no `.Release`) with the environment values of the parts before them, then
+ * read; each part's `bases:` (relative to the file, rendered with the same values) come before it;
+ * after each part its environments (and its bases') are merged over the values so far, and a
+ * sub-helmfile's override values over those (ADR 0383; ADR 0340 rendered the file whole with no
+ * values). A part that cannot be rendered fails the file, as in helmfile: one
+ * `helmfile-template-not-read` at its line, no releases. Positions are the file's lines.
  */
-function helmfileDocs(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): ReturnType<typeof readDocs> {
-  if (!file.endsWith('.gotmpl')) return readDocs(fs, file, findings);
+function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions, start: EnvValues, base?: { dir: string }): StateRead {
+  const isBase = base !== undefined;
+  const dir = base?.dir ?? dirOf(file);
   let text: string;
   try {
     text = fs.readText(file);
   } catch {
-    return [];
+    return { layers: [], ...start };
   }
-  const parsed = parseLocated(file, text);
-  if (!parsed.errors.length || !text.includes('{{')) {
-    findings.push(...parsed.errors);
-    return parsed.docs;
-  }
-  let rendered: string;
-  try {
-    rendered = renderHelmfileTemplate(text, releaseTemplateData({ name: '', namespace: '' }), { fs, baseDir: dirOf(file), env }, { file, firstLine: 1 });
-  } catch (e) {
-    if (!(e instanceof HelmfileTemplateError)) throw e;
-    const scope = options.scope ? `${options.scope}: ` : '';
-    findings.push({
-      severity: 'warning',
-      code: 'helmfile-template-not-read',
-      message: `${scope}helmfile template not read, so the releases of ${file} are not known: ${e.message}`,
-      file: e.file,
-      line: e.line,
-      hint: e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders the state file as a whole before reading it',
-    });
-    return [];
-  }
-  // Lines of the rendered file are the template's as long as no action removes a line; positions are the rendered file's.
-  const again = parseLocated(file, rendered);
-  findings.push(...again.errors);
-  return again.docs;
-}
-
-/**
- * The layers of a helmfile state as helmfile's state loader merges them (pkg/state/create.go): the
- * documents of each of its `bases:` (relative to the file), in order, then its own documents.
- */
-function stateLayers(fs: RepoFileSystem, file: string, findings: Finding[], env: ReadonlyMap<string, string>, options: HelmfileReadOptions): StateLayer[] {
-  const own: StateLayer[] = helmfileDocs(fs, file, findings, env, options).flatMap((d) => (isObj(d.value) ? [{ file, value: d.value, locate: d.locate }] : []));
-  const bases: StateLayer[] = [];
-  for (const l of own) {
-    for (const b of Array.isArray(l.value.bases) ? l.value.bases : []) {
-      if (typeof b !== 'string' || b.includes('{{')) continue;
-      const base = joinRelative(dirOf(file), b) ?? b;
-      for (const d of helmfileDocs(fs, base, findings, env, options)) if (isObj(d.value)) bases.push({ file: base, value: d.value, locate: d.locate });
+  const environment = options.environment ?? 'default';
+  const override = (v: EnvValues): EnvValues => (options.override && !isBase ? { values: deepMerge(v.values, options.override) as Record<string, unknown>, known: v.known } : v);
+  let acc = override(start);
+  const scope = options.scope ? `${options.scope}: ` : '';
+  const rendered = file.endsWith('.gotmpl') && text.includes('{{');
+  const layers: StateLayer[] = [];
+  for (const part of rendered ? stateParts(text) : [{ text, line: 1 }]) {
+    let body = part.text;
+    if (rendered && body.includes('{{')) {
+      const fail = (message: string, line: number, hint: string): StateRead => {
+        findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so the releases of ${file} are not known: ${message}`, file, line, hint });
+        return { layers: [], ...acc };
+      };
+      if (!acc.known && READS_VALUES.test(body)) return fail('it reads environment values that are not known (see helmfile-value-not-read)', part.line, 'plan leaves these releases out; helmfile renders each part of the state file with the environment values before it');
+      try {
+        body = renderHelmfileTemplate(body, stateTemplateData(environment, acc.values), { fs, baseDir: dir, env }, { file, firstLine: part.line });
+      } catch (e) {
+        if (!(e instanceof HelmfileTemplateError)) throw e;
+        return fail(e.message, e.line, e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders each part of the state file with the environment values of the parts before it, and fails the same way');
+      }
     }
+    // Lines of a rendered part are the template's as long as no action removes a line.
+    const parsed = parseLocated(file, '\n'.repeat(part.line - 1) + body, true);
+    findings.push(...parsed.errors);
+    const partLayers: StateLayer[] = [];
+    for (const d of parsed.docs) {
+      if (!isObj(d.value)) continue;
+      // helmfile reads no bases of a base ("nested `base` helmfile is unsupported").
+      for (const b of isBase || !Array.isArray(d.value.bases) ? [] : d.value.bases) {
+        if (typeof b !== 'string' || b.includes('{{')) continue;
+        partLayers.push(...readState(fs, joinRelative(dir, b) ?? b, findings, env, options, acc, { dir }).layers);
+      }
+      partLayers.push({ file, dir, value: d.value, locate: d.locate });
+    }
+    layers.push(...partLayers);
+    if (!isBase && partLayers.some((l) => isObj(l.value.environments))) acc = override(environmentValues(fs, partLayers, environment, findings, env, options, acc));
   }
-  return [...bases, ...own];
+  return { layers, ...acc };
 }
 
 export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding[], releases: HelmfileRelease[], options: HelmfileReadOptions = {}): void {
   const env = options.env ?? new Map<string, string>();
-  const layers = stateLayers(fs, file, findings, env, options);
+  const stack = [...(options.stack ?? []), file];
+  const state = readState(fs, file, findings, env, options, { values: {}, known: true });
+  const layers = state.layers;
   // Merged as mergo with WithAppendSlice and WithOverride: lists appended in layer order, the last value of a field wins.
   const args = layers.flatMap((l) => (isObj(l.value.helmDefaults) && Array.isArray(l.value.helmDefaults.args) ? l.value.helmDefaults.args.map(String) : []));
   const repositories = layers.flatMap((l) => (Array.isArray(l.value.repositories) ? l.value.repositories : []));
   const defaultInherit = layers.map((l) => l.value.defaultInherit).filter((x) => typeof x === 'string').pop();
+  // The state's `namespace:` overrides every release's (helmfile's OverrideNamespace, ApplyOverrides).
+  const stateNamespace = layers.map((l) => str(l.value.namespace)).filter((x) => x !== undefined && x !== '').pop();
+  const commonLabels = Object.assign({}, ...layers.map((l) => (isObj(l.value.commonLabels) ? l.value.commonLabels : {}))) as Record<string, unknown>;
   const templates = helmfileTemplates(layers);
-  const environment = 'default';
-  const stateValues = layers.some((l) => isObj(l.value.environments)) ? environmentValues(fs, layers, environment, findings, env, options) : { values: {}, known: true };
+  const environment = options.environment ?? 'default';
+  const stateValues: EnvValues = { values: state.values, known: state.known };
+  readSubHelmfiles(fs, layers, findings, releases, { ...options, stack });
   const phase: HelmfileRelease['phase'] = args.includes('--include-crds') && args.includes('--no-hooks') ? 'crds' : /(^|\/)(\d+-)?crds\.ya?ml/.test(file) ? 'crds' : 'apps';
   const v = { repositories, ...(defaultInherit !== undefined ? { defaultInherit } : {}) };
   for (const layer of layers) {
     if (!Array.isArray(layer.value.releases)) continue;
     const doc = layer;
     const file = layer.file;
+    const dir = layer.dir;
     layer.value.releases.forEach((r: unknown, i: number) => {
       if (!isObj(r) || typeof r.name !== 'string') return;
-      const ns = str(r.namespace) ?? 'default';
+      const ns = stateNamespace ?? str(r.namespace) ?? 'default';
       const pos = doc.locate(['releases', i]);
       const inherited = inheritedTemplates(r, v).flatMap((t) => (templates[t] ? [templates[t]!] : []));
       const at = (p: YamlPath) => doc.locate(['releases', i, ...p]);
@@ -450,7 +532,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         }
         try {
           const data = releaseTemplateData({ name: r.name as string, namespace: ns, chart: chartField?.value, version: versionField?.value }, environment, stateValues.values);
-          return renderHelmfileTemplate(f.value, data, { fs, baseDir: dirOf(file), env }, { file: f.file, firstLine: f.line }).trim();
+          return renderHelmfileTemplate(f.value, data, { fs, baseDir: dir, env }, { file: f.file, firstLine: f.line }).trim();
         } catch (e) {
           if (!(e instanceof HelmfileTemplateError)) throw e;
           templateNotRead(findings, e, id, what, options);
@@ -460,6 +542,14 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       };
       const chart = fieldValue(chartField, 'the chart');
       const version = fieldValue(versionField, 'the chart version');
+      // What `helmfile template` renders: desired releases (installed, condition) that the selectors pick.
+      if (r.installed === false) return;
+      if (typeof r.installedTemplate === 'string' && fieldValue({ value: r.installedTemplate, file, line: at(['installedTemplate']).line }, 'installed') === 'false') return;
+      if (typeof r.condition === 'string' && r.condition !== '') {
+        if (!stateValues.known) notRead.push(`condition ${r.condition} (${file}:${at(['condition']).line}: it reads environment values that are not known: see helmfile-value-not-read)`);
+        else if (!conditionEnabled(r.condition, stateValues.values)) return;
+      }
+      if (options.selectors?.length && !options.selectors.some((sel) => selectorMatches(sel, releaseLabels(r, ns, chart, commonLabels)))) return;
       const needs: GraphRef[] = [];
       (Array.isArray(r.needs) ? r.needs : []).forEach((n: unknown, j: number) => {
         if (typeof n !== 'string') return;
@@ -493,6 +583,27 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         const fill = (a: unknown) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name));
         hooks.push({ events: Array.isArray(h.events) ? h.events.map(String) : [], command: h.command, args: Array.isArray(h.args) ? h.args.map(fill) : [], line: doc.locate(['releases', i, 'hooks', j]).line });
       });
+      const missingFileHandler = str(r.missingFileHandler) ?? inherited.map((t) => str(t.body.missingFileHandler)).find((x) => x !== undefined);
+      // A release's `secrets:` are sops-encrypted values files helm-secrets decrypts when helmfile runs:
+      // said not read, unless the file is absent and missingFileHandler lets helmfile skip it.
+      const secretEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.secrets) ? (t.body.secrets as unknown[]).map((x, k) => ({ x, file: t.file, line: t.locate(['secrets', k]).line, field: `templates.${inheritedTemplates(r, v).find((n) => templates[n] === t) ?? '?'}.secrets[${k}]` })) : [])), ...(Array.isArray(r.secrets) ? r.secrets.map((x: unknown, k: number) => ({ x, file, line: at(['secrets', k]).line, field: `releases[${i}].secrets[${k}]` })) : [])].filter((e) => {
+        let name = typeof e.x === 'string' ? e.x : isObj(e.x) && typeof e.x.path === 'string' ? e.x.path : undefined;
+        for (let pass = 0; name !== undefined && pass < 6 && name.includes('{{'); pass++) {
+          const next = fieldValue({ value: name, file: e.file, line: e.line }, `the secrets path ${name}`);
+          if (next === undefined || next === name) break;
+          name = next;
+        }
+        const target = name === undefined || name.includes('{{') ? undefined : joinRelative(dir, name);
+        return !(target !== undefined && !fs.exists(target) && ['Warn', 'Info', 'Debug'].includes(missingFileHandler ?? 'Error'));
+      });
+      if (secretEntries.length) {
+        const scope = options.scope ? `${options.scope}: ` : '';
+        for (const e of secretEntries) {
+          const name = typeof e.x === 'string' ? e.x : isObj(e.x) && typeof e.x.path === 'string' ? e.x.path : JSON.stringify(e.x);
+          findings.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${e.field}: secret values ${name} of release ${id} not read: helmfile decrypts them with helm-secrets (sops) when it runs; fleetplan holds no keys, so the release's values are not known`, file: e.file, line: e.line, hint: 'plan shows the release as not read and render --leaves does not build it; render it where the keys are' });
+        }
+        notRead.push(`secrets (${secretEntries.length} sops-encrypted values file${secretEntries.length === 1 ? '' : 's'}: see helmfile-value-not-read)`);
+      }
       const valueEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.values) ? (t.body.values as unknown[]) : [])), ...(Array.isArray(r.values) ? r.values : [])];
       const ownValues = Array.isArray(r.values) ? r.values : [];
       const inheritedCount = valueEntries.length - ownValues.length;
@@ -503,10 +614,30 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
           return [{ inline: x }];
         }
         if (typeof x !== 'string') return [];
-        if (!x.endsWith('.gotmpl')) return [{ file: x }];
+        // helmfile renders a release's fields until they no longer change (up to 6 passes), so a
+        // values path written {{`{{ .Release.Name }}`}} becomes the release's name (ExecuteTemplates).
+        let name = x;
+        for (let pass = 0; pass < 6 && name.includes('{{'); pass++) {
+          const next = fieldValue({ value: name, file, line: at(['values', k - inheritedCount]).line }, `the values path ${x}`);
+          if (next === undefined || next === name) break;
+          name = next;
+        }
+        const path = joinRelative(dir, name);
+        if (path === undefined || !fs.exists(path) || fs.isDirectory(path)) {
+          // helmfile skips a missing values file when the release's missingFileHandler says so.
+          // A templated name stays for plan and bootstrap (another environment may have the file); in
+          // the environment read it gives no values.
+          if (['Warn', 'Info', 'Debug'].includes(missingFileHandler ?? 'Error')) return x.includes('{{') ? [{ file: x, values: {} }] : [];
+          return [{ file: x }];
+        }
+        if (!name.endsWith('.gotmpl')) {
+          // A plain values file of the repository: its values (in the environment read, ADR 0383), as
+          // helm reads it (-f), for render --leaves; the name stays as written for plan and bootstrap,
+          // which fill in the environment they run.
+          const parsed = parseLocated(path, fs.readText(path)).docs[0];
+          return isObj(parsed?.value) ? [{ file: x, values: parsed.value }] : [{ file: x }];
+        }
         // A values template: rendered with the release's data and its own directory as readFile's base.
-        const path = joinRelative(dirOf(file), x);
-        if (path === undefined || !fs.exists(path)) return [{ file: x }];
         try {
           const source = fs.readText(path);
           if (!stateValues.known && READS_VALUES.test(source)) {
@@ -556,25 +687,135 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
   }
 }
 
+/** helmfile's ConditionEnabled: `foo.enabled` is true in the environment values (a missing `enabled` is false). */
+function conditionEnabled(condition: string, values: Record<string, unknown>): boolean {
+  if (condition.toLowerCase() === 'true' || condition.toLowerCase() === 'false') return condition.toLowerCase() === 'true';
+  let at: unknown = values;
+  for (const k of condition.split('.')) {
+    if (!isObj(at)) return false;
+    at = at[k];
+  }
+  return at === true;
+}
+
+/** The labels a selector sees: the state's commonLabels, the release's, and helmfile's own name, namespace and chart. */
+function releaseLabels(r: Record<string, unknown>, namespace: string, chart: string | undefined, common: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...common, ...(isObj(r.labels) ? r.labels : {}) })) out[k] = String(v);
+  out.name = String(r.name);
+  out.namespace = namespace;
+  if (chart !== undefined) out.chart = chart.split('/').pop()!;
+  return out;
+}
+
+/** One helmfile selector (`k=v,k2!=v2`, all must hold) over a release's labels. */
+function selectorMatches(selector: string, labels: Record<string, string>): boolean {
+  return selector.split(',').every((term) => {
+    const ne = term.indexOf('!=');
+    if (ne >= 0) return labels[term.slice(0, ne).trim()] !== term.slice(ne + 2).trim();
+    const eq = term.indexOf('=');
+    return eq >= 0 && labels[term.slice(0, eq).trim()] === term.slice(eq + 1).trim();
+  });
+}
+
+/** The state files a `helmfiles:` path names (pkg/app findDesiredStateFiles, ExpandPaths): a file, a glob, or a folder's `*.y*ml` then `*.y*ml.gotmpl`. */
+function subHelmfileTargets(fs: RepoFileSystem, path: string): string[] {
+  if (!/[*?[]/.test(path)) {
+    if (fs.isDirectory(path)) {
+      const files = [...fs.list(path)].filter((f) => !fs.isDirectory(`${path}/${f}`)).sort();
+      return [...files.filter((f) => /\.y[^.]*ml$/.test(f)), ...files.filter((f) => /\.y[^.]*ml\.gotmpl$/.test(f))].map((f) => (path === '.' ? f : `${path}/${f}`));
+    }
+    return fs.exists(path) ? [path] : [];
+  }
+  const glob = (seg: string) => new RegExp(`^${seg.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  let dirs = ['.'];
+  const segs = path.split('/');
+  segs.forEach((seg, i) => {
+    const last = i === segs.length - 1;
+    const next: string[] = [];
+    for (const d of dirs) {
+      const join = (e: string) => (d === '.' ? e : `${d}/${e}`);
+      if (!/[*?[]/.test(seg)) {
+        const p = join(seg);
+        if (fs.exists(p) && (last || fs.isDirectory(p))) next.push(p);
+        continue;
+      }
+      if (!fs.isDirectory(d)) continue;
+      for (const e of [...fs.list(d)].sort()) if (glob(seg).test(e) && (last ? !fs.isDirectory(join(e)) : fs.isDirectory(join(e)))) next.push(join(e));
+    }
+    dirs = next;
+  });
+  return dirs;
+}
+
+/**
+ * A state's `helmfiles:` (every layer's, in order), read as helmfile reads them before the state's
+ * own releases (pkg/app processNestedHelmfiles): each path (relative to the file that writes it; a
+ * glob or a folder gives several) is a state of its own in the same environment, with the entry's
+ * `values:` as override values over its environment values (the parent's values are not inherited)
+ * and the entry's `selectors:` (else the parent's) picking its releases. A remote path, a path with
+ * no file, or a loop is one `helmfile-state-not-read` at the entry (ADR 0383).
+ */
+function readSubHelmfiles(fs: RepoFileSystem, layers: readonly StateLayer[], findings: Finding[], releases: HelmfileRelease[], options: HelmfileReadOptions): void {
+  const env = options.env ?? new Map<string, string>();
+  const scope = options.scope ? `${options.scope}: ` : '';
+  for (const l of layers) {
+    (Array.isArray(l.value.helmfiles) ? l.value.helmfiles : []).forEach((entry: unknown, j: number) => {
+      const spec = isObj(entry) ? entry : { path: entry };
+      const path = str(spec.path);
+      const at = l.locate(['helmfiles', j]);
+      const notRead = (why: string) =>
+        findings.push({ severity: 'warning', code: 'helmfile-state-not-read', message: `${scope}helmfiles[${j}]: ${path ?? JSON.stringify(entry)} not read: ${why}; its releases are not in the plan`, file: l.file, line: at.line, column: at.column, hint: 'plan, render and validate leave these releases out' });
+      if (path === undefined) return notRead('an entry without a path');
+      if (/^[a-z0-9]+::|^[a-z]+:\/\//i.test(path)) return notRead('a remote helmfile (helmfile fetches it when it runs; fleetplan reads only this repository)');
+      if (path.includes('{{')) return notRead(`a template in ${l.file}, which helmfile does not render (only .gotmpl state files are templates), so no file matches`);
+      const base = joinRelative(l.dir, path);
+      const targets = base === undefined ? [] : subHelmfileTargets(fs, base);
+      if (!targets.length) return notRead(`no file of this repository matches ${base ?? path} (helmfile fails: "no matches for path")`);
+      let override: EnvValues = { values: {}, known: true };
+      if (Array.isArray(spec.values)) override = loadValuesList(fs, spec.values, l.file, l.dir, ['helmfiles', j, 'values'], l.locate, override, findings, env, options);
+      const selectors = Array.isArray(spec.selectors) && spec.selectorsInherited !== true ? spec.selectors.map(String) : options.selectors;
+      for (const target of targets) {
+        if (options.stack?.includes(target)) {
+          notRead(`${target} includes a helmfile that includes it (helmfile refuses the recursion)`);
+          continue;
+        }
+        options.nested?.add(target);
+        if (!override.known) {
+          findings.push({ severity: 'warning', code: 'helmfile-state-not-read', message: `${scope}helmfiles[${j}]: ${target} not read: its values are not known (see helmfile-value-not-read)`, file: l.file, line: at.line, column: at.column, hint: 'plan, render and validate leave these releases out' });
+          continue;
+        }
+        const { override: _parent, selectors: _sel, ...rest } = options;
+        readHelmfile(fs, target, findings, releases, { ...rest, ...(Object.keys(override.values).length ? { override: override.values } : {}), ...(selectors?.length ? { selectors } : {}) });
+      }
+    });
+  }
+}
+
 /**
  * Where a release's chart comes from, as an app source: an `oci://` chart, or a chart of a
  * `repositories:` entry, with the version and the values helmfile gives it (inline maps and read
  * templates, in order). Anything else (a local chart, a chart not read) keeps `repoURL: helmfile`,
  * which render --leaves does not build (ADR 0320).
  */
-export function releaseSource(r: HelmfileRelease): Pick<AppSpec, 'chart' | 'repoURL' | 'targetRevision' | 'helm'> {
+export function releaseSource(r: HelmfileRelease): Pick<AppSpec, 'chart' | 'repoURL' | 'targetRevision' | 'helm' | 'path'> {
   const chart = r.chart ?? `${r.namespace}/${r.name}`;
   let values: Record<string, unknown> | undefined;
   let complete = true;
   for (const v of r.values ?? []) {
-    if ('file' in v) complete = false;
-    else values = deepMerge(values ?? {}, 'inline' in v ? v.inline : v.values) as Record<string, unknown>;
+    if ('file' in v) {
+      if (v.values) values = deepMerge(values ?? {}, v.values) as Record<string, unknown>;
+      else complete = false;
+    } else values = deepMerge(values ?? {}, 'inline' in v ? v.inline : v.values) as Record<string, unknown>;
   }
   const version = r.version !== undefined ? { targetRevision: r.version } : {};
   const helm = { helm: { releaseName: r.name, ...(values ? { values } : {}) } };
   if (r.chart !== undefined && complete && !r.notRead?.length) {
     if (chart.startsWith('oci://')) return { chart, repoURL: chart.slice(0, chart.lastIndexOf('/')), ...version, ...helm };
     if (r.repository && !r.repository.oci) return { chart: chart.slice(r.repository.name.length + 1), repoURL: r.repository.url, ...version, ...helm };
+    // A chart in this repository (`./charts/app`): built from its folder, as helm template builds it (ADR 0383).
+    const local = /^\.\.?(\/|$)/.test(chart) ? joinRelative(dirOf(r.file), chart) : undefined;
+    if (local !== undefined && local !== '.') return { path: local, ...helm };
     if (r.repository?.oci) return { chart: `oci://${r.repository.url.replace(/\/+$/, '')}/${chart.slice(r.repository.name.length + 1)}`, repoURL: `oci://${r.repository.url.replace(/\/+$/, '')}`, ...version, ...helm };
   }
   return { chart, repoURL: HELMFILE_UNBUILT, ...version };
@@ -750,6 +991,41 @@ function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomiz
     raws
       .filter((p) => p !== r && specPath(p.listed) !== undefined && (specPath(p.listed) === '.' || r.file.startsWith(specPath(p.listed)! + '/')))
       .sort((a, b) => specPath(b.listed)!.length - specPath(a.listed)!.length)[0];
+  // Flux builds a Kustomization's path with its kustomization.yaml, or with one it generates over
+  // every file below, except that a folder with its own kustomization file is built as that
+  // (fluxcd/pkg/kustomize generator). A ks.yaml that the first kustomization file between its
+  // parent's path and its folder does not reach is never applied: no app, and said (ADR 0384).
+  const kustomizationIn = new Map(kustomizationFiles.map((f) => [dirOf(f), f]));
+  const skippedBy = new Map<RawKs, string>();
+  const skipping = (r: RawKs, seen = new Set<RawKs>()): string | undefined => {
+    if (skippedBy.has(r)) return skippedBy.get(r);
+    const parent = seen.has(r) ? undefined : parentOfRaw(r);
+    if (!parent) return undefined;
+    seen.add(r);
+    const inherited = skipping(parent, seen);
+    if (inherited !== undefined) return inherited;
+    const top = specPath(parent.listed)!;
+    const fileDir = dirOf(r.file);
+    let cur = top;
+    let first = kustomizationIn.get(top);
+    for (const seg of (top === '.' ? fileDir : fileDir.slice(top.length + 1)).split('/').filter((x) => x !== '' && fileDir !== top)) {
+      if (first !== undefined) break;
+      cur = cur === '.' ? seg : `${cur}/${seg}`;
+      first = kustomizationIn.get(cur);
+    }
+    const reached = first === undefined || (chains.get(r.file) ?? []).some((c) => c.file === first);
+    if (!reached) skippedBy.set(r, first!);
+    return reached ? undefined : first;
+  };
+  const notListed = raws.filter((r) => skipping(r) !== undefined);
+  if (notListed.length) {
+    for (const r of notListed) {
+      const by = skippedBy.get(r) ?? skipping(r)!;
+      findings.push({ severity: 'warning', code: 'flux-kustomization-not-listed', message: `Kustomization ${String((r.listed.metadata as Record<string, unknown>).name)} in ${r.file} is not applied: ${by} does not list it (directly or through the folders it lists), and Flux builds that folder with it`, file: r.file, line: r.doc.locate(['metadata', 'name']).line, hint: `list it in ${by} (resources:), or remove the file; plan, render and validate leave it out` });
+    }
+    const keep = new Set(raws.filter((r) => !notListed.includes(r)));
+    raws.splice(0, raws.length, ...keep);
+  }
   const effective = new Map<RawKs, Record<string, unknown>>();
   const visiting = new Set<RawKs>();
   const effectiveOf = (r: RawKs): Record<string, unknown> => {
@@ -864,7 +1140,9 @@ export function groupSource(file: string, apps: Record<string, AppSpec>, at: Map
 export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
   const findings: Finding[] = [];
   const releases: HelmfileRelease[] = [];
-  for (const f of helmfileFiles(fs)) readHelmfile(fs, f, findings, releases);
+  // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
+  const nested = new Set<string>();
+  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
@@ -961,7 +1239,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
     notes: [HELMFILE_FLUX_PLAN_NOTE],
   };
   const fleet: Fleet = {
-    ...emptyFleet(fs.root, 'helmfile-flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false }),
+    ...emptyFleet(fs.root, 'helmfile-flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false, engineApisFirst: 'after-bootstrap' }),
     // leafVariables: false — Flux substitutes its own post-build variables and helmfile none; fleetplan's never reach these leaves.
     // helmfile bootstraps the cluster and Flux reads the repository's own Kustomizations.
     name: fs.root.split('/').filter(Boolean).pop() ?? 'fleet',

@@ -198,6 +198,7 @@ export const crdOrderRule: RuleDefinition = {
           if (isPlatformApi(c.platform, key)) continue;
           // The flux layout's Kustomizations are applied by Flux, whose own APIs are there before any of them (ADR 0279).
           if (ctx.fleet.capabilities.engineApisFirst === true && /^([a-z.]+\.)?(toolkit\.fluxcd\.io|fluxcd\.controlplane\.io)\b/.test(key)) continue;
+          if (ctx.fleet.capabilities.engineApisFirst === 'after-bootstrap' && app.labels[PHASE_LABEL] === undefined && /^([a-z.]+\.)?toolkit\.fluxcd\.io\b/.test(key)) continue;
           const ps = providers.get(key);
           if (!ps || ps.some((p) => p.app === app)) continue;
           if (ps.some((p) => orderedBefore(ctx, c, p.app, app, closure))) continue;
