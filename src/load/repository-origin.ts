@@ -9,6 +9,7 @@ import type { Finding } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
 import { isServerURL } from '../model/git-url.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
 
 /** Fills `fleet.repoURL` / `fleet.revision` in place; returns the findings about what could not be filled. */
 export function fillRepositoryOrigin(fleet: Fleet, origin: RepositoryOrigin): Finding[] {
@@ -29,4 +30,19 @@ export function fillRepositoryOrigin(fleet: Fleet, origin: RepositoryOrigin): Fi
   }
   if (fleet.revision === '') fleet.revision = origin.branch ?? 'HEAD';
   return findings;
+}
+
+/**
+ * The URL of the `origin` remote in .git/config, when the repository is a clone that has one, read
+ * through the repository's file system (layout readers ask while loading, before the git adapter).
+ */
+export function originURL(fs: RepoFileSystem): string | undefined {
+  if (!fs.exists('.git/config')) return undefined;
+  try {
+    const text = fs.readText('.git/config');
+    const m = /\[remote "origin"\][^[]*?^\s*url\s*=\s*(\S+)/m.exec(text);
+    return m?.[1];
+  } catch {
+    return undefined;
+  }
 }

@@ -30,7 +30,7 @@ import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../..
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
 import { sameRepository } from '../../model/git-url.js';
-import { originURL } from '../rosa-regional/reader.js';
+import { originURL } from '../../load/repository-origin.js';
 import type { Built, BuildContext } from './build.js';
 import { isFluxKustomization as isFluxKustomizationObject, kubeConfigTarget } from '../../model/k8s.js';
 

@@ -22,6 +22,7 @@
  * What only Terraform knows at bootstrap (the API target group ARN, the repository URL the
  * pipeline passes) is shown as such in the identity and in the plan's notes, never guessed.
  */
+import { originURL } from '../../load/repository-origin.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, ClusterIdentity, Fleet } from '../../model/fleet.js';
 import { ARGOCD_REPOSITORY_CAPABILITIES, emptyFleet } from '../../model/fleet.js';
@@ -191,18 +192,6 @@ export function gitGeneratorRevision(appSet: Record<string, unknown>): string | 
     return undefined;
   };
   return walk(asMap(appSet['spec'])['generators']);
-}
-
-/** The URL of the `origin` remote in .git/config, when the repository is a clone that has one. */
-export function originURL(fs: RepoFileSystem): string | undefined {
-  if (!fs.exists('.git/config')) return undefined;
-  try {
-    const text = fs.readText('.git/config');
-    const m = /\[remote "origin"\][^[]*?^\s*url\s*=\s*(\S+)/m.exec(text);
-    return m?.[1];
-  } catch {
-    return undefined;
-  }
 }
 
 export function clusterTypes(fs: RepoFileSystem): string[] {
