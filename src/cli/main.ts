@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // The executable: hands the process's arguments and streams to runCli and exits with its code.
-import { runCli } from './run.js';
+// V8's tier-up budget is raised before the rest of the command line loads (docs/adr/0391): a
+// fleetplan run lasts a second or a few, and V8's default budget has its optimising compiler take
+// a core for functions the run then barely uses.
+import { raiseTierUpBudget } from '../adapters/tier-up.js';
+
+raiseTierUpBudget();
+const { runCli } = await import('./run.js');
 
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,

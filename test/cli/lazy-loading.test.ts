@@ -154,3 +154,13 @@ test('the module log sees what a command loads (the check can fail)', () => {
   const { modules } = modulesOf(['schema', 'Cluster']);
   assert.ok(modules.includes('load/schemas.js'), modules.join('\n'));
 });
+
+test("V8's tier-up budget is raised before the command line loads (docs/adr/0391)", () => {
+  // A static import of run.js would load and evaluate the whole command line before main.js's body
+  // raised the budget: the functions compiled meanwhile would keep V8's default.
+  assert.doesNotMatch(readFileSync(MAIN, 'utf8'), /^import[^;]*'\.\/run\.js'/m);
+  const { modules } = modulesOf(['--help']);
+  const budget = modules.indexOf('adapters/tier-up.js');
+  assert.ok(budget >= 0, 'main.js loads the tier-up adapter');
+  assert.ok(budget < modules.indexOf('cli/run.js'), `tier-up before run.js: ${modules.slice(0, 6).join(', ')}`);
+});

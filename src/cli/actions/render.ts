@@ -12,7 +12,6 @@ import { hasErrors, UsageError } from '../../entry/core.js';
 import { resolveFleet } from '../../entry/fleet-plan.js';
 import { canWriteWhileResolving, formatLeafReport, renderedJsonChunks, renderedYamlChunks, repositoryApplications, resolveAndWriteFleet, startLeafTools, writeRenderedFleet, writeRenderedFleetWithLeaves } from '../../entry/render.js';
 import { FORMATS } from '../commands/render.js';
-import { raiseTierUpBudget } from '../../adapters/tier-up.js';
 import { startWriterThread } from '../../adapters/output-writer.js';
 
 export async function run(ctx: CommandContext): Promise<number> {
@@ -25,9 +24,6 @@ export async function run(ctx: CommandContext): Promise<number> {
   const phase = choice(ctx, 'phase', ['1', '2'] as const, '1') === '2' ? 2 : 1;
   checkSelector(ctx);
   const kustomize = typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {};
-  // A leaf run is short and waits on its builds: Turbofan's background compiles would take the
-  // cores the builds need (ADR 0373).
-  if (leaves) raiseTierUpBudget();
   // kustomize's version check runs while the fleet loads (ADR 0332).
   const tools = leaves ? startLeafTools({ ...kustomize, env: ctx.io.env, cwd: ctx.io.cwd, ...(ctx.values.fetch === true ? { fetch: true } : {}) }) : undefined;
   // With --out the writer thread starts now, on the other core while the fleet loads (ADR 0371);
