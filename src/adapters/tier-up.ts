@@ -1,9 +1,10 @@
 /**
- * V8's tier-up budget for fleetplan's runs, which last a second or a few (every command since
- * docs/adr/0391; first `render --leaves`, docs/adr/0373-leaves-tier-up-budget-and-the-two-core-floor.md). With V8's default (67,584 bytes
- * of bytecode executed per function before Turbofan is asked for) a run of one to two seconds
+ * V8's tier-up budget for fleetplan's runs, which last a second or a few: raised for every command
+ * (docs/adr/0391), first for `render --leaves` (docs/adr/0373). With V8's default (67,584 bytes of
+ * bytecode executed per function before Turbofan is asked for) a run of one to two seconds
  * optimises hundreds of functions it then barely uses: ~0.3 s of CPU on V8's background threads,
- * taken from the cores the builds need. The raised budget still optimises what is really hot.
+ * taken from the cores that writing files and the builds need. The raised budget still optimises
+ * what is really hot.
  */
 import { setFlagsFromString } from 'node:v8';
 
