@@ -69,6 +69,11 @@ interface Place {
    * (an Application's sync) or `appset:<home>/<name>` (the ApplicationSet controller).
    */
   parent?: string;
+  /**
+   * The root it descends from (ADR 0377): the file of a loose root, `kustomize build DIR` or
+   * `helm template DIR`. Two guessed roots are not known to be applied together.
+   */
+  root?: string;
 }
 
 /** An Argo CD object the follower reached, kept to judge a second object of the same key (ADR 0367). */
@@ -431,20 +436,20 @@ export class ArgoFollower {
           for (const doc of argoObjectsOf(parseYamlAll(text))) {
             // Its origin is the one file of the build that writes an object of that kind and name, as for a child.
             const written = objects.filter((o) => g.closure.files.has(o.file) && o.kind === doc.kind && o.name === (doc.metadata as Record<string, unknown>).name);
-            await this.handle(doc, { via: `kustomize build ${dir}`, parent: `hand:${home}`, ...(written.length === 1 ? atOf(written[0]!) : {}) }, home);
+            await this.handle(doc, { via: `kustomize build ${dir}`, parent: `hand:${home}`, root: `kustomize build ${dir}`, ...(written.length === 1 ? atOf(written[0]!) : {}) }, home);
           }
         } else {
           this.rootOf(home, `${dir} (kustomize build ${dir} fails: its ${g.files.length} file${g.files.length === 1 ? '' : 's'} with Argo CD objects are read as written)`, kustomizationIn(this.fs, dir));
           for (const o of roots.filter((r) => g.files.includes(r.file))) {
             this.reached.add(this.object(o));
-            await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, ...atOf(o) }, home);
+            await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, root: o.file, ...atOf(o) }, home);
           }
         }
       } else if (g.kind === 'files') {
         this.rootOf(home, g.files.join(', '), g.files[0]);
         for (const o of g.objects) {
           this.reached.add(this.object(o));
-          await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, ...atOf(o) }, home);
+          await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, root: o.file, ...atOf(o) }, home);
         }
       } else {
         const chart = g.dir;
@@ -452,7 +457,7 @@ export class ArgoFollower {
         const name = chart === '.' ? fleet.name : chart.split('/').pop()!;
         const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home);
         if (text !== undefined) {
-          const items = argoObjectsOf(parseYamlAll(text)).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, ...this.writtenAt(doc) } as Place }));
+          const items = argoObjectsOf(parseYamlAll(text)).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, root: `helm template ${chart}`, ...this.writtenAt(doc) } as Place }));
           for (const { doc, place } of this.lastOfEachKey(items, `the chart ${chart}`, this.cluster(home, IN_CLUSTER_SERVER, true))) await this.handle(doc, place, home);
         }
       }
@@ -607,7 +612,7 @@ export class ArgoFollower {
     this.seen.set(k, reached);
     if (doc.kind === 'ApplicationSet') {
       const setName = String((doc.metadata as Record<string, unknown>).name);
-      for (const app of await this.generate(doc, place, home)) await this.handle(app, { via: `ApplicationSet ${setName}`, parent: `appset:${home}/${setName}`, ...(place.file ? { file: place.file } : {}), ...(place.at ? { at: place.at } : {}) }, home);
+      for (const app of await this.generate(doc, place, home)) await this.handle(app, { via: `ApplicationSet ${setName}`, parent: `appset:${home}/${setName}`, ...(place.root ? { root: place.root } : {}), ...(place.file ? { file: place.file } : {}), ...(place.at ? { at: place.at } : {}) }, home);
       return;
     }
     const cluster = this.destinationCluster(doc, home);
@@ -622,7 +627,8 @@ export class ArgoFollower {
     if (cluster.apps[name] && first) {
       // Another Argo CD object (another instance, or another namespace) sends an app of this name here.
       const what = `two Applications named ${name} are sent to cluster ${cluster.name}: ${placeText(first.place)}${first.home !== home ? ` (Argo CD on ${first.home})` : ''} and ${placeText(place)}${first.home !== home ? ` (Argo CD on ${home})` : ''}`;
-      this.duplicate(place, cluster.name, `${what}; both are separate Applications and both deploy to ${cluster.name}, so their resources overwrite each other; the plan lists only the first, ${placeText(first.place)}`, [cluster]);
+      const guessed = this.guessedApart(first.place, place);
+      this.duplicate(place, cluster.name, `${what}; both are separate Applications and both deploy to ${cluster.name}, so their resources overwrite each other; the plan lists only the first, ${placeText(first.place)}${guessed}`, [cluster], guessed !== '');
       return;
     }
     cluster.apps[name] = appFromObject(doc);
@@ -635,7 +641,7 @@ export class ArgoFollower {
     const children = await this.render(doc, name, place, cluster.name);
     const parent = `app:${cluster.name}/${name}`;
     const within = children.length === 0 ? undefined : new Set(sourcesOf(doc).filter((src) => this.isOwnSource(src)).flatMap((src) => this.coveredFiles(src)));
-    const places = children.map((doc2) => ({ doc: doc2, place: { via: `Application ${name}`, parent, ...this.writtenAt(doc2, within) } as Place }));
+    const places = children.map((doc2) => ({ doc: doc2, place: { via: `Application ${name}`, parent, ...(place.root ? { root: place.root } : {}), ...this.writtenAt(doc2, within) } as Place }));
     for (const { doc: doc2, place: p } of this.lastOfEachKey(places, `Application ${name}`, cluster)) {
       // A child Application is created where its parent syncs to, and that cluster's Argo CD runs it.
       await this.handle(doc2, p, cluster.name);
@@ -697,9 +703,10 @@ export class ArgoFollower {
     const kind = String(doc.kind);
     const ns = str(md.namespace) ?? '(the destination namespace)';
     const what = `two ${kind}s named ${name} in namespace ${ns} of the Argo CD on ${home}: ${placeText(prev.place)} and ${placeText(place)}`;
+    const guessed = this.guessedApart(prev.place, place);
     if (prev.text === canonical(doc)) {
-      const message = `${what}; both have the same content, so the cluster gets that content, but ${whoWrites(prev.place)} and ${whoWrites(place)} both manage it: once one copy is edited they overwrite each other`;
-      this.duplicate(place, home, message, [this.cluster(home, IN_CLUSTER_SERVER, true)]);
+      const message = `${what}; both have the same content, so the cluster gets that content, but ${whoWrites(prev.place)} and ${whoWrites(place)} both manage it: once one copy is edited they overwrite each other${guessed}`;
+      this.duplicate(place, home, message, [this.cluster(home, IN_CLUSTER_SERVER, true)], guessed !== '');
       return;
     }
     const byHand = prev.place.parent?.startsWith('hand:') === true && place.parent?.startsWith('app:') === true;
@@ -710,7 +717,7 @@ export class ArgoFollower {
       const cluster = this.destinationCluster(doc, home);
       if (prevCluster && !clusters.includes(prevCluster)) clusters.push(prevCluster);
       if (!clusters.includes(cluster)) clusters.push(cluster);
-      this.duplicate(place, home, `${what}; the cluster ends up with ${placeText(place)}: ${place.via}'s sync overwrites the copy applied by hand`, clusters);
+      this.duplicate(place, home, `${what}; the cluster ends up with ${placeText(place)}: ${place.via}'s sync overwrites the copy applied by hand${guessed}`, clusters, guessed !== '');
       if (prevCluster && this.placed.get(`${prevCluster.name}\u0000${name}`)?.place === prev.place) {
         delete prevCluster.apps[name];
         this.placed.delete(`${prevCluster.name}\u0000${name}`);
@@ -724,16 +731,29 @@ export class ArgoFollower {
     }
     if (prevCluster && !clusters.includes(prevCluster)) clusters.push(prevCluster);
     const why = prev.place.parent?.startsWith('hand:') === true && place.parent?.startsWith('hand:') === true
-      ? `both are roots applied by hand${this.rootsGiven ? '' : ' (guessed: --root FILE chooses the roots applied together)'}, and the one applied last wins`
+      ? 'both are roots applied by hand, and the one applied last wins'
       : `${whoWrites(prev.place)} and ${whoWrites(place)} each overwrite the other's on their next reconcile`;
-    this.duplicate(place, home, `${what}; which one the cluster ends up with is not determinable: ${why}; the plan lists the first, ${placeText(prev.place)}`, clusters);
+    this.duplicate(place, home, `${what}; which one the cluster ends up with is not determinable: ${why}; the plan lists the first, ${placeText(prev.place)}${guessed}`, clusters, guessed !== '');
   }
 
-  /** A `duplicate-app` error at the later object's `metadata.name`, naming both; the same words in the clusters' notes. */
-  private duplicate(later: Place, cluster: string, message: string, notes: readonly ClusterEntry[]): void {
+  /**
+   * Two places that descend from two different guessed roots (ADR 0377): fleetplan guessed that
+   * both are applied to one Argo CD, which a repository of templates or alternative examples does
+   * not do. The words that say so (appended to the message), or '' when the roots are given or one.
+   */
+  private guessedApart(a: Place, b: Place): string {
+    if (this.rootsGiven || a.root === undefined || b.root === undefined || a.root === b.root) return '';
+    return `. This holds only if both are applied to one Argo CD: they come from two roots fleetplan guessed, ${a.root} and ${b.root} (--root FILE chooses the roots applied together)`;
+  }
+
+  /**
+   * A `duplicate-app` error at the later object's `metadata.name`, naming both; the same words in
+   * the clusters' notes. A warning when the two come from guessed roots not known to be applied together.
+   */
+  private duplicate(later: Place, cluster: string, message: string, notes: readonly ClusterEntry[], guessed = false): void {
     const file = later.at?.file ?? later.file;
     this.findings.push({
-      severity: 'error',
+      severity: guessed ? 'warning' : 'error',
       code: 'duplicate-app',
       cluster,
       message,
@@ -1082,7 +1102,7 @@ function samePlace(a: Place, b: Place): boolean {
 function whoWrites(p: Place): string {
   if (p.parent?.startsWith('appset:')) return `the ApplicationSet controller (${p.via})`;
   if (p.parent?.startsWith('app:')) return `${p.via}'s sync`;
-  return 'a person applying the roots by hand';
+  return p.root !== undefined ? `whoever applies ${p.root} by hand` : 'a person applying the roots by hand';
 }
 
 /** A git generator's repository that is not this clone (ADR 0336). */
