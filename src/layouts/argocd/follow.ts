@@ -842,8 +842,11 @@ export class ArgoFollower {
     const url = str(source.repoURL) ?? '';
     const chart = str(source.chart);
     const oci = url.startsWith('oci://');
-    if (!oci && chart === undefined) return;
     if (typeof source.ref === 'string' && source.path === undefined && chart === undefined) return;
+    if (!oci && chart === undefined) {
+      this.remoteGitAppOfApps(app, source, name, place, cluster, field);
+      return;
+    }
     const md = isPlainObject(app.metadata) ? app.metadata : {};
     const spec = isPlainObject(app.spec) ? app.spec : {};
     const dest = isPlainObject(spec.destination) ? spec.destination : {};
@@ -861,6 +864,39 @@ export class ArgoFollower {
     const what = `${chart !== undefined && !oci ? `chart ${chart} from ${url}` : url}${rev ? ` ${rev}` : ''}`;
     const parent = place.at ? `${place.at.file}:${place.at.line}` : (place.file ?? place.via);
     const message = `not read: Application ${name} (${parent}) ${field} is ${what}, which ${signs.join(' and ')}: fleetplan does not pull it while following, so the Applications in it are not in this plan`;
+    this.appsNotRead(message, name, place, cluster, field, oci ? 'render --leaves --fetch builds the artifact; to see its Applications in the plan, keep them in this repository' : 'vendor the chart into the repository (a path source) so fleetplan can template it, or keep the Applications in this repository');
+  }
+
+  /**
+   * A path of another git repository that, as far as the Application shows, holds Applications
+   * (ADR 0378): it deploys into the namespace its own Application lives in (Argo CD's), or its path
+   * is named as Argo CD applications (`apps`, `app-of-apps`, `applicationsets`, …). Argo CD
+   * installing itself from its own repository is a leaf. Said "not read" with why: plan reads this
+   * clone only, and --fetch pulls charts and artifacts for render --leaves, not repositories to follow.
+   */
+  private remoteGitAppOfApps(app: Record<string, unknown>, source: Record<string, unknown>, name: string, place: Place, cluster: string, field: string): void {
+    const url = str(source.repoURL);
+    const path = str(source.path);
+    // Without an origin on a Git server, a source whose path is missing may be this repository: app-path rules judge it.
+    if (url === undefined || path === undefined || this.ownURL === undefined || !isServerURL(url)) return;
+    const md = isPlainObject(app.metadata) ? app.metadata : {};
+    const spec = isPlainObject(app.spec) ? app.spec : {};
+    const dest = isPlainObject(spec.destination) ? spec.destination : {};
+    const home = str(md.namespace);
+    const normalized = normalizeRepoPath(path) ?? path;
+    const signs: string[] = [];
+    if (/(^|\/)(apps|applications|applicationsets|appsets|argocd-apps|apps?-of-apps?)$/i.test(normalized)) signs.push(`its path ${normalized} says Argo CD applications`);
+    const argoItself = /(^|\/)argo-?cd(\.git)?$/i.test(url.replace(/\/+$/, '')) || /(^|\/)argo-?cd(\/|$)|(^|\/)(cluster-|namespace-)?install$/i.test(normalized);
+    if (!argoItself && home !== undefined && str(dest.namespace) === home) signs.push(`it deploys into ${home}, the namespace of its own Application (Argo CD's)`);
+    if (signs.length === 0) return;
+    const rev = str(source.targetRevision);
+    const parent = place.at ? `${place.at.file}:${place.at.line}` : (place.file ?? place.via);
+    const message = `not read: Application ${name} (${parent}) ${field} is ${url} path ${normalized}${rev ? ` ${rev}` : ' HEAD'}, another repository than this clone (${this.tools.origin.url}), which ${signs.join(' and ')}: plan follows Applications in this clone only (--fetch pulls charts and OCI artifacts for render --leaves; it does not clone repositories to follow), so the Applications in it are not in this plan`;
+    this.appsNotRead(message, name, place, cluster, field, `clone ${url} and run fleetplan plan --repo on it (--root ${normalized} follows that path), or keep the Applications in this repository`);
+  }
+
+  /** The cluster note and the one `apps-not-read` warning at the parent's repoURL (ADR 0368). */
+  private appsNotRead(message: string, name: string, place: Place, cluster: string, field: string, hint: string): void {
     const c = this.cluster(cluster, '', true);
     if (!c.notes.includes(message)) c.notes.push(message);
     const file = place.at?.file ?? place.file;
@@ -873,7 +909,7 @@ export class ArgoFollower {
       ...(file ? { file } : {}),
       ...(place.at ? { line: place.at.line } : {}),
       path: `${field}.repoURL`,
-      hint: oci ? 'render --leaves --fetch builds the artifact; to see its Applications in the plan, keep them in this repository' : 'vendor the chart into the repository (a path source) so fleetplan can template it, or keep the Applications in this repository',
+      hint,
     });
   }
 
