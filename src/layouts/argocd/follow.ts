@@ -33,6 +33,7 @@ import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
 import { argoSourceType } from '../../model/argo-source-type.js';
 import type { JsonnetTool } from '../../ports/tools.js';
 import { InputError } from '../../errors/index.js';
+import { dns1123SubdomainProblem } from '../../model/k8s-names.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
 
 export const IN_CLUSTER_NAME = 'in-cluster';
@@ -380,10 +381,24 @@ export class ArgoFollower {
       }
     }
     const isRoot = (o: ArgoObject): boolean => [...(coveredBy.get(o.file) ?? [])].every((by) => by === this.object(o));
-    let roots = objects.filter(isRoot);
+    // An object whose name the API server refuses cannot be applied as written: a template
+    // (`name: OPERATOR_NAME-operator`), not a root. Said, and left out of the guess.
+    const templates = objects.filter((o) => isRoot(o) && dns1123SubdomainProblem(o.name) !== undefined);
+    for (const o of templates) {
+      this.reached.add(this.object(o));
+      this.findings.push({
+        severity: 'info',
+        code: 'not-read',
+        message: `${o.kind} ${o.name} in ${o.file} is not guessed a root: it is not a valid ${o.kind} name (it ${dns1123SubdomainProblem(o.name)!}), so the API server refuses it as written; it reads as a template, and fleetplan did not follow it`,
+        file: o.file,
+        ...(o.line !== undefined ? { line: o.line } : {}),
+        hint: 'fill in its placeholders before applying it; --root FILE follows it as it is',
+      });
+    }
+    let roots = objects.filter((o) => isRoot(o) && !templates.includes(o));
     // Objects that only produce each other (an ApplicationSet whose own source holds it): no one
     // outside applies them, so they are roots too, or they would never be read.
-    if (roots.length === 0 && objects.length > 0) roots = objects.slice();
+    if (roots.length === 0 && objects.length > templates.length) roots = objects.filter((o) => !templates.includes(o));
     const coveredFiles = new Set<string>();
     for (const p of producers) for (const s of p.sources) if (this.isOwnSource(s)) for (const f of this.coveredFiles(s)) coveredFiles.add(f);
     // Kustomizations that inflate a chart of Applications (helmCharts, as gitops-standards'
