@@ -127,6 +127,9 @@ test('remote app-of-apps in another git repository: "not read" with the source, 
     'apps/teams.yaml': gitApp('teams', 'https://github.com/acme/teams.git', 'app-of-apps', 'teams'),
     'apps/guestbook.yaml': gitApp('guestbook', 'https://github.com/argoproj/argocd-example-apps.git', 'guestbook', 'guestbook'),
     'apps/argo.yaml': gitApp('argo-cd', 'https://github.com/argoproj/argo-cd.git', 'manifests/cluster-install', 'argocd'),
+    // The upstream of a fork: the same path here holds the ApplicationSets, but Argo CD reads the upstream's.
+    'apps/upstream.yaml': gitApp('upstream', 'https://github.com/acme/upstream.git', 'manifests/sets', 'sets'),
+    'manifests/sets/web.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: web\nspec:\n  generators: []\n  template:\n    metadata:\n      name: web\n    spec:\n      project: default\n      source:\n        repoURL: https://github.com/acme/upstream.git\n        path: web\n      destination:\n        server: https://kubernetes.default.svc\n',
   });
   execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);
   execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', 'https://github.com/acme/fleet.git']);
@@ -139,10 +142,12 @@ test('remote app-of-apps in another git repository: "not read" with the source, 
     assert.match(platform, /--fetch/);
     assert.ok(notes.some((n) => n.includes('https://github.com/acme/teams.git path app-of-apps')), notes.join('\n'));
     assert.ok(!notes.some((n) => /guestbook|argo-cd\.git/.test(n)), 'a leaf, and Argo CD installing itself, are not named');
+    assert.ok(notes.some((n) => n.includes('https://github.com/acme/upstream.git path manifests/sets') && n.includes('the same path in this clone holds Argo CD objects')), notes.join('\n'));
     const findings = (JSON.parse((await cli(['validate', '--repo', dir, '-o', 'json'])).stdout) as { findings: Found[] }).findings.filter((f) => f.code === 'apps-not-read');
     assert.deepEqual(findings.map((f) => `${f.severity} ${f.file}:${f.line} ${f.path}`).sort(), [
       'warning apps/platform.yaml:4 spec.source.repoURL',
       'warning apps/teams.yaml:4 spec.source.repoURL',
+      'warning apps/upstream.yaml:4 spec.source.repoURL',
     ]);
   } finally {
     removeTree(dir);

@@ -900,7 +900,10 @@ export class ArgoFollower {
     const home = str(md.namespace);
     const normalized = normalizeRepoPath(path) ?? path;
     const signs: string[] = [];
-    if (/(^|\/)(apps|applications|applicationsets|appsets|argocd-apps|apps?-of-apps?)$/i.test(normalized)) signs.push(`its path ${normalized} says Argo CD applications`);
+    if (/(^|[-_/])(apps|applications|applicationsets|appsets)$|apps?-of-apps?/i.test(normalized)) signs.push(`its path ${normalized} says Argo CD applications`);
+    // A fork or copy of that repository: the same path here holds Argo CD objects (what Argo CD reads is the other repository's).
+    const here = normalizeRepoPath(path);
+    if (here !== undefined && this.fs.exists(here) && (this.scan.argoCharts.includes(here) || this.scan.objects.some((o) => here === '.' || o.file.startsWith(`${here}/`)))) signs.push(`the same path in this clone holds Argo CD objects (is this clone a fork or copy of it?)`);
     const argoItself = /(^|\/)argo-?cd(\.git)?$/i.test(url.replace(/\/+$/, '')) || /(^|\/)argo-?cd(\/|$)|(^|\/)(cluster-|namespace-)?install$/i.test(normalized);
     if (!argoItself && home !== undefined && str(dest.namespace) === home) signs.push(`it deploys into ${home}, the namespace of its own Application (Argo CD's)`);
     if (signs.length === 0) return;
