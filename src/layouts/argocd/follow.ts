@@ -35,6 +35,7 @@ import type { JsonnetTool } from '../../ports/tools.js';
 import { InputError } from '../../errors/index.js';
 import { dns1123SubdomainProblem } from '../../model/k8s-names.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
+import { argoBuildEnvironment, envsubst } from '../../render/leaves/jobs.js';
 
 export const IN_CLUSTER_NAME = 'in-cluster';
 export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
@@ -825,17 +826,19 @@ export class ArgoFollower {
         text = await this.build(path, `Application ${name}'s ${at}`, place.file, cluster);
       } else if (this.fs.exists(path === '.' ? 'Chart.yaml' : `${path}/Chart.yaml`)) {
         const helm = isPlainObject(s.helm) ? s.helm : {};
+        // The repo-server substitutes its build environment in value file names and parameter values ($ARGOCD_APP_SOURCE_REPO_URL, …).
+        const env = argoBuildEnvironment(s, { name, namespace: str(dest.namespace) ?? '', project: str(spec.project) ?? '' });
         const valueFiles: string[] = [];
         for (const v of Array.isArray(helm.valueFiles) ? helm.valueFiles.map(String) : []) {
           const m = /^\$([^/]+)\/(.*)$/.exec(v);
-          const file = m ? (refs.has(m[1]!) ? normalizeRepoPath(m[2]!) : undefined) : joinRepoPath(path, v);
+          const file = m ? (refs.has(m[1]!) ? normalizeRepoPath(envsubst(m[2]!, env)) : undefined) : joinRepoPath(path, envsubst(v, env));
           if (file && this.fs.exists(file)) valueFiles.push(file);
           else if (helm.ignoreMissingValueFiles !== true) {
             this.findings.push({ severity: 'error', code: 'helm-values-missing', message: `Application ${name}: ${at}.helm.valueFiles names ${v}, which does not exist`, ...where, hint: 'fix the file name, or set ignoreMissingValueFiles: true' });
           }
         }
         const values = isPlainObject(helm.valuesObject) ? helm.valuesObject : typeof helm.values === 'string' ? (parseYamlAll(helm.values)[0] as unknown) : undefined;
-        const parameters = Array.isArray(helm.parameters) ? helm.parameters.filter(isPlainObject).map((p) => ({ name: String(p.name), value: String(p.value) })) : [];
+        const parameters = Array.isArray(helm.parameters) ? helm.parameters.filter(isPlainObject).map((p) => ({ name: String(p.name), value: envsubst(p.value === undefined || p.value === null ? '' : String(p.value), env) })) : [];
         text = await this.helm(path, { releaseName: str(helm.releaseName) ?? name, namespace: str(dest.namespace) ?? '', valueFiles, values, parameters }, `Application ${name}'s ${at}`, place.file, cluster);
       } else {
         text = await this.directoryWithJsonnet(path, s, app, name, `Application ${name}'s ${at}`, where);
