@@ -87,3 +87,23 @@ test('an app-of-apps chart gets its helm.parameters with the build environment s
     removeTree(dir);
   }
 });
+
+test('a leaf kustomization inflating a remote chart is not built while following, in a repository that has an app-of-apps chart', async () => {
+  const dir = writeTree({
+    'bootstrap/root.yaml': root,
+    'charts/apps/Chart.yaml': 'apiVersion: v2\nname: apps\nversion: 0.1.0\n',
+    'charts/apps/values.yaml': 'name: web\n',
+    'charts/apps/templates/web.yaml': child,
+    'web/kustomization.yaml': 'helmCharts:\n  - name: redis\n    repo: https://charts.invalid/stable\n    version: 1.0.0\n    releaseName: redis\n',
+  });
+  execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);
+  execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', URL]);
+  try {
+    const p = await cli(['plan', '--repo', dir, '-o', 'json']);
+    const plan = JSON.parse(p.stdout) as { clusters: { apps: { name: string }[] }[]; findings: { code: string; message: string }[] };
+    assert.deepEqual(plan.findings.filter((f) => f.code === 'kustomize-build-failed'), [], 'a leaf needs no build to follow, and offline a remote chart fails');
+    assert.deepEqual(plan.clusters.flatMap((c) => c.apps.map((a) => a.name)).sort(), ['app-of-apps', 'web']);
+  } finally {
+    removeTree(dir);
+  }
+});

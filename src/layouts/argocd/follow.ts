@@ -949,7 +949,8 @@ export class ArgoFollower {
     if (files.some((f) => inflating.has(f))) return true;
     if (kustomizationIn(this.fs, path)) {
       const texts = files.filter((f) => /(^|\/)(kustomization\.ya?ml|Kustomization)$/.test(f)).map((f) => this.fs.readText(f));
-      if (texts.some((t) => /helmCharts/.test(t)) && this.scan.argoCharts.length > 0) return true;
+      // A chart of this repository may write Argo CD objects; one from a remote Helm repository is a leaf (offline it cannot be built).
+      if (texts.some((t) => /helmCharts/.test(t) && localChartInflation(t)) && this.scan.argoCharts.length > 0) return true;
       if (texts.some((t) => /^\s*-\s*["']?(https?:\/\/|git@|ssh:\/\/|github\.com\/)/m.test(t))) this.remote.add(app);
     }
     return false;
@@ -1160,6 +1161,18 @@ function whoWrites(p: Place): string {
   if (p.parent?.startsWith('appset:')) return `the ApplicationSet controller (${p.via})`;
   if (p.parent?.startsWith('app:')) return `${p.via}'s sync`;
   return p.root !== undefined ? `whoever applies ${p.root} by hand` : 'a person applying the roots by hand';
+}
+
+/** A kustomization's helmCharts inflate a chart without a remote `repo` (from its chart home in the repository). */
+function localChartInflation(text: string): boolean {
+  let doc: unknown;
+  try {
+    doc = parseYamlAll(text)[0];
+  } catch {
+    return true; // kustomize reports it; the build says why.
+  }
+  if (!isPlainObject(doc) || !Array.isArray(doc.helmCharts)) return false;
+  return doc.helmCharts.some((c) => !isPlainObject(c) || typeof c.repo !== 'string' || !/^(https?|oci):\/\//.test(c.repo));
 }
 
 /** A git generator's repository that is not this clone (ADR 0336). */
