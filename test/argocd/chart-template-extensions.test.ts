@@ -10,41 +10,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 const URL = 'https://github.com/acme/platform.git';
 
-const root = `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: app-of-apps
-  namespace: argocd
-spec:
-  project: default
-  source:
-    repoURL: ${URL}
-    targetRevision: main
-    path: charts/apps
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: argocd
-`;
+const root = argoPathApplication({ name: 'app-of-apps', path: 'charts/apps', namespace: 'argocd', repoURL: URL });
 
-const child = `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: {{ .Values.name }}
-  namespace: argocd
-spec:
-  project: default
-  source:
-    repoURL: ${URL}
-    targetRevision: main
-    path: web
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: web
-`;
+const child = argoPathApplication({ name: '{{ .Values.name }}', path: 'web', namespace: 'web', repoURL: URL });
 
 test('an app-of-apps chart whose templates are *.yaml.tpl: the Applications it writes are followed; partials are not output', async () => {
   const dir = writeTree({

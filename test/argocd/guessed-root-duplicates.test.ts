@@ -9,23 +9,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const app = (name: string, namespace: string) => `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  project: default
-  source:
-    repoURL: https://github.com/acme/homelab.git
-    targetRevision: main
-    path: apps/a
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: ${namespace}
-`;
+const app = (name: string, namespace: string) => argoPathApplication({ name, path: 'apps/a', namespace, repoURL: 'https://github.com/acme/homelab.git' });
 
 const appset = (name: string, namespace: string) => `apiVersion: argoproj.io/v1alpha1
 kind: ApplicationSet

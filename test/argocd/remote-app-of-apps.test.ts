@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 const root = `apiVersion: argoproj.io/v1alpha1
 kind: Application
@@ -104,21 +104,7 @@ test('remote app-of-apps: an oci:// and a remote argocd-apps chart are "not read
 });
 
 /** An Application whose source is a path of another git repository. */
-const gitApp = (name: string, url: string, path: string, namespace: string) => `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  project: default
-  source:
-    repoURL: ${url}
-    targetRevision: v2
-    path: ${path}
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: ${namespace}
-`;
+const gitApp = (name: string, url: string, path: string, namespace: string) => argoPathApplication({ name, repoURL: url, revision: 'v2', path, namespace });
 
 test('remote app-of-apps in another git repository: "not read" with the source, its revision and why, and one warning; a leaf of another repository is not named', async () => {
   const dir = writeTree({

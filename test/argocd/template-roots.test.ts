@@ -9,23 +9,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const app = (name: string, project: string, path: string) => `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  project: ${project}
-  source:
-    repoURL: https://github.com/acme/platform.git
-    targetRevision: main
-    path: ${path}
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: web
-`;
+const app = (name: string, project: string, path: string) => argoPathApplication({ name, project, path, namespace: 'web' });
 
 const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  k: v\n';
 

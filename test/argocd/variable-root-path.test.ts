@@ -9,23 +9,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const app = (name: string, path: string) => `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  project: default
-  source:
-    repoURL: https://github.com/acme/platform.git
-    targetRevision: main
-    path: ${path}
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: argocd
-`;
+const app = (name: string, path: string) => argoPathApplication({ name, path, namespace: 'argocd' });
 
 type Found = { severity: string; code: string; file?: string; message: string };
 
