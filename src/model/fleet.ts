@@ -81,6 +81,12 @@ export interface FleetCapabilities {
   applicationNamesJudged?: boolean;
   /** true: the reader starts from root Applications, which `--root FILE` may choose (ADR 0345). */
   chooseRoots?: boolean;
+  /**
+   * true: a source path holding `${VAR}` that does not exist as written is filled in when its file
+   * is applied (envsubst of a bootstrap); the reader says it did not follow it, and validate does
+   * not report the literal path missing, which Argo CD never reads (ADR 0379).
+   */
+  applyTimePaths?: boolean;
 }
 
 /** The native layout's capabilities: fleetplan generates everything and promotes pins in fleet.yaml. */

@@ -24,18 +24,29 @@ export interface ParseResult {
   findings: Finding[];
 }
 
-export function parseYamlSource(file: string, text: string): ParseResult {
+export interface ParseOptions {
+  /**
+   * `later-wins`: a key written twice in one map is what Helm's values reader does with it (the
+   * later entry wins, sigs.k8s.io/yaml): a warning naming the line, and the later value is read.
+   * Default: an error (fleetplan's own files, and kustomize, refuse it).
+   */
+  duplicateKeys?: 'error' | 'later-wins';
+  /** Who reads the file, for the warning (`Helm`). */
+  reader?: string;
+}
+
+export function parseYamlSource(file: string, text: string, options: ParseOptions = {}): ParseResult {
   // Most fleet files are plain block YAML: read those without js-yaml's generality (ADRs 0328, 0349).
   let fast: unknown = readYamlSubset(text, ONE_CORE_DOCUMENT);
   if (fast === undefined) {
     try {
       fast = jsYaml.load(text, { filename: file, schema: jsYaml.CORE_SCHEMA });
     } catch {
-      return parseWithPositions(file, text);
+      return parseWithPositions(file, text, options);
     }
   }
   // An alias is written with `*`: a text without one has no shared nodes to look for.
-  if (text.includes('*') && hasSharedNodes(fast)) return parseWithPositions(file, text);
+  if (text.includes('*') && hasSharedNodes(fast)) return parseWithPositions(file, text, options);
   let lazy: SourceFile | undefined;
   return {
     source: {
@@ -63,11 +74,27 @@ function hasSharedNodes(v: unknown): boolean {
   return walk(v);
 }
 
-function parseWithPositions(file: string, text: string): ParseResult {
-  const lc = lineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, strict: true, merge: true });
+function parseWithPositions(file: string, text: string, options: ParseOptions = {}): ParseResult {
+  let lc = lineCounter();
+  let doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, strict: true, merge: true });
   const findings: Finding[] = [];
-  for (const err of doc.errors) {
+  if (options.duplicateKeys === 'later-wins' && doc.errors.length > 0 && doc.errors.every((e) => e.code === 'DUPLICATE_KEY')) {
+    for (const err of doc.errors) {
+      const pos = lc.linePos(err.pos[0]);
+      findings.push({
+        severity: 'warning',
+        code: 'duplicate-key',
+        message: `${yamlMessage(err.message)}: ${options.reader ?? 'its reader'} keeps the later entry and drops the earlier one`,
+        file,
+        line: pos.line,
+        column: pos.col,
+        hint: 'each key may appear once in a map; merge the two entries',
+      });
+    }
+    lc = lineCounter();
+    doc = parseDocument(text, { lineCounter: lc, uniqueKeys: false, prettyErrors: false, strict: true, merge: true });
+  }
+  for (const err of findings.length > 0 ? [] : doc.errors) {
     const pos = lc.linePos(err.pos[0]);
     findings.push({
       severity: 'error',
@@ -79,7 +106,7 @@ function parseWithPositions(file: string, text: string): ParseResult {
       hint: err.code === 'DUPLICATE_KEY' ? 'each key may appear once in a map; merge the two entries' : 'fix the YAML syntax',
     });
   }
-  if (findings.length > 0) return { source: undefined, findings };
+  if (findings.some((f) => f.severity === 'error')) return { source: undefined, findings };
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIASES });
@@ -107,7 +134,8 @@ function makeSource(file: string, doc: Document, lc: LineCounter, value: unknown
       let offset = node?.range?.[0] ?? 0;
       for (const seg of path) {
         if (isMap(node)) {
-          const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
+          // The last pair of the key: the one read when a reader lets the later entry win (ParseOptions.duplicateKeys).
+          const pair = [...node.items].reverse().find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
           if (!pair) break;
           const valueNode = pair.value as YamlNode | null;
           offset = valueNode?.range?.[0] ?? (pair.key as YamlNode).range?.[0] ?? offset;

@@ -3,11 +3,14 @@
  * Helm repository) holds child Applications fleetplan cannot see offline (issue #12 part 2, ADR
  * 0368). The plan names it in the cluster's notes as "not read", with the source and the parent's
  * file:line, and validate gives one warning at the parent; an ordinary remote chart (a leaf) is
- * not named.
+ * not named. The same for a path in another git repository (ADR 0378): the note says why it is not
+ * followed (plan reads this clone only; --fetch pulls charts and artifacts for render --leaves, it
+ * does not clone repositories to follow).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { execFileSync } from 'node:child_process';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 const root = `apiVersion: argoproj.io/v1alpha1
 kind: Application
@@ -94,6 +97,43 @@ test('remote app-of-apps: an oci:// and a remote argocd-apps chart are "not read
     assert.deepEqual(findings.map((f) => `${f.severity} ${f.file}:${f.line} ${f.path}`).sort(), [
       'warning apps/addons.yaml:4 spec.source.repoURL',
       'warning apps/platform.yaml:4 spec.source.repoURL',
+    ]);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+/** An Application whose source is a path of another git repository. */
+const gitApp = (name: string, url: string, path: string, namespace: string) => argoPathApplication({ name, repoURL: url, revision: 'v2', path, namespace });
+
+test('remote app-of-apps in another git repository: "not read" with the source, its revision and why, and one warning; a leaf of another repository is not named', async () => {
+  const dir = writeTree({
+    'bootstrap/root.yaml': root,
+    'apps/platform.yaml': gitApp('platform', 'https://github.com/acme/platform-gitops.git', 'clusters/prod', 'argocd'),
+    'apps/teams.yaml': gitApp('teams', 'https://github.com/acme/teams.git', 'app-of-apps', 'teams'),
+    'apps/guestbook.yaml': gitApp('guestbook', 'https://github.com/argoproj/argocd-example-apps.git', 'guestbook', 'guestbook'),
+    'apps/argo.yaml': gitApp('argo-cd', 'https://github.com/argoproj/argo-cd.git', 'manifests/cluster-install', 'argocd'),
+    // The upstream of a fork: the same path here holds the ApplicationSets, but Argo CD reads the upstream's.
+    'apps/upstream.yaml': gitApp('upstream', 'https://github.com/acme/upstream.git', 'manifests/sets', 'sets'),
+    'manifests/sets/web.yaml': 'apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: web\nspec:\n  generators: []\n  template:\n    metadata:\n      name: web\n    spec:\n      project: default\n      source:\n        repoURL: https://github.com/acme/upstream.git\n        path: web\n      destination:\n        server: https://kubernetes.default.svc\n',
+  });
+  execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);
+  execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', 'https://github.com/acme/fleet.git']);
+  try {
+    const plan = JSON.parse((await cli(['plan', '--repo', dir, '-o', 'json'])).stdout) as Plan;
+    const notes = plan.clusters.flatMap((c) => c.notes).filter((n) => n.startsWith('not read:'));
+    const platform = notes.find((n) => n.includes('https://github.com/acme/platform-gitops.git path clusters/prod v2') && n.includes('apps/platform.yaml:4'));
+    assert.ok(platform, notes.join('\n'));
+    assert.match(platform, /another repository than this clone/);
+    assert.match(platform, /--fetch/);
+    assert.ok(notes.some((n) => n.includes('https://github.com/acme/teams.git path app-of-apps')), notes.join('\n'));
+    assert.ok(!notes.some((n) => /guestbook|argo-cd\.git/.test(n)), 'a leaf, and Argo CD installing itself, are not named');
+    assert.ok(notes.some((n) => n.includes('https://github.com/acme/upstream.git path manifests/sets') && n.includes('the same path in this clone holds Argo CD objects')), notes.join('\n'));
+    const findings = (JSON.parse((await cli(['validate', '--repo', dir, '-o', 'json'])).stdout) as { findings: Found[] }).findings.filter((f) => f.code === 'apps-not-read');
+    assert.deepEqual(findings.map((f) => `${f.severity} ${f.file}:${f.line} ${f.path}`).sort(), [
+      'warning apps/platform.yaml:4 spec.source.repoURL',
+      'warning apps/teams.yaml:4 spec.source.repoURL',
+      'warning apps/upstream.yaml:4 spec.source.repoURL',
     ]);
   } finally {
     removeTree(dir);

@@ -86,6 +86,28 @@ spec:
   };
 }
 
+/**
+ * An Argo CD Application in namespace argocd whose one source is `path` of `repoURL` at
+ * `revision`, sent to the in-cluster destination namespace `namespace`.
+ */
+export function argoPathApplication(o: { name: string; path: string; namespace: string; repoURL?: string; revision?: string; project?: string }): string {
+  return `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: ${o.name}
+  namespace: argocd
+spec:
+  project: ${o.project ?? 'default'}
+  source:
+    repoURL: ${o.repoURL ?? 'https://github.com/acme/platform.git'}
+    targetRevision: ${o.revision ?? 'main'}
+    path: ${o.path}
+  destination:
+    server: https://kubernetes.default.svc
+    namespace: ${o.namespace}
+`;
+}
+
 /** An Argo CD Application named `name` (namespace argocd, project default) whose `spec.source` is `source` (indented 4). */
 export function argoApplication(name: string, source: string): string {
   return `apiVersion: argoproj.io/v1alpha1

@@ -124,6 +124,15 @@ const CASES: Record<string, Case | { excluded: string }> = {
     files: { 'groups/base/group.yaml': group('      chart: nothing-here\n      repoURL: https://charts.invalid/x\n      targetRevision: 1.0.0\n      namespace: op\n      wave: 5') },
     app: 'operator',
   },
+  'chart-dependency-not-vendored': {
+    what: 'a chart of the repository whose remote dependency is not vendored in its charts/ folder',
+    files: {
+      'groups/base/group.yaml': group('      path: components/shop\n      namespace: op\n      wave: 5'),
+      'components/shop/Chart.yaml': 'apiVersion: v2\nname: shop\nversion: 0.1.0\ndependencies:\n  - name: redis\n    version: 17.3.7\n    repository: https://charts.invalid/stable\n',
+      'components/shop/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop\n',
+    },
+    app: 'operator',
+  },
   'remote-not-fetched': {
     what: 'a kustomization reading a remote base, offline (no --fetch)',
     files: { 'components/operator/kustomization.yaml': 'resources:\n  - https://github.com/acme/bases//operator?ref=v1\n' },

@@ -33,7 +33,9 @@ import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
 import { argoSourceType } from '../../model/argo-source-type.js';
 import type { JsonnetTool } from '../../ports/tools.js';
 import { InputError } from '../../errors/index.js';
+import { dns1123SubdomainProblem } from '../../model/k8s-names.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
+import { argoBuildEnvironment, envsubst } from '../../render/leaves/jobs.js';
 
 export const IN_CLUSTER_NAME = 'in-cluster';
 export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
@@ -69,6 +71,11 @@ interface Place {
    * (an Application's sync) or `appset:<home>/<name>` (the ApplicationSet controller).
    */
   parent?: string;
+  /**
+   * The root it descends from (ADR 0377): the file of a loose root, `kustomize build DIR` or
+   * `helm template DIR`. Two guessed roots are not known to be applied together.
+   */
+  root?: string;
 }
 
 /** An Argo CD object the follower reached, kept to judge a second object of the same key (ADR 0367). */
@@ -375,10 +382,24 @@ export class ArgoFollower {
       }
     }
     const isRoot = (o: ArgoObject): boolean => [...(coveredBy.get(o.file) ?? [])].every((by) => by === this.object(o));
-    let roots = objects.filter(isRoot);
+    // An object whose name the API server refuses cannot be applied as written: a template
+    // (`name: OPERATOR_NAME-operator`), not a root. Said, and left out of the guess.
+    const templates = objects.filter((o) => isRoot(o) && dns1123SubdomainProblem(o.name) !== undefined);
+    for (const o of templates) {
+      this.reached.add(this.object(o));
+      this.findings.push({
+        severity: 'info',
+        code: 'not-read',
+        message: `${o.kind} ${o.name} in ${o.file} is not guessed a root: it is not a valid ${o.kind} name (it ${dns1123SubdomainProblem(o.name)!}), so the API server refuses it as written; it reads as a template, and fleetplan did not follow it`,
+        file: o.file,
+        ...(o.line !== undefined ? { line: o.line } : {}),
+        hint: 'fill in its placeholders before applying it; --root FILE follows it as it is',
+      });
+    }
+    let roots = objects.filter((o) => isRoot(o) && !templates.includes(o));
     // Objects that only produce each other (an ApplicationSet whose own source holds it): no one
     // outside applies them, so they are roots too, or they would never be read.
-    if (roots.length === 0 && objects.length > 0) roots = objects.slice();
+    if (roots.length === 0 && objects.length > templates.length) roots = objects.filter((o) => !templates.includes(o));
     const coveredFiles = new Set<string>();
     for (const p of producers) for (const s of p.sources) if (this.isOwnSource(s)) for (const f of this.coveredFiles(s)) coveredFiles.add(f);
     // Kustomizations that inflate a chart of Applications (helmCharts, as gitops-standards'
@@ -431,20 +452,20 @@ export class ArgoFollower {
           for (const doc of argoObjectsOf(parseYamlAll(text))) {
             // Its origin is the one file of the build that writes an object of that kind and name, as for a child.
             const written = objects.filter((o) => g.closure.files.has(o.file) && o.kind === doc.kind && o.name === (doc.metadata as Record<string, unknown>).name);
-            await this.handle(doc, { via: `kustomize build ${dir}`, parent: `hand:${home}`, ...(written.length === 1 ? atOf(written[0]!) : {}) }, home);
+            await this.handle(doc, { via: `kustomize build ${dir}`, parent: `hand:${home}`, root: `kustomize build ${dir}`, ...(written.length === 1 ? atOf(written[0]!) : {}) }, home);
           }
         } else {
           this.rootOf(home, `${dir} (kustomize build ${dir} fails: its ${g.files.length} file${g.files.length === 1 ? '' : 's'} with Argo CD objects are read as written)`, kustomizationIn(this.fs, dir));
           for (const o of roots.filter((r) => g.files.includes(r.file))) {
             this.reached.add(this.object(o));
-            await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, ...atOf(o) }, home);
+            await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, root: o.file, ...atOf(o) }, home);
           }
         }
       } else if (g.kind === 'files') {
         this.rootOf(home, g.files.join(', '), g.files[0]);
         for (const o of g.objects) {
           this.reached.add(this.object(o));
-          await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, ...atOf(o) }, home);
+          await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, root: o.file, ...atOf(o) }, home);
         }
       } else {
         const chart = g.dir;
@@ -452,7 +473,7 @@ export class ArgoFollower {
         const name = chart === '.' ? fleet.name : chart.split('/').pop()!;
         const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home);
         if (text !== undefined) {
-          const items = argoObjectsOf(parseYamlAll(text)).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, ...this.writtenAt(doc) } as Place }));
+          const items = argoObjectsOf(parseYamlAll(text)).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, root: `helm template ${chart}`, ...this.writtenAt(doc) } as Place }));
           for (const { doc, place } of this.lastOfEachKey(items, `the chart ${chart}`, this.cluster(home, IN_CLUSTER_SERVER, true))) await this.handle(doc, place, home);
         }
       }
@@ -607,7 +628,7 @@ export class ArgoFollower {
     this.seen.set(k, reached);
     if (doc.kind === 'ApplicationSet') {
       const setName = String((doc.metadata as Record<string, unknown>).name);
-      for (const app of await this.generate(doc, place, home)) await this.handle(app, { via: `ApplicationSet ${setName}`, parent: `appset:${home}/${setName}`, ...(place.file ? { file: place.file } : {}), ...(place.at ? { at: place.at } : {}) }, home);
+      for (const app of await this.generate(doc, place, home)) await this.handle(app, { via: `ApplicationSet ${setName}`, parent: `appset:${home}/${setName}`, ...(place.root ? { root: place.root } : {}), ...(place.file ? { file: place.file } : {}), ...(place.at ? { at: place.at } : {}) }, home);
       return;
     }
     const cluster = this.destinationCluster(doc, home);
@@ -622,7 +643,8 @@ export class ArgoFollower {
     if (cluster.apps[name] && first) {
       // Another Argo CD object (another instance, or another namespace) sends an app of this name here.
       const what = `two Applications named ${name} are sent to cluster ${cluster.name}: ${placeText(first.place)}${first.home !== home ? ` (Argo CD on ${first.home})` : ''} and ${placeText(place)}${first.home !== home ? ` (Argo CD on ${home})` : ''}`;
-      this.duplicate(place, cluster.name, `${what}; both are separate Applications and both deploy to ${cluster.name}, so their resources overwrite each other; the plan lists only the first, ${placeText(first.place)}`, [cluster]);
+      const guessed = this.guessedApart(first.place, place);
+      this.duplicate(place, cluster.name, `${what}; both are separate Applications and both deploy to ${cluster.name}, so their resources overwrite each other; the plan lists only the first, ${placeText(first.place)}${guessed}`, [cluster], guessed !== '');
       return;
     }
     cluster.apps[name] = appFromObject(doc);
@@ -635,7 +657,7 @@ export class ArgoFollower {
     const children = await this.render(doc, name, place, cluster.name);
     const parent = `app:${cluster.name}/${name}`;
     const within = children.length === 0 ? undefined : new Set(sourcesOf(doc).filter((src) => this.isOwnSource(src)).flatMap((src) => this.coveredFiles(src)));
-    const places = children.map((doc2) => ({ doc: doc2, place: { via: `Application ${name}`, parent, ...this.writtenAt(doc2, within) } as Place }));
+    const places = children.map((doc2) => ({ doc: doc2, place: { via: `Application ${name}`, parent, ...(place.root ? { root: place.root } : {}), ...this.writtenAt(doc2, within) } as Place }));
     for (const { doc: doc2, place: p } of this.lastOfEachKey(places, `Application ${name}`, cluster)) {
       // A child Application is created where its parent syncs to, and that cluster's Argo CD runs it.
       await this.handle(doc2, p, cluster.name);
@@ -697,9 +719,10 @@ export class ArgoFollower {
     const kind = String(doc.kind);
     const ns = str(md.namespace) ?? '(the destination namespace)';
     const what = `two ${kind}s named ${name} in namespace ${ns} of the Argo CD on ${home}: ${placeText(prev.place)} and ${placeText(place)}`;
+    const guessed = this.guessedApart(prev.place, place);
     if (prev.text === canonical(doc)) {
-      const message = `${what}; both have the same content, so the cluster gets that content, but ${whoWrites(prev.place)} and ${whoWrites(place)} both manage it: once one copy is edited they overwrite each other`;
-      this.duplicate(place, home, message, [this.cluster(home, IN_CLUSTER_SERVER, true)]);
+      const message = `${what}; both have the same content, so the cluster gets that content, but ${whoWrites(prev.place)} and ${whoWrites(place)} both manage it: once one copy is edited they overwrite each other${guessed}`;
+      this.duplicate(place, home, message, [this.cluster(home, IN_CLUSTER_SERVER, true)], guessed !== '');
       return;
     }
     const byHand = prev.place.parent?.startsWith('hand:') === true && place.parent?.startsWith('app:') === true;
@@ -710,7 +733,7 @@ export class ArgoFollower {
       const cluster = this.destinationCluster(doc, home);
       if (prevCluster && !clusters.includes(prevCluster)) clusters.push(prevCluster);
       if (!clusters.includes(cluster)) clusters.push(cluster);
-      this.duplicate(place, home, `${what}; the cluster ends up with ${placeText(place)}: ${place.via}'s sync overwrites the copy applied by hand`, clusters);
+      this.duplicate(place, home, `${what}; the cluster ends up with ${placeText(place)}: ${place.via}'s sync overwrites the copy applied by hand${guessed}`, clusters, guessed !== '');
       if (prevCluster && this.placed.get(`${prevCluster.name}\u0000${name}`)?.place === prev.place) {
         delete prevCluster.apps[name];
         this.placed.delete(`${prevCluster.name}\u0000${name}`);
@@ -724,16 +747,29 @@ export class ArgoFollower {
     }
     if (prevCluster && !clusters.includes(prevCluster)) clusters.push(prevCluster);
     const why = prev.place.parent?.startsWith('hand:') === true && place.parent?.startsWith('hand:') === true
-      ? `both are roots applied by hand${this.rootsGiven ? '' : ' (guessed: --root FILE chooses the roots applied together)'}, and the one applied last wins`
+      ? 'both are roots applied by hand, and the one applied last wins'
       : `${whoWrites(prev.place)} and ${whoWrites(place)} each overwrite the other's on their next reconcile`;
-    this.duplicate(place, home, `${what}; which one the cluster ends up with is not determinable: ${why}; the plan lists the first, ${placeText(prev.place)}`, clusters);
+    this.duplicate(place, home, `${what}; which one the cluster ends up with is not determinable: ${why}; the plan lists the first, ${placeText(prev.place)}${guessed}`, clusters, guessed !== '');
   }
 
-  /** A `duplicate-app` error at the later object's `metadata.name`, naming both; the same words in the clusters' notes. */
-  private duplicate(later: Place, cluster: string, message: string, notes: readonly ClusterEntry[]): void {
+  /**
+   * Two places that descend from two different guessed roots (ADR 0377): fleetplan guessed that
+   * both are applied to one Argo CD, which a repository of templates or alternative examples does
+   * not do. The words that say so (appended to the message), or '' when the roots are given or one.
+   */
+  private guessedApart(a: Place, b: Place): string {
+    if (this.rootsGiven || a.root === undefined || b.root === undefined || a.root === b.root) return '';
+    return `. This holds only if both are applied to one Argo CD: they come from two roots fleetplan guessed, ${a.root} and ${b.root} (--root FILE chooses the roots applied together)`;
+  }
+
+  /**
+   * A `duplicate-app` error at the later object's `metadata.name`, naming both; the same words in
+   * the clusters' notes. A warning when the two come from guessed roots not known to be applied together.
+   */
+  private duplicate(later: Place, cluster: string, message: string, notes: readonly ClusterEntry[], guessed = false): void {
     const file = later.at?.file ?? later.file;
     this.findings.push({
-      severity: 'error',
+      severity: guessed ? 'warning' : 'error',
       code: 'duplicate-app',
       cluster,
       message,
@@ -790,17 +826,19 @@ export class ArgoFollower {
         text = await this.build(path, `Application ${name}'s ${at}`, place.file, cluster);
       } else if (this.fs.exists(path === '.' ? 'Chart.yaml' : `${path}/Chart.yaml`)) {
         const helm = isPlainObject(s.helm) ? s.helm : {};
+        // The repo-server substitutes its build environment in value file names and parameter values ($ARGOCD_APP_SOURCE_REPO_URL, …).
+        const env = argoBuildEnvironment(s, { name, namespace: str(dest.namespace) ?? '', project: str(spec.project) ?? '' });
         const valueFiles: string[] = [];
         for (const v of Array.isArray(helm.valueFiles) ? helm.valueFiles.map(String) : []) {
           const m = /^\$([^/]+)\/(.*)$/.exec(v);
-          const file = m ? (refs.has(m[1]!) ? normalizeRepoPath(m[2]!) : undefined) : joinRepoPath(path, v);
+          const file = m ? (refs.has(m[1]!) ? normalizeRepoPath(envsubst(m[2]!, env)) : undefined) : joinRepoPath(path, envsubst(v, env));
           if (file && this.fs.exists(file)) valueFiles.push(file);
           else if (helm.ignoreMissingValueFiles !== true) {
             this.findings.push({ severity: 'error', code: 'helm-values-missing', message: `Application ${name}: ${at}.helm.valueFiles names ${v}, which does not exist`, ...where, hint: 'fix the file name, or set ignoreMissingValueFiles: true' });
           }
         }
         const values = isPlainObject(helm.valuesObject) ? helm.valuesObject : typeof helm.values === 'string' ? (parseYamlAll(helm.values)[0] as unknown) : undefined;
-        const parameters = Array.isArray(helm.parameters) ? helm.parameters.filter(isPlainObject).map((p) => ({ name: String(p.name), value: String(p.value) })) : [];
+        const parameters = Array.isArray(helm.parameters) ? helm.parameters.filter(isPlainObject).map((p) => ({ name: String(p.name), value: envsubst(p.value === undefined || p.value === null ? '' : String(p.value), env) })) : [];
         text = await this.helm(path, { releaseName: str(helm.releaseName) ?? name, namespace: str(dest.namespace) ?? '', valueFiles, values, parameters }, `Application ${name}'s ${at}`, place.file, cluster);
       } else {
         text = await this.directoryWithJsonnet(path, s, app, name, `Application ${name}'s ${at}`, where);
@@ -822,8 +860,11 @@ export class ArgoFollower {
     const url = str(source.repoURL) ?? '';
     const chart = str(source.chart);
     const oci = url.startsWith('oci://');
-    if (!oci && chart === undefined) return;
     if (typeof source.ref === 'string' && source.path === undefined && chart === undefined) return;
+    if (!oci && chart === undefined) {
+      this.remoteGitAppOfApps(app, source, name, place, cluster, field);
+      return;
+    }
     const md = isPlainObject(app.metadata) ? app.metadata : {};
     const spec = isPlainObject(app.spec) ? app.spec : {};
     const dest = isPlainObject(spec.destination) ? spec.destination : {};
@@ -841,6 +882,42 @@ export class ArgoFollower {
     const what = `${chart !== undefined && !oci ? `chart ${chart} from ${url}` : url}${rev ? ` ${rev}` : ''}`;
     const parent = place.at ? `${place.at.file}:${place.at.line}` : (place.file ?? place.via);
     const message = `not read: Application ${name} (${parent}) ${field} is ${what}, which ${signs.join(' and ')}: fleetplan does not pull it while following, so the Applications in it are not in this plan`;
+    this.appsNotRead(message, name, place, cluster, field, oci ? 'render --leaves --fetch builds the artifact; to see its Applications in the plan, keep them in this repository' : 'vendor the chart into the repository (a path source) so fleetplan can template it, or keep the Applications in this repository');
+  }
+
+  /**
+   * A path of another git repository that, as far as the Application shows, holds Applications
+   * (ADR 0378): it deploys into the namespace its own Application lives in (Argo CD's), or its path
+   * is named as Argo CD applications (`apps`, `app-of-apps`, `applicationsets`, …). Argo CD
+   * installing itself from its own repository is a leaf. Said "not read" with why: plan reads this
+   * clone only, and --fetch pulls charts and artifacts for render --leaves, not repositories to follow.
+   */
+  private remoteGitAppOfApps(app: Record<string, unknown>, source: Record<string, unknown>, name: string, place: Place, cluster: string, field: string): void {
+    const url = str(source.repoURL);
+    const path = str(source.path);
+    // Without an origin on a Git server, a source whose path is missing may be this repository: app-path rules judge it.
+    if (url === undefined || path === undefined || this.ownURL === undefined || !isServerURL(url)) return;
+    const md = isPlainObject(app.metadata) ? app.metadata : {};
+    const spec = isPlainObject(app.spec) ? app.spec : {};
+    const dest = isPlainObject(spec.destination) ? spec.destination : {};
+    const home = str(md.namespace);
+    const normalized = normalizeRepoPath(path) ?? path;
+    const signs: string[] = [];
+    if (/(^|[-_/])(apps|applications|applicationsets|appsets)$|apps?-of-apps?/i.test(normalized)) signs.push(`its path ${normalized} says Argo CD applications`);
+    // A fork or copy of that repository: the same path here holds Argo CD objects (what Argo CD reads is the other repository's).
+    const here = normalizeRepoPath(path);
+    if (here !== undefined && this.fs.exists(here) && (this.scan.argoCharts.includes(here) || this.scan.objects.some((o) => here === '.' || o.file.startsWith(`${here}/`)))) signs.push(`the same path in this clone holds Argo CD objects (is this clone a fork or copy of it?)`);
+    const argoItself = /(^|\/)argo-?cd(\.git)?$/i.test(url.replace(/\/+$/, '')) || /(^|\/)argo-?cd(\/|$)|(^|\/)(cluster-|namespace-)?install$/i.test(normalized);
+    if (!argoItself && home !== undefined && str(dest.namespace) === home) signs.push(`it deploys into ${home}, the namespace of its own Application (Argo CD's)`);
+    if (signs.length === 0) return;
+    const rev = str(source.targetRevision);
+    const parent = place.at ? `${place.at.file}:${place.at.line}` : (place.file ?? place.via);
+    const message = `not read: Application ${name} (${parent}) ${field} is ${url} path ${normalized}${rev ? ` ${rev}` : ' HEAD'}, another repository than this clone (${this.tools.origin.url}), which ${signs.join(' and ')}: plan follows Applications in this clone only (--fetch pulls charts and OCI artifacts for render --leaves; it does not clone repositories to follow), so the Applications in it are not in this plan`;
+    this.appsNotRead(message, name, place, cluster, field, `clone ${url} and run fleetplan plan --repo on it (--root ${normalized} follows that path), or keep the Applications in this repository`);
+  }
+
+  /** The cluster note and the one `apps-not-read` warning at the parent's repoURL (ADR 0368). */
+  private appsNotRead(message: string, name: string, place: Place, cluster: string, field: string, hint: string): void {
     const c = this.cluster(cluster, '', true);
     if (!c.notes.includes(message)) c.notes.push(message);
     const file = place.at?.file ?? place.file;
@@ -853,7 +930,7 @@ export class ArgoFollower {
       ...(file ? { file } : {}),
       ...(place.at ? { line: place.at.line } : {}),
       path: `${field}.repoURL`,
-      hint: oci ? 'render --leaves --fetch builds the artifact; to see its Applications in the plan, keep them in this repository' : 'vendor the chart into the repository (a path source) so fleetplan can template it, or keep the Applications in this repository',
+      hint,
     });
   }
 
@@ -872,7 +949,8 @@ export class ArgoFollower {
     if (files.some((f) => inflating.has(f))) return true;
     if (kustomizationIn(this.fs, path)) {
       const texts = files.filter((f) => /(^|\/)(kustomization\.ya?ml|Kustomization)$/.test(f)).map((f) => this.fs.readText(f));
-      if (texts.some((t) => /helmCharts/.test(t)) && this.scan.argoCharts.length > 0) return true;
+      // A chart of this repository may write Argo CD objects; one from a remote Helm repository is a leaf (offline it cannot be built).
+      if (texts.some((t) => /helmCharts/.test(t) && localChartInflation(t)) && this.scan.argoCharts.length > 0) return true;
       if (texts.some((t) => /^\s*-\s*["']?(https?:\/\/|git@|ssh:\/\/|github\.com\/)/m.test(t))) this.remote.add(app);
     }
     return false;
@@ -1082,7 +1160,19 @@ function samePlace(a: Place, b: Place): boolean {
 function whoWrites(p: Place): string {
   if (p.parent?.startsWith('appset:')) return `the ApplicationSet controller (${p.via})`;
   if (p.parent?.startsWith('app:')) return `${p.via}'s sync`;
-  return 'a person applying the roots by hand';
+  return p.root !== undefined ? `whoever applies ${p.root} by hand` : 'a person applying the roots by hand';
+}
+
+/** A kustomization's helmCharts inflate a chart without a remote `repo` (from its chart home in the repository). */
+function localChartInflation(text: string): boolean {
+  let doc: unknown;
+  try {
+    doc = parseYamlAll(text)[0];
+  } catch {
+    return true; // kustomize reports it; the build says why.
+  }
+  if (!isPlainObject(doc) || !Array.isArray(doc.helmCharts)) return false;
+  return doc.helmCharts.some((c) => !isPlainObject(c) || typeof c.repo !== 'string' || !/^(https?|oci):\/\//.test(c.repo));
 }
 
 /** A git generator's repository that is not this clone (ADR 0336). */

@@ -30,7 +30,7 @@ import { isServerURL, sameRepository } from '../../model/git-url.js';
  */
 // Argo CD substitutes no variables into Applications or into what it builds (ADR 0218's variables
 // are fleetplan's own layouts'): neither app fields nor leaves get any here.
-export const ARGOCD_CAPABILITIES: FleetCapabilities = { bootstrap: false, renderRepositoryObjects: false, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false, applicationNamesJudged: true, chooseRoots: true };
+export const ARGOCD_CAPABILITIES: FleetCapabilities = { bootstrap: false, renderRepositoryObjects: false, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false, applicationNamesJudged: true, chooseRoots: true, applyTimePaths: true };
 
 const scans = new WeakMap<RepoFileSystem, RepoScan>();
 

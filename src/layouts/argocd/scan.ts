@@ -118,7 +118,8 @@ export function scanRepository(fs: RepoFileSystem): RepoScan {
   const scan: RepoScan = { objects: [], clusterSecrets: [], argoCharts: [], findings: [] };
   const charts = new Set<string>();
   for (const file of repositoryFiles(fs)) {
-    if (!isYaml(file)) continue;
+    // Helm renders every file of a chart's templates/ but partials (`_*`) and NOTES.txt, whatever its extension (`*.yaml.tpl`).
+    if (!isYaml(file) && !(/(^|\/)templates\/(.*\/)?[^_/][^/]*$/.test(file) && !file.endsWith('/NOTES.txt') && chartOf(fs, file) !== undefined)) continue;
     let text: string;
     try {
       text = fs.readText(file);

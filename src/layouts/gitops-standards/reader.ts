@@ -113,7 +113,8 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
     let src: SourceFile | undefined;
     if (fs.exists(file) && !fs.isDirectory(file)) {
       try {
-        const r = parseYamlSource(file, fs.readText(file));
+        // Values files: Helm reads them (through kustomize's helmCharts), and lets a key written twice keep its later entry.
+        const r = parseYamlSource(file, fs.readText(file), { duplicateKeys: 'later-wins', reader: 'Helm' });
         findings.push(...r.findings);
         src = r.source;
       } catch (e) {

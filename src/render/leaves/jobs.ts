@@ -22,6 +22,7 @@ import { directoryOptions } from './directory.js';
 import { jsonnetSettings } from './jsonnet.js';
 import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
 import { sameRepository } from '../../model/git-url.js';
+import { normalizeRepoPath } from '../../model/repo-path.js';
 import { ociChartReference } from '../../model/helm-oci.js';
 import { RepositorySecrets, chartRepositoryIsOci, ociLeafSource, repositoryAccess, sourceLocations } from './jobs-oci.js';
 import { located } from '../../yaml/documents.js';
@@ -217,9 +218,23 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         skipped.push({ cluster: c.name, app: app.name, reason: `source ${src.repoURL} is another repository` });
         continue;
       }
-      const argo = applicationSource(applicationFor(c, app) as unknown as Record<string, unknown>) ?? {};
+      const application = applicationFor(c, app) as unknown as Record<string, unknown>;
+      // A multi-source Application has no spec.source: its entry of spec.sources carries the settings.
+      const multi = applicationSource(application) ? undefined : multiSourcePath(application, src.path, fleet.repoURL);
+      const argo = applicationSource(application) ?? (typeof multi === 'object' ? multi.source : {});
       const type = argoSourceType(argo, has(src.path));
       const helm = type === 'helm' ? helmOf(argo, app) : undefined;
+      if (helm && typeof multi === 'object') {
+        // Argo CD resolves a `$ref/` value file first and substitutes build variables after.
+        const env = buildEnvironment(argo, app);
+        const raw = isPlainObject(argo.helm) && Array.isArray(argo.helm.valueFiles) ? argo.helm.valueFiles.filter((f): f is string => typeof f === 'string') : [];
+        helm.valueFiles = raw.map((f) => multi.files(f)).map((f) => (f.startsWith('!') ? f : envsubst(f, env)));
+        const unreadable = helm.valueFiles.find((f) => f.startsWith('!'));
+        if (unreadable !== undefined) {
+          skipped.push({ cluster: c.name, app: app.name, reason: unreadable.slice(1) });
+          continue;
+        }
+      }
       if (type === 'directory' && fs.isDirectory(src.path)) {
         // Plain manifests, read as the repo-server reads a directory source (ADR 0287).
         // Its .jsonnet files are evaluated as the repo-server evaluates them (jsonnet.ts, ADR 0303).
@@ -290,11 +305,24 @@ function chartLocations(fs: RepoFileSystem, file: string, app: string, chart: st
  * A string: why the chart cannot be built as Argo CD builds it.
  */
 function multiSourceChart(application: Record<string, unknown>, chart: string, repoURL: string): { source: Record<string, unknown>; files: (f: string) => string } | string | undefined {
+  return multiSource(application, (s) => s.chart === chart, `its chart ${chart}`, repoURL, (f) => `!value file ${f} is inside the remote chart, which fleetplan does not read values from`);
+}
+
+/**
+ * The path source (a chart, a kustomization, a directory of this repository) of a multi-source
+ * Application, as multiSourceChart: a value file without `$ref/` is the chart's own, relative to it.
+ */
+function multiSourcePath(application: Record<string, unknown>, path: string, repoURL: string): { source: Record<string, unknown>; files: (f: string) => string } | string | undefined {
+  const norm = (p: unknown): string | undefined => (typeof p === 'string' ? (normalizeRepoPath(p === '' ? '.' : p) ?? p) : undefined);
+  return multiSource(application, (s) => norm(s.path) === norm(path) && typeof s.repoURL === 'string' && sameRepository(s.repoURL, repoURL), `its path ${path}`, repoURL, (f) => f);
+}
+
+function multiSource(application: Record<string, unknown>, pick: (s: Record<string, unknown>) => boolean, what: string, repoURL: string, plain: (f: string) => string): { source: Record<string, unknown>; files: (f: string) => string } | string | undefined {
   const spec = isPlainObject(application.spec) ? application.spec : {};
   if (!Array.isArray(spec.sources)) return undefined;
   const sources = spec.sources.filter(isPlainObject);
-  const source = sources.find((s) => s.chart === chart);
-  if (!source) return `its chart ${chart} is not one of the Application's sources`;
+  const source = sources.find(pick);
+  if (!source) return `${what} is not one of the Application's sources`;
   const refs = new Map<string, string>();
   for (const s of sources) if (typeof s.ref === 'string' && typeof s.repoURL === 'string') refs.set(s.ref, s.repoURL);
   const norm = (u: string) => u.replace(/\.git$/, '').replace(/\/+$/, '');
@@ -302,7 +330,7 @@ function multiSourceChart(application: Record<string, unknown>, chart: string, r
     source,
     files: (f) => {
       const m = /^\$([^/]+)\/(.*)$/.exec(f);
-      if (!m) return `!value file ${f} is inside the remote chart, which fleetplan does not read values from`;
+      if (!m) return plain(f);
       const ref = refs.get(m[1]!);
       if (ref === undefined) return `!value file ${f} names a $${m[1]!} source the Application does not have`;
       if (norm(ref) !== norm(repoURL)) return `!value file ${f} is in another repository (${ref}), which fleetplan does not read`;

@@ -34,6 +34,7 @@ import type { OciLeafSource } from './oci.js';
 import type { LeafTemplate } from './template.js';
 import { buildLeafTemplate, fillLeafTemplate } from './template.js';
 import { planOciSource } from './oci.js';
+import { missingChartDependencies } from './chart-dependencies.js';
 
 export type LeafSource =
   | { kind: 'kustomize'; path: string }
@@ -388,6 +389,15 @@ export async function renderLeafJobs(
         });
       }
       valueFiles = named.filter((v) => !missing.includes(v)).map((v) => v.abs);
+      const undelivered = kind === 'dir' ? missingChartDependencies(ports.reader, chart) : [];
+      if (undelivered.length > 0) {
+        const list = undelivered.map((d) => `${d.name}${d.version ? ` ${d.version}` : ''} from ${redactUrl(d.repository)}`).join(', ');
+        throw new ToolError(`not built: chart ${source.path} depends on ${list}, which ${undelivered.length === 1 ? 'is' : 'are'} not in ${rel(chart)}/charts: Argo CD runs \`helm dependency build\` (with the network) before templating it; fleetplan does not, offline or with --fetch`, {
+          code: 'chart-dependency-not-vendored',
+          location: { file: `${source.path.replace(/\/+$/, '')}/Chart.yaml` },
+          hint: `vendor ${undelivered.length === 1 ? 'it' : 'them'}: run \`helm dependency build ${rel(chart)}\` and commit the archives in ${rel(chart)}/charts`,
+        });
+      }
       inputs = kind === 'dir' ? walker.chart(chart, valueFiles) : { files: [chart, ...valueFiles].sort(), missing: [], remote: [], usesHelm: true };
       // A missing values file that appears later changes the build: it is part of the key.
       inputs = { ...inputs, missing: [...inputs.missing, ...missing.map((v) => v.abs)].sort() };

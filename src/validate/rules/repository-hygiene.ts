@@ -94,6 +94,8 @@ export const repositoryHygieneRule: RuleDefinition = {
         }
         // One read per directory (cached by the index), however many clusters use it.
         const dir = manifests.directory(normalized);
+        // The reader said it is filled in on apply and not followed (not-read): Argo CD gets the substituted path.
+        if (dir.kind === 'missing' && fleet.capabilities.applyTimePaths === true && /\$\{?[A-Za-z_]/.test(path)) continue;
         if (dir.kind === 'missing') {
           out.push(place(fleet, origin(), {
             severity: 'error',
