@@ -188,3 +188,26 @@ test('flux: the same name in two targetNamespaces is two objects', async () => {
   const withNs = oci('5.0.0').replace('  name: app-template\n', '  name: app-template\n  namespace: media\n');
   assert.deepEqual(shared((await run(flux(withNs, withNs, spec))).findings), []);
 });
+
+const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n          envFrom:\n            - configMapRef:\n                name: web-env\n';
+
+for (const c of [
+  { name: 'images', extra: 'images:\n  - name: nginx\n    newTag: "1.28"\n', what: /components\/config\/kustomization\.yaml images may change it/ },
+  { name: 'a configMapGenerator whose hashed name the object references', extra: 'configMapGenerator:\n  - name: web-env\n    literals:\n      - A=1\n', what: /components\/config\/kustomization\.yaml configMapGenerator\/secretGenerator \(hashed names\) may change it/ },
+  { name: 'commonLabels (written into selectors too)', extra: 'commonLabels:\n  team: config\n', what: /components\/config\/kustomization\.yaml commonLabels may change it/ },
+]) {
+  test(`argo cd: ${c.name} in one app's kustomization, which fleetplan does not apply, leaves the content unknown: an error naming it`, async () => {
+    const s = shared((await run(argo({
+      'components/operator/kustomization.yaml': 'resources:\n  - web.yaml\n',
+      'components/operator/web.yaml': deployment,
+      'components/config/kustomization.yaml': `resources:\n  - ../operator/web.yaml\n${c.extra}`,
+    }))).findings);
+    assert.deepEqual(s.map((f) => [f.severity, f.code]), [['error', 'shared-object']], JSON.stringify(s));
+    assert.match(s[0]!.hint ?? '', c.what);
+  });
+}
+
+test('flux: a Kustomization namePrefix makes its own object, not a shared one', async () => {
+  const spec = (app: string) => `  targetNamespace: media\n  namePrefix: ${app}-\n`;
+  assert.deepEqual(shared((await run(flux(oci('5.0.0'), oci('5.0.0'), spec))).findings), []);
+});
