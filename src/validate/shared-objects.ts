@@ -47,6 +47,8 @@ interface Applied {
   body: Obj;
   stamped: Record<string, string>;
   unknown: string[];
+  /** Why its values cannot be compared when they differ (SOPS ciphertexts differ for the same plaintext). */
+  encrypted?: string;
 }
 
 export function sharedObjectFindings(ctx: RuleContext): Finding[] {
@@ -112,7 +114,10 @@ function judge(ctx: RuleContext, c: ResolvedCluster, g: { kind: string; ns: stri
       hint: `${failing.map((o) => `"${o.app.name}"`).join(', ')} ${failing.length === 1 ? 'syncs' : 'sync'} with FailOnSharedResource=true, so Argo CD fails the sync of ${failing.length === 1 ? 'it' : 'each'} whenever the live object carries another app's tracking ("Shared resource found"); keep the object in one app and let the others depend on it with needs`,
     });
   }
-  const unknown = [...new Set(applied.flatMap((a) => a.unknown))];
+  const keys = new Set(applied.flatMap((a) => Object.keys(a.stamped)));
+  const bodies = applied.map((a) => withoutLabels(a.body, keys));
+  const differing = bodies.findIndex((b) => !equal(b, bodies[0]));
+  const unknown = [...new Set([...applied.flatMap((a) => a.unknown), ...(differing > 0 ? applied.flatMap((a) => (a.encrypted ? [a.encrypted] : [])) : [])])];
   if (unknown.length) {
     return at(first.file, first.line, {
       ...base,
@@ -122,9 +127,6 @@ function judge(ctx: RuleContext, c: ResolvedCluster, g: { kind: string; ns: stri
       hint: `fleetplan cannot tell whether they apply the same content: ${unknown.join('; ')} may change it and is not applied here (validate --leaves with render --leaves output compares the real builds). ${fightHint(flux)}`,
     });
   }
-  const keys = new Set(applied.flatMap((a) => Object.keys(a.stamped)));
-  const bodies = applied.map((a) => withoutLabels(a.body, keys));
-  const differing = bodies.findIndex((b) => !equal(b, bodies[0]));
   if (differing > 0) {
     const paths = differences(bodies[0], bodies[differing], []).slice(0, 3);
     const shown = paths.map((p) => `${p.path || '(the whole object)'} (${show(p.a)} in "${owners[0]!.app.name}", ${show(p.b)} in "${owners[differing]!.app.name}")`).join(', ');
@@ -212,6 +214,13 @@ class ContentReader {
         for (const k of overrides) unknown.push(`${app.origin.file} spec.source.kustomize.${k}`);
       }
     }
+    let encrypted: string | undefined;
+    if (spec && isObj(body.sops)) {
+      // kustomize-controller decrypts a SOPS document and applies it without its `sops` block.
+      const { sops: _sops, ...rest } = body;
+      body = rest;
+      if (JSON.stringify(body).includes('"ENC[')) encrypted = `the SOPS-encrypted values of ${o.file} (fleetplan does not decrypt them)`;
+    }
     const stamped: Record<string, string> = {};
     const meta = spec && isObj(spec.commonMetadata) ? spec.commonMetadata : undefined;
     if (meta) {
@@ -225,7 +234,7 @@ class ContentReader {
       }
       if (isObj(meta.annotations)) Object.assign(mapAt(m, 'annotations'), meta.annotations);
     }
-    return { body: normalized(body), stamped, unknown };
+    return { body: normalized(body), stamped, unknown, ...(encrypted ? { encrypted } : {}) };
   }
 }
 

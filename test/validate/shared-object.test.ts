@@ -211,3 +211,16 @@ test('flux: a Kustomization namePrefix makes its own object, not a shared one', 
   const spec = (app: string) => `  targetNamespace: media\n  namePrefix: ${app}-\n`;
   assert.deepEqual(shared((await run(flux(oci('5.0.0'), oci('5.0.0'), spec))).findings), []);
 });
+
+test('flux: a document of a SOPS file is compared without its sops block; encrypted values are content fleetplan cannot compare', async () => {
+  const sops = 'sops:\n  age:\n    - recipient: age1example\n      enc: x\n  encrypted_regex: ^(data|stringData)$\n  version: 3.9.0\n';
+  const ns = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: media\n';
+  const plainAndSops = shared((await run(flux(ns, ns + sops, (app) => `  commonMetadata:\n    labels:\n      app.kubernetes.io/name: ${app}\n`))).findings);
+  assert.deepEqual(plainAndSops.map((f) => [f.severity, f.code]), [['warning', 'shared-object-identical']], JSON.stringify(plainAndSops));
+  const secret = (enc: string) => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: token\n  namespace: media\ndata:\n  token: ENC[AES256_GCM,data:${enc},type:str]\n${sops}`;
+  const encrypted = shared((await run(flux(secret('abc'), secret('xyz'), () => ''))).findings);
+  assert.deepEqual(encrypted.map((f) => [f.severity, f.code]), [['error', 'shared-object']], JSON.stringify(encrypted));
+  assert.match(encrypted[0]!.hint ?? '', /the SOPS-encrypted values of apps\/(radarr|sonarr)\/oci\.yaml \(fleetplan does not decrypt them\)/);
+  const sameCiphertext = shared((await run(flux(secret('abc'), secret('abc'), () => ''))).findings);
+  assert.deepEqual(sameCiphertext.map((f) => [f.severity, f.code]), [['warning', 'shared-object-identical']], JSON.stringify(sameCiphertext));
+});
