@@ -102,48 +102,33 @@ function judge(ctx: RuleContext, c: ResolvedCluster, g: { kind: string; ns: stri
   const object = `${g.kind} ${g.ns ? g.ns + '/' : ''}${g.name}${sameDocument ? ` (${docAt(first)})` : ''}`;
   const by = `${owners.length} ${what}s: ${list}`;
   const on = ` on cluster ${c.name}`;
-  const base = { cluster: c.name, app: owners[owners.length - 1]!.app.name };
+  const error = (message: string, hint: string): Finding => at(first.file, first.line, { cluster: c.name, app: owners[owners.length - 1]!.app.name, severity: 'error', code: 'shared-object', message, hint });
 
   const failing = flux ? [] : owners.filter((o) => syncOptionsOf(c, o.app).includes('FailOnSharedResource=true'));
   if (failing.length) {
-    return at(first.file, first.line, {
-      ...base,
-      severity: 'error',
-      code: 'shared-object',
-      message: `${object} is applied by ${by}${on}`,
-      hint: `${failing.map((o) => `"${o.app.name}"`).join(', ')} ${failing.length === 1 ? 'syncs' : 'sync'} with FailOnSharedResource=true, so Argo CD fails the sync of ${failing.length === 1 ? 'it' : 'each'} whenever the live object carries another app's tracking ("Shared resource found"); keep the object in one app and let the others depend on it with needs`,
-    });
+    return error(`${object} is applied by ${by}${on}`,
+      `${failing.map((o) => `"${o.app.name}"`).join(', ')} ${failing.length === 1 ? 'syncs' : 'sync'} with FailOnSharedResource=true, so Argo CD fails the sync of ${failing.length === 1 ? 'it' : 'each'} whenever the live object carries another app's tracking ("Shared resource found"); keep the object in one app and let the others depend on it with needs`);
   }
   const keys = new Set(applied.flatMap((a) => Object.keys(a.stamped)));
   const bodies = applied.map((a) => withoutLabels(a.body, keys));
   const differing = bodies.findIndex((b) => !equal(b, bodies[0]));
   const unknown = [...new Set([...applied.flatMap((a) => a.unknown), ...(differing > 0 ? applied.flatMap((a) => (a.encrypted ? [a.encrypted] : [])) : [])])];
   if (unknown.length) {
-    return at(first.file, first.line, {
-      ...base,
-      severity: 'error',
-      code: 'shared-object',
-      message: `${object} is applied by ${by}${on}`,
-      hint: `fleetplan cannot tell whether they apply the same content: ${unknown.join('; ')} may change it and is not applied here (validate --leaves with render --leaves output compares the real builds). ${fightHint(flux)}`,
-    });
+    return error(`${object} is applied by ${by}${on}`,
+      `fleetplan cannot tell whether they apply the same content: ${unknown.join('; ')} may change it and is not applied here (validate --leaves with render --leaves output compares the real builds). ${fightHint(flux)}`);
   }
   if (differing > 0) {
     const paths = differences(bodies[0], bodies[differing], []).slice(0, 3);
     const shown = paths.map((p) => `${p.path || '(the whole object)'} (${show(p.a)} in "${owners[0]!.app.name}", ${show(p.b)} in "${owners[differing]!.app.name}")`).join(', ');
-    return at(first.file, first.line, {
-      ...base,
-      severity: 'error',
-      code: 'shared-object',
-      message: `${object} is applied with different content by ${by}${on}`,
-      hint: `they differ at ${shown}. ${fightHint(flux)}`,
-    });
+    return error(`${object} is applied with different content by ${by}${on}`, `they differ at ${shown}. ${fightHint(flux)}`);
   }
   const flapping = [...keys].sort().filter((k) => new Set(applied.map((a) => labelOf(a.body, k) ?? '')).size > 1);
   const stamps = flapping.length
     ? `; their commonMetadata labels flip with them (${flapping.map((k) => `${k}: ${[...new Set(applied.map((a) => show(labelOf(a.body, k))))].join(' / ')}`).join(', ')})`
     : '';
   return at(first.file, first.line, {
-    ...base,
+    cluster: c.name,
+    app: owners[owners.length - 1]!.app.name,
     severity: 'warning',
     code: 'shared-object-identical',
     message: `${object} is applied with the same content by ${by}${on}`,

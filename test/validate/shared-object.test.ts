@@ -32,12 +32,18 @@ function argo(files: Record<string, string>): Record<string, string> {
   return baseFleet(files);
 }
 
-test('argo cd: one document listed by two apps is the same content, a warning naming both apps and the document', async () => {
-  const r = await run(argo({
+/** operator applies components/operator/cm.yaml; config's kustomization is `config` (and `files` more). */
+function operatorCm(config: string, files: Record<string, string> = {}): Record<string, string> {
+  return argo({
     'components/operator/kustomization.yaml': 'resources:\n  - cm.yaml\n',
     'components/operator/cm.yaml': configMap('fast'),
-    'components/config/kustomization.yaml': 'resources:\n  - ../operator/cm.yaml\n',
-  }));
+    'components/config/kustomization.yaml': config,
+    ...files,
+  });
+}
+
+test('argo cd: one document listed by two apps is the same content, a warning naming both apps and the document', async () => {
+  const r = await run(operatorCm('resources:\n  - ../operator/cm.yaml\n'));
   const s = shared(r.findings);
   assert.equal(s.length, 1, JSON.stringify(r.findings));
   assert.equal(s[0]!.severity, 'warning');
@@ -50,10 +56,7 @@ test('argo cd: one document listed by two apps is the same content, a warning na
 });
 
 test('argo cd: two files of different content are an error that names the field and both values', async () => {
-  const r = await run(argo({
-    'components/operator/kustomization.yaml': 'resources:\n  - cm.yaml\n',
-    'components/operator/cm.yaml': configMap('fast'),
-    'components/config/kustomization.yaml': 'resources:\n  - cm.yaml\n',
+  const r = await run(operatorCm('resources:\n  - cm.yaml\n', {
     'components/config/cm.yaml': configMap('slow'),
   }));
   const s = shared(r.findings);
@@ -66,43 +69,28 @@ test('argo cd: two files of different content are an error that names the field 
 });
 
 test('argo cd: two files of the same content are the same object content, a warning', async () => {
-  const r = await run(argo({
-    'components/operator/kustomization.yaml': 'resources:\n  - cm.yaml\n',
-    'components/operator/cm.yaml': configMap('fast'),
-    'components/config/kustomization.yaml': 'resources:\n  - cm.yaml\n',
+  const r = await run(operatorCm('resources:\n  - cm.yaml\n', {
     'components/config/cm.yaml': `# the same object, keys in another order\napiVersion: v1\nkind: ConfigMap\ndata:\n  mode: fast\nmetadata:\n  name: settings\n  namespace: op\n`,
   }));
   assert.deepEqual(shared(r.findings).map((f) => [f.severity, f.code]), [['warning', 'shared-object-identical']], JSON.stringify(r.findings));
 });
 
 test('argo cd: the same document, labelled by one app\'s kustomization, is different content', async () => {
-  const r = await run(argo({
-    'components/operator/kustomization.yaml': 'resources:\n  - cm.yaml\n',
-    'components/operator/cm.yaml': configMap('fast'),
-    'components/config/kustomization.yaml': 'resources:\n  - ../operator/cm.yaml\ncommonAnnotations:\n  team: config\n',
-  }));
+  const r = await run(operatorCm('resources:\n  - ../operator/cm.yaml\ncommonAnnotations:\n  team: config\n'));
   const s = shared(r.findings);
   assert.deepEqual(s.map((f) => [f.severity, f.code]), [['error', 'shared-object']], JSON.stringify(r.findings));
   assert.match(s[0]!.hint ?? '', /metadata\.annotations\.team \("config" in "config", absent in "operator"\)/);
 });
 
 test('argo cd: a strategic-merge patch fleetplan does not apply leaves the content unknown: an error that names the patch', async () => {
-  const r = await run(argo({
-    'components/operator/kustomization.yaml': 'resources:\n  - cm.yaml\n',
-    'components/operator/cm.yaml': configMap('fast'),
-    'components/config/kustomization.yaml': 'resources:\n  - ../operator/cm.yaml\npatches:\n  - patch: |\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        name: settings\n      data:\n        mode: fast\n',
-  }));
+  const r = await run(operatorCm('resources:\n  - ../operator/cm.yaml\npatches:\n  - patch: |\n      apiVersion: v1\n      kind: ConfigMap\n      metadata:\n        name: settings\n      data:\n        mode: fast\n'));
   const s = shared(r.findings);
   assert.deepEqual(s.map((f) => [f.severity, f.code]), [['error', 'shared-object']], JSON.stringify(r.findings));
   assert.match(s[0]!.hint ?? '', /cannot tell whether they apply the same content: components\/config\/kustomization\.yaml patches\[0\] may change it/);
 });
 
 test('argo cd: the same content with FailOnSharedResource=true is an error: that app\'s sync fails', async () => {
-  const files = argo({
-    'components/operator/kustomization.yaml': 'resources:\n  - cm.yaml\n',
-    'components/operator/cm.yaml': configMap('fast'),
-    'components/config/kustomization.yaml': 'resources:\n  - ../operator/cm.yaml\n',
-  });
+  const files = operatorCm('resources:\n  - ../operator/cm.yaml\n');
   files['groups/base/group.yaml'] = files['groups/base/group.yaml']!.replace('      needs: [operator]\n', '      needs: [operator]\n      syncOptions:\n        - FailOnSharedResource=true\n');
   const s = shared((await run(files)).findings);
   assert.deepEqual(s.map((f) => [f.severity, f.code]), [['error', 'shared-object']], JSON.stringify(s));
@@ -110,10 +98,7 @@ test('argo cd: the same content with FailOnSharedResource=true is an error: that
 });
 
 test('argo cd: three apps with the same object make one finding naming all three', async () => {
-  const files = argo({
-    'components/operator/kustomization.yaml': 'resources:\n  - cm.yaml\n',
-    'components/operator/cm.yaml': configMap('fast'),
-    'components/config/kustomization.yaml': 'resources:\n  - ../operator/cm.yaml\n',
+  const files = operatorCm('resources:\n  - ../operator/cm.yaml\n', {
     'components/extra/kustomization.yaml': 'resources:\n  - ../operator/cm.yaml\n',
   });
   files['groups/base/group.yaml'] += '    extra:\n      path: components/extra\n      namespace: op\n';
