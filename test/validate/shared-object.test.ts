@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { baseFleet, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { fluxKustomization, gotkSync } from '../support/flux-fixture.js';
+import { loadFleet, validateFleet } from '../../src/index.js';
 
 interface Finding { severity: string; code: string; message: string; hint?: string; file?: string; line?: number }
 
@@ -208,4 +209,34 @@ test('flux: a document of a SOPS file is compared without its sops block; encryp
   assert.match(encrypted[0]!.hint ?? '', /the SOPS-encrypted values of apps\/(radarr|sonarr)\/oci\.yaml \(fleetplan does not decrypt them\)/);
   const sameCiphertext = shared((await run(flux(secret('abc'), secret('abc'), () => ''))).findings);
   assert.deepEqual(sameCiphertext.map((f) => [f.severity, f.code]), [['warning', 'shared-object-identical']], JSON.stringify(sameCiphertext));
+});
+
+test('with leaves the rendered objects are the content: the same is a warning, a difference an error', () => {
+  const dir = writeTree(baseFleet());
+  try {
+    const { fleet } = loadFleet(dir);
+    const cm = (mode: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', namespace: 'op' }, data: { mode } });
+    const judged = (modes: Record<string, string>) => validateFleet(fleet, {
+      leaves: { objects: (_cluster, app) => (modes[app] !== undefined ? [cm(modes[app])] : undefined) },
+    }).filter((f) => f.code.startsWith('shared-object'));
+    const same = judged({ operator: 'fast', config: 'fast' });
+    assert.deepEqual(same.map((f) => [f.severity, f.code]), [['warning', 'shared-object-identical']], JSON.stringify(same));
+    assert.match(same[0]!.message, /ConfigMap op\/shared is applied with the same content by 2 apps: "config" \([^)]*\) from components\/config, "operator" \([^)]*\) from components\/operator on cluster one/);
+    const different = judged({ operator: 'fast', config: 'slow' });
+    assert.deepEqual(different.map((f) => [f.severity, f.code]), [['error', 'shared-object']], JSON.stringify(different));
+    assert.match(different[0]!.hint ?? '', /data\.mode \("slow" in "config", "fast" in "operator"\)/);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('argo cd: apps that sync with FailOnSharedResource=true (the lab fleet\'s defaults) make the same content an error', () => {
+  const { fleet } = loadFleet('examples/lab');
+  const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', namespace: 'tools' }, data: { mode: 'fast' } };
+  const s = validateFleet(fleet, {
+    clusters: ['etl4'],
+    leaves: { objects: (cluster, app) => (cluster === 'etl4' && (app === 'metallb-operator' || app === 'nmstate-operator') ? [cm] : undefined) },
+  }).filter((f) => f.code.startsWith('shared-object'));
+  assert.deepEqual(s.map((f) => [f.severity, f.code]), [['error', 'shared-object']], JSON.stringify(s));
+  assert.match(s[0]!.hint ?? '', /"metallb-operator", "nmstate-operator" sync with FailOnSharedResource=true/);
 });
