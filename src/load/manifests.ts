@@ -28,6 +28,8 @@ export interface ManifestObject {
   keyLines: Record<string, number>;
   /** A kustomization on the way renames it (namePrefix/nameSuffix): `name` is not the applied name. */
   renamed?: boolean;
+  /** Taken from a real build (`render --leaves`): `body` is what the tool applies, transformations included. */
+  built?: boolean;
 }
 
 export type DirectoryKind = 'kustomize' | 'chart' | 'plain' | 'empty' | 'missing';

@@ -221,6 +221,7 @@ function leafObject(o: Record<string, unknown>, file: string): ManifestObject {
     line: 0,
     body: o,
     keyLines: {},
+    built: true,
   };
 }
 

@@ -65,6 +65,12 @@ export interface StaticObject {
   origNamespace: string | undefined;
   /** Something this reading does not model may have changed it: no finding is reported on it. */
   uncertain: boolean;
+  /**
+   * The kustomization fields (`file field`) that may change its content and that this reading does
+   * not apply (strategic-merge patches, images, selectors of commonLabels, generated names, …):
+   * absent when `body` is what kustomize builds.
+   */
+  unapplied?: string[];
 }
 
 /** Where a patch operation (or a setting) is written. */
@@ -175,6 +181,34 @@ export class StaticKustomize {
     }
     this.builds.set(dir, result);
     return result;
+  }
+
+  /**
+   * The build of `dir` as kustomize-controller makes it for a Flux Kustomization: its
+   * `spec.components` (relative to `dir`) and `spec.patches` added to the directory's kustomization.
+   * Not cached (each Kustomization has its own).
+   */
+  buildWith(dir: string, extra: { components?: readonly string[]; patches?: readonly unknown[] }): StaticBuild {
+    const components = extra.components ?? [];
+    const patches = extra.patches ?? [];
+    if (!components.length && !patches.length) return this.build(dir);
+    const kfile = KUSTOMIZATION_FILES.map((f) => (dir === '.' ? f : `${dir}/${f}`)).find((f) => this.fs.exists(f));
+    const out: StaticBuild = { dir, file: kfile, objects: [], complete: true, ops: [], namespaces: [], unmatched: [] };
+    const own = kfile ? this.readKustomization(kfile) : undefined;
+    if (kfile && !own) return { ...out, complete: false };
+    let value: Record<string, unknown>;
+    if (own) {
+      value = { ...own.value, components: [...strings(own.value.components), ...components], patches: [...(Array.isArray(own.value.patches) ? own.value.patches : []), ...patches] };
+    } else {
+      // No kustomization: Flux generates one listing the directory; its objects are the plain ones.
+      const plain = this.build(dir);
+      out.complete = plain.complete;
+      out.objects.push(...plain.objects.map((o) => ({ ...o, body: structuredClone(o.body) })));
+      value = { components: [...components], patches: [...patches] };
+    }
+    const located: Located = { value, text: own?.text ?? '', doc: () => own?.doc() };
+    this.process(dir, kfile ?? `${dir}/kustomization.yaml`, located, out, out.objects);
+    return out;
   }
 
   private readDirectory(dir: string): StaticBuild {
@@ -302,14 +336,14 @@ export class StaticKustomize {
     if (nonEmpty(v.helmCharts) || nonEmpty(v.generators)) out.complete = false;
     if (nonEmpty(v.transformers)) {
       out.complete = false;
-      for (const o of acc) o.uncertain = true;
+      for (const o of acc) unapplied(o, `${kfile} transformers`, true);
     }
 
     // Transformers, in kustomize's order.
     const smp = Array.isArray(v.patchesStrategicMerge) ? (v.patchesStrategicMerge as unknown[]) : [];
     for (const entry of smp) {
       const text = typeof entry === 'string' ? (entry.includes('\n') || entry.includes(':') ? entry : this.readRelative(dir, entry)) : undefined;
-      this.markStrategicTargets(text, undefined, acc);
+      this.markStrategicTargets(text, undefined, acc, `${kfile} patchesStrategicMerge`);
     }
     const patches = Array.isArray(v.patches) ? (v.patches as unknown[]) : [];
     patches.forEach((entry, i) => this.patch(dir, kfile, k, 'patches', i, entry, out, acc));
@@ -346,7 +380,15 @@ export class StaticKustomize {
       for (const o of acc) if (metadataOf(o).name === r.name || o.origName === r.name) mapAt(o.body, 'spec').replicas = r.count;
     }
     // Replacements may create fields anywhere.
-    if (nonEmpty(v.replacements)) for (const o of acc) o.uncertain = true;
+    if (nonEmpty(v.replacements)) for (const o of acc) unapplied(o, `${kfile} replacements`, true);
+    // What changes content without changing which fields exist: not applied, only named.
+    if (nonEmpty(v.images)) for (const o of acc) if (hasKey(o.body, IMAGE_KEYS)) unapplied(o, `${kfile} images`);
+    const selectorLabels = isObj(v.commonLabels) && Object.keys(v.commonLabels).length > 0 ||
+      (Array.isArray(v.labels) && v.labels.some((l) => isObj(l) && (l.includeSelectors === true || l.includeTemplates === true)));
+    if (selectorLabels) for (const o of acc) if (hasKey(o.body, SELECTOR_KEYS)) unapplied(o, `${kfile} ${isObj(v.commonLabels) ? 'commonLabels' : 'labels'}`);
+    const hashed = generatedNames(v);
+    if (hashed.size) for (const o of acc) if (mentions(o.body, hashed)) unapplied(o, `${kfile} configMapGenerator/secretGenerator (hashed names)`);
+    for (const field of ['vars', 'buildMetadata', 'configurations']) if (nonEmpty(v[field])) for (const o of acc) unapplied(o, `${kfile} ${field}`);
   }
 
   private readRelative(dir: string, ref: string): string | undefined {
@@ -360,10 +402,10 @@ export class StaticKustomize {
   }
 
   /** Objects a strategic-merge patch may change become uncertain. */
-  private markStrategicTargets(text: string | undefined, target: Selector | undefined, acc: StaticObject[]): void {
+  private markStrategicTargets(text: string | undefined, target: Selector | undefined, acc: StaticObject[], why: string): void {
     if (target) {
       const sel = selectorMatcher(target);
-      for (const o of acc) if (!sel || sel(o)) o.uncertain = true;
+      for (const o of acc) if (!sel || sel(o)) unapplied(o, why, true);
       return;
     }
     let docs: unknown[] = [];
@@ -374,7 +416,7 @@ export class StaticKustomize {
     }
     const ids = docs.filter(isObj).map((d) => ({ kind: d.kind, name: isObj(d.metadata) ? d.metadata.name : undefined }));
     for (const o of acc) {
-      if (ids.length === 0 || ids.some((id) => id.kind === o.body.kind && (id.name === metadataOf(o).name || id.name === o.origName))) o.uncertain = true;
+      if (ids.length === 0 || ids.some((id) => id.kind === o.body.kind && (id.name === metadataOf(o).name || id.name === o.origName))) unapplied(o, why, true);
     }
   }
 
@@ -401,13 +443,13 @@ export class StaticKustomize {
     const ops: unknown = doc.errors.length ? undefined : doc.toJS({ maxAliasCount: 100 });
     if (!Array.isArray(ops)) {
       // A strategic-merge patch (or one that does not parse: kustomize says why).
-      this.markStrategicTargets(text, target, acc);
+      this.markStrategicTargets(text, target, acc, `${kfile} ${field}[${index}]`);
       return;
     }
     if (!target) return; // kustomize requires a target for a JSON patch; it says so itself
     const matches = selectorMatcher(target);
     if (!matches) {
-      for (const o of acc) o.uncertain = true;
+      for (const o of acc) unapplied(o, `${kfile} ${field}[${index}]`, true);
       return;
     }
     const matched = acc.filter(matches);
@@ -477,6 +519,45 @@ export class StaticKustomize {
     }
     return { file: kfile };
   }
+}
+
+/** Names a kustomization field that may change `o` and is not applied; `uncertain` also keeps findings off it. */
+function unapplied(o: StaticObject, what: string, uncertain = false): void {
+  if (uncertain) o.uncertain = true;
+  if (!o.unapplied) o.unapplied = [what];
+  else if (!o.unapplied.includes(what)) o.unapplied.push(what);
+}
+
+/** Keys whose values kustomize's images transformer rewrites (container lists, anywhere in an object). */
+const IMAGE_KEYS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
+/** Keys under which commonLabels (and labels with includeSelectors/includeTemplates) also write. */
+const SELECTOR_KEYS = new Set(['selector', 'podSelector', 'template', 'jobTemplate', 'volumeClaimTemplates']);
+
+function hasKey(v: unknown, keys: ReadonlySet<string>): boolean {
+  if (Array.isArray(v)) return v.some((x) => hasKey(x, keys));
+  if (!isObj(v)) return false;
+  return Object.entries(v).some(([k, x]) => keys.has(k) || hasKey(x, keys));
+}
+
+/** The generated ConfigMap/Secret names that kustomize suffixes with a hash (and rewrites where they are referenced). */
+function generatedNames(v: Record<string, unknown>): Set<string> {
+  const out = new Set<string>();
+  const noHash = isObj(v.generatorOptions) && v.generatorOptions.disableNameSuffixHash === true;
+  for (const field of ['configMapGenerator', 'secretGenerator']) {
+    for (const g of Array.isArray(v[field]) ? (v[field] as unknown[]) : []) {
+      if (!isObj(g) || typeof g.name !== 'string') continue;
+      const own = isObj(g.options) ? g.options.disableNameSuffixHash : undefined;
+      if (own === true || (own === undefined && noHash)) continue;
+      out.add(g.name);
+    }
+  }
+  return out;
+}
+
+function mentions(v: unknown, names: ReadonlySet<string>): boolean {
+  if (typeof v === 'string') return names.has(v);
+  if (Array.isArray(v)) return v.some((x) => mentions(x, names));
+  return isObj(v) && Object.entries(v).some(([k, x]) => k !== 'metadata' && mentions(x, names));
 }
 
 function strings(v: unknown): string[] {

@@ -379,13 +379,23 @@ spec:
     expect: [{ code: 'unpinned-protected-sector', message: /app "config" on cluster two \(protected sector production\) tracks "main"/, file: 'clusters/two/cluster.yaml' }],
   },
   {
-    name: 'production-safety: two apps writing the same object on one cluster is an error',
+    name: 'production-safety: two apps applying one object with the same content is a warning naming both',
     files: baseFleet({
       'components/operator/kustomization.yaml': kustomization('cm.yaml'),
       'components/operator/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n',
       'components/config/kustomization.yaml': kustomization('../operator/cm.yaml'),
     }),
-    expect: [{ code: 'shared-object', message: /ConfigMap op\/settings is written by app "config" and by app "operator"/ }],
+    expect: [{ code: 'shared-object-identical', severity: 'warning', message: /ConfigMap op\/settings \(components\/operator\/cm\.yaml:1\) is applied with the same content by 2 apps: "config" .*"operator"/ }],
+  },
+  {
+    name: 'production-safety: two apps applying one object with different content is an error',
+    files: baseFleet({
+      'components/operator/kustomization.yaml': kustomization('cm.yaml'),
+      'components/operator/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "1"\n',
+      'components/config/kustomization.yaml': kustomization('cm.yaml'),
+      'components/config/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "2"\n',
+    }),
+    expect: [{ code: 'shared-object', severity: 'error', message: /ConfigMap op\/settings is applied with different content by 2 apps/, hint: /data\.a \("2" in "config", "1" in "operator"\)/ }],
   },
   {
     name: 'production-safety: the same name in two namespaces is two objects',

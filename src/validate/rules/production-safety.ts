@@ -1,15 +1,14 @@
 /**
  * Production safety: a protected sector (production, unless it says otherwise) must track a
- * pinned commit, not a branch; and no two apps on one cluster may write the same object — the
- * second Application fights the first (or fails with FailOnSharedResource).
+ * pinned commit, not a branch; and an object applied by several apps of one cluster is judged by
+ * what the tools do with it (../shared-objects.ts): different content fights, the same content
+ * only makes the ownership marks flap.
  */
 import type { Finding } from '../../model/finding.js';
 import type { SectorSpec } from '../../model/spec.js';
-import { substitute } from '../../model/substitute.js';
 import type { RuleDefinition } from '../engine.js';
-import { at, fieldOrigin, place } from '../context.js';
-import { CLUSTER_SCOPED } from '../../load/manifests.js';
-import { PHASE_LABEL } from '../../model/constants.js';
+import { fieldOrigin, place } from '../context.js';
+import { sharedObjectFindings } from '../shared-objects.js';
 import { sameRepository } from '../../model/git-url.js';
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -28,8 +27,13 @@ export const productionSafetyRule: RuleDefinition = {
     },
     'shared-object': {
       severity: 'error',
-      summary: 'two apps write the same object on one cluster',
-      help: 'Two Applications managing one object overwrite each other on every sync (or the second fails with FailOnSharedResource); two Flux Kustomizations overwrite each other\'s owner labels and may prune it. Keep the object in one app.',
+      summary: 'apps of one cluster apply one object with different content',
+      help: 'Several apps (Argo CD Applications, Flux Kustomizations) apply the same object with different content, with content fleetplan cannot compute, or with Argo CD\'s FailOnSharedResource=true: the object holds whichever applied last (or the sync fails). Keep the object in one app and let the others depend on it.',
+    },
+    'shared-object-identical': {
+      severity: 'warning',
+      summary: 'apps of one cluster apply one object with the same content',
+      help: 'Several apps apply the same object with the same content: nothing fails, but the ownership marks flap (Flux owner labels, Argo CD tracking and SharedResourceWarning) and the app that stops listing it deletes it if it applied last. Keep the object in one app and let the others depend on it.',
     },
   },
   run(ctx) {
@@ -65,43 +69,8 @@ export const productionSafetyRule: RuleDefinition = {
           }));
         }
       }
-      const lookup = (n: string) => c.vars[n];
-      const byName = new Map(c.apps.map((a) => [a.name, a]));
-      const owners = new Map<string, { app: string; file: string; line: number }>();
-      for (const app of c.apps) {
-        for (const o of ctx.objectsOf(c, app) ?? []) {
-          if (!o.name || o.renamed) continue;
-          const name = o.name.includes('$') ? substitute(o.name, lookup).text : o.name;
-          const ns = CLUSTER_SCOPED.has(o.kind) ? '' : (o.namespace ?? app.destination.namespace ?? '');
-          const nsText = ns.includes('$') ? substitute(ns, lookup).text : ns;
-          // Flux's post-build variables are each Kustomization's own (leafVariables: false): `${APP}-env` built by two
-          // Kustomizations is two objects once Flux substitutes them, so a name still holding `${` is not compared.
-          if (fleet.engine === 'flux' && app.name.startsWith('flux:') && (name.includes('${') || nsText.includes('${'))) continue;
-          const key = `${o.group}/${o.kind}/${nsText}/${name}`;
-          const prev = owners.get(key);
-          if (!prev) {
-            owners.set(key, { app: app.name, file: o.file, line: o.line });
-            continue;
-          }
-          if (prev.app === app.name) continue;
-          // A bootstrap phase applies objects that GitOps then takes over (seed 003's hand-off).
-          if (byName.get(prev.app)?.labels[PHASE_LABEL] !== undefined || app.labels[PHASE_LABEL] !== undefined) continue;
-          const flux = fleet.engine === 'flux' && app.name.startsWith('flux:') && prev.app.startsWith('flux:');
-          const what = flux ? 'Kustomization' : 'app';
-          out.push(at(o.file, o.line, {
-            severity: 'error',
-            code: 'shared-object',
-            message: `${o.kind} ${nsText ? nsText + '/' : ''}${name} is written by ${what} "${app.name}" and by ${what} "${prev.app}" (${prev.file}:${prev.line}) on cluster ${c.name}`,
-            hint: flux
-              // kustomize-controller applies every Kustomization with one field manager: no conflict is raised (fluxcd/kustomize-controller#1724).
-              ? 'kustomize-controller applies both with the same field manager, so each reconcile silently overwrites the other\'s owner labels (kustomize.toolkit.fluxcd.io/name and /namespace), and when one of them stops applying the object its pruning can delete it while the other still applies it; keep the object in one Kustomization and give the other a dependsOn on it'
-              : 'keep the object in one app; the other can depend on it with needs',
-            cluster: c.name,
-            app: app.name,
-          }));
-        }
-      }
     }
+    out.push(...sharedObjectFindings(ctx));
     return out;
   },
 };
