@@ -152,3 +152,52 @@ test('render --leaves substitutes from a SOPS-encrypted Secret of the repository
   assert.doesNotMatch(text, /ENC\[/);
   assert.match(text, /v: REDACTED_SECRET_SECRET_DOMAIN\n/);
 });
+
+test("render --leaves sets a Flux Kustomization's commonMetadata on every object it applies, in metadata only, over the object's own keys; its charts' objects do not get it", async () => {
+  requireTools();
+  const dir = writeTree({
+    'kubernetes/flux/cluster/ks.yaml': ks('cluster-apps', 'kubernetes/apps').replace('  name: cluster-apps\n', '  name: cluster-apps\n  namespace: flux-system\n'),
+    'kubernetes/apps/kustomization.yaml': 'namespace: team\nresources:\n  - ./web/ks.yaml\n',
+    'kubernetes/apps/web/ks.yaml': ks('web', 'kubernetes/apps/web/app', `  targetNamespace: team
+  commonMetadata:
+    labels:
+      team: platform
+      app.kubernetes.io/part-of: web
+    annotations:
+      owner: platform@example.org
+`),
+    'kubernetes/apps/web/app/kustomization.yaml': 'resources:\n  - ./deploy.yaml\n  - ./helmrelease.yaml\n',
+    'kubernetes/apps/web/app/deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    team: old\n    keep: yes-kept\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n',
+    'kubernetes/apps/web/app/helmrelease.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: hello
+spec:
+  interval: 1h
+${localChart('./charts/hello')}  values:
+    greeting: hi
+`,
+    'charts/hello/Chart.yaml': 'apiVersion: v2\nname: hello\nversion: 0.1.0\n',
+    'charts/hello/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  text: "{{ .Values.greeting }}"\n',
+  });
+  const home = mkdtempSync(join(tmpdir(), 'fleetplan-flux-home-'));
+  try {
+    const out = join(dir, 'out');
+    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(home, 'cache')], process.cwd(), toolEnv(home));
+    assert.equal(r.code, 0, r.stderr);
+    const files = objects(join(out, 'cluster', 'manifests', 'flux_team_web'));
+    const deploy = Object.values(files).find((o) => o.kind === 'Deployment')!;
+    assert.deepEqual(deploy.metadata.labels, { team: 'platform', keep: 'yes-kept', 'app.kubernetes.io/part-of': 'web' });
+    assert.deepEqual(deploy.metadata.annotations, { owner: 'platform@example.org' });
+    assert.deepEqual(deploy.spec.selector.matchLabels, { app: 'web' }, 'selectors are not touched');
+    assert.deepEqual(deploy.spec.template.metadata.labels, { app: 'web' }, 'pod templates are not touched');
+    const release = Object.values(files).find((o) => o.kind === 'HelmRelease')!;
+    assert.equal(release.metadata.labels.team, 'platform', 'the HelmRelease is an object the Kustomization applies');
+    const chart = Object.entries(files).find(([f]) => f.startsWith('helm_'));
+    assert.ok(chart, Object.keys(files).join(', '));
+    assert.equal(chart[1].metadata.labels, undefined, "helm-controller applies the chart's objects, without the Kustomization's commonMetadata");
+  } finally {
+    removeTree(dir);
+    removeTree(home);
+  }
+});

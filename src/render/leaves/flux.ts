@@ -10,7 +10,8 @@
  *    does not enable kustomize's helmCharts);
  * 3. post-build substitution per object (`SubstituteVariables`): skipped for objects labelled or
  *    annotated `kustomize.toolkit.fluxcd.io/substitute: disabled`, and when the Kustomization defines
- *    no variable; otherwise Flux's envsubst (model/flux-substitute.ts), unset variables empty.
+ *    no variable; otherwise Flux's envsubst (model/flux-substitute.ts), unset variables empty;
+ * 4. the Kustomization's `commonMetadata` labels and annotations on every object (applyCommonMetadata).
  *
  * Then each HelmRelease of the output is a chart to render (helmReleaseCharts): the chart and
  * version from its `chartRef` (OCIRepository) or `chart.spec` (HelmRepository, GitRepository),
@@ -143,6 +144,27 @@ export function substituteFluxStream(text: string, sub: FluxSubstitution): strin
     })
     .map((d) => `---\n${d.endsWith('\n') ? d : `${d}\n`}`)
     .join('');
+}
+
+/**
+ * A Flux Kustomization's `spec.commonMetadata`, set on every object it applies (kustomize-controller
+ * PR #817): the labels and annotations are added to `metadata` only — not to pod templates or
+ * selectors — and a key the object already has takes the common value. The charts of its
+ * HelmReleases are helm-controller's objects and do not get them. Returns the objects given.
+ */
+export function applyCommonMetadata(objects: readonly Obj[], ks: Obj): readonly Obj[] {
+  const spec = isObj(ks.spec) ? ks.spec : {};
+  const meta = isObj(spec.commonMetadata) ? spec.commonMetadata : undefined;
+  if (!meta) return objects;
+  const labels = isObj(meta.labels) ? meta.labels : {};
+  const annotations = isObj(meta.annotations) ? meta.annotations : {};
+  for (const o of objects) {
+    if (!isObj(o.metadata)) o.metadata = {};
+    const m = o.metadata as Obj;
+    if (Object.keys(labels).length) m.labels = { ...(isObj(m.labels) ? m.labels : {}), ...labels };
+    if (Object.keys(annotations).length) m.annotations = { ...(isObj(m.annotations) ? m.annotations : {}), ...annotations };
+  }
+  return objects;
 }
 
 /** A HelmRelease's chart, as far as the repository says. */

@@ -22,7 +22,7 @@ import { appFileName } from '../../model/graphs.js';
 import { parseYamlAll, dumpYaml } from '../../yaml/index.js';
 import { isPlainObject } from '../../model/merge.js';
 import type { FluxSubstitution } from './flux.js';
-import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, fluxKustomizationFile, generatedResources, helmReleaseCharts, substituteFluxStream } from './flux.js';
+import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, applyCommonMetadata, fluxKustomizationFile, generatedResources, helmReleaseCharts, substituteFluxStream } from './flux.js';
 import { InputWalker } from './inputs.js';
 import type { ArtifactFetcher, ChartFetcher, RegistryCredentials } from '../../ports/chart-fetch.js';
 import type { DirectoryOptions } from './directory.js';
@@ -827,6 +827,7 @@ export async function renderLeafJobs(
         });
       }
       const objects = parseManifests(text, `${plan.path} (built)`);
+      applyCommonMetadata(objects as Record<string, unknown>[], source.kustomization);
       const files: OutputFile[] = objects.map((o, i) => ({ name: objectFileName(i, objects.length, o), content: serializeObject(o) }));
       const charts = await renderCharts(job, source, objects as Record<string, unknown>[]);
       files.push(...charts.files);
