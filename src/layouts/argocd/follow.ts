@@ -15,7 +15,7 @@ import { appFromApplication } from '../../model/application.js';
 import { joinRepoPath, normalizeRepoPath } from '../../model/repo-path.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, Fleet } from '../../model/fleet.js';
-import type { AppSpec } from '../../model/spec.js';
+import type { AppSpec, ProjectSpec } from '../../model/spec.js';
 import type { ClusterBuilder } from '../../ports/cluster-build.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { GitRepo, RepositoryOrigin } from '../../ports/git-repo.js';
@@ -112,6 +112,8 @@ interface ClusterEntry {
   name: string;
   server: string;
   apps: Record<string, AppSpec>;
+  /** The AppProjects a root or an app-of-apps applies to this cluster's Argo CD, exactly, with who applies each. */
+  projects: Record<string, { spec: ProjectSpec; via: string }>;
   notes: string[];
   registered: boolean;
 }
@@ -150,6 +152,31 @@ function argoObjectsOf(docs: readonly unknown[]): Record<string, unknown>[] {
     (d): d is Record<string, unknown> =>
       isPlainObject(d) && (d.kind === 'Application' || d.kind === 'ApplicationSet') && typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`) && isPlainObject(d.metadata) && typeof d.metadata.name === 'string',
   );
+}
+
+/** Every object of a build or file (list documents expanded), with a kind and a name. */
+function objectsOf(docs: readonly unknown[]): Record<string, unknown>[] {
+  return docs.flatMap((d) => {
+    try {
+      return expandListDocument(d);
+    } catch {
+      return [];
+    }
+  }).filter((d): d is Record<string, unknown> => isPlainObject(d) && typeof d.kind === 'string' && isPlainObject(d.metadata) && typeof d.metadata.name === 'string');
+}
+
+const isAppProject = (d: Record<string, unknown>): boolean => d.kind === 'AppProject' && typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`);
+
+/** `Kind name` of objects, a few of each kind and how many more, for a note. */
+function objectList(docs: readonly Record<string, unknown>[]): string {
+  const byKind = new Map<string, string[]>();
+  for (const d of docs) {
+    const md = d.metadata as Record<string, unknown>;
+    const list = byKind.get(String(d.kind)) ?? [];
+    list.push(`${typeof md.namespace === 'string' ? `${md.namespace}/` : ''}${String(md.name)}`);
+    byKind.set(String(d.kind), list);
+  }
+  return [...byKind].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([kind, names]) => `${kind} ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`).join('; ');
 }
 
 type RootGroup =
@@ -251,7 +278,7 @@ export class ArgoFollower {
 
   private cluster(name: string, server: string, registered: boolean): ClusterEntry {
     let c = this.clusters.get(name);
-    if (!c) this.clusters.set(name, (c = { name, server, apps: {}, notes: [], registered }));
+    if (!c) this.clusters.set(name, (c = { name, server, apps: {}, projects: {}, notes: [], registered }));
     return c;
   }
 
@@ -449,7 +476,9 @@ export class ArgoFollower {
         if (text !== undefined) {
           this.rootOf(home, `kustomize build ${dir}`, kustomizationIn(this.fs, dir));
           for (const o of objects) if (g.closure.files.has(o.file)) this.reached.add(this.object(o));
-          for (const doc of argoObjectsOf(parseYamlAll(text))) {
+          const docs = parseYamlAll(text);
+          this.alsoApplied(home, `kustomize build ${dir}`, objectsOf(docs), 'root');
+          for (const doc of argoObjectsOf(docs)) {
             // Its origin is the one file of the build that writes an object of that kind and name, as for a child.
             const written = objects.filter((o) => g.closure.files.has(o.file) && o.kind === doc.kind && o.name === (doc.metadata as Record<string, unknown>).name);
             await this.handle(doc, { via: `kustomize build ${dir}`, parent: `hand:${home}`, root: `kustomize build ${dir}`, ...(written.length === 1 ? atOf(written[0]!) : {}) }, home);
@@ -463,6 +492,14 @@ export class ArgoFollower {
         }
       } else if (g.kind === 'files') {
         this.rootOf(home, g.files.join(', '), g.files[0]);
+        // kubectl apply -f applies every object of the file, not only its Applications.
+        for (const f of g.files) {
+          try {
+            this.alsoApplied(home, f, objectsOf(parseYamlAll(this.fs.readText(f))), 'root');
+          } catch {
+            // A file the scan read but that does not parse whole: the scan's findings say so.
+          }
+        }
         for (const o of g.objects) {
           this.reached.add(this.object(o));
           await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, root: o.file, ...atOf(o) }, home);
@@ -473,6 +510,7 @@ export class ArgoFollower {
         const name = chart === '.' ? fleet.name : chart.split('/').pop()!;
         const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home);
         if (text !== undefined) {
+          this.alsoApplied(home, `helm template ${chart}`, objectsOf(parseYamlAll(text)), 'root');
           const items = argoObjectsOf(parseYamlAll(text)).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, root: `helm template ${chart}`, ...this.writtenAt(doc) } as Place }));
           for (const { doc, place } of this.lastOfEachKey(items, `the chart ${chart}`, this.cluster(home, IN_CLUSTER_SERVER, true))) await this.handle(doc, place, home);
         }
@@ -593,7 +631,7 @@ export class ArgoFollower {
 
   private clusterDefs(): ClusterDef[] {
     const homes = new Set(this.homes);
-    const used = [...this.clusters.values()].filter((c) => Object.keys(c.apps).length > 0 || c.registered || c.notes.length > 0);
+    const used = [...this.clusters.values()].filter((c) => Object.keys(c.apps).length > 0 || c.registered || c.notes.length > 0 || Object.keys(c.projects).length > 0);
     const spokes = used.filter((c) => !homes.has(c.name));
     const hub = this.homes.length === 1 && spokes.length > 0 ? this.homes[0] : undefined;
     const rank = (c: ClusterEntry): number => (homes.has(c.name) ? 0 : 1);
@@ -608,8 +646,30 @@ export class ArgoFollower {
           apps: c.apps,
           ...(c.server && !homes.has(c.name) ? { server: c.server } : {}),
         };
-        return { name: c.name, file: this.rootFiles.get(c.name) ?? this.fleetFile, metadata: { name: c.name }, spec, notes };
+        const projects = Object.keys(c.projects).sort();
+        if (projects.length > 0) notes.push(`AppProjects: ${projects.map((p) => `${p} (${c.projects[p]!.via})`).join(', ')}`);
+        return { name: c.name, file: this.rootFiles.get(c.name) ?? this.fleetFile, metadata: { name: c.name }, spec, notes, projects: Object.fromEntries(projects.map((p) => [p, c.projects[p]!.spec])) };
       });
+  }
+
+  /**
+   * What a root or an app-of-apps applies besides its Applications and ApplicationSets: its
+   * AppProjects land in the cluster's Argo CD as they are written (render writes them under
+   * projects/); any other object is named in a note, since render writes only Argo CD's objects
+   * (an app-of-apps' other objects are its leaves: render --leaves writes them).
+   */
+  private alsoApplied(cluster: string, via: string, docs: readonly Record<string, unknown>[], who: 'root' | 'app'): void {
+    const c = this.cluster(cluster, '', true);
+    for (const d of docs.filter(isAppProject)) {
+      const name = String((d.metadata as Record<string, unknown>).name);
+      if (!c.projects[name]) c.projects[name] = { spec: { manifest: d }, via };
+    }
+    const others = docs.filter((d) => !isAppProject(d) && !(typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`) && (d.kind === 'Application' || d.kind === 'ApplicationSet')));
+    if (others.length === 0) return;
+    const note = who === 'root'
+      ? `the root ${via} also applies ${others.length} object${others.length === 1 ? '' : 's'} that ${others.length === 1 ? 'is' : 'are'} not Argo CD's: ${objectList(others)} (render writes Argo CD's objects only; apply the root to get them)`
+      : `${via} (an app-of-apps) also applies ${others.length} object${others.length === 1 ? '' : 's'} that ${others.length === 1 ? 'is' : 'are'} not Argo CD's: ${objectList(others)} (its leaves: render --leaves writes them)`;
+    if (!c.notes.includes(note)) c.notes.push(note);
   }
 
   private async handle(doc: Record<string, unknown>, place: Place, home: string): Promise<void> {
@@ -843,7 +903,13 @@ export class ArgoFollower {
       } else {
         text = await this.directoryWithJsonnet(path, s, app, name, `Application ${name}'s ${at}`, where);
       }
-      if (text !== undefined) out.push(...argoObjectsOf(parseYamlAll(text)));
+      if (text !== undefined) {
+        const docs = objectsOf(parseYamlAll(text));
+        const argo = argoObjectsOf(docs);
+        // An app-of-apps gives the cluster its AppProjects and other objects beside the Applications.
+        if (argo.length > 0) this.alsoApplied(cluster, `Application ${name}`, docs, 'app');
+        out.push(...argo);
+      }
     }
     return out;
   }
