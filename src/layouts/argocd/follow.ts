@@ -29,7 +29,7 @@ import { expandListDocument } from '../../model/k8s-list.js';
 import type { ArgoObject, RepoScan } from './scan.js';
 import { KUSTOMIZATION_FILES } from '../../load/kustomization.js';
 import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
-import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
+import { isServerURL, normalizeGitURL, placeholderRepoURL } from '../../model/git-url.js';
 import { argoSourceType } from '../../model/argo-source-type.js';
 import type { JsonnetTool } from '../../ports/tools.js';
 import { InputError } from '../../errors/index.js';
@@ -853,7 +853,9 @@ export class ArgoFollower {
     for (const [i, s] of sources.entries()) {
       const at = field === 'spec.sources' ? `${field}[${i}]` : field;
       if (!this.isOwnSource(s)) {
-        this.remoteAppOfApps(app, s, name, place, cluster, at);
+        const placeholder = placeholderRepoURL(str(s.repoURL));
+        if (placeholder !== undefined) this.placeholderSource(String(s.repoURL), placeholder, name, place, cluster, at);
+        else this.remoteAppOfApps(app, s, name, place, cluster, at);
         continue;
       }
       if (typeof s.ref === 'string' && s.path === undefined) continue;
@@ -980,6 +982,30 @@ export class ArgoFollower {
     const parent = place.at ? `${place.at.file}:${place.at.line}` : (place.file ?? place.via);
     const message = `not read: Application ${name} (${parent}) ${field} is ${url} path ${normalized}${rev ? ` ${rev}` : ' HEAD'}, another repository than this clone (${this.tools.origin.url}), which ${signs.join(' and ')}: plan follows Applications in this clone only (--fetch pulls charts and OCI artifacts for render --leaves; it does not clone repositories to follow), so the Applications in it are not in this plan`;
     this.appsNotRead(message, name, place, cluster, field, `clone ${url} and run fleetplan plan --repo on it (--root ${normalized} follows that path), or keep the Applications in this repository`);
+  }
+
+  /**
+   * A repoURL that is a placeholder the user fills in before applying (`REPLACE`, `<repo-url>`,
+   * `${GITOPS_REPO}`, an empty host): it names no repository, neither this one nor another, so what
+   * the source deploys is not followed; said as such in a note and a `not-read` info at the repoURL (ADR 0392).
+   */
+  private placeholderSource(url: string, why: string, name: string, place: Place, cluster: string, field: string): void {
+    const parent = place.at ? `${place.at.file}:${place.at.line}` : (place.file ?? place.via);
+    const message = `not read: Application ${name} (${parent}) ${field}.repoURL "${url}" is a placeholder the user fills in before applying (${why}), not a repository URL: fleetplan does not guess which repository it will name, so what this source deploys is not in this plan`;
+    const c = this.cluster(cluster, '', true);
+    if (!c.notes.includes(message)) c.notes.push(message);
+    const file = place.at?.file ?? place.file;
+    this.findings.push({
+      severity: 'info',
+      code: 'not-read',
+      cluster,
+      app: name,
+      message,
+      ...(file ? { file } : {}),
+      ...(place.at ? { line: place.at.line } : {}),
+      path: `${field}.repoURL`,
+      hint: `fill in the repoURL (for this repository: ${this.tools.origin.url || 'its clone URL'}) to see what it deploys; --root PATH follows a path of this repository directly`,
+    });
   }
 
   /** The cluster note and the one `apps-not-read` warning at the parent's repoURL (ADR 0368). */
