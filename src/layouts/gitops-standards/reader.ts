@@ -50,6 +50,21 @@ export function bootstrapFiles(fs: RepoFileSystem): string[] {
   return fs.isDirectory(dir) ? fs.list(dir).filter((f) => /\.ya?ml$/.test(f)).map((f) => `${dir}/${f}`).sort() : [];
 }
 
+/**
+ * Whether the repository's Argo CD substitutes variables into what it builds: its bootstrap
+ * (`.bootstrap/**`) installs the config-management plugin (`kustomize build | envsub`, a
+ * ConfigManagementPlugin or a repo-server sidecar) or the `environment-variables` ConfigMap that
+ * is the plugin's environment. Without either, Argo CD builds each kustomization as it is and a
+ * `${x}` in a leaf (a shell script's) stays as written (ADR 0392).
+ */
+function bootstrapSubstitutes(fs: RepoFileSystem, hasEnvironment: boolean): boolean {
+  if (hasEnvironment) return true;
+  const dir = BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'));
+  const walk = (d: string, depth: number): string[] =>
+    !fs.isDirectory(d) || depth > 3 ? [] : fs.list(d).flatMap((f) => (fs.isDirectory(`${d}/${f}`) ? walk(`${d}/${f}`, depth + 1) : /\.ya?ml$/.test(f) ? [`${d}/${f}`] : []));
+  return walk(dir, 0).some((f) => /\bkind:\s*["']?ConfigManagementPlugin\b|\bsidecarContainers\s*:/.test(fs.readText(f)));
+}
+
 export function clusterDirs(fs: RepoFileSystem): string[] {
   return fs.list('clusters').filter((d) => fs.isDirectory(`clusters/${d}`) && kustomizationFile(fs, `clusters/${d}`) !== undefined);
 }
@@ -233,6 +248,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
 
   const vars = bootstrapVariables(fs);
   if (vars.source) real.set(BOOTSTRAP_ARGOCD, vars.source);
+  const substitutes = bootstrapSubstitutes(fs, vars.source !== undefined);
   const groups = new Map<string, GroupDef>();
   const groupLayers = new Map<string, { layer: Layered; reasons: string[] }>();
   const clusters: ClusterDef[] = [];
@@ -314,6 +330,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
       const values = valuesFiles.map((f) => real.get(f)).filter((s): s is SourceFile => s !== undefined);
       fallbacks.push({ cluster: c, dir, reasons: [...new Set(reasons)], values });
     }
+    if (!substitutes) def.notes!.push(`no config-management plugin in the repository's bootstrap (${BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'))}/): Argo CD builds the leaves with kustomize and substitutes no variables, and neither does render --leaves`);
     if (vars.bootstrapOnly.length) def.notes!.push(`set when ${BOOTSTRAP_ARGOCD} is applied, shown literally: ${vars.bootstrapOnly.join(', ')}`);
     clusters.push(def);
   }
@@ -344,7 +361,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
   const defaultRepo = isPlainObject(chartValues) ? (chartValues as { default?: { app?: { source?: { repoURL?: unknown } } } }).default?.app?.source?.repoURL : undefined;
   const repoURL = typeof defaultRepo === 'string' ? substitute(defaultRepo, (n) => vars.literal[n]).text : '';
   const fleet: Fleet = {
-    ...emptyFleet(fs.root, 'gitops-standards', ARGOCD_REPOSITORY_CAPABILITIES),
+    ...emptyFleet(fs.root, 'gitops-standards', substitutes ? ARGOCD_REPOSITORY_CAPABILITIES : { ...ARGOCD_REPOSITORY_CAPABILITIES, leafVariables: false }),
     name: basename(fs.root),
     file: vars.view ? BOOTSTRAP_ARGOCD : chartDir ? `${chartDir}/values.yaml` : 'clusters',
     repoURL,
