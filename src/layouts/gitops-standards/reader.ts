@@ -44,10 +44,15 @@ export const BOOTSTRAP_ARGOCD = '.bootstrap/argocd.yaml';
 export const ENVIRONMENT_CONFIGMAP = 'environment-variables';
 
 
-/** The objects applied by hand to bootstrap a cluster (`.bootstrap/*.yaml`: root Application, ArgoCD, ...), sorted. */
+/**
+ * The objects applied by hand to bootstrap a cluster (`.bootstrap/**.yaml`: root Application,
+ * ArgoCD, ...), sorted. Some repositories keep one bootstrap per kind of cluster in a folder
+ * (`.bootstrap/agent/hub-root-application.yaml`): those are the repository's roots too.
+ */
 export function bootstrapFiles(fs: RepoFileSystem): string[] {
-  const dir = BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'));
-  return fs.isDirectory(dir) ? fs.list(dir).filter((f) => /\.ya?ml$/.test(f)).map((f) => `${dir}/${f}`).sort() : [];
+  const walk = (d: string, depth: number): string[] =>
+    !fs.isDirectory(d) || depth > 3 ? [] : fs.list(d).flatMap((f) => (fs.isDirectory(`${d}/${f}`) ? walk(`${d}/${f}`, depth + 1) : /\.ya?ml$/.test(f) ? [`${d}/${f}`] : []));
+  return walk(BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/')), 0).sort();
 }
 
 /**
@@ -59,10 +64,7 @@ export function bootstrapFiles(fs: RepoFileSystem): string[] {
  */
 function bootstrapSubstitutes(fs: RepoFileSystem, hasEnvironment: boolean): boolean {
   if (hasEnvironment) return true;
-  const dir = BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'));
-  const walk = (d: string, depth: number): string[] =>
-    !fs.isDirectory(d) || depth > 3 ? [] : fs.list(d).flatMap((f) => (fs.isDirectory(`${d}/${f}`) ? walk(`${d}/${f}`, depth + 1) : /\.ya?ml$/.test(f) ? [`${d}/${f}`] : []));
-  return walk(dir, 0).some((f) => /\bkind:\s*["']?ConfigManagementPlugin\b|\bsidecarContainers\s*:/.test(fs.readText(f)));
+  return bootstrapFiles(fs).some((f) => /\bkind:\s*["']?ConfigManagementPlugin\b|\bsidecarContainers\s*:/.test(fs.readText(f)));
 }
 
 export function clusterDirs(fs: RepoFileSystem): string[] {
