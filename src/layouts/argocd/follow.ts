@@ -992,30 +992,20 @@ export class ArgoFollower {
   private placeholderSource(url: string, why: string, name: string, place: Place, cluster: string, field: string): void {
     const parent = place.at ? `${place.at.file}:${place.at.line}` : (place.file ?? place.via);
     const message = `not read: Application ${name} (${parent}) ${field}.repoURL "${url}" is a placeholder the user fills in before applying (${why}), not a repository URL: fleetplan does not guess which repository it will name, so what this source deploys is not in this plan`;
-    const c = this.cluster(cluster, '', true);
-    if (!c.notes.includes(message)) c.notes.push(message);
-    const file = place.at?.file ?? place.file;
-    this.findings.push({
-      severity: 'info',
-      code: 'not-read',
-      cluster,
-      app: name,
-      message,
-      ...(file ? { file } : {}),
-      ...(place.at ? { line: place.at.line } : {}),
-      path: `${field}.repoURL`,
-      hint: `fill in the repoURL (for this repository: ${this.tools.origin.url || 'its clone URL'}) to see what it deploys; --root PATH follows a path of this repository directly`,
-    });
+    this.appsNotRead(message, name, place, cluster, field, `fill in the repoURL (for this repository: ${this.tools.origin.url || 'its clone URL'}) to see what it deploys; --root PATH follows a path of this repository directly`, 'info');
   }
 
-  /** The cluster note and the one `apps-not-read` warning at the parent's repoURL (ADR 0368). */
-  private appsNotRead(message: string, name: string, place: Place, cluster: string, field: string, hint: string): void {
+  /**
+   * The cluster note and the one finding at the parent's repoURL: an `apps-not-read` warning (ADR
+   * 0368), or a `not-read` info for a placeholder, which names no repository (ADR 0392).
+   */
+  private appsNotRead(message: string, name: string, place: Place, cluster: string, field: string, hint: string, severity: 'warning' | 'info' = 'warning'): void {
     const c = this.cluster(cluster, '', true);
     if (!c.notes.includes(message)) c.notes.push(message);
     const file = place.at?.file ?? place.file;
     this.findings.push({
-      severity: 'warning',
-      code: 'apps-not-read',
+      severity,
+      code: severity === 'warning' ? 'apps-not-read' : 'not-read',
       cluster,
       app: name,
       message,
