@@ -34,6 +34,7 @@ import { argoSourceType } from '../../model/argo-source-type.js';
 import type { JsonnetTool } from '../../ports/tools.js';
 import { InputError } from '../../errors/index.js';
 import { dns1123SubdomainProblem } from '../../model/k8s-names.js';
+import { notArgoObjects } from '../../model/object-list.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
 import { argoBuildEnvironment, envsubst } from '../../render/leaves/jobs.js';
 
@@ -166,18 +167,6 @@ function objectsOf(docs: readonly unknown[]): Record<string, unknown>[] {
 }
 
 const isAppProject = (d: Record<string, unknown>): boolean => d.kind === 'AppProject' && typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`);
-
-/** `Kind name` of objects, a few of each kind and how many more, for a note. */
-function objectList(docs: readonly Record<string, unknown>[]): string {
-  const byKind = new Map<string, string[]>();
-  for (const d of docs) {
-    const md = d.metadata as Record<string, unknown>;
-    const list = byKind.get(String(d.kind)) ?? [];
-    list.push(`${typeof md.namespace === 'string' ? `${md.namespace}/` : ''}${String(md.name)}`);
-    byKind.set(String(d.kind), list);
-  }
-  return [...byKind].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([kind, names]) => `${kind} ${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`).join('; ');
-}
 
 type RootGroup =
   | { kind: 'kustomize'; dir: string; files: string[]; closure: ReturnType<typeof kustomizationClosure> }
@@ -667,8 +656,8 @@ export class ArgoFollower {
     const others = docs.filter((d) => !isAppProject(d) && !(typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`) && (d.kind === 'Application' || d.kind === 'ApplicationSet')));
     if (others.length === 0) return;
     const note = who === 'root'
-      ? `the root ${via} also applies ${others.length} object${others.length === 1 ? '' : 's'} that ${others.length === 1 ? 'is' : 'are'} not Argo CD's: ${objectList(others)} (render writes Argo CD's objects only; apply the root to get them)`
-      : `${via} (an app-of-apps) also applies ${others.length} object${others.length === 1 ? '' : 's'} that ${others.length === 1 ? 'is' : 'are'} not Argo CD's: ${objectList(others)} (its leaves: render --leaves writes them)`;
+      ? `the root ${via} also applies ${notArgoObjects(others)} (render writes Argo CD's objects only; apply the root to get them)`
+      : `${via} (an app-of-apps) also applies ${notArgoObjects(others)} (its leaves: render --leaves writes them)`;
     if (!c.notes.includes(note)) c.notes.push(note);
   }
 

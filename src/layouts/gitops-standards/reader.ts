@@ -38,6 +38,7 @@ import { kustomizationFile, readClusterKustomization } from '../../load/kustomiz
 import { located } from '../../yaml/documents.js';
 import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../model/fleet.js';
 import { emptyFleet } from '../../model/fleet.js';
+import { notArgoObjects } from '../../model/object-list.js';
 
 export const CHART_HOMES = ['.helm-charts', '.helm/charts'];
 export const BOOTSTRAP_ARGOCD = '.bootstrap/argocd.yaml';
@@ -332,6 +333,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
       const values = valuesFiles.map((f) => real.get(f)).filter((s): s is SourceFile => s !== undefined);
       fallbacks.push({ cluster: c, dir, reasons: [...new Set(reasons)], values });
     }
+    if (ck.others.length > 0 && reasons.length === 0) def.notes!.push(`kustomize build ${dir} also applies ${notArgoObjects(ck.others)} (render writes Argo CD's objects only; the root Application applies them)`);
     if (!substitutes) def.notes!.push(`no config-management plugin in the repository's bootstrap (${BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'))}/): Argo CD builds the leaves with kustomize and substitutes no variables, and neither does render --leaves`);
     if (vars.bootstrapOnly.length) def.notes!.push(`set when ${BOOTSTRAP_ARGOCD} is applied, shown literally: ${vars.bootstrapOnly.join(', ')}`);
     clusters.push(def);
