@@ -79,7 +79,8 @@ export function applicationFor(cluster: ResolvedCluster, app: ResolvedApp, plugi
 export function appProjectFor(fleet: Fleet, cluster: ResolvedCluster, name: string, p: ProjectSpec, wave: number): K8sObject {
   if (p.manifest) {
     const m = p.manifest as K8sObject;
-    return cluster.objectNamespace === false ? m : { ...m, metadata: { ...m.metadata, namespace: cluster.gitopsNamespace } };
+    // An AppProject written with its namespace (the argocd layout's own objects) keeps it.
+    return cluster.objectNamespace === false || m.metadata.namespace !== undefined ? m : { ...m, metadata: { ...m.metadata, namespace: cluster.gitopsNamespace } };
   }
   const metadata: K8sObject['metadata'] = {
     name,

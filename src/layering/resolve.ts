@@ -436,6 +436,11 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
     }
     for (const [p, spec] of Object.entries(def.projects ?? {})) defined.push([p, spec, { file: def.file, path: ['spec', 'projects', p] }]);
     for (const [p, spec, origin] of defined.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      // The repository's own AppProjects (argocd layout) are applied as written, like its Applications.
+      if (fleet.capabilities.appVariables === false) {
+        projects[p] = spec;
+        continue;
+      }
       projects[p] = substituteDeep(spec, [], lookup, (path, missing) => {
         findings.push(place({ file: origin.file, path: [...origin.path, ...path] }, {
           severity: 'error',

@@ -36,6 +36,8 @@ export interface ClusterKustomization {
   pin?: { revision: string; file: string; path: YamlPath };
   /** Why the Applications cannot be derived from the values alone (empty: they can). */
   unsupported: string[];
+  /** The objects of plain resource files the kustomization lists that are not Argo CD's (Namespaces, ConfigMaps, …): the build applies them too. */
+  others: Record<string, unknown>[];
 }
 
 export type ParseSource = (file: string) => SourceFile | undefined;
@@ -105,7 +107,7 @@ export function readClusterKustomization(
 ): ClusterKustomization {
   const unsupported: string[] = [];
   const file = kustomizationFile(fs, dir) ?? `${dir}/kustomization.yaml`;
-  const result: ClusterKustomization = { file, layers: [], unsupported };
+  const result: ClusterKustomization = { file, layers: [], unsupported, others: [] };
   const src = parse(file);
   if (!src || !isPlainObject(src.value)) {
     unsupported.push(`${file} cannot be read as a kustomization`);
@@ -155,8 +157,9 @@ export function readClusterKustomization(
         const md = isPlainObject(d.metadata) ? d.metadata : {};
         if (d.kind === 'Application' || d.kind === 'AppProject' || d.kind === 'ApplicationSet') {
           unsupported.push(`${target} holds ${String(d.kind)} objects`);
-        } else if (d.kind === 'ConfigMap' && typeof md.name === 'string') {
-          configMaps.set(md.name, isPlainObject(d.data) ? d.data : {});
+        } else {
+          if (d.kind === 'ConfigMap' && typeof md.name === 'string') configMaps.set(md.name, isPlainObject(d.data) ? d.data : {});
+          if (typeof d.kind === 'string') result.others.push(d);
         }
       }
       return;

@@ -40,3 +40,23 @@ export function isServerURL(url: string | undefined): url is string {
   const u = url.trim();
   return u !== '' && !/^(file:|\/|\.\.?(\/|$)|~)/i.test(u);
 }
+
+/**
+ * Why a repoURL is a placeholder the user fills in before applying, not a repository (undefined
+ * when it reads as a URL): a word such as `REPLACE` or `CHANGEME`, a `<repo-url>`, an envsubst
+ * `${GITOPS_REPO}` filled in when the file is applied, or a URL with an empty host (`https:///x`).
+ * Such a value names no repository, so it is neither this one nor "another repository".
+ */
+export function placeholderRepoURL(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const u = url.trim();
+  if (u === '') return 'it is empty';
+  if (/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/.test(u)) return 'it holds a variable filled in when the file is applied (envsubst or a plugin)';
+  if (/<[^>]*>/.test(u)) return 'it holds a <…> placeholder';
+  // Upper case inside a URL (https://github.com/YOUR_ORG/repo), any case when it is the whole value.
+  if (/\b(REPLACE(_ME)?|CHANGE_?ME|YOUR_[A-Z_]+|PLACEHOLDER)\b/.test(u) || /^(replace(_?me)?|change_?me|todo|fixme|placeholder|x{3,})$/i.test(u)) return 'it is a placeholder word';
+  if (/^[a-z][a-z0-9+.-]*:\/\/(\/|$)/i.test(u)) return 'its host is empty';
+  // Neither a URL with a scheme, nor scp form (git@host:org/repo), nor a host path (github.com/org/repo), nor oci.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(u) && !/^([\w.-]+@)?[\w.-]+:(?!\/\/)./.test(u) && !/^[\w-]+(\.[\w-]+)+(:\d+)?\//.test(u) && isServerURL(u)) return 'it is not a URL';
+  return undefined;
+}

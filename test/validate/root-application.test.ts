@@ -30,13 +30,13 @@ const ROOT = [
   '',
 ].join('\n');
 
-async function findings(path: string): Promise<{ code: string; file: string; line?: number; path?: string; message: string }[]> {
+async function findings(path: string, rootFile = '.bootstrap/root-application.yaml'): Promise<{ code: string; file: string; line?: number; path?: string; message: string }[]> {
   const dir = tempDir('root-app');
   const repo = join(dir, 'repo');
   try {
     copyTree(FIXTURE, repo);
-    mkdirSync(join(repo, '.bootstrap'), { recursive: true });
-    writeFileSync(join(repo, '.bootstrap/root-application.yaml'), ROOT);
+    mkdirSync(join(repo, rootFile, '..'), { recursive: true });
+    writeFileSync(join(repo, rootFile), ROOT);
     const values = join(repo, 'clusters/hub/values.yaml');
     writeFileSync(values, readFileSync(values, 'utf8').replace('applications:\n', `applications:\n  root-applications:\n    destination:\n      namespace: openshift-gitops\n    source:\n      path: ${path}\n`));
     const r = await cli(['validate', '--repo', repo, '-o', 'json']);
@@ -58,4 +58,9 @@ test('a root-named app that reads another folder is a duplicate, placed at its k
   assert.equal(f[0]!.path, 'applications.root-applications');
   assert.equal(typeof f[0]!.line, 'number');
   assert.match(f[0]!.message, /reads clusters\/hub or rendered\/hub\) but reads components\/cert-operator/);
+});
+
+test('a bootstrap root kept in a folder of .bootstrap (one per kind of cluster) is the repository\'s root too: its self-managing app is no duplicate', async () => {
+  const f = await findings('clusters/hub', '.bootstrap/agent/spoke-root-application.yaml');
+  assert.deepEqual(f.filter((x) => x.code === 'duplicate-app'), []);
 });

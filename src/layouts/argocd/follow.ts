@@ -15,7 +15,7 @@ import { appFromApplication } from '../../model/application.js';
 import { joinRepoPath, normalizeRepoPath } from '../../model/repo-path.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, Fleet } from '../../model/fleet.js';
-import type { AppSpec } from '../../model/spec.js';
+import type { AppSpec, ProjectSpec } from '../../model/spec.js';
 import type { ClusterBuilder } from '../../ports/cluster-build.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { GitRepo, RepositoryOrigin } from '../../ports/git-repo.js';
@@ -29,11 +29,12 @@ import { expandListDocument } from '../../model/k8s-list.js';
 import type { ArgoObject, RepoScan } from './scan.js';
 import { KUSTOMIZATION_FILES } from '../../load/kustomization.js';
 import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
-import { isServerURL, normalizeGitURL } from '../../model/git-url.js';
+import { isServerURL, normalizeGitURL, placeholderRepoURL } from '../../model/git-url.js';
 import { argoSourceType } from '../../model/argo-source-type.js';
 import type { JsonnetTool } from '../../ports/tools.js';
 import { InputError } from '../../errors/index.js';
 import { dns1123SubdomainProblem } from '../../model/k8s-names.js';
+import { notArgoObjects } from '../../model/object-list.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
 import { argoBuildEnvironment, envsubst } from '../../render/leaves/jobs.js';
 
@@ -112,6 +113,8 @@ interface ClusterEntry {
   name: string;
   server: string;
   apps: Record<string, AppSpec>;
+  /** The AppProjects a root or an app-of-apps applies to this cluster's Argo CD, exactly, with who applies each. */
+  projects: Record<string, { spec: ProjectSpec; via: string }>;
   notes: string[];
   registered: boolean;
 }
@@ -151,6 +154,19 @@ function argoObjectsOf(docs: readonly unknown[]): Record<string, unknown>[] {
       isPlainObject(d) && (d.kind === 'Application' || d.kind === 'ApplicationSet') && typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`) && isPlainObject(d.metadata) && typeof d.metadata.name === 'string',
   );
 }
+
+/** Every object of a build or file (list documents expanded), with a kind and a name. */
+function objectsOf(docs: readonly unknown[]): Record<string, unknown>[] {
+  return docs.flatMap((d) => {
+    try {
+      return expandListDocument(d);
+    } catch {
+      return [];
+    }
+  }).filter((d): d is Record<string, unknown> => isPlainObject(d) && typeof d.kind === 'string' && isPlainObject(d.metadata) && typeof d.metadata.name === 'string');
+}
+
+const isAppProject = (d: Record<string, unknown>): boolean => d.kind === 'AppProject' && typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`);
 
 type RootGroup =
   | { kind: 'kustomize'; dir: string; files: string[]; closure: ReturnType<typeof kustomizationClosure> }
@@ -251,7 +267,7 @@ export class ArgoFollower {
 
   private cluster(name: string, server: string, registered: boolean): ClusterEntry {
     let c = this.clusters.get(name);
-    if (!c) this.clusters.set(name, (c = { name, server, apps: {}, notes: [], registered }));
+    if (!c) this.clusters.set(name, (c = { name, server, apps: {}, projects: {}, notes: [], registered }));
     return c;
   }
 
@@ -449,7 +465,9 @@ export class ArgoFollower {
         if (text !== undefined) {
           this.rootOf(home, `kustomize build ${dir}`, kustomizationIn(this.fs, dir));
           for (const o of objects) if (g.closure.files.has(o.file)) this.reached.add(this.object(o));
-          for (const doc of argoObjectsOf(parseYamlAll(text))) {
+          const docs = parseYamlAll(text);
+          this.alsoApplied(home, `kustomize build ${dir}`, objectsOf(docs), 'root');
+          for (const doc of argoObjectsOf(docs)) {
             // Its origin is the one file of the build that writes an object of that kind and name, as for a child.
             const written = objects.filter((o) => g.closure.files.has(o.file) && o.kind === doc.kind && o.name === (doc.metadata as Record<string, unknown>).name);
             await this.handle(doc, { via: `kustomize build ${dir}`, parent: `hand:${home}`, root: `kustomize build ${dir}`, ...(written.length === 1 ? atOf(written[0]!) : {}) }, home);
@@ -463,6 +481,14 @@ export class ArgoFollower {
         }
       } else if (g.kind === 'files') {
         this.rootOf(home, g.files.join(', '), g.files[0]);
+        // kubectl apply -f applies every object of the file, not only its Applications.
+        for (const f of g.files) {
+          try {
+            this.alsoApplied(home, f, objectsOf(parseYamlAll(this.fs.readText(f))), 'root');
+          } catch {
+            // A file the scan read but that does not parse whole: the scan's findings say so.
+          }
+        }
         for (const o of g.objects) {
           this.reached.add(this.object(o));
           await this.handle(o.doc, { via: o.file, file: o.file, parent: `hand:${home}`, root: o.file, ...atOf(o) }, home);
@@ -473,6 +499,7 @@ export class ArgoFollower {
         const name = chart === '.' ? fleet.name : chart.split('/').pop()!;
         const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home);
         if (text !== undefined) {
+          this.alsoApplied(home, `helm template ${chart}`, objectsOf(parseYamlAll(text)), 'root');
           const items = argoObjectsOf(parseYamlAll(text)).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, root: `helm template ${chart}`, ...this.writtenAt(doc) } as Place }));
           for (const { doc, place } of this.lastOfEachKey(items, `the chart ${chart}`, this.cluster(home, IN_CLUSTER_SERVER, true))) await this.handle(doc, place, home);
         }
@@ -593,7 +620,7 @@ export class ArgoFollower {
 
   private clusterDefs(): ClusterDef[] {
     const homes = new Set(this.homes);
-    const used = [...this.clusters.values()].filter((c) => Object.keys(c.apps).length > 0 || c.registered || c.notes.length > 0);
+    const used = [...this.clusters.values()].filter((c) => Object.keys(c.apps).length > 0 || c.registered || c.notes.length > 0 || Object.keys(c.projects).length > 0);
     const spokes = used.filter((c) => !homes.has(c.name));
     const hub = this.homes.length === 1 && spokes.length > 0 ? this.homes[0] : undefined;
     const rank = (c: ClusterEntry): number => (homes.has(c.name) ? 0 : 1);
@@ -608,8 +635,30 @@ export class ArgoFollower {
           apps: c.apps,
           ...(c.server && !homes.has(c.name) ? { server: c.server } : {}),
         };
-        return { name: c.name, file: this.rootFiles.get(c.name) ?? this.fleetFile, metadata: { name: c.name }, spec, notes };
+        const projects = Object.keys(c.projects).sort();
+        if (projects.length > 0) notes.push(`AppProjects: ${projects.map((p) => `${p} (${c.projects[p]!.via})`).join(', ')}`);
+        return { name: c.name, file: this.rootFiles.get(c.name) ?? this.fleetFile, metadata: { name: c.name }, spec, notes, projects: Object.fromEntries(projects.map((p) => [p, c.projects[p]!.spec])) };
       });
+  }
+
+  /**
+   * What a root or an app-of-apps applies besides its Applications and ApplicationSets: its
+   * AppProjects land in the cluster's Argo CD as they are written (render writes them under
+   * projects/); any other object is named in a note, since render writes only Argo CD's objects
+   * (an app-of-apps' other objects are its leaves: render --leaves writes them).
+   */
+  private alsoApplied(cluster: string, via: string, docs: readonly Record<string, unknown>[], who: 'root' | 'app'): void {
+    const c = this.cluster(cluster, '', true);
+    for (const d of docs.filter(isAppProject)) {
+      const name = String((d.metadata as Record<string, unknown>).name);
+      if (!c.projects[name]) c.projects[name] = { spec: { manifest: d }, via };
+    }
+    const others = docs.filter((d) => !isAppProject(d) && !(typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`) && (d.kind === 'Application' || d.kind === 'ApplicationSet')));
+    if (others.length === 0) return;
+    const note = who === 'root'
+      ? `the root ${via} also applies ${notArgoObjects(others)} (render writes Argo CD's objects only; apply the root to get them)`
+      : `${via} (an app-of-apps) also applies ${notArgoObjects(others)} (its leaves: render --leaves writes them)`;
+    if (!c.notes.includes(note)) c.notes.push(note);
   }
 
   private async handle(doc: Record<string, unknown>, place: Place, home: string): Promise<void> {
@@ -793,7 +842,9 @@ export class ArgoFollower {
     for (const [i, s] of sources.entries()) {
       const at = field === 'spec.sources' ? `${field}[${i}]` : field;
       if (!this.isOwnSource(s)) {
-        this.remoteAppOfApps(app, s, name, place, cluster, at);
+        const placeholder = placeholderRepoURL(str(s.repoURL));
+        if (placeholder !== undefined) this.placeholderSource(String(s.repoURL), placeholder, name, place, cluster, at);
+        else this.remoteAppOfApps(app, s, name, place, cluster, at);
         continue;
       }
       if (typeof s.ref === 'string' && s.path === undefined) continue;
@@ -843,7 +894,13 @@ export class ArgoFollower {
       } else {
         text = await this.directoryWithJsonnet(path, s, app, name, `Application ${name}'s ${at}`, where);
       }
-      if (text !== undefined) out.push(...argoObjectsOf(parseYamlAll(text)));
+      if (text !== undefined) {
+        const docs = objectsOf(parseYamlAll(text));
+        const argo = argoObjectsOf(docs);
+        // An app-of-apps gives the cluster its AppProjects and other objects beside the Applications.
+        if (argo.length > 0) this.alsoApplied(cluster, `Application ${name}`, docs, 'app');
+        out.push(...argo);
+      }
     }
     return out;
   }
@@ -916,14 +973,28 @@ export class ArgoFollower {
     this.appsNotRead(message, name, place, cluster, field, `clone ${url} and run fleetplan plan --repo on it (--root ${normalized} follows that path), or keep the Applications in this repository`);
   }
 
-  /** The cluster note and the one `apps-not-read` warning at the parent's repoURL (ADR 0368). */
-  private appsNotRead(message: string, name: string, place: Place, cluster: string, field: string, hint: string): void {
+  /**
+   * A repoURL that is a placeholder the user fills in before applying (`REPLACE`, `<repo-url>`,
+   * `${GITOPS_REPO}`, an empty host): it names no repository, neither this one nor another, so what
+   * the source deploys is not followed; said as such in a note and a `not-read` info at the repoURL (ADR 0392).
+   */
+  private placeholderSource(url: string, why: string, name: string, place: Place, cluster: string, field: string): void {
+    const parent = place.at ? `${place.at.file}:${place.at.line}` : (place.file ?? place.via);
+    const message = `not read: Application ${name} (${parent}) ${field}.repoURL "${url}" is a placeholder the user fills in before applying (${why}), not a repository URL: fleetplan does not guess which repository it will name, so what this source deploys is not in this plan`;
+    this.appsNotRead(message, name, place, cluster, field, `fill in the repoURL (for this repository: ${this.tools.origin.url || 'its clone URL'}) to see what it deploys; --root PATH follows a path of this repository directly`, 'info');
+  }
+
+  /**
+   * The cluster note and the one finding at the parent's repoURL: an `apps-not-read` warning (ADR
+   * 0368), or a `not-read` info for a placeholder, which names no repository (ADR 0392).
+   */
+  private appsNotRead(message: string, name: string, place: Place, cluster: string, field: string, hint: string, severity: 'warning' | 'info' = 'warning'): void {
     const c = this.cluster(cluster, '', true);
     if (!c.notes.includes(message)) c.notes.push(message);
     const file = place.at?.file ?? place.file;
     this.findings.push({
-      severity: 'warning',
-      code: 'apps-not-read',
+      severity,
+      code: severity === 'warning' ? 'apps-not-read' : 'not-read',
       cluster,
       app: name,
       message,

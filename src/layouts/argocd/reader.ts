@@ -21,7 +21,7 @@ import type { YamlPath } from '../../model/source.js';
 import type { RepoScan } from './scan.js';
 import { scanRepository } from './scan.js';
 import { addOciSourceNotes } from './oci-notes.js';
-import { isServerURL, sameRepository } from '../../model/git-url.js';
+import { isServerURL, placeholderRepoURL, sameRepository } from '../../model/git-url.js';
 
 /**
  * The repository's own Argo CD objects are the configuration, and fleetplan does not bootstrap it:
@@ -111,7 +111,7 @@ export function loadArgoCd(fs: RepoFileSystem): LoadResult {
   const own = scan.objects
     .filter((o) => o.kind === 'Application')
     .flatMap((o) => sourcesOf(o.doc))
-    .filter((s) => typeof s.repoURL === 'string' && !s.repoURL.startsWith('oci://') && s.chart === undefined && typeof s.path === 'string' && s.path !== '' && fs.exists(s.path));
+    .filter((s) => typeof s.repoURL === 'string' && !s.repoURL.startsWith('oci://') && placeholderRepoURL(s.repoURL) === undefined && s.chart === undefined && typeof s.path === 'string' && s.path !== '' && fs.exists(s.path));
   const platform = platformOf(scan.objects);
   const fleet: Fleet = {
     ...emptyFleet(fs.root, 'argocd', ARGOCD_CAPABILITIES),

@@ -13,6 +13,7 @@ import type { AppSpec, ProjectSpec } from '../../model/spec.js';
 import type { ClusterBuilder, FallbackRequest } from '../../ports/cluster-build.js';
 import type { LoadResult } from '../../load/native.js';
 import { parseAll } from '../../yaml/documents.js';
+import { notArgoObjects } from '../../model/object-list.js';
 import { valuesPath } from './reader.js';
 import type { SourceFile, YamlPath } from '../../model/source.js';
 
@@ -49,12 +50,14 @@ export async function completeFallbacks(result: LoadResult, builder: () => Promi
       def.notes = [...(def.notes ?? []), `not read: kustomize build of ${req.dir} failed`];
       continue;
     }
-    applyBuild(def, text);
+    const others = applyBuild(def, text);
     const projects = Object.keys(def.projects ?? {});
     def.notes = [
       ...(def.notes ?? []),
       `Applications read from ${tool.description} of ${req.dir} (fallback: ${why})`,
       projects.length ? `AppProjects: ${projects.join(', ')}` : 'no AppProjects',
+      // The build applies them too; render writes Applications and AppProjects only (ADR 0392).
+      ...(others.length > 0 ? [`kustomize build ${req.dir} also applies ${notArgoObjects(others)} (render writes Argo CD's Applications and AppProjects only; the root Application applies them)`] : []),
     ];
     result.fleet.sources.set(def.file, builtView(def, req.values ?? []));
   }
@@ -94,20 +97,22 @@ function addFinding(result: LoadResult, def: ClusterDef, req: FallbackRequest, m
   void req;
 }
 
-/** The Applications and AppProjects of a kustomize build → the cluster's own layer. */
-export function applyBuild(def: ClusterDef, text: string): void {
+/** The Applications and AppProjects of a kustomize build → the cluster's own layer; returns the build's other objects. */
+export function applyBuild(def: ClusterDef, text: string): Record<string, unknown>[] {
+  const others: Record<string, unknown>[] = [];
   const apps: Record<string, AppSpec> = {};
   const projects: Record<string, ProjectSpec> = {};
   for (const doc of parseAll(text)) {
     if (!isPlainObject(doc) || !isPlainObject(doc.metadata) || typeof doc.metadata.name !== 'string') continue;
-    if (doc.apiVersion !== 'argoproj.io/v1alpha1') continue;
-    if (doc.kind === 'Application') apps[doc.metadata.name] = appFromManifest(doc);
-    else if (doc.kind === 'AppProject') projects[doc.metadata.name] = { manifest: doc };
+    if (doc.apiVersion === 'argoproj.io/v1alpha1' && doc.kind === 'Application') apps[doc.metadata.name] = appFromManifest(doc);
+    else if (doc.apiVersion === 'argoproj.io/v1alpha1' && doc.kind === 'AppProject') projects[doc.metadata.name] = { manifest: doc };
+    else others.push(doc);
   }
   def.spec.groups = [];
   def.spec.apps = apps;
   def.projects = projects;
   delete def.revisionPin;
+  return others;
 }
 
 export function appFromManifest(doc: Record<string, unknown>): AppSpec {

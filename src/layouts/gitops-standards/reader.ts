@@ -38,16 +38,34 @@ import { kustomizationFile, readClusterKustomization } from '../../load/kustomiz
 import { located } from '../../yaml/documents.js';
 import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../model/fleet.js';
 import { emptyFleet } from '../../model/fleet.js';
+import { notArgoObjects } from '../../model/object-list.js';
 
 export const CHART_HOMES = ['.helm-charts', '.helm/charts'];
 export const BOOTSTRAP_ARGOCD = '.bootstrap/argocd.yaml';
 export const ENVIRONMENT_CONFIGMAP = 'environment-variables';
 
 
-/** The objects applied by hand to bootstrap a cluster (`.bootstrap/*.yaml`: root Application, ArgoCD, ...), sorted. */
+/**
+ * The objects applied by hand to bootstrap a cluster (`.bootstrap/**.yaml`: root Application,
+ * ArgoCD, ...), sorted. Some repositories keep one bootstrap per kind of cluster in a folder
+ * (`.bootstrap/agent/hub-root-application.yaml`): those are the repository's roots too.
+ */
 export function bootstrapFiles(fs: RepoFileSystem): string[] {
-  const dir = BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'));
-  return fs.isDirectory(dir) ? fs.list(dir).filter((f) => /\.ya?ml$/.test(f)).map((f) => `${dir}/${f}`).sort() : [];
+  const walk = (d: string, depth: number): string[] =>
+    !fs.isDirectory(d) || depth > 3 ? [] : fs.list(d).flatMap((f) => (fs.isDirectory(`${d}/${f}`) ? walk(`${d}/${f}`, depth + 1) : /\.ya?ml$/.test(f) ? [`${d}/${f}`] : []));
+  return walk(BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/')), 0).sort();
+}
+
+/**
+ * Whether the repository's Argo CD substitutes variables into what it builds: its bootstrap
+ * (`.bootstrap/**`) installs the config-management plugin (`kustomize build | envsub`, a
+ * ConfigManagementPlugin or a repo-server sidecar) or the `environment-variables` ConfigMap that
+ * is the plugin's environment. Without either, Argo CD builds each kustomization as it is and a
+ * `${x}` in a leaf (a shell script's) stays as written (ADR 0392).
+ */
+function bootstrapSubstitutes(fs: RepoFileSystem, hasEnvironment: boolean): boolean {
+  if (hasEnvironment) return true;
+  return bootstrapFiles(fs).some((f) => /\bkind:\s*["']?ConfigManagementPlugin\b|\bsidecarContainers\s*:/.test(fs.readText(f)));
 }
 
 export function clusterDirs(fs: RepoFileSystem): string[] {
@@ -233,6 +251,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
 
   const vars = bootstrapVariables(fs);
   if (vars.source) real.set(BOOTSTRAP_ARGOCD, vars.source);
+  const substitutes = bootstrapSubstitutes(fs, vars.source !== undefined);
   const groups = new Map<string, GroupDef>();
   const groupLayers = new Map<string, { layer: Layered; reasons: string[] }>();
   const clusters: ClusterDef[] = [];
@@ -314,6 +333,8 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
       const values = valuesFiles.map((f) => real.get(f)).filter((s): s is SourceFile => s !== undefined);
       fallbacks.push({ cluster: c, dir, reasons: [...new Set(reasons)], values });
     }
+    if (ck.others.length > 0 && reasons.length === 0) def.notes!.push(`kustomize build ${dir} also applies ${notArgoObjects(ck.others)} (render writes Argo CD's objects only; the root Application applies them)`);
+    if (!substitutes) def.notes!.push(`no config-management plugin in the repository's bootstrap (${BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'))}/): Argo CD builds the leaves with kustomize and substitutes no variables, and neither does render --leaves`);
     if (vars.bootstrapOnly.length) def.notes!.push(`set when ${BOOTSTRAP_ARGOCD} is applied, shown literally: ${vars.bootstrapOnly.join(', ')}`);
     clusters.push(def);
   }
@@ -344,7 +365,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
   const defaultRepo = isPlainObject(chartValues) ? (chartValues as { default?: { app?: { source?: { repoURL?: unknown } } } }).default?.app?.source?.repoURL : undefined;
   const repoURL = typeof defaultRepo === 'string' ? substitute(defaultRepo, (n) => vars.literal[n]).text : '';
   const fleet: Fleet = {
-    ...emptyFleet(fs.root, 'gitops-standards', ARGOCD_REPOSITORY_CAPABILITIES),
+    ...emptyFleet(fs.root, 'gitops-standards', substitutes ? ARGOCD_REPOSITORY_CAPABILITIES : { ...ARGOCD_REPOSITORY_CAPABILITIES, leafVariables: false }),
     name: basename(fs.root),
     file: vars.view ? BOOTSTRAP_ARGOCD : chartDir ? `${chartDir}/values.yaml` : 'clusters',
     repoURL,

@@ -21,7 +21,7 @@ import type { HelmParameter, LeafJob } from './render.js';
 import { directoryOptions } from './directory.js';
 import { jsonnetSettings } from './jsonnet.js';
 import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
-import { sameRepository } from '../../model/git-url.js';
+import { placeholderRepoURL, sameRepository } from '../../model/git-url.js';
 import { normalizeRepoPath } from '../../model/repo-path.js';
 import { ociChartReference } from '../../model/helm-oci.js';
 import { RepositorySecrets, chartRepositoryIsOci, ociLeafSource, repositoryAccess, sourceLocations } from './jobs-oci.js';
@@ -215,7 +215,8 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         continue;
       }
       if (!sameRepository(src.repoURL, fleet.repoURL)) {
-        skipped.push({ cluster: c.name, app: app.name, reason: `source ${src.repoURL} is another repository` });
+        const placeholder = placeholderRepoURL(src.repoURL);
+        skipped.push({ cluster: c.name, app: app.name, reason: placeholder !== undefined ? `source repoURL "${src.repoURL}" is a placeholder filled in before applying (${placeholder}), not a repository` : `source ${src.repoURL} is another repository` });
         continue;
       }
       const application = applicationFor(c, app) as unknown as Record<string, unknown>;

@@ -174,6 +174,30 @@ function fluxOutcome(c: ResolvedCluster, app: ResolvedApp, late: readonly Resolv
   };
 }
 
+/**
+ * The repository's own Argo CD Applications (fleetplan's own fleets keep the error: its bootstrap
+ * waits on each wave), a custom resource in the same wave as the app installing its CRD (ADR 0392): the
+ * app-of-apps syncs the wave's Applications together, so there is no order, only a race. The
+ * user's first sync fails ("the server could not find the requested resource") until the provider
+ * has installed the CRD; a retry converges: `syncPolicy.retry`, or a person syncing a manual app
+ * again — a warning. An automated sync without retry is not attempted again for the same revision,
+ * so it stays failed and holds back the later waves — an error. Undefined: not the same wave.
+ */
+function sameWaveOutcome(app: ResolvedApp, late: readonly ResolvedApp[]): { severity: 'error' | 'warning'; outcome: string } | undefined {
+  if (late.some((p) => p.wave !== app.wave)) return undefined;
+  const names = late.map((p) => `"${p.name}"`).join(' or ');
+  // The repository's own Application says it as written (the model keeps it whole in `manifest`).
+  const spec = app.manifest && typeof app.manifest.spec === 'object' && app.manifest.spec !== null ? (app.manifest.spec as Record<string, unknown>) : undefined;
+  const written = spec && typeof spec.syncPolicy === 'object' && spec.syncPolicy !== null ? (spec.syncPolicy as Record<string, unknown>) : undefined;
+  const policy = written ?? app.syncPolicy ?? {};
+  const race = `both are in wave ${app.wave}, which Argo CD syncs together, so on a new cluster the first sync of "${app.name}" fails ("the server could not find the requested resource") until ${names} has installed the CRD`;
+  if (policy.automated !== undefined && policy.automated !== null && policy.retry === undefined) {
+    return { severity: 'error', outcome: `${race}, and an automated sync without syncPolicy.retry is not attempted again for that revision, so it stays failed and holds back the later waves` };
+  }
+  const retry = policy.retry !== undefined ? 'syncPolicy.retry syncs it again' : 'it has no automated sync, so a person syncs it again';
+  return { severity: 'warning', outcome: `${race}; ${retry} once the CRD is there, so it converges late` };
+}
+
 export const crdOrderRule: RuleDefinition = {
   name: 'crd-order',
   codes: {
@@ -211,7 +235,7 @@ export const crdOrderRule: RuleDefinition = {
           const provs = e.late.map((p) => (ctx.fleet.engine === 'flux' ? `"${p.name}"` : `"${p.name}" (wave ${p.wave})`)).join(', ');
           const kinds = [...new Set(e.kinds)].sort().join(', ');
           const where = ctx.fleet.engine === 'flux' ? '' : ` at wave ${app.wave}`;
-          const flux = ctx.fleet.engine === 'flux' ? fluxOutcome(c, app, e.late) : undefined;
+          const flux = ctx.fleet.engine === 'flux' ? fluxOutcome(c, app, e.late) : app.labels[PHASE_LABEL] === undefined && ctx.fleet.capabilities.repositoryArgoConfig ? sameWaveOutcome(app, e.late) : undefined;
           out.push(place(ctx.fleet, app.explicitWave !== undefined ? fieldOrigin(ctx.fleet, app, ['wave']) : app.origin, {
             severity: flux?.severity ?? 'error',
             code: 'crd-order',

@@ -112,7 +112,7 @@ test('validate on svitnin-redhat reports exactly the paths its partial copy leav
     'error missing-path groups/all/values.yaml:42 applications.kube-ops-view.source.path',
     // Not in SOURCE.md: on the hub, groups/all's metallb-operator is an ACM OperatorPolicy at wave 5,
     // the wave of acm-operator, which installs that API (and before acm-instance at 15).
-    'error crd-order groups/all/values.yaml:76 applications.metallb-operator.annotations.argocd.argoproj.io/sync-wave',
+    'warning crd-order groups/all/values.yaml:76 applications.metallb-operator.annotations.argocd.argoproj.io/sync-wave',
     'error missing-path groups/all/values.yaml:84 applications.nmstate-operator.source.path',
     'error missing-path groups/all/values.yaml:92 applications.nmstate-instance.source.path',
     'error missing-path groups/prod/values.yaml:20 applications.hyperconverged-instance.source.path',
