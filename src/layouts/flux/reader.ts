@@ -18,7 +18,7 @@ import { FLEET_FILE } from '../../model/constants.js';
 import { emptyFleet } from '../../model/fleet.js';
 import { isObj, joinRelative } from '../../load/manifests.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
-import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute.js';
+import { fluxSubstitute, FluxSubstituteError, fluxSubstitutionHint } from '../../model/flux-substitute.js';
 import { fluxVariables, setFluxBuildScopes } from '../../load/flux-variables.js';
 import type { FluxBuildScope } from '../../load/flux-variables.js';
 import type { ConfigLookup, RepoObject } from '../../load/flux-variables.js';
@@ -514,7 +514,7 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
           const back = parseYamlAll(fluxSubstitute(dumpYaml(o), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v])), { schema: 'core' })[0];
           if (isObj(back)) o = back;
         } catch (err) {
-          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: 'Flux fails the same way; escape a literal with $${...} or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled' });
+          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: fluxSubstitutionHint(err) });
         }
       }
       const applied: Built = { ...b, obj: o };
