@@ -11,7 +11,7 @@
  *   which Flux skips as well) — the caller says that it cannot know the values.
  */
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { isObj } from './manifests.js';
+import { isObj, joinRelative } from './manifests.js';
 import { parseYamlAll } from '../yaml/index.js';
 
 export interface FluxVariables {
@@ -30,6 +30,66 @@ export interface RepoObject {
   namespace?: string;
   file: string;
   body: Record<string, unknown>;
+  /**
+   * Where kustomize builds put it (docs/adr/0393): the namespaces that the kustomizations listing
+   * its file (through resources, folders and components) set, one per way up; undefined when no
+   * kustomization on that way sets one (then it keeps `namespace`). Absent: no kustomization lists it.
+   */
+  lands?: (string | undefined)[];
+}
+
+const KUSTOMIZATION_FILE = /(^|\/)(kustomization\.ya?ml|Kustomization)$/;
+
+/**
+ * For every file or folder that a kustomization of `files` lists (in `resources`, `bases` or
+ * `components`), the namespaces kustomize build gives its objects on each way up to a kustomization
+ * nothing lists: the outermost `namespace:` on the way wins (kustomize's namespace transformer runs
+ * in every kustomization, outer last), undefined when none sets one. A component's resources are
+ * the including kustomization's, so its namespace applies to them.
+ */
+export function kustomizeLandings(fs: RepoFileSystem, files: readonly string[]): (path: string) => (string | undefined)[] | undefined {
+  const parents = new Map<string, { dir: string; namespace?: string }[]>();
+  for (const f of files) {
+    if (!KUSTOMIZATION_FILE.test(f)) continue;
+    let doc: unknown;
+    try {
+      doc = parseYamlAll(fs.readText(f), { schema: 'core' })[0];
+    } catch {
+      continue;
+    }
+    if (!isObj(doc)) continue;
+    const dir = f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '.';
+    const namespace = typeof doc.namespace === 'string' && doc.namespace !== '' ? doc.namespace : undefined;
+    for (const field of ['resources', 'bases', 'components']) {
+      for (const r of Array.isArray(doc[field]) ? doc[field] : []) {
+        if (typeof r !== 'string' || r.includes('://') || r.startsWith('github.com/')) continue;
+        const target = joinRelative(dir, r.replace(/\/+$/, ''));
+        if (target === undefined || target === dir) continue;
+        const list = parents.get(target) ?? [];
+        list.push({ dir, ...(namespace !== undefined ? { namespace } : {}) });
+        parents.set(target, list);
+      }
+    }
+  }
+  const memo = new Map<string, (string | undefined)[]>();
+  const up = (path: string, seen: Set<string>): (string | undefined)[] => {
+    const known = memo.get(path);
+    if (known) return known;
+    const ps = parents.get(path);
+    if (!ps || seen.has(path)) return [undefined];
+    seen.add(path);
+    const out = new Set<string | undefined>();
+    for (const p of ps) for (const outer of up(p.dir, seen)) out.add(outer ?? p.namespace);
+    seen.delete(path);
+    const list = [...out];
+    memo.set(path, list);
+    return list;
+  };
+  return (path) => {
+    if (parents.has(path)) return up(path, new Set());
+    // Listed through its folder (`resources: [./sops]` with a kustomization there listing the file).
+    return undefined;
+  };
 }
 
 const INDEXED = ['ConfigMap', 'Secret', 'OCIRepository', 'HelmRepository', 'GitRepository'];
@@ -57,7 +117,9 @@ export class RepoConfigIndex {
   private all(): RepoObject[] {
     if (this.objects) return this.objects;
     const out: RepoObject[] = [];
-    for (const f of [...this.files()].sort()) {
+    const files = this.files();
+    const lands = kustomizeLandings(this.fs, files);
+    for (const f of [...files].sort()) {
       let text: string;
       try {
         text = this.fs.readText(f);
@@ -73,17 +135,23 @@ export class RepoConfigIndex {
       }
       for (const d of docs) {
         if (!isObj(d) || typeof d.kind !== 'string' || !INDEXED.includes(d.kind) || !isObj(d.metadata) || typeof d.metadata.name !== 'string') continue;
-        out.push({ kind: d.kind, name: d.metadata.name, ...(typeof d.metadata.namespace === 'string' ? { namespace: d.metadata.namespace } : {}), file: f, body: d });
+        const landing = lands(f);
+        out.push({ kind: d.kind, name: d.metadata.name, ...(typeof d.metadata.namespace === 'string' ? { namespace: d.metadata.namespace } : {}), file: f, body: d, ...(landing ? { lands: landing } : {}) });
       }
     }
     return (this.objects = out);
   }
 
-  /** Objects of that kind and name; one in `namespace` first, else ones without a namespace (set by a kustomization). */
+  /**
+   * Objects of that kind and name; ones that land in `namespace` first (written there, or moved
+   * there by the kustomizations that list them), else ones without a namespace anywhere (set by a
+   * kustomization fleetplan does not see, or the default).
+   */
   find(kind: string, name: string, namespace: string): RepoObject[] {
     const same = this.all().filter((o) => o.kind === kind && o.name === name);
-    const exact = same.filter((o) => o.namespace === namespace);
-    return exact.length ? exact : same.filter((o) => o.namespace === undefined);
+    const landsIn = (o: RepoObject) => (o.lands ?? [undefined]).map((l) => l ?? o.namespace);
+    const exact = same.filter((o) => landsIn(o).includes(namespace));
+    return exact.length ? exact : same.filter((o) => landsIn(o).includes(undefined));
   }
 }
 

@@ -802,7 +802,7 @@ export async function renderLeafJobs(
       if (source.unresolved.length) {
         throw new InputError(
           `post-build substitution reads ${source.unresolved.map((u) => `${u.source} (${u.reason})`).join(', ')}: fleetplan cannot know the values Flux substitutes, so it does not render this Kustomization`,
-          { code: 'flux-substitution-unresolved', location: { file: source.path }, hint: 'commit the ConfigMap to the repository, or mark the source optional: true if it may be absent' },
+          { code: 'flux-substitution-unresolved', location: { file: source.path }, hint: `commit the ${source.unresolved.map((u) => u.source.split('/')[0]).filter((k, i, a) => a.indexOf(k) === i).join(' or ')} to the repository (a Secret may be SOPS-encrypted) where the Kustomization's namespace gets it, or mark the source optional: true if it may be absent` },
         );
       }
       const plan = await planFlux(source);
