@@ -506,11 +506,16 @@ function applyFunc(name: string, v: string, args: string[]): string {
   }
 }
 
+const DEFAULT_OPS = new Set(['', '=', ':=', ':-', ':?', ':+']);
+
 /**
  * Evaluates `text` with `lookup` (undefined = unset, which Flux treats as empty). `used` collects
- * every variable name read, in order of first use.
+ * every variable name read, in order of first use. `opaque` names variables whose lookup is a
+ * stand-in for a value fleetplan does not print (a Secret's redaction marker): an operator on them
+ * (length, case, substring, replace, trim) gives the stand-in unchanged, not a result computed
+ * from the marker's own letters.
  */
-export function fluxSubstitute(text: string, lookup: (name: string) => string | undefined, used?: Set<string>): string {
+export function fluxSubstitute(text: string, lookup: (name: string) => string | undefined, used?: Set<string>, opaque?: (name: string) => boolean): string {
   if (!text.includes('$')) return text;
   const root = new Parser(text).parseAny();
   const evaluate = (n: Node | undefined): string => {
@@ -520,7 +525,8 @@ export function fluxSubstitute(text: string, lookup: (name: string) => string | 
     try {
       const args = n.args.map(evaluate);
       used?.add(n.param);
-      return applyFunc(n.name, lookup(n.param) ?? '', args);
+      const v = lookup(n.param) ?? '';
+      return opaque?.(n.param) === true && !DEFAULT_OPS.has(n.name) ? v : applyFunc(n.name, v, args);
     } catch (e) {
       if (n.expr === undefined || !(e instanceof FluxSubstituteError)) throw e;
       throw new FluxSubstituteError(`${e.message} in "${n.expr}"`, n.at ?? 0, e.notEvaluated);

@@ -120,3 +120,10 @@ test('flux substitution: byte-based operators on non-ASCII text are refused, not
     assert.throws(() => fluxSubstitute(expr, d), (e: unknown) => e instanceof FluxSubstituteError && e.notEvaluated && e.message.includes(expr), expr);
   }
 });
+
+test('flux substitution: an operator on a redacted Secret value gives the redaction marker, not a result computed from it', () => {
+  const marker = (n: string) => (n === 'DOMAIN' ? 'REDACTED_SECRET_DOMAIN' : undefined);
+  const secret = (n: string) => n === 'DOMAIN';
+  assert.equal(fluxSubstitute('${#DOMAIN}|${DOMAIN/./-}|${DOMAIN,,}|${DOMAIN:=x}|${DOMAIN}', marker, undefined, secret), 'REDACTED_SECRET_DOMAIN|REDACTED_SECRET_DOMAIN|REDACTED_SECRET_DOMAIN|REDACTED_SECRET_DOMAIN|REDACTED_SECRET_DOMAIN');
+  assert.equal(fluxSubstitute('${#DOMAIN}', marker), '22');
+});

@@ -511,7 +511,7 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
       if (vars.active && !vars.unresolved.length && !disabled) {
         try {
           // A value from a Secret is never printed (ADR 0191).
-          const back = parseYamlAll(fluxSubstitute(dumpYaml(o), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v])), { schema: 'core' })[0];
+          const back = parseYamlAll(fluxSubstitute(dumpYaml(o), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v]), undefined, (v) => vars.secret.has(v)), { schema: 'core' })[0];
           if (isObj(back)) o = back;
         } catch (err) {
           findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: fluxSubstitutionHint(err) });

@@ -909,7 +909,7 @@ function underParent(child: Record<string, unknown>, parent: Record<string, unkn
     return out;
   }
   try {
-    const text = fluxSubstitute(dumpYaml(out), (n) => vars.vars[n]);
+    const text = fluxSubstitute(dumpYaml(out), (n) => (vars.secret.has(n) ? `REDACTED_SECRET_${n}` : vars.vars[n]), undefined, (n) => vars.secret.has(n));
     const back = parseYamlAll(text, { schema: 'core' })[0];
     if (isObj(back)) out = back;
   } catch (e) {

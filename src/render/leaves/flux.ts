@@ -139,7 +139,7 @@ export function substituteFluxStream(text: string, sub: FluxSubstitution): strin
       const meta = isObj(obj) && isObj(obj.metadata) ? obj.metadata : {};
       const flag = 'kustomize.toolkit.fluxcd.io/substitute';
       const disabled = (isObj(meta.labels) && meta.labels[flag] === 'disabled') || (isObj(meta.annotations) && meta.annotations[flag] === 'disabled');
-      return disabled ? doc : fluxSubstitute(doc, lookup);
+      return disabled ? doc : fluxSubstitute(doc, lookup, undefined, (n) => sub.secret.has(n));
     })
     .map((d) => `---\n${d.endsWith('\n') ? d : `${d}\n`}`)
     .join('');
