@@ -13,6 +13,8 @@
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { isObj, joinRelative } from './manifests.js';
 import { parseYamlAll } from '../yaml/index.js';
+import { sameRepository } from '../model/git-url.js';
+import { checkedOutRef, gitRefText, originURL } from './repository-origin.js';
 
 export interface FluxVariables {
   vars: Record<string, string>;
@@ -166,6 +168,8 @@ export interface FluxBuildScope {
   lookup: ConfigLookup;
   /** The clusters of the plan that this cluster's Flux reaches through `spec.kubeConfig` (ADR 0369): kubeConfig reference (`<namespace>/<Secret name>`) → cluster name. */
   spokes?: ReadonlyMap<string, string>;
+  /** Whether a GitRepository is this repository, by the rule the layout applies to Kustomizations (ADR 0380): HelmRelease charts use it too (0393). */
+  thisRepository?: (name: string, namespace: string) => boolean;
 }
 const scopesByRoot = new Map<string, Map<string, FluxBuildScope>>();
 const scopeKey = (cluster: string, manifest: object) => `${cluster}\n${JSON.stringify(manifest)}`;
@@ -236,4 +240,30 @@ export function fluxVariables(kustomization: Record<string, unknown>, index: Con
     }
   }
   return { vars, secret, unresolved, active: Object.keys(vars).length > 0 || unresolved.length > 0 };
+}
+
+/**
+ * Without a layout's scope (helmfile-flux): whether the GitRepository `namespace/name` is this
+ * repository — flux-system, or a GitRepository of the repository with the same URL and
+ * ref as that one (its object in the repository, else the clone's origin and checked-out branch),
+ * the rule ADR 0380 gives the flux layout's Kustomizations.
+ */
+export function repositoryGitSources(fs: RepoFileSystem, index: ConfigLookup): (name: string, namespace: string) => boolean {
+  let self: { url?: string; ref?: string } | undefined;
+  return (name, namespace) => {
+    // By name, in any namespace, as fleetplan read flux-system before (a sourceRef without a namespace).
+    if (name === 'flux-system') return true;
+    const other = index.find('GitRepository', name, namespace)[0];
+    const spec = other && isObj(other.body.spec) ? other.body.spec : undefined;
+    if (!spec || typeof spec.url !== 'string') return false;
+    if (!self) {
+      const own = index.find('GitRepository', 'flux-system', 'flux-system')[0];
+      const ownSpec = own && isObj(own.body.spec) ? own.body.spec : undefined;
+      const url = typeof ownSpec?.url === 'string' ? ownSpec.url : originURL(fs);
+      const ref = ownSpec ? gitRefText(ownSpec.ref) : checkedOutRef(fs);
+      self = { ...(url !== undefined ? { url } : {}), ...(ref !== undefined ? { ref } : {}) };
+    }
+    const ref = gitRefText(spec.ref);
+    return self.url !== undefined && sameRepository(spec.url, self.url) && ref !== undefined && ref === self.ref;
+  };
 }
