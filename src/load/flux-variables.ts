@@ -11,8 +11,10 @@
  *   which Flux skips as well) — the caller says that it cannot know the values.
  */
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { isObj } from './manifests.js';
+import { isObj, joinRelative } from './manifests.js';
 import { parseYamlAll } from '../yaml/index.js';
+import { sameRepository } from '../model/git-url.js';
+import { checkedOutRef, gitRefText, originURL } from './repository-origin.js';
 
 export interface FluxVariables {
   vars: Record<string, string>;
@@ -30,6 +32,66 @@ export interface RepoObject {
   namespace?: string;
   file: string;
   body: Record<string, unknown>;
+  /**
+   * Where kustomize builds put it (docs/adr/0393): the namespaces that the kustomizations listing
+   * its file (through resources, folders and components) set, one per way up; undefined when no
+   * kustomization on that way sets one (then it keeps `namespace`). Absent: no kustomization lists it.
+   */
+  lands?: (string | undefined)[];
+}
+
+const KUSTOMIZATION_FILE = /(^|\/)(kustomization\.ya?ml|Kustomization)$/;
+
+/**
+ * For every file or folder that a kustomization of `files` lists (in `resources`, `bases` or
+ * `components`), the namespaces kustomize build gives its objects on each way up to a kustomization
+ * nothing lists: the outermost `namespace:` on the way wins (kustomize's namespace transformer runs
+ * in every kustomization, outer last), undefined when none sets one. A component's resources are
+ * the including kustomization's, so its namespace applies to them.
+ */
+export function kustomizeLandings(fs: RepoFileSystem, files: readonly string[]): (path: string) => (string | undefined)[] | undefined {
+  const parents = new Map<string, { dir: string; namespace?: string }[]>();
+  for (const f of files) {
+    if (!KUSTOMIZATION_FILE.test(f)) continue;
+    let doc: unknown;
+    try {
+      doc = parseYamlAll(fs.readText(f), { schema: 'core' })[0];
+    } catch {
+      continue;
+    }
+    if (!isObj(doc)) continue;
+    const dir = f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '.';
+    const namespace = typeof doc.namespace === 'string' && doc.namespace !== '' ? doc.namespace : undefined;
+    for (const field of ['resources', 'bases', 'components']) {
+      for (const r of Array.isArray(doc[field]) ? doc[field] : []) {
+        if (typeof r !== 'string' || r.includes('://') || r.startsWith('github.com/')) continue;
+        const target = joinRelative(dir, r.replace(/\/+$/, ''));
+        if (target === undefined || target === dir) continue;
+        const list = parents.get(target) ?? [];
+        list.push({ dir, ...(namespace !== undefined ? { namespace } : {}) });
+        parents.set(target, list);
+      }
+    }
+  }
+  const memo = new Map<string, (string | undefined)[]>();
+  const up = (path: string, seen: Set<string>): (string | undefined)[] => {
+    const known = memo.get(path);
+    if (known) return known;
+    const ps = parents.get(path);
+    if (!ps || seen.has(path)) return [undefined];
+    seen.add(path);
+    const out = new Set<string | undefined>();
+    for (const p of ps) for (const outer of up(p.dir, seen)) out.add(outer ?? p.namespace);
+    seen.delete(path);
+    const list = [...out];
+    memo.set(path, list);
+    return list;
+  };
+  return (path) => {
+    if (parents.has(path)) return up(path, new Set());
+    // Listed through its folder (`resources: [./sops]` with a kustomization there listing the file).
+    return undefined;
+  };
 }
 
 const INDEXED = ['ConfigMap', 'Secret', 'OCIRepository', 'HelmRepository', 'GitRepository'];
@@ -57,7 +119,9 @@ export class RepoConfigIndex {
   private all(): RepoObject[] {
     if (this.objects) return this.objects;
     const out: RepoObject[] = [];
-    for (const f of [...this.files()].sort()) {
+    const files = this.files();
+    const lands = kustomizeLandings(this.fs, files);
+    for (const f of [...files].sort()) {
       let text: string;
       try {
         text = this.fs.readText(f);
@@ -73,17 +137,23 @@ export class RepoConfigIndex {
       }
       for (const d of docs) {
         if (!isObj(d) || typeof d.kind !== 'string' || !INDEXED.includes(d.kind) || !isObj(d.metadata) || typeof d.metadata.name !== 'string') continue;
-        out.push({ kind: d.kind, name: d.metadata.name, ...(typeof d.metadata.namespace === 'string' ? { namespace: d.metadata.namespace } : {}), file: f, body: d });
+        const landing = lands(f);
+        out.push({ kind: d.kind, name: d.metadata.name, ...(typeof d.metadata.namespace === 'string' ? { namespace: d.metadata.namespace } : {}), file: f, body: d, ...(landing ? { lands: landing } : {}) });
       }
     }
     return (this.objects = out);
   }
 
-  /** Objects of that kind and name; one in `namespace` first, else ones without a namespace (set by a kustomization). */
+  /**
+   * Objects of that kind and name; ones that land in `namespace` first (written there, or moved
+   * there by the kustomizations that list them), else ones without a namespace anywhere (set by a
+   * kustomization fleetplan does not see, or the default).
+   */
   find(kind: string, name: string, namespace: string): RepoObject[] {
     const same = this.all().filter((o) => o.kind === kind && o.name === name);
-    const exact = same.filter((o) => o.namespace === namespace);
-    return exact.length ? exact : same.filter((o) => o.namespace === undefined);
+    const landsIn = (o: RepoObject) => (o.lands ?? [undefined]).map((l) => l ?? o.namespace);
+    const exact = same.filter((o) => landsIn(o).includes(namespace));
+    return exact.length ? exact : same.filter((o) => landsIn(o).includes(undefined));
   }
 }
 
@@ -98,6 +168,8 @@ export interface FluxBuildScope {
   lookup: ConfigLookup;
   /** The clusters of the plan that this cluster's Flux reaches through `spec.kubeConfig` (ADR 0369): kubeConfig reference (`<namespace>/<Secret name>`) → cluster name. */
   spokes?: ReadonlyMap<string, string>;
+  /** Whether a GitRepository is this repository, by the rule the layout applies to Kustomizations (ADR 0380): HelmRelease charts use it too (0393). */
+  thisRepository?: (name: string, namespace: string) => boolean;
 }
 const scopesByRoot = new Map<string, Map<string, FluxBuildScope>>();
 const scopeKey = (cluster: string, manifest: object) => `${cluster}\n${JSON.stringify(manifest)}`;
@@ -168,4 +240,30 @@ export function fluxVariables(kustomization: Record<string, unknown>, index: Con
     }
   }
   return { vars, secret, unresolved, active: Object.keys(vars).length > 0 || unresolved.length > 0 };
+}
+
+/**
+ * Without a layout's scope (helmfile-flux): whether the GitRepository `namespace/name` is this
+ * repository — flux-system, or a GitRepository of the repository with the same URL and
+ * ref as that one (its object in the repository, else the clone's origin and checked-out branch),
+ * the rule ADR 0380 gives the flux layout's Kustomizations.
+ */
+export function repositoryGitSources(fs: RepoFileSystem, index: ConfigLookup): (name: string, namespace: string) => boolean {
+  let self: { url?: string; ref?: string } | undefined;
+  return (name, namespace) => {
+    // By name, in any namespace, as fleetplan read flux-system before (a sourceRef without a namespace).
+    if (name === 'flux-system') return true;
+    const other = index.find('GitRepository', name, namespace)[0];
+    const spec = other && isObj(other.body.spec) ? other.body.spec : undefined;
+    if (!spec || typeof spec.url !== 'string') return false;
+    if (!self) {
+      const own = index.find('GitRepository', 'flux-system', 'flux-system')[0];
+      const ownSpec = own && isObj(own.body.spec) ? own.body.spec : undefined;
+      const url = typeof ownSpec?.url === 'string' ? ownSpec.url : originURL(fs);
+      const ref = ownSpec ? gitRefText(ownSpec.ref) : checkedOutRef(fs);
+      self = { ...(url !== undefined ? { url } : {}), ...(ref !== undefined ? { ref } : {}) };
+    }
+    const ref = gitRefText(spec.ref);
+    return self.url !== undefined && sameRepository(spec.url, self.url) && ref !== undefined && ref === self.ref;
+  };
 }

@@ -9,6 +9,7 @@ import type { Finding } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
 import { isServerURL } from '../model/git-url.js';
+import { isPlainObject as isObj } from '../model/merge.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 
 /** Fills `fleet.repoURL` / `fleet.revision` in place; returns the findings about what could not be filled. */
@@ -45,4 +46,27 @@ export function originURL(fs: RepoFileSystem): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A GitRepository's ref as one string (`refs/heads/main`, `refs/tags/v1`, `commit <sha>`, `semver <range>`), as source-controller resolves it. */
+export function gitRefText(ref: unknown): string | undefined {
+  if (typeof ref === 'string') return ref;
+  if (!isObj(ref)) return undefined;
+  if (typeof ref.commit === 'string') return `commit ${ref.commit}`;
+  if (typeof ref.name === 'string') return ref.name;
+  if (typeof ref.semver === 'string') return `semver ${ref.semver}`;
+  if (typeof ref.tag === 'string') return `refs/tags/${ref.tag}`;
+  if (typeof ref.branch === 'string') return `refs/heads/${ref.branch}`;
+  return undefined;
+}
+
+/** The branch checked out in the clone (.git/HEAD), as `refs/heads/<branch>`. */
+export function checkedOutRef(fs: RepoFileSystem): string | undefined {
+  let head: string | undefined;
+  try {
+    head = fs.exists('.git/HEAD') ? fs.readText('.git/HEAD') : undefined;
+  } catch {
+    head = undefined;
+  }
+  return /^ref:\s*(refs\/heads\/\S+)/.exec(head ?? '')?.[1];
 }

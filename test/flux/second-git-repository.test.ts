@@ -7,6 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { gotkSync, kustomizationWithDeps } from '../support/flux-fixture.js';
 
@@ -64,5 +66,59 @@ test('flux sources: a GitRepository of the same URL at another branch is another
     assert.ok(c.notes.some((n) => /not read: flux:flux-system\/apps: .*home-kubernetes.*refs\/heads\/dev.*refs\/heads\/main/.test(n)), c.notes.join('\n'));
   } finally {
     removeTree(dir);
+  }
+});
+
+// A HelmRelease whose chart comes from the second GitRepository (a chart folder of this repository).
+function chartRepo(ref: string): Record<string, string> {
+  const files = repo(ref);
+  files['apps/web/release.yaml'] = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: web
+  namespace: default
+spec:
+  interval: 10m
+  chart:
+    spec:
+      chart: ./charts/web
+      sourceRef:
+        kind: GitRepository
+        name: home-kubernetes
+        namespace: flux-system
+`;
+  files['charts/web/Chart.yaml'] = 'apiVersion: v2\nname: web\nversion: 0.1.0\n';
+  files['charts/web/templates/cm.yaml'] = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-chart\n';
+  return files;
+}
+
+test('flux sources: a HelmRelease chart from a GitRepository with the URL and branch of the flux-system one is rendered from this repository', async () => {
+  const dir = writeTree(chartRepo('branch: main'));
+  const out = `${dir}.out`;
+  try {
+    const r = await cli(['render', '--repo', dir, '--leaves', '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    const chartFiles = readdirSync(join(out, 'home', 'manifests', 'flux_flux-system_web'), { recursive: true }).map(String).filter((f) => f.startsWith('helm_'));
+    const text = chartFiles.map((f) => readFileSync(join(out, 'home', 'manifests', 'flux_flux-system_web', f), 'utf8')).join('');
+    assert.match(text, /name: web-chart/, `${chartFiles.join(', ')}\n${r.stderr}`);
+  } finally {
+    removeTree(dir);
+    removeTree(out);
+  }
+});
+
+test('flux sources: a HelmRelease chart from the same URL at another branch is not rendered, and says its source', async () => {
+  const files = chartRepo('branch: main');
+  // The Kustomizations stay on this revision; only the chart's GitRepository is at another branch.
+  files['clusters/home/chart-source.yaml'] = gitRepository('charts-dev', 'https://example.org/fleet.git', 'branch: dev');
+  files['apps/web/release.yaml'] = files['apps/web/release.yaml']!.replace('name: home-kubernetes', 'name: charts-dev');
+  const dir = writeTree(files);
+  const out = `${dir}.out`;
+  try {
+    const r = await cli(['render', '--repo', dir, '--leaves', '--out', out]);
+    assert.match(r.stderr, /HelmRelease default\/web not rendered: .*GitRepository flux-system\/charts-dev/, r.stderr);
+  } finally {
+    removeTree(dir);
+    removeTree(out);
   }
 });

@@ -18,7 +18,7 @@ import { FLEET_FILE } from '../../model/constants.js';
 import { emptyFleet } from '../../model/fleet.js';
 import { isObj, joinRelative } from '../../load/manifests.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
-import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute.js';
+import { fluxSubstitute, FluxSubstituteError, fluxSubstitutionHint } from '../../model/flux-substitute.js';
 import { fluxVariables, setFluxBuildScopes } from '../../load/flux-variables.js';
 import type { FluxBuildScope } from '../../load/flux-variables.js';
 import type { ConfigLookup, RepoObject } from '../../load/flux-variables.js';
@@ -30,7 +30,7 @@ import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../..
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
 import { sameRepository } from '../../model/git-url.js';
-import { originURL } from '../../load/repository-origin.js';
+import { checkedOutRef, gitRefText, originURL } from '../../load/repository-origin.js';
 import type { Built, BuildContext } from './build.js';
 import { isFluxKustomization as isFluxKustomizationObject, kubeConfigTarget } from '../../model/k8s.js';
 
@@ -368,6 +368,8 @@ interface ClusterRead {
   nodes: Node[];
   objects: Built[];
   findings: Finding[];
+  /** Whether the GitRepository `namespace/name` is this repository: the entry's source, or one of the same URL and ref (ADR 0380, for charts too: 0393). */
+  thisRepository: (name: string, namespace: string) => boolean;
 }
 
 /** Names that say "a cluster" and nothing about which: not a spoke's name (`cluster-kubeconfig`). */
@@ -387,24 +389,6 @@ export function spokeName(target: string, taken: ReadonlySet<string>): string {
   name = name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'spoke';
   if (taken.has(name)) name = `${ns}-${ref}`.toLowerCase().replace(/[^a-z0-9.-]+/g, '-');
   return name;
-}
-
-/** A GitRepository's ref as one string (`refs/heads/main`, `refs/tags/v1`, `commit <sha>`, `semver <range>`), as source-controller resolves it. */
-function gitRefText(ref: unknown): string | undefined {
-  if (typeof ref === 'string') return ref;
-  if (!isObj(ref)) return undefined;
-  if (typeof ref.commit === 'string') return `commit ${ref.commit}`;
-  if (typeof ref.name === 'string') return ref.name;
-  if (typeof ref.semver === 'string') return `semver ${ref.semver}`;
-  if (typeof ref.tag === 'string') return `refs/tags/${ref.tag}`;
-  if (typeof ref.branch === 'string') return `refs/heads/${ref.branch}`;
-  return undefined;
-}
-
-/** The branch checked out in the clone (.git/HEAD), as `refs/heads/<branch>`. */
-function checkedOutRef(fs: RepoFileSystem): string | undefined {
-  const head = fs.exists('.git/HEAD') ? readTextOrUndefined(fs, '.git/HEAD') : undefined;
-  return /^ref:\s*(refs\/heads\/\S+)/.exec(head ?? '')?.[1];
 }
 
 /**
@@ -511,10 +495,10 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
       if (vars.active && !vars.unresolved.length && !disabled) {
         try {
           // A value from a Secret is never printed (ADR 0191).
-          const back = parseYamlAll(fluxSubstitute(dumpYaml(o), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v])), { schema: 'core' })[0];
+          const back = parseYamlAll(fluxSubstitute(dumpYaml(o), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v]), undefined, (v) => vars.secret.has(v)), { schema: 'core' })[0];
           if (isObj(back)) o = back;
         } catch (err) {
-          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: 'Flux fails the same way; escape a literal with $${...} or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled' });
+          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: fluxSubstitutionHint(err) });
         }
       }
       const applied: Built = { ...b, obj: o };
@@ -549,7 +533,7 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
       queue.push(child);
     }
   }
-  return { nodes: [...nodes.values()], objects, findings };
+  return { nodes: [...nodes.values()], objects, findings, thisRepository: (name, namespace) => name === self.name || name === 'flux-system' || sameGitSource(fs, e, objects, self, name, namespace) === true };
 }
 
 /** A cluster read to a fixed point: substitution sources are what the cluster's own Kustomizations apply. */
@@ -750,7 +734,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
     }
     // render --leaves builds each Kustomization with this cluster's objects and mapped paths.
     const lookup = new ClusterObjects(read.objects);
-    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
+    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, thisRepository: read.thisRepository, ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
     const byId = new Map(read.nodes.map((n) => [n.id, n]));
     const deps = (n: Node) => ks.get(n)!.dependsOn.map((d) => byId.get(`${d.namespace ?? ks.get(n)!.namespace}/${d.name}`)).filter((x): x is Node => x !== undefined);
     const depth = depths(read.nodes, (n) => [...deps(n), ...(n.parent ? [n.parent] : [])]);

@@ -28,7 +28,7 @@ import { PHASE_LABEL } from '../../model/constants.js';
 import { deepMerge } from '../../model/merge.js';
 import { emptyFleet } from '../../model/fleet.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
-import { fluxSubstitute, FluxSubstituteError } from '../../model/flux-substitute.js';
+import { fluxSubstitute, FluxSubstituteError, fluxSubstitutionHint } from '../../model/flux-substitute.js';
 import { KUSTOMIZATION_FILES, applyListing, applyPatches, listingChains, notEmulated } from './listing.js';
 import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
@@ -909,11 +909,11 @@ function underParent(child: Record<string, unknown>, parent: Record<string, unkn
     return out;
   }
   try {
-    const text = fluxSubstitute(dumpYaml(out), (n) => vars.vars[n]);
+    const text = fluxSubstitute(dumpYaml(out), (n) => (vars.secret.has(n) ? `REDACTED_SECRET_${n}` : vars.vars[n]), undefined, (n) => vars.secret.has(n));
     const back = parseYamlAll(text, { schema: 'core' })[0];
     if (isObj(back)) out = back;
   } catch (e) {
-    findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${pname} fails on ${String(meta.name)}: ${e instanceof FluxSubstituteError ? e.message : (e as Error).message}`, file: at.file, line: at.line, hint: 'Flux fails the same way; escape a literal with $${...} or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled' });
+    findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${pname} fails on ${String(meta.name)}: ${e instanceof FluxSubstituteError ? e.message : (e as Error).message}`, file: at.file, line: at.line, hint: fluxSubstitutionHint(e) });
   }
   return out;
 }

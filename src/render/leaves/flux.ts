@@ -140,7 +140,7 @@ export function substituteFluxStream(text: string, sub: FluxSubstitution): strin
       const meta = isObj(obj) && isObj(obj.metadata) ? obj.metadata : {};
       const flag = 'kustomize.toolkit.fluxcd.io/substitute';
       const disabled = (isObj(meta.labels) && meta.labels[flag] === 'disabled') || (isObj(meta.annotations) && meta.annotations[flag] === 'disabled');
-      return disabled ? doc : fluxSubstitute(doc, lookup);
+      return disabled ? doc : fluxSubstitute(doc, lookup, undefined, (n) => sub.secret.has(n));
     })
     .map((d) => `---\n${d.endsWith('\n') ? d : `${d}\n`}`)
     .join('');
@@ -289,7 +289,7 @@ function defaultReleaseName(name: string, targetNamespace: string | undefined): 
  * The charts of the HelmReleases in `objects` (a Flux Kustomization's output). `lookup` finds a
  * ConfigMap, Secret or source in the repository when the output does not have it.
  */
-export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string, name: string, namespace: string) => Obj | undefined, selfRepository: (gitRepo: string) => boolean): ReleaseChart[] {
+export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string, name: string, namespace: string) => Obj | undefined, selfRepository: (gitRepo: string, namespace: string) => boolean): ReleaseChart[] {
   const out: ReleaseChart[] = [];
   for (const hr of objects) {
     if (hr.kind !== 'HelmRelease' || typeof hr.apiVersion !== 'string' || !hr.apiVersion.startsWith('helm.toolkit.fluxcd.io/')) continue;
@@ -347,7 +347,7 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
       const sspec = src && isObj(src.spec) ? src.spec : undefined;
       const chart = String(cs.chart);
       const version = typeof cs.version === 'string' ? cs.version : undefined;
-      if (kind === 'GitRepository' && selfRepository(String(sref.name))) {
+      if (kind === 'GitRepository' && selfRepository(String(sref.name), rns)) {
         rc.repoPath = chart.replace(/^\.\//, '').replace(/\/+$/, '');
         rc.display = `${chart} (GitRepository ${rns}/${String(sref.name)})`;
       } else if (kind === 'HelmRepository' && sspec && typeof sspec.url === 'string') {

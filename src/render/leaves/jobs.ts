@@ -20,7 +20,7 @@ import { appPlugins, pluginNote } from '../../model/argo-plugin.js';
 import type { HelmParameter, LeafJob } from './render.js';
 import { directoryOptions } from './directory.js';
 import { jsonnetSettings } from './jsonnet.js';
-import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryYamlFiles } from '../../load/flux-variables.js';
+import { RepoConfigIndex, fluxBuildScope, fluxVariables, repositoryGitSources, repositoryYamlFiles } from '../../load/flux-variables.js';
 import { placeholderRepoURL, sameRepository } from '../../model/git-url.js';
 import { normalizeRepoPath } from '../../model/repo-path.js';
 import { ociChartReference } from '../../model/helm-oci.js';
@@ -48,6 +48,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
   };
   const substitutes = fleet.capabilities.leafVariables !== false;
   let index: RepoConfigIndex | undefined;
+  let thisRepository: ((name: string, namespace: string) => boolean) | undefined;
   // The repository's own Argo CD repository Secrets (ADR 0316), read when a remote source asks.
   const repositories = new RepositorySecrets(fs);
   for (const c of clusters) {
@@ -75,8 +76,12 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
           skipped.push({ cluster: c.name, app: app.name, reason: 'the Kustomization has no spec.path' });
           continue;
         }
-        if (scope?.path === undefined && sref.kind !== undefined && (sref.kind !== 'GitRepository' || sref.name !== 'flux-system')) {
-          skipped.push({ cluster: c.name, app: app.name, reason: `its source ${String(sref.kind)} ${String(sref.name)} is not this repository (GitRepository flux-system)` });
+        thisRepository ??= repositoryGitSources(fs, index);
+        const isThis = scope?.thisRepository ?? thisRepository;
+        const meta = isPlainObject(m.metadata) ? m.metadata : {};
+        const srefNs = typeof sref.namespace === 'string' ? sref.namespace : typeof meta.namespace === 'string' ? meta.namespace : 'flux-system';
+        if (scope?.path === undefined && sref.kind !== undefined && (sref.kind !== 'GitRepository' || !isThis(String(sref.name), srefNs))) {
+          skipped.push({ cluster: c.name, app: app.name, reason: `its source ${String(sref.kind)} ${srefNs}/${String(sref.name)} is not this repository (GitRepository flux-system, or one with its URL and ref)` });
           continue;
         }
         const v = fluxVariables(m, idx);
@@ -91,6 +96,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
             unresolved: v.unresolved,
             lookup: (kind, name, namespace) => idx.find(kind, name, namespace)[0]?.body,
             ...(scope?.spokes ? { spokes: scope.spokes } : {}),
+            thisRepository: isThis,
           },
           variables: {},
         });

@@ -115,6 +115,8 @@ export interface FluxLeafSource {
   lookup(kind: string, name: string, namespace: string): Record<string, unknown> | undefined;
   /** The clusters of the plan this cluster's Flux reaches through `spec.kubeConfig` (`<namespace>/<Secret name>` → cluster; ADR 0369). */
   spokes?: ReadonlyMap<string, string>;
+  /** Whether a GitRepository is this repository (a chart's `sourceRef`), by the rule Kustomizations follow (ADR 0380, 0393). */
+  thisRepository(name: string, namespace: string): boolean;
 }
 
 /** One Application's source on one cluster. Paths are relative to the repository root. */
@@ -578,7 +580,7 @@ export async function renderLeafJobs(
     const elsewhere = new Map<string, OutputFile[]>();
     const charts: NonNullable<LeafResult['charts']> = [];
     const notes: string[] = [];
-    for (const rc of helmReleaseCharts(objects, source.lookup, (name) => name === 'flux-system')) {
+    for (const rc of helmReleaseCharts(objects, source.lookup, (name, namespace) => source.thisRepository(name, namespace))) {
       const entry = { release: rc.release, chart: rc.display, objects: 0 } as NonNullable<LeafResult['charts']>[number];
       charts.push(entry);
       const cluster = rc.kubeConfig === undefined ? job.cluster : source.spokes?.get(rc.kubeConfig);
@@ -802,7 +804,7 @@ export async function renderLeafJobs(
       if (source.unresolved.length) {
         throw new InputError(
           `post-build substitution reads ${source.unresolved.map((u) => `${u.source} (${u.reason})`).join(', ')}: fleetplan cannot know the values Flux substitutes, so it does not render this Kustomization`,
-          { code: 'flux-substitution-unresolved', location: { file: source.path }, hint: 'commit the ConfigMap to the repository, or mark the source optional: true if it may be absent' },
+          { code: 'flux-substitution-unresolved', location: { file: source.path }, hint: `commit the ${source.unresolved.map((u) => u.source.split('/')[0]).filter((k, i, a) => a.indexOf(k) === i).join(' or ')} to the repository (a Secret may be SOPS-encrypted) where the Kustomization's namespace gets it, or mark the source optional: true if it may be absent` },
         );
       }
       const plan = await planFlux(source);
