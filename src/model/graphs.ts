@@ -75,6 +75,12 @@ export interface HelmfileEnvironment {
   line: number;
   /** Its `values:`: files as written (relative to `file`), `inline values` for a map. */
   values: string[];
+  /**
+   * The files of `values` that are not in the repository and that helmfile skips, as its
+   * `missingFileHandler` (Warn, Info, Debug) says; the handler is `missingFileHandler`.
+   */
+  skipped?: string[];
+  missingFileHandler?: string;
 }
 
 /** The environments a helmfile knows (helmfile: its own documents, its bases, the helmfile that includes it). */
@@ -88,6 +94,11 @@ export interface FleetGraphs {
   flux: FluxKustomization[];
   /** Per helmfile, the environments it defines; a helmfile not listed defines none. */
   helmfileEnvironments?: HelmfileEnvironments[];
+  /**
+   * The helmfile environment whose values the helmfile templates were rendered with (`-e NAME`,
+   * helmfile's `--environment`); absent: `default`.
+   */
+  helmfileEnvironment?: string;
   /** Where the repository runs Flux with `--no-cross-namespace-refs` (absent: it does not). */
   noCrossNamespaceRefs?: { file: string; line: number };
 }

@@ -17,7 +17,7 @@
  * Decisions: docs/adr/0231-helmfile-bootstrap.md.
  */
 import type { Fleet } from '../model/fleet.js';
-import type { FluxKustomization, HelmfileRelease } from '../model/graphs.js';
+import type { FluxKustomization, HelmfileEnvironment, HelmfileRelease } from '../model/graphs.js';
 import { releaseId } from '../model/graphs.js';
 import type { PlanStage } from '../model/plan.js';
 import type { ChartRef, HelmfileBootstrapPlan, HelmfileReleaseSpec, HelmfileStep, HookAction } from '../model/helmfile-bootstrap.js';
@@ -172,8 +172,10 @@ function helmfileFluxLevels(flux: FluxKustomization[]): FluxKustomization[][] {
 }
 
 /** The bootstrap of a helmfile + Flux fleet (`fleet.graphs`), for one helmfile environment. */
-export function planHelmfileBootstrap(fleet: Fleet, cluster: string, environment = DEFAULT_HELMFILE_ENVIRONMENT): HelmfileBootstrapPlan {
+export function planHelmfileBootstrap(fleet: Fleet, cluster: string, chosen?: string): HelmfileBootstrapPlan {
   const graphs = fleet.graphs ?? { helmfile: [], flux: [] };
+  // The environment the fleet was read in, unless the caller names another.
+  const environment = chosen ?? graphs.helmfileEnvironment ?? DEFAULT_HELMFILE_ENVIRONMENT;
   const problems: string[] = [];
   const steps: HelmfileStep[] = [];
   const { releases, notes, problem } = selectEnvironment(graphs, environment);
@@ -215,7 +217,17 @@ export function selectEnvironment(graphs: NonNullable<Fleet['graphs']>, environm
   const files = [...new Set(graphs.helmfile.map((r) => r.file))];
   const releases = graphs.helmfile.filter((r) => selects(r.file));
   const where = [...new Map(files.flatMap(defined).map((e) => [`${e.file}:${e.line}`, e])).values()];
-  const notes = [`helmfile environment ${environment}${where.length ? `: ${where.map((e) => `${e.file}:${e.line}${e.values.length ? ` (values ${e.values.join(', ')}: ${environment === DEFAULT_HELMFILE_ENVIRONMENT ? 'read into the helmfile templates' : `they feed helmfile templates, which fleetplan reads with environment ${DEFAULT_HELMFILE_ENVIRONMENT}'s values (ADR 0364)`})` : ''}`).join('; ')}` : environment === DEFAULT_HELMFILE_ENVIRONMENT ? " (helmfile's default)" : ''}`];
+  const read = graphs.helmfileEnvironment ?? DEFAULT_HELMFILE_ENVIRONMENT;
+  const valuesNote = (e: HelmfileEnvironment): string => {
+    const skipped = new Set(e.skipped ?? []);
+    const used = e.values.filter((v) => !skipped.has(v));
+    const parts = [
+      ...(used.length ? [`values ${used.join(', ')}: ${environment === read ? 'read into the helmfile templates' : `they feed helmfile templates, which fleetplan read with environment ${read}'s values (pass -e ${environment} to read them)`}`] : []),
+      ...(skipped.size ? [`values ${[...skipped].join(', ')}: not in the repository, skipped as helmfile skips them (missingFileHandler: ${e.missingFileHandler})`] : []),
+    ];
+    return parts.length ? ` (${parts.join('; ')})` : '';
+  };
+  const notes = [`helmfile environment ${environment}${where.length ? `: ${where.map((e) => `${e.file}:${e.line}${valuesNote(e)}`).join('; ')}` : environment === DEFAULT_HELMFILE_ENVIRONMENT ? " (helmfile's default)" : ''}`];
   for (const f of files.filter((x) => !selects(x))) {
     notes.push(`${f} does not define environment ${environment}: helmfile skips its releases (${graphs.helmfile.filter((r) => r.file === f).map(releaseId).join(', ')})`);
   }

@@ -1137,16 +1137,17 @@ export function groupSource(file: string, apps: Record<string, AppSpec>, at: Map
   };
 }
 
-export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
+export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string } = {}): LoadResult {
+  const environment = context.helmfileEnvironment;
   const findings: Finding[] = [];
   const releases: HelmfileRelease[] = [];
   // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
   const nested = new Set<string>();
-  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested });
+  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, ...(environment !== undefined ? { environment } : {}) });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
-  const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(helmfileEnvironments.length ? { helmfileEnvironments } : {}) };
+  const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(helmfileEnvironments.length ? { helmfileEnvironments } : {}), ...(environment !== undefined ? { helmfileEnvironment: environment } : {}) };
 
   // Waves: CRD phase 0; apps phase 1 + depth of needs; Flux after the bootstrap by dependsOn depth.
   const crds = releases.filter((r) => r.phase === 'crds');
