@@ -126,3 +126,24 @@ test('plan: an environment values file skipped under missingFileHandler: Warn is
     removeTree(dir);
   }
 });
+
+test('plan -e NAME follows a sub-helmfile whose path is rendered from .Environment.Name', async () => {
+  const dir = writeTree({
+    'helmfile.yaml.gotmpl': 'helmfiles:\n  - path: clusters/{{ .Environment.Name }}/helmfile.yaml\n---\nenvironments:\n  default: {}\n  edge: {}\n  lab: {}\n',
+    'clusters/edge/helmfile.yaml': 'releases:\n  - name: web\n    namespace: edge\n    chart: oci://ghcr.io/example/web\n    version: 1.0.0\n',
+  });
+  try {
+    const byDefault = await cli(['plan', '--repo', dir, '-o', 'json']);
+    assert.deepEqual(appNames(byDefault.stdout), []);
+    assert.match(byDefault.stdout, /clusters\/default\/helmfile\.yaml not read/);
+    const edge = await cli(['plan', '--repo', dir, '-o', 'json', '-e', 'edge']);
+    assert.equal(edge.code, 0, edge.stderr);
+    assert.deepEqual(appNames(edge.stdout), ['helmfile:edge/web']);
+    // An environment whose helmfiles are all unread is still a helmfile repository's: the warning says why, no usage error.
+    const none = await cli(['plan', '--repo', dir, '-e', 'lab']);
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stderr, /clusters\/lab\/helmfile\.yaml not read/);
+  } finally {
+    removeTree(dir);
+  }
+});
