@@ -33,7 +33,7 @@ test('helmfile base in another folder: plan names the includer\'s paths and rend
   try {
     const plan = await cli(['plan', '--repo', dir]);
     assert.equal(plan.code, 0, plan.stderr);
-    assert.match(plan.stdout, /helm upgrade --install web charts\/web -n web \(values\/web\.yaml\)  \[common\/releases\.yaml\]/);
+    assert.match(plan.stdout, /helm upgrade --install web charts\/web -n web \(values\/web\.yaml\) {2}\[common\/releases\.yaml\]/);
     const out = join(dir, 'out');
     const r = await cli(['render', '--repo', dir, '--leaves', '--out', out]);
     assert.equal(r.code, 0, r.stderr);
