@@ -59,6 +59,8 @@ export interface DiffOptions {
    * from it without loading either side (docs/adr/0267-diff-read-sets.md). Default: none.
    */
   cacheDir?: string;
+  /** The helmfile environment each side is read in (`-e`; default `default`). */
+  helmfileEnvironment?: string;
 }
 
 export interface PromotionDiffOptions extends Omit<DiffOptions, 'from' | 'to'> {
@@ -72,7 +74,7 @@ export interface PromotionDiffOptions extends Omit<DiffOptions, 'from' | 'to'> {
   clusters: readonly string[];
 }
 
-export interface BaseFindingsOptions extends Pick<DiffOptions, 'root' | 'clusters' | 'selectors' | 'complete'> {
+export interface BaseFindingsOptions extends Pick<DiffOptions, 'root' | 'clusters' | 'selectors' | 'complete' | 'helmfileEnvironment'> {
   /** The revision to compare the working tree with. */
   base: string;
 }
@@ -152,7 +154,8 @@ export class Revisions {
         try {
           // A snapshot is a clone whose origin is the local repository: it takes the working
           // repository's origin and branch, so both sides name the same repoURL and revision.
-          load = loadFleet(root, label.commit !== null ? { origin: this.repositoryOrigin(), fs } : { fs });
+          const env = this.options.helmfileEnvironment !== undefined ? { helmfileEnvironment: this.options.helmfileEnvironment } : {};
+          load = loadFleet(root, label.commit !== null ? { origin: this.repositoryOrigin(), fs, ...env } : { fs, ...env });
         } catch (e) {
           // A commit from before the fleet existed holds no clusters: everything is added after it.
           if (e instanceof InputError && e.code === 'no-fleet' && label.commit !== null) {
@@ -191,7 +194,7 @@ export class Revisions {
     const reads = emptyReadSet();
     let load: LoadResult;
     try {
-      load = loadFleet(tree.fs.root, { origin: this.repositoryOrigin(), fs: recordingFileSystem(tree.fs, reads) });
+      load = loadFleet(tree.fs.root, { origin: this.repositoryOrigin(), fs: recordingFileSystem(tree.fs, reads), ...(this.options.helmfileEnvironment !== undefined ? { helmfileEnvironment: this.options.helmfileEnvironment } : {}) });
     } catch {
       return undefined;
     }
@@ -340,7 +343,7 @@ function withNotes(d: ClusterDiff, notes: readonly string[]): ClusterDiff {
 /** What a revision's record depends on besides its tree: the repository origin every side takes, and the selection. */
 export function recordContext(revs: Revisions, options: DiffOptions): unknown {
   // The checkout's place too: a layout may name the fleet after its directory.
-  return { top: revs.where.top, prefix: revs.where.prefix, origin: revs.repositoryOrigin(), clusters: options.clusters ?? [], selectors: options.selectors ?? [] };
+  return { top: revs.where.top, prefix: revs.where.prefix, origin: revs.repositoryOrigin(), clusters: options.clusters ?? [], selectors: options.selectors ?? [], ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}) };
 }
 
 /**

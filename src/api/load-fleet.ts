@@ -30,6 +30,11 @@ export interface LoadOptions {
   origin?: RepositoryOrigin;
   /** Read with this layout's reader instead of the detected one (e.g. `argocd`, to compare a specific layout with it). */
   layout?: Layout;
+  /**
+   * The helmfile environment (`-e NAME`, helmfile's `--environment`) whose values a helmfile's
+   * templates are rendered with, as `helmfile -e NAME template` renders them (default `default`).
+   */
+  helmfileEnvironment?: string;
 }
 
 /**
@@ -51,7 +56,7 @@ export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
   const origin = options.origin ?? readRepositoryOrigin(fs.root);
   try {
     chosen = forced ? { reader: forced, findings: [] } : chooseLayout(fs);
-    result = chosen.reader.load(fs, { origin });
+    result = chosen.reader.load(fs, { origin, ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}) });
   } catch (e) {
     // No fleet found, because its own file is a link out of the repository: say so, not "no fleet".
     const first = links[0];

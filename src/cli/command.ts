@@ -98,6 +98,14 @@ export const clusterSecretsOptions: OptionSpec = {
   root: { type: 'string', multiple: true },
 };
 
+/**
+ * `-e NAME`: the helmfile environment (helmfile's `--environment`) whose values the helmfile
+ * templates are rendered with, and whose helmfiles run (helmfile + Flux repositories only).
+ */
+export const helmfileEnvironmentOptions: OptionSpec = {
+  environment: { type: 'string', short: 'e' },
+};
+
 /** The flags of every command that works on some of the fleet's clusters. */
 export const clusterOptions: OptionSpec = {
   cluster: { type: 'string', multiple: true, short: 'c' },

@@ -5,7 +5,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { UsageError, parseSelector, selectClustersByLabels } from '../entry/core.js';
 import type { Finding, Fleet } from '../entry/core.js';
-import { loadFleet, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters } from '../entry/fleet-plan.js';
+import { hasHelmfileBootstrap, loadFleet, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters } from '../entry/fleet-plan.js';
 import type { LoadResult } from '../entry/fleet-plan.js';
 import { readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL } from '../entry/appset.js';
 import type { ClusterSecret } from '../entry/appset.js';
@@ -24,9 +24,20 @@ import { withStatus } from './progress.js';
  */
 export async function load(ctx: CommandContext, options: { clusterSecrets?: boolean } = {}): Promise<LoadResult> {
   const root = repoRoot(ctx);
-  const result = loadFleet(root);
+  const environment = helmfileEnvironment(ctx);
+  const result = loadFleet(root, environment !== undefined ? { helmfileEnvironment: environment } : {});
+  // A helmfile repository whose releases are all unread in that environment (say, a requiredEnv) is still one: its findings say why.
+  if (environment !== undefined && result.fleet.layout !== 'helmfile-flux' && !hasHelmfileBootstrap(result.fleet)) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
   await completeRead(ctx, result, root, options);
   return result;
+}
+
+/** `-e NAME` (commands with helmfileEnvironmentOptions), or undefined. */
+export function helmfileEnvironment(ctx: CommandContext): string | undefined {
+  const e = ctx.values['environment'];
+  if (e === undefined) return undefined;
+  if (typeof e !== 'string' || e === '') throw new UsageError('--environment must name a helmfile environment', { hint: 'e.g. -e prod; leave it out for helmfile\'s default' });
+  return e;
 }
 
 /**

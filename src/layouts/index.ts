@@ -24,12 +24,20 @@ import { jsonnetArgoFiles } from './argocd/jsonnet.js';
 import type { Finding } from '../model/finding.js';
 import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns } from './validated-patterns/reader.js';
 
+export interface LoadContext {
+  origin?: RepositoryOrigin;
+  helmfileEnvironment?: string;
+}
+
 export interface LayoutReader {
   layout: Layout;
   /** True when the repository looks like this layout. */
   detect(fs: RepoFileSystem): boolean;
-  /** `origin`: the clone's origin remote and branch, for a layout whose installer reads them (Validated Patterns). */
-  load(fs: RepoFileSystem, context?: { origin?: RepositoryOrigin }): LoadResult;
+  /**
+   * `origin`: the clone's origin remote and branch, for a layout whose installer reads them (Validated Patterns);
+   * `helmfileEnvironment`: the helmfile environment whose values helmfile templates are rendered with (default `default`).
+   */
+  load(fs: RepoFileSystem, context?: LoadContext): LoadResult;
   /** Validation rules of this layout's own files and conventions (they run on every fleet and check the layout first). */
   rules: readonly RuleDefinition[];
   /**

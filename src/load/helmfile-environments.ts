@@ -49,12 +49,15 @@ function read(fs: RepoFileSystem, file: string): FileFacts {
           if (!isPair(env) || !isScalar(env.key)) continue;
           const spec = env.value as YamlNode | null;
           const values: string[] = [];
+          let missingFileHandler: string | undefined;
           if (isMap(spec)) {
+            const h = spec.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'missingFileHandler');
+            if (h && isPair(h) && isScalar(h.value)) missingFileHandler = String(h.value.value);
             const v = spec.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'values');
             const list = v && isPair(v) ? (v.value as { items?: unknown[] } | null) : null;
             for (const item of list?.items ?? []) values.push(isScalar(item) ? String(item.value) : 'inline values');
           }
-          out.environments.push({ name: String(env.key.value), file, line: lc.linePos((env.key as YamlNode).range?.[0] ?? 0).line, values });
+          out.environments.push({ name: String(env.key.value), file, line: lc.linePos((env.key as YamlNode).range?.[0] ?? 0).line, values, ...(missingFileHandler !== undefined ? { missingFileHandler } : {}) });
         }
       } else if ((key === 'bases' || key === 'helmfiles') && value !== null && 'items' in (value as object)) {
         for (const item of (value as { items: unknown[] }).items) {
@@ -69,6 +72,20 @@ function read(fs: RepoFileSystem, file: string): FileFacts {
   return out;
 }
 
+/** helmfile's missingFileHandler values that skip a missing values file rather than fail (its default is Error). */
+const SKIPPING = new Set(['Warn', 'Info', 'Debug']);
+
+/** `e` with the values files that are not in the repository and that helmfile skips (resolved from `dir`). */
+function withSkipped(fs: RepoFileSystem, e: HelmfileEnvironment, dir: string): HelmfileEnvironment {
+  if (e.missingFileHandler === undefined || !SKIPPING.has(e.missingFileHandler)) return e;
+  const skipped = e.values.filter((v) => {
+    if (v === 'inline values' || v.includes('{{')) return false;
+    const path = joinRelative(dir, v);
+    return path !== undefined && !fs.exists(path);
+  });
+  return skipped.length ? { ...e, skipped } : e;
+}
+
 /** The environments of each helmfile of `files` (those that define any). */
 export function readHelmfileEnvironments(fs: RepoFileSystem, files: readonly string[]): HelmfileEnvironments[] {
   const cache = new Map<string, FileFacts>();
@@ -77,7 +94,9 @@ export function readHelmfileEnvironments(fs: RepoFileSystem, files: readonly str
     if (!x) cache.set(f, (x = read(fs, f)));
     return x;
   };
-  const own = (f: string): HelmfileEnvironment[] => [...facts(f).bases.flatMap((b) => facts(b).environments), ...facts(f).environments];
+  // A base's environment values resolve from the including helmfile's folder (helmfile loads bases
+  // with the includer's base path), a helmfile's own from its folder.
+  const own = (f: string): HelmfileEnvironment[] => [...facts(f).bases.flatMap((b) => facts(b).environments), ...facts(f).environments].map((e) => withSkipped(fs, e, dirOf(f)));
   const parents = new Map<string, string[]>();
   for (const f of files) for (const child of facts(f).helmfiles) parents.set(child, [...(parents.get(child) ?? []), f]);
   const known = (f: string, seen: Set<string>): HelmfileEnvironment[] => {

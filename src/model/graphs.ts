@@ -28,7 +28,13 @@ export interface HelmfileRelease {
   waitsForGroups: string[];
   /** Repository files its hooks `kubectl apply`. */
   applies: string[];
-  /** `values:` (inherited template values first): files as written (relative to the helmfile), inline maps, in order. */
+  /**
+   * The state's base path when it is not the folder of `file`: a release written in a `bases:` file
+   * of another folder belongs to the including state, whose folder helmfile resolves its chart and
+   * values paths from (ADR 0394). Read it through releaseBaseDir.
+   */
+  baseDir?: string;
+  /** `values:` (inherited template values first): files as written (relative to releaseBaseDir), inline maps, in order. */
   values?: HelmfileValues[];
   /** Every hook as written, `{{ .Release.Namespace }}`/`{{ .Release.Name }}` filled in. */
   hooks?: HelmfileHook[];
@@ -75,6 +81,12 @@ export interface HelmfileEnvironment {
   line: number;
   /** Its `values:`: files as written (relative to `file`), `inline values` for a map. */
   values: string[];
+  /**
+   * The files of `values` that are not in the repository and that helmfile skips, as its
+   * `missingFileHandler` (Warn, Info, Debug) says; the handler is `missingFileHandler`.
+   */
+  skipped?: string[];
+  missingFileHandler?: string;
 }
 
 /** The environments a helmfile knows (helmfile: its own documents, its bases, the helmfile that includes it). */
@@ -88,8 +100,20 @@ export interface FleetGraphs {
   flux: FluxKustomization[];
   /** Per helmfile, the environments it defines; a helmfile not listed defines none. */
   helmfileEnvironments?: HelmfileEnvironments[];
+  /**
+   * The helmfile environment whose values the helmfile templates were rendered with (`-e NAME`,
+   * helmfile's `--environment`); absent: `default`.
+   */
+  helmfileEnvironment?: string;
   /** Where the repository runs Flux with `--no-cross-namespace-refs` (absent: it does not). */
   noCrossNamespaceRefs?: { file: string; line: number };
+}
+
+/** The folder a release's relative chart and values paths are resolved from (helmfile's basePath). */
+export function releaseBaseDir(r: Pick<HelmfileRelease, 'file' | 'baseDir'>): string {
+  if (r.baseDir !== undefined) return r.baseDir;
+  const i = r.file.lastIndexOf('/');
+  return i < 0 ? '.' : r.file.slice(0, i);
 }
 
 export function releaseId(r: { namespace: string; name: string }): string {

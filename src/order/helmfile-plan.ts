@@ -17,8 +17,8 @@
  * Decisions: docs/adr/0231-helmfile-bootstrap.md.
  */
 import type { Fleet } from '../model/fleet.js';
-import type { FluxKustomization, HelmfileRelease } from '../model/graphs.js';
-import { releaseId } from '../model/graphs.js';
+import type { FluxKustomization, HelmfileEnvironment, HelmfileRelease } from '../model/graphs.js';
+import { releaseBaseDir, releaseId } from '../model/graphs.js';
 import type { PlanStage } from '../model/plan.js';
 import type { ChartRef, HelmfileBootstrapPlan, HelmfileReleaseSpec, HelmfileStep, HookAction } from '../model/helmfile-bootstrap.js';
 import { fluxLevels } from './flux-levels.js';
@@ -34,11 +34,6 @@ export const DEFAULT_HELMFILE_ENVIRONMENT = 'default';
  */
 export function hasHelmfileBootstrap(fleet: Fleet): boolean {
   return !fleet.capabilities.bootstrap && (fleet.graphs?.helmfile.length ?? 0) > 0;
-}
-
-function dirOf(file: string): string {
-  const i = file.lastIndexOf('/');
-  return i < 0 ? '.' : file.slice(0, i);
 }
 
 /** `base/rel` normalised (`..`, `.`); rel starting with `/` stays absolute. */
@@ -63,7 +58,7 @@ function chartOf(r: HelmfileRelease): ChartRef | undefined {
   const chart = r.chart;
   if (chart === undefined) return undefined;
   const version = r.version !== undefined && !r.version.includes('{{') ? r.version : undefined;
-  if (chart.startsWith('./') || chart.startsWith('../') || chart.startsWith('/') || chart === '.') return { kind: 'local', path: joinPath(dirOf(r.file), chart) };
+  if (chart.startsWith('./') || chart.startsWith('../') || chart.startsWith('/') || chart === '.') return { kind: 'local', path: joinPath(releaseBaseDir(r), chart) };
   if (chart.startsWith('oci://')) return { kind: 'remote', ref: chart, ...(version ? { version } : {}) };
   if (r.repository) {
     const name = chart.slice(r.repository.name.length + 1);
@@ -100,7 +95,7 @@ function specOf(r: HelmfileRelease, environment: string, problems: string[]): He
       problems.push(`${where}: release ${releaseId(r)}: values "${v}" is a helmfile template${why !== undefined ? ` fleetplan could not read: ${why.slice(`values ${v} `.length)}` : ', which fleetplan does not execute; give a plain values file'}`);
       continue;
     }
-    values.push({ file: joinPath(dirOf(r.file), file) });
+    values.push({ file: joinPath(releaseBaseDir(r), file) });
   }
   if (problems.length > before) return undefined;
   return { id: releaseId(r), name: r.name, namespace: r.namespace, chart, values, file: r.file, line: r.line };
@@ -120,8 +115,8 @@ function hookOf(r: HelmfileRelease, h: NonNullable<HelmfileRelease['hooks']>[num
     for (let i = 1; i < args.length; i++) {
       const a = args[i]!;
       const m = /^(?:--filename|-f)=(.+)$/.exec(a);
-      if (m) files.push(joinPath(dirOf(r.file), m[1]!));
-      else if ((a === '-f' || a === '--filename') && args[i + 1] !== undefined) files.push(joinPath(dirOf(r.file), args[++i]!));
+      if (m) files.push(joinPath(releaseBaseDir(r), m[1]!));
+      else if ((a === '-f' || a === '--filename') && args[i + 1] !== undefined) files.push(joinPath(releaseBaseDir(r), args[++i]!));
       else if (/^(?:--namespace|-n)=/.test(a)) namespace = a.slice(a.indexOf('=') + 1);
       else if ((a === '-n' || a === '--namespace') && args[i + 1] !== undefined) namespace = args[++i]!;
       else if (!['--server-side', '--force-conflicts', '--server-side=true', '--force-conflicts=true'].includes(a)) {
@@ -172,8 +167,10 @@ function helmfileFluxLevels(flux: FluxKustomization[]): FluxKustomization[][] {
 }
 
 /** The bootstrap of a helmfile + Flux fleet (`fleet.graphs`), for one helmfile environment. */
-export function planHelmfileBootstrap(fleet: Fleet, cluster: string, environment = DEFAULT_HELMFILE_ENVIRONMENT): HelmfileBootstrapPlan {
+export function planHelmfileBootstrap(fleet: Fleet, cluster: string, chosen?: string): HelmfileBootstrapPlan {
   const graphs = fleet.graphs ?? { helmfile: [], flux: [] };
+  // The environment the fleet was read in, unless the caller names another.
+  const environment = chosen ?? graphs.helmfileEnvironment ?? DEFAULT_HELMFILE_ENVIRONMENT;
   const problems: string[] = [];
   const steps: HelmfileStep[] = [];
   const { releases, notes, problem } = selectEnvironment(graphs, environment);
@@ -215,7 +212,17 @@ export function selectEnvironment(graphs: NonNullable<Fleet['graphs']>, environm
   const files = [...new Set(graphs.helmfile.map((r) => r.file))];
   const releases = graphs.helmfile.filter((r) => selects(r.file));
   const where = [...new Map(files.flatMap(defined).map((e) => [`${e.file}:${e.line}`, e])).values()];
-  const notes = [`helmfile environment ${environment}${where.length ? `: ${where.map((e) => `${e.file}:${e.line}${e.values.length ? ` (values ${e.values.join(', ')}: ${environment === DEFAULT_HELMFILE_ENVIRONMENT ? 'read into the helmfile templates' : `they feed helmfile templates, which fleetplan reads with environment ${DEFAULT_HELMFILE_ENVIRONMENT}'s values (ADR 0364)`})` : ''}`).join('; ')}` : environment === DEFAULT_HELMFILE_ENVIRONMENT ? " (helmfile's default)" : ''}`];
+  const read = graphs.helmfileEnvironment ?? DEFAULT_HELMFILE_ENVIRONMENT;
+  const valuesNote = (e: HelmfileEnvironment): string => {
+    const skipped = new Set(e.skipped ?? []);
+    const used = e.values.filter((v) => !skipped.has(v));
+    const parts = [
+      ...(used.length ? [`values ${used.join(', ')}: ${environment === read ? 'read into the helmfile templates' : `they feed helmfile templates, which fleetplan read with environment ${read}'s values (pass -e ${environment} to read them)`}`] : []),
+      ...(skipped.size ? [`values ${[...skipped].join(', ')}: not in the repository, skipped as helmfile skips them (missingFileHandler: ${e.missingFileHandler})`] : []),
+    ];
+    return parts.length ? ` (${parts.join('; ')})` : '';
+  };
+  const notes = [`helmfile environment ${environment}${where.length ? `: ${where.map((e) => `${e.file}:${e.line}${valuesNote(e)}`).join('; ')}` : environment === DEFAULT_HELMFILE_ENVIRONMENT ? " (helmfile's default)" : ''}`];
   for (const f of files.filter((x) => !selects(x))) {
     notes.push(`${f} does not define environment ${environment}: helmfile skips its releases (${graphs.helmfile.filter((r) => r.file === f).map(releaseId).join(', ')})`);
   }

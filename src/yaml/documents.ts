@@ -15,7 +15,9 @@ export interface LocatedDoc {
 
 export function located(text: string): LocatedDoc[] {
   const lc = lineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc, uniqueKeys: false });
+  // logLevel error: the yaml package's warnings (a flow map as a key, stringified) would go to the
+  // process's stderr from inside the library; callers say what they could not read.
+  const docs = parseAllDocuments(text, { lineCounter: lc, uniqueKeys: false, logLevel: 'error' });
   const list = Array.isArray(docs) ? docs : [docs];
   const out: LocatedDoc[] = [];
   for (const doc of list as Document[]) {

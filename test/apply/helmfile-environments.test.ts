@@ -30,7 +30,7 @@ test('plan -e infra: the environment chooses the values files, and the plan says
   try {
     const r = await cli(['plan', '--repo', dir, '-e', 'infra']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /note: helmfile environment infra: bootstrap\/environments\.yaml:2 \(values clusters\/infra\/values\.yaml: they feed helmfile templates, which fleetplan reads with environment default's values \(ADR 0364\)\)/);
+    assert.match(r.stdout, /note: helmfile environment infra: bootstrap\/environments\.yaml:2 \(values clusters\/infra\/values\.yaml: read into the helmfile templates\)/);
     assert.match(r.stdout, /helm upgrade --install podinfo bootstrap\/charts\/podinfo -n apps \(bootstrap\/clusters\/infra\/podinfo\.yaml, inline values\)/);
     const apps = await cli(['plan', '--repo', dir, '--environment', 'apps']);
     assert.match(apps.stdout, /\(bootstrap\/clusters\/apps\/podinfo\.yaml, inline values\)/);

@@ -56,6 +56,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     ...(typeof ctx.values.to === 'string' ? { to: ctx.values.to } : {}),
     clusters: clusterNames(ctx),
     selectors: selectorTexts(ctx).map((s) => parseSelector(s)),
+    ...(typeof ctx.values.environment === 'string' ? { helmfileEnvironment: ctx.values.environment } : {}),
     ...(ctx.values.leaves === true ? { leaves: leafOptions(ctx) } : {}),
     // Only a side that is loaded needs it: a diff answered from records loads no fleet stage.
     complete: async (result, at) => (await import('../fleet-read.js')).completeRead(ctx, result, at),

@@ -6,8 +6,8 @@
 import type { CommandContext } from '../command.js';
 import { checkSelector, choice, progress, yamlOfJson } from '../common.js';
 import { load, reportFindings, selectedClusters } from '../fleet-read.js';
-import { hasErrors, UsageError } from '../../entry/core.js';
-import { planRepository, planFleetLazily, formatPlan, planJson, planJsonChunks, resolveFleet, resolveFleetLazily, hasHelmfileBootstrap } from '../../entry/fleet-plan.js';
+import { hasErrors } from '../../entry/core.js';
+import { planRepository, planFleetLazily, formatPlan, planJson, planJsonChunks, resolveFleet, resolveFleetLazily } from '../../entry/fleet-plan.js';
 import { paintPlanText } from '../color.js';
 import { withStatus } from '../progress.js';
 import { FORMATS } from '../commands/plan.js';
@@ -17,9 +17,8 @@ export async function run(ctx: CommandContext): Promise<number> {
   checkSelector(ctx);
   const { fleet } = await load(ctx);
   const clusters = selectedClusters(ctx, fleet);
-  const environment = ctx.values.environment !== undefined ? String(ctx.values.environment) : undefined;
-  if (environment !== undefined && !hasHelmfileBootstrap(fleet)) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
-  const options = environment !== undefined ? { helmfileEnvironment: environment } : {};
+  // The environment read (-e) is the fleet's (graphs.helmfileEnvironment): the plan takes it from there.
+  const options = {};
   if (format === 'json' && fleet.delivery !== 'applicationset') {
     // Streamed: each cluster is resolved, planned, written and dropped in turn.
     const lazy = planFleetLazily(resolveFleetLazily(fleet, { clusters }), options);

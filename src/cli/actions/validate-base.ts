@@ -19,6 +19,7 @@ export async function validateBase(ctx: CommandContext, format: string): Promise
     base,
     clusters: clusterNames(ctx),
     selectors: selectorTexts(ctx).map((s) => parseSelector(s)),
+    ...(typeof ctx.values.environment === 'string' ? { helmfileEnvironment: ctx.values.environment } : {}),
     complete: (result, at) => completeRead(ctx, result, at),
   });
   const count = (list: readonly { severity: string }[], s: string) => list.filter((f) => f.severity === s).length;

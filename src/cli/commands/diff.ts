@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command.js';
-import { clusterOptions, clusterSecretsOptions } from '../command.js';
+import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions } from '../command.js';
 
 export const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 
@@ -36,6 +36,8 @@ message, not by line).
                without it diff exits 0. Errors exit 2.
   --cache-dir DIR  where diff keeps what each commit's load read (default: the cache of render
                --leaves): a later diff whose changes touch none of it answers without loading
+  -e, --environment NAME  (helmfile + Flux) read the helmfiles as helmfile -e NAME does: that
+               environment's values in their templates, its helmfiles run (default "default")
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
                repository read as Argo CD reads it, relative to --repo: only what it reaches is
                read (default: every Argo CD object no other object applies is guessed a root)`,
@@ -48,6 +50,7 @@ message, not by line).
   options: {
     ...clusterOptions,
     ...clusterSecretsOptions,
+    ...helmfileEnvironmentOptions,
     from: { type: 'string' },
     to: { type: 'string' },
     output: { type: 'string', short: 'o' },
@@ -59,5 +62,5 @@ message, not by line).
     fetch: { type: 'boolean' },
     'registry-config': { type: 'string' },
   },
-  complete: { flags: { output: FORMATS, clusters: 'file', root: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
+  complete: { flags: { environment: 'none', output: FORMATS, clusters: 'file', root: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
 };

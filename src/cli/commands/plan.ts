@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command.js';
-import { clusterOptions, clusterSecretsOptions } from '../command.js';
+import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions } from '../command.js';
 
 export const FORMATS = ['text', 'json', 'yaml', 'mermaid', 'dot'] as const;
 
@@ -14,8 +14,9 @@ ApplicationSet generates, computed offline from the repository at the sector's r
   -o json      the stable machine interface (fleet, clusters[].apps[], findings[])
   -o yaml      the same document as -o json, in YAML
   -o mermaid   a Mermaid flowchart; -o dot a Graphviz graph
-  -e, --environment NAME  (helmfile + Flux) the helmfile environment whose releases and values the
-               bootstrap phases show, as helmfile -e NAME (default "default")
+  -e, --environment NAME  (helmfile + Flux) the helmfile environment whose releases the bootstrap
+               phases show and whose values the helmfile templates are rendered with, as
+               helmfile -e NAME (default "default")
   --clusters FILE  cluster Secrets for the ApplicationSets of a repository read as Argo CD
                reads it (the argocd layout), instead of the repository's own
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
@@ -29,6 +30,6 @@ Exits 1 when the fleet has errors (they are printed to stderr, and included in -
     { what: 'the hub\'s waves as a Mermaid flowchart', run: 'fleetplan plan --repo examples/lab --cluster hub -o mermaid' },
     { what: 'an Argo CD repository of several examples: only what the root Application in bootstrap/root-app.yaml reaches', run: 'fleetplan plan --repo ../gitops-examples --root bootstrap/root-app.yaml', notRun: 'needs a repository read as Argo CD reads it' },
   ],
-  options: { ...clusterOptions, ...clusterSecretsOptions, output: { type: 'string', short: 'o' }, environment: { type: 'string', short: 'e' } },
+  options: { ...clusterOptions, ...clusterSecretsOptions, ...helmfileEnvironmentOptions, output: { type: 'string', short: 'o' } },
   complete: { flags: { output: FORMATS, clusters: 'file', root: 'file', environment: 'none' } },
 };

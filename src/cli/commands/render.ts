@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command.js';
-import { clusterOptions, clusterSecretsOptions } from '../command.js';
+import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions } from '../command.js';
 
 export const FORMATS = ['yaml', 'json'] as const;
 
@@ -48,6 +48,8 @@ A directory source's .jsonnet files are evaluated as Argo CD evaluates them (dir
 extVars, tlas and libs; imports only inside the repository; 90 s and 64 MiB per file) with
 --jsonnet PATH, else FLEETPLAN_JSONNET, else go-jsonnet or jsonnet on PATH; without one, such an
 app is not built and says so.
+  -e, --environment NAME  (helmfile + Flux) read the helmfiles as helmfile -e NAME does: that
+               environment's values in their templates, its helmfiles run (default "default")
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
                repository read as Argo CD reads it, relative to --repo: only what it reaches is
                read (default: every Argo CD object no other object applies is guessed a root)`,
@@ -65,6 +67,7 @@ app is not built and says so.
   options: {
     ...clusterOptions,
     ...clusterSecretsOptions,
+    ...helmfileEnvironmentOptions,
     out: { type: 'string' },
     output: { type: 'string', short: 'o' },
     leaves: { type: 'boolean' },
@@ -76,5 +79,5 @@ app is not built and says so.
     fetch: { type: 'boolean' },
     'registry-config': { type: 'string' },
   },
-  complete: { flags: { phase: ['1', '2'], output: FORMATS, clusters: 'file', root: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', jsonnet: 'file', 'registry-config': 'file' } },
+  complete: { flags: { environment: 'none', phase: ['1', '2'], output: FORMATS, clusters: 'file', root: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', jsonnet: 'file', 'registry-config': 'file' } },
 };

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command.js';
-import { clusterOptions, clusterSecretsOptions } from '../command.js';
+import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions } from '../command.js';
 
 export const FORMATS = ['text', 'json', 'yaml', 'sarif'] as const;
 
@@ -28,6 +28,8 @@ Turn a code off or change its severity in fleet.yaml spec.validation.rules; -o s
              -o text lists them as + and - lines; -o json is {base, introduced, fixed, summary}.
              Exit 1 when the change introduces an error.
 Exit 1 on errors, 0 when there are only warnings or nothing.
+  -e, --environment NAME  (helmfile + Flux) read the helmfiles as helmfile -e NAME does: that
+               environment's values in their templates, its helmfiles run (default "default")
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
                repository read as Argo CD reads it, relative to --repo: only what it reaches is
                read (default: every Argo CD object no other object applies is guessed a root)`,
@@ -38,6 +40,6 @@ Exit 1 on errors, 0 when there are only warnings or nothing.
     { what: 'only the findings the uncommitted edits introduce or fix', run: 'fleetplan validate --repo examples/lab --base HEAD' },
     { what: 'check the objects render --leaves built instead of reading the sources', run: 'fleetplan validate --repo examples/lab --leaves out', notRun: 'needs the output of render --leaves --out out' },
   ],
-  options: { ...clusterOptions, ...clusterSecretsOptions, output: { type: 'string', short: 'o' }, leaves: { type: 'string' }, 'argocd-crds': { type: 'string' }, base: { type: 'string' } },
-  complete: { flags: { output: FORMATS, clusters: 'file', root: 'file', leaves: 'dir', 'argocd-crds': 'file', base: 'none' } },
+  options: { ...clusterOptions, ...clusterSecretsOptions, ...helmfileEnvironmentOptions, output: { type: 'string', short: 'o' }, leaves: { type: 'string' }, 'argocd-crds': { type: 'string' }, base: { type: 'string' } },
+  complete: { flags: { environment: 'none', output: FORMATS, clusters: 'file', root: 'file', leaves: 'dir', 'argocd-crds': 'file', base: 'none' } },
 };

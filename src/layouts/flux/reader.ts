@@ -660,7 +660,8 @@ function helmfileNote(releases: readonly HelmfileRelease[], cluster: string): st
   return `bootstrap: the helmfile releases of ${files} run before Flux (their CRD phase first); their templates are executed as helmfile does, with ${HELMFILE_CLUSTER_ENV}=${cluster}${unread.length ? `; not read: ${unread.join(' | ')}` : ''}`;
 }
 
-export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
+export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironment?: string } = {}): LoadResult {
+  const environment = context.helmfileEnvironment;
   const findings: Finding[] = [];
   const entries = clusterEntries(fs);
   const flux: FluxKustomization[] = [];
@@ -696,7 +697,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
     // The helmfile runs once per cluster, with CLUSTER set to the cluster's folder name (ADR 0320).
     const releases: HelmfileRelease[] = [];
     const env = new Map([[HELMFILE_CLUSTER_ENV, e.cluster]]);
-    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}` });
+    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, ...(environment !== undefined ? { environment } : {}) });
     const read = readCluster(fs, e);
     const charts = helmReleaseChecks(read);
     read.findings.push(...charts.findings);
@@ -852,7 +853,7 @@ export function loadFluxClusters(fs: RepoFileSystem): LoadResult {
   const sources = new Map<string, SourceFile>();
   for (const [file, g] of sourceApps) sources.set(file, groupSource(file, g.apps, g.at));
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, entries.flatMap((e) => yamlFiles(fs, e.dir, 0, [])));
-  const graphs: FleetGraphs = { helmfile: [], flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}) };
+  const graphs: FleetGraphs = { helmfile: [], flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(environment !== undefined ? { helmfileEnvironment: environment } : {}) };
   const fleet: Fleet = {
     // leafVariables: false — Flux substitutes its own post-build variables; fleetplan's cluster variables never reach these leaves.
     // appVariables: false — kustomize-controller substitutes only in a Kustomization's built output with postBuild (read above with fluxSubstitute); never fleetplan's variables in its fields (ADR 0344).

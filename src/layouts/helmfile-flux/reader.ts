@@ -16,7 +16,7 @@ import type { YamlNode, Document } from '../../yaml/index.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, Fleet, GroupDef } from '../../model/fleet.js';
 import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileHook, HelmfileRelease, HelmfileValues } from '../../model/graphs.js';
-import { releaseApp, kustomizationApp } from '../../model/graphs.js';
+import { releaseApp, releaseBaseDir, kustomizationApp } from '../../model/graphs.js';
 import type { AppSpec } from '../../model/spec.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { LoadResult } from '../../load/native.js';
@@ -671,6 +671,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         ...(chart !== undefined ? { chart } : {}),
         ...(version !== undefined ? { version } : {}),
         file,
+        ...(dir !== dirOf(file) ? { baseDir: dir } : {}),
         line: pos.line,
         column: pos.column,
         needs,
@@ -814,7 +815,7 @@ export function releaseSource(r: HelmfileRelease): Pick<AppSpec, 'chart' | 'repo
     if (chart.startsWith('oci://')) return { chart, repoURL: chart.slice(0, chart.lastIndexOf('/')), ...version, ...helm };
     if (r.repository && !r.repository.oci) return { chart: chart.slice(r.repository.name.length + 1), repoURL: r.repository.url, ...version, ...helm };
     // A chart in this repository (`./charts/app`): built from its folder, as helm template builds it (ADR 0383).
-    const local = /^\.\.?(\/|$)/.test(chart) ? joinRelative(dirOf(r.file), chart) : undefined;
+    const local = /^\.\.?(\/|$)/.test(chart) ? joinRelative(releaseBaseDir(r), chart) : undefined;
     if (local !== undefined && local !== '.') return { path: local, ...helm };
     if (r.repository?.oci) return { chart: `oci://${r.repository.url.replace(/\/+$/, '')}/${chart.slice(r.repository.name.length + 1)}`, repoURL: `oci://${r.repository.url.replace(/\/+$/, '')}`, ...version, ...helm };
   }
@@ -1137,16 +1138,17 @@ export function groupSource(file: string, apps: Record<string, AppSpec>, at: Map
   };
 }
 
-export function loadHelmfileFlux(fs: RepoFileSystem): LoadResult {
+export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string } = {}): LoadResult {
+  const environment = context.helmfileEnvironment;
   const findings: Finding[] = [];
   const releases: HelmfileRelease[] = [];
   // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
   const nested = new Set<string>();
-  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested });
+  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, ...(environment !== undefined ? { environment } : {}) });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
-  const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(helmfileEnvironments.length ? { helmfileEnvironments } : {}) };
+  const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(helmfileEnvironments.length ? { helmfileEnvironments } : {}), ...(environment !== undefined ? { helmfileEnvironment: environment } : {}) };
 
   // Waves: CRD phase 0; apps phase 1 + depth of needs; Flux after the bootstrap by dependsOn depth.
   const crds = releases.filter((r) => r.phase === 'crds');
