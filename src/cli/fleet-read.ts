@@ -27,7 +27,7 @@ export async function load(ctx: CommandContext, options: { clusterSecrets?: bool
   const environment = helmfileEnvironment(ctx);
   const result = loadFleet(root, environment !== undefined ? { helmfileEnvironment: environment } : {});
   // A helmfile repository whose releases are all unread in that environment (say, a requiredEnv) is still one: its findings say why.
-  if (environment !== undefined && result.fleet.layout !== 'helmfile-flux' && !hasHelmfileBootstrap(result.fleet)) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
+  if (environment !== undefined && !result.fleet.capabilities.helmfileEnvironments && !hasHelmfileBootstrap(result.fleet)) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
   await completeRead(ctx, result, root, options);
   return result;
 }

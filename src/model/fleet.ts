@@ -87,6 +87,11 @@ export interface FleetCapabilities {
    * not report the literal path missing, which Argo CD never reads (ADR 0379).
    */
   applyTimePaths?: boolean;
+  /**
+   * true: the repository's helmfiles are the fleet, and `-e NAME` chooses the helmfile environment
+   * they are read in (ADR 0394), even when every release is unread in that environment.
+   */
+  helmfileEnvironments?: boolean;
 }
 
 /** The native layout's capabilities: fleetplan generates everything and promotes pins in fleet.yaml. */

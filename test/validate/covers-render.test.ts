@@ -141,7 +141,7 @@ const CASES: Record<string, Case | { excluded: string }> = {
   'flux-substitution': {
     what: 'a Flux post-build substitution Flux refuses',
     files: {},
-    repo: fluxRepo('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\ndata:\n  v: "${APP:0:2}"\n', '  postBuild:\n    substitute:\n      APP: web\n'),
+    repo: fluxRepo('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\ndata:\n  v: "${APP-web}"\n', '  postBuild:\n    substitute:\n      APP: web\n'),
     app: 'flux:media/web',
   },
   'flux-substitution-unresolved': {

@@ -1241,7 +1241,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
     notes: [HELMFILE_FLUX_PLAN_NOTE],
   };
   const fleet: Fleet = {
-    ...emptyFleet(fs.root, 'helmfile-flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false, engineApisFirst: 'after-bootstrap' }),
+    ...emptyFleet(fs.root, 'helmfile-flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false, engineApisFirst: 'after-bootstrap', helmfileEnvironments: true }),
     // leafVariables: false — Flux substitutes its own post-build variables and helmfile none; fleetplan's never reach these leaves.
     // helmfile bootstraps the cluster and Flux reads the repository's own Kustomizations.
     name: fs.root.split('/').filter(Boolean).pop() ?? 'fleet',
