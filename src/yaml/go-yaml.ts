@@ -104,6 +104,18 @@ const float11 = new jsYaml.Type('tag:yaml.org,2002:float', {
   ...(jsFloat.defaultStyle !== undefined ? { defaultStyle: jsFloat.defaultStyle } : {}),
 });
 
+/**
+ * For writing: a string quoted when it is a float by its syntax, even one beyond float64's range
+ * (`1e999` is a string to go-yaml v2, but Infinity to YAML 1.2 readers such as js-yaml).
+ */
+const float11Quoted = new jsYaml.Type('tag:yaml.org,2002:float', {
+  kind: 'scalar',
+  resolve: (s: string) => goYamlFloat(s) !== undefined || (numeric(s) && YAML_STYLE_FLOAT.test(s.replace(/_/g, ''))) || GO_DOT_FLOAT.test(s),
+  predicate: float11.predicate!,
+  represent: jsFloat.represent,
+  ...(jsFloat.defaultStyle !== undefined ? { defaultStyle: jsFloat.defaultStyle } : {}),
+});
+
 /** Timestamps stay strings: go-yaml v2 gives a string for a timestamp decoded into interface{}. */
 const noTimestamp = new jsYaml.Type('tag:yaml.org,2002:timestamp', { kind: 'scalar', resolve: () => false });
 
@@ -114,8 +126,8 @@ const noTimestamp = new jsYaml.Type('tag:yaml.org,2002:timestamp', { kind: 'scal
 export const GO_YAML_V2_SCHEMA: jsYaml.Schema = jsYaml.DEFAULT_SCHEMA.extend({ implicit: [bool11, int11, float11, noTimestamp] });
 
 /**
- * For writing: a string is quoted when go-yaml v2 would read it as anything else, and also when
- * it looks like a timestamp (js-yaml's own type stays, so that YAML 1.1 readers that do make
+ * For writing: a string is quoted when go-yaml v2 would read it as anything else, when it is a
+ * float by its syntax alone, and when it looks like a timestamp (js-yaml's own type stays, so that YAML 1.1 readers that do make
  * dates of them, and kyaml, read a string too).
  */
-export const GO_YAML_V2_DUMP_SCHEMA: jsYaml.Schema = jsYaml.DEFAULT_SCHEMA.extend({ implicit: [bool11, int11, float11] });
+export const GO_YAML_V2_DUMP_SCHEMA: jsYaml.Schema = jsYaml.DEFAULT_SCHEMA.extend({ implicit: [bool11, int11, float11Quoted] });

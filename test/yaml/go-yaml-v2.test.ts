@@ -62,3 +62,7 @@ test('a string written with the kubernetes schema reads back through kubectl as 
   const theirs = ((await kubectl.read(text))[0] as { data: Record<string, unknown> }).data;
   strings.forEach((s, i) => assert.equal(theirs[`k${i}`], s, `${JSON.stringify(s)} written as ${JSON.stringify(text.split('\n').find((l) => l.startsWith(`  k${i}:`)))}`));
 });
+
+test('a string that is a float only by its syntax (1e999, out of range) is quoted too, for YAML 1.2 readers that make Infinity of it', () => {
+  assert.equal(dumpYaml({ a: '1e999', b: '-.5e999', c: 'x1e999' }, { schema: 'kubernetes' }), "a: '1e999'\nb: '-.5e999'\nc: x1e999\n");
+});
