@@ -7,18 +7,19 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { requireTools, tempDir, removeDir } from '../helpers/tools.js';
-import { startKubeServer } from './kube-server/index.js';
+import { CRD_SETS, startKubeServer } from './kube-server/index.js';
 import type { KubeServer } from './kube-server/index.js';
 
 export interface KubectlReader {
-  /** The objects kubectl reads from `text` (a List's items, or the one object). */
+  /** The objects kubectl reads from `text`, in order. */
   read(text: string): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
 export async function startKubectlReader(): Promise<KubectlReader> {
   const { kubectl } = requireTools();
-  const server: KubeServer = await startKubeServer();
+  // Argo CD's kinds too, for Applications.
+  const server: KubeServer = await startKubeServer({ crds: CRD_SETS.argocd });
   const home = tempDir('kubectl-read');
   const kubeconfig = server.writeKubeconfig(join(home, 'kubeconfig'));
   return {
@@ -31,8 +32,8 @@ export async function startKubectlReader(): Promise<KubectlReader> {
         );
         child.stdin!.end(text);
       });
-      const doc = JSON.parse(out) as { kind?: string; items?: unknown[] };
-      return doc.kind === 'List' && Array.isArray(doc.items) ? doc.items : [doc];
+      // One pretty-printed JSON object per manifest, one after the other.
+      return JSON.parse(`[${out.trim().replace(/\n\}\n\{/g, '\n},\n{')}]`) as unknown[];
     },
     async close() {
       await server.close();

@@ -428,7 +428,7 @@ export class ArgoFollower {
         if (text !== undefined) {
           this.rootOf(home, `kustomize build ${dir}`, kustomizationIn(this.fs, dir));
           for (const o of objects) if (g.closure.files.has(o.file)) this.reached.add(this.object(o));
-          for (const doc of argoObjectsOf(parseYamlAll(text))) {
+          for (const doc of argoObjectsOf(parseYamlAll(text, { schema: 'kubernetes' }))) {
             // Its origin is the one file of the build that writes an object of that kind and name, as for a child.
             const written = objects.filter((o) => g.closure.files.has(o.file) && o.kind === doc.kind && o.name === (doc.metadata as Record<string, unknown>).name);
             await this.handle(doc, { via: `kustomize build ${dir}`, parent: `hand:${home}`, ...(written.length === 1 ? atOf(written[0]!) : {}) }, home);
@@ -452,7 +452,7 @@ export class ArgoFollower {
         const name = chart === '.' ? fleet.name : chart.split('/').pop()!;
         const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home);
         if (text !== undefined) {
-          const items = argoObjectsOf(parseYamlAll(text)).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, ...this.writtenAt(doc) } as Place }));
+          const items = argoObjectsOf(parseYamlAll(text, { schema: 'kubernetes' })).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, ...this.writtenAt(doc) } as Place }));
           for (const { doc, place } of this.lastOfEachKey(items, `the chart ${chart}`, this.cluster(home, IN_CLUSTER_SERVER, true))) await this.handle(doc, place, home);
         }
       }
@@ -799,13 +799,13 @@ export class ArgoFollower {
             this.findings.push({ severity: 'error', code: 'helm-values-missing', message: `Application ${name}: ${at}.helm.valueFiles names ${v}, which does not exist`, ...where, hint: 'fix the file name, or set ignoreMissingValueFiles: true' });
           }
         }
-        const values = isPlainObject(helm.valuesObject) ? helm.valuesObject : typeof helm.values === 'string' ? (parseYamlAll(helm.values)[0] as unknown) : undefined;
+        const values = isPlainObject(helm.valuesObject) ? helm.valuesObject : typeof helm.values === 'string' ? (parseYamlAll(helm.values, { schema: 'kubernetes' })[0] as unknown) : undefined;
         const parameters = Array.isArray(helm.parameters) ? helm.parameters.filter(isPlainObject).map((p) => ({ name: String(p.name), value: String(p.value) })) : [];
         text = await this.helm(path, { releaseName: str(helm.releaseName) ?? name, namespace: str(dest.namespace) ?? '', valueFiles, values, parameters }, `Application ${name}'s ${at}`, place.file, cluster);
       } else {
         text = await this.directoryWithJsonnet(path, s, app, name, `Application ${name}'s ${at}`, where);
       }
-      if (text !== undefined) out.push(...argoObjectsOf(parseYamlAll(text)));
+      if (text !== undefined) out.push(...argoObjectsOf(parseYamlAll(text, { schema: 'kubernetes' })));
     }
     return out;
   }
