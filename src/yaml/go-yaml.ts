@@ -17,11 +17,15 @@
  */
 import jsYaml from 'js-yaml';
 
+const TRUE_WORDS = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
+const FALSE_WORDS = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
+
 /** YAML 1.1 booleans (yes/no/on/off…), as go-yaml v2 reads them. */
 const bool11 = new jsYaml.Type('tag:yaml.org,2002:bool', {
   kind: 'scalar',
-  resolve: (s: string) => /^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/.test(s),
-  construct: (s: string) => /^(y|Y|yes|Yes|YES|true|True|TRUE|on|On|ON)$/.test(s),
+  // Every string written is tested: the length first.
+  resolve: (s: string) => s.length <= 5 && (TRUE_WORDS.has(s) || FALSE_WORDS.has(s)),
+  construct: (s: string) => TRUE_WORDS.has(s),
   predicate: (v: unknown) => typeof v === 'boolean',
   represent: { lowercase: (v: unknown) => (v ? 'true' : 'false') },
   defaultStyle: 'lowercase',
@@ -52,7 +56,15 @@ export function goYamlInt(s: string): bigint | undefined {
 }
 
 /** The first character's class in go-yaml v2's resolve table: a digit or sign reads as a number. */
-const numeric = (s: string) => /^[-+0-9]/.test(s);
+function numeric(s: string): boolean {
+  const c = s.charCodeAt(0);
+  return (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d;
+}
+
+/** Whether a number or a float word could start with this text's first character (`.`, a digit, a sign). */
+function mayBeNumber(s: string): boolean {
+  return numeric(s) || s.charCodeAt(0) === 0x2e;
+}
 
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 /** strconv.ParseFloat's decimal syntax for a text that starts with `.` (underscores between digits). */
@@ -62,13 +74,15 @@ for (const w of ['.nan', '.NaN', '.NAN']) FLOAT_WORDS[w] = NaN;
 for (const w of ['.inf', '.Inf', '.INF']) FLOAT_WORDS[w] = FLOAT_WORDS[`+${w}`] = Infinity;
 for (const w of ['.inf', '.Inf', '.INF']) FLOAT_WORDS[`-${w}`] = -Infinity;
 
-const isInt = (s: string) => numeric(s) && goYamlInt(s.replace(/_/g, '')) !== undefined;
+/** The common case, a plain decimal that a double holds exactly (`3`, `8080`). */
+const SMALL_DECIMAL = /^(0|[1-9][0-9]{0,14})$/;
+const isInt = (s: string) => numeric(s) && (SMALL_DECIMAL.test(s) || goYamlInt(s.replace(/_/g, '')) !== undefined);
 
 /** go-yaml v2's integers; a value beyond 2^53 loses digits as a JavaScript number. */
 const int11 = new jsYaml.Type('tag:yaml.org,2002:int', {
   kind: 'scalar',
   resolve: isInt,
-  construct: (s: string) => Number(goYamlInt(s.replace(/_/g, ''))!),
+  construct: (s: string) => (SMALL_DECIMAL.test(s) ? Number(s) : Number(goYamlInt(s.replace(/_/g, ''))!)),
   // As js-yaml's own: -0 is a float (written -0.0).
   predicate: (v: unknown) => typeof v === 'number' && Number.isInteger(v) && !Object.is(v, -0),
   represent: { decimal: (v: unknown) => String(v) },
@@ -77,6 +91,7 @@ const int11 = new jsYaml.Type('tag:yaml.org,2002:int', {
 
 /** The float a plain scalar is to go-yaml v2, or undefined. */
 function goYamlFloat(s: string): number | undefined {
+  if (!mayBeNumber(s)) return undefined;
   if (Object.prototype.hasOwnProperty.call(FLOAT_WORDS, s)) return FLOAT_WORDS[s];
   let f: number;
   if (s.startsWith('.')) {
@@ -110,7 +125,7 @@ const float11 = new jsYaml.Type('tag:yaml.org,2002:float', {
  */
 const float11Quoted = new jsYaml.Type('tag:yaml.org,2002:float', {
   kind: 'scalar',
-  resolve: (s: string) => goYamlFloat(s) !== undefined || (numeric(s) && YAML_STYLE_FLOAT.test(s.replace(/_/g, ''))) || GO_DOT_FLOAT.test(s),
+  resolve: (s: string) => mayBeNumber(s) && (goYamlFloat(s) !== undefined || (numeric(s) && YAML_STYLE_FLOAT.test(s.replace(/_/g, ''))) || GO_DOT_FLOAT.test(s)),
   predicate: float11.predicate!,
   represent: jsFloat.represent,
   ...(jsFloat.defaultStyle !== undefined ? { defaultStyle: jsFloat.defaultStyle } : {}),
