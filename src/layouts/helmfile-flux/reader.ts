@@ -909,8 +909,9 @@ function underParent(child: Record<string, unknown>, parent: Record<string, unkn
     return out;
   }
   try {
-    const text = fluxSubstitute(dumpYaml(out), (n) => vars.vars[n]);
-    const back = parseYamlAll(text, { schema: 'core' })[0];
+    // As kustomize-controller: in kustomize's output, read back with go-yaml v2 (ADR 0389).
+    const text = fluxSubstitute(dumpYaml(out, { schema: 'kubernetes' }), (n) => vars.vars[n]);
+    const back = parseYamlAll(text, { schema: 'kubernetes' })[0];
     if (isObj(back)) out = back;
   } catch (e) {
     findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${pname} fails on ${String(meta.name)}: ${e instanceof FluxSubstituteError ? e.message : (e as Error).message}`, file: at.file, line: at.line, hint: 'Flux fails the same way; escape a literal with $${...} or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled' });
