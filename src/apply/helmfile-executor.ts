@@ -60,7 +60,8 @@ export interface HelmfilePorts {
 
 /** The objects of a release manifest (`helm get manifest`), namespaced ones in `namespace` unless they say. */
 export function manifestObjects(manifest: string): K8sObject[] {
-  return parseYamlAll(manifest).filter((o): o is K8sObject => typeof o === 'object' && o !== null && typeof (o as K8sObject).kind === 'string');
+  // As kubectl apply -f reads it (go-yaml v2, ADR 0389).
+  return parseYamlAll(manifest, { schema: 'kubernetes' }).filter((o): o is K8sObject => typeof o === 'object' && o !== null && typeof (o as K8sObject).kind === 'string');
 }
 
 /** What to await of a release's objects. */

@@ -6,14 +6,18 @@
  * they need instead of passing library objects, so a YAML dialect is chosen here, once.
  */
 import jsYaml from 'js-yaml';
+import { GO_YAML_V2_DUMP_SCHEMA, GO_YAML_V2_SCHEMA } from './go-yaml.js';
 
 /**
  * - `default`: YAML 1.1-flavoured (js-yaml's default: timestamps, merge keys), as kubectl and
  *   kustomize output reads.
  * - `core`: YAML 1.2 core (no timestamps; `yes` is a string), as Argo CD's Go decoders read values.
  * - `json`: JSON-compatible scalars only.
+ * - `kubernetes`: go-yaml v2, as sigs.k8s.io/yaml reads a manifest for kubectl, Argo CD, Helm and
+ *   Flux (`0755` is 493, `on` is true; go-yaml.ts). Manifests that fleetplan reads and writes back
+ *   are read with it and written with it, so that they mean what they meant to those readers.
  */
-export type YamlSchemaName = 'default' | 'core' | 'json';
+export type YamlSchemaName = 'default' | 'core' | 'json' | 'kubernetes';
 
 /** A custom schema made in this module (see go-yaml.ts). */
 export type YamlSchema = jsYaml.Schema;
@@ -30,6 +34,7 @@ function schemaOf(s: ParseOptions['schema']): jsYaml.Schema {
   if (s === undefined || s === 'default') return jsYaml.DEFAULT_SCHEMA;
   if (s === 'core') return jsYaml.CORE_SCHEMA;
   if (s === 'json') return jsYaml.JSON_SCHEMA;
+  if (s === 'kubernetes') return GO_YAML_V2_SCHEMA;
   return s;
 }
 
@@ -54,16 +59,17 @@ export interface DumpOptions {
   lineWidth?: number;
   /** Write repeated objects in full instead of anchors and aliases. */
   noRefs?: boolean;
+  /** `kubernetes`: quote every string go-yaml v2 would read as something else (`'0755'`, `'1_000'`). */
+  schema?: 'default' | 'kubernetes';
 }
 
 /** Plain data as a YAML document (js-yaml's emitter; fleetplan's rendered files use emit.ts). */
 export function dumpYaml(value: unknown, options: DumpOptions = {}): string {
-  return jsYaml.dump(value, options);
+  const { schema, ...rest } = options;
+  return jsYaml.dump(value, schema === 'kubernetes' ? { ...rest, schema: GO_YAML_V2_DUMP_SCHEMA } : rest);
 }
 
-export { goYamlV2Schema } from './go-yaml.js';
 export { dumpSorted, stringAt as dumpSortedString } from './sorted-dump.js';
-export type { GoIntParser } from './go-yaml.js';
 
 /**
  * One document as plain data with the `yaml` package's YAML 1.2 reading (its `parse`): what the

@@ -48,3 +48,18 @@ test('flux: the parent\'s postBuild substitutes the same ${X} in the Kustomizati
   assert.equal(got.targetNamespace, 'web-a');
   assert.doesNotMatch(got.findings, /undefined-variable/);
 });
+
+test('flux: a substituted value is read as kustomize-controller reads the substituted text (go-yaml v2): suspend: ${SUSPEND} with "on" is true (ADR 0389)', async () => {
+  const files = repo(false);
+  files['clusters/staging/apps.yaml'] = ks('apps', './apps', '  postBuild:\n    substitute:\n      SUSPEND: "on"\n');
+  files['apps/web.yaml'] = ks('web', './web', '  suspend: ${SUSPEND}\n');
+  const dir = writeTree(files);
+  try {
+    const r = await cli(['render', '--repo', dir, '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const items = (JSON.parse(r.stdout) as { items: { kind: string; metadata: { name: string }; spec: { suspend?: unknown } }[] }).items;
+    assert.equal(items.find((o) => o.kind === 'Kustomization' && o.metadata.name === 'web')!.spec.suspend, true);
+  } finally {
+    removeTree(dir);
+  }
+});

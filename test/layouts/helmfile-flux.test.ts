@@ -227,3 +227,11 @@ test('helmfile-flux: Flux Kustomizations in files the layout does not read are n
   assert.match(f[0]!.message, /1 file with Flux Kustomizations is not read .*kubernetes\/apps\/media\/lidarr\.yaml/);
   assert.ok(!p.clusters[0]!.apps.some((a) => a.name.endsWith('/lidarr')));
 });
+
+test('helmfile-flux: a substituted value is read as kustomize-controller reads the substituted text (go-yaml v2): ${SUSPEND} set to on is true (ADR 0389)', async () => {
+  const out = await rendered(repo({
+    'kubernetes/flux/cluster/ks.yaml': `${root}  postBuild:\n    substitute:\n      SUSPEND: "on"\n`,
+    'kubernetes/apps/media/radarr/ks.yaml': ks('radarr', 'kubernetes/apps/media/radarr/app', '  targetNamespace: media\n  suspend: ${SUSPEND}\n'),
+  }));
+  assert.equal(out['flux_media_radarr.yaml']?.spec.suspend, true);
+});

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { helmReleaseCharts, redactedValue } from '../../src/render/leaves/flux.js';
+import { helmReleaseCharts, redactedValue, valuesFromReference } from '../../src/render/leaves/flux.js';
 
 type Obj = Record<string, unknown>;
 
@@ -55,4 +55,9 @@ test('flux-values-from: optional references that are absent are skipped; a missi
   assert.match(rc!.problem ?? '', /valuesFrom Secret\/gone is not in the Kustomization's output or the repository/);
   [rc] = charts([repoChart([{ kind: 'ConfigMap', name: 'a', valuesKey: 'nope' }]), cm('a', {})]);
   assert.match(rc!.problem ?? '', /has no key nope/);
+});
+
+test('flux-values-from: a ConfigMap\'s values text is read as helm-controller reads it (go-yaml v2): 0755 is 493, on is true', () => {
+  const cm = { kind: 'ConfigMap', metadata: { name: 'v' }, data: { 'values.yaml': 'mode: 0755\nenabled: on\nratio: -.5\nduration: 1:20\n' } };
+  assert.deepEqual(valuesFromReference({ kind: 'ConfigMap', name: 'v' }, cm), { value: { mode: 493, enabled: true, ratio: -0.5, duration: '1:20' }, secret: false });
 });

@@ -21,7 +21,7 @@ test('keeps strings that look like other types as strings when parsing build out
 });
 
 test('finds the object around a line of a stream', () => {
-  const text = 'kind: A\nmetadata:\n  name: a\n---\nkind: B\nmetadata:\n  name: b\n  namespace: n\n';
+  const text = 'kind: A\nmetadata:\n  name: a\n---\nkind: B\nmetadata:\n  name: b\n  namespace: ns\n';
   assert.equal(objectAtLine(text, 2), 'A/a');
-  assert.equal(objectAtLine(text, 7), 'B/n/b');
+  assert.equal(objectAtLine(text, 7), 'B/ns/b');
 });

@@ -3,13 +3,12 @@
  * `normalize` (SanitizeName), `slugify` (SlugifyName over gosimple/slug), `toYaml`, `fromYaml`,
  * `fromYamlArray` (sigs.k8s.io/yaml: YAML read as JSON, so every number is a float64).
  */
-import { goYamlV2Schema, parseYaml } from '../../yaml/index.js';
+import { parseYaml } from '../../yaml/index.js';
 import { FuncError } from '../errors.js';
 import type { FuncDef } from '../funcs.js';
 import { def } from '../funcs.js';
 import type { GoValue } from '../values.js';
 import { goToLower, isMap, newMap, typeName } from '../values.js';
-import { parseGoInt } from '../strconv.js';
 import { marshalYamlV2 } from './yaml-v2.js';
 
 /** SanitizeName: lower case, anything but [-a-z0-9.] becomes '-', at most 253 bytes, '-' and '.' trimmed at both ends. */
@@ -61,15 +60,13 @@ function slugify(...args: GoValue[]): string {
   return slugifyName(maxSize, smart, name);
 }
 
-// Booleans, integers and timestamps as go-yaml v2 reads them (src/yaml/go-yaml.ts).
-const yaml11Schema = goYamlV2Schema((s) => parseGoInt(s));
-
 /** YAML → JSON → Go values: keys become strings, numbers float64. */
 function yamlToGo(text: string): GoValue {
   let doc: unknown;
   try {
     // json: duplicate keys override earlier ones, as go-yaml v2 decoding into a map does.
-    doc = parseYaml(text, { schema: yaml11Schema, json: true });
+    // Booleans, numbers and timestamps as go-yaml v2 reads them (src/yaml/go-yaml.ts).
+    doc = parseYaml(text, { schema: 'kubernetes', json: true });
   } catch (e) {
     throw new FuncError(`error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
   }

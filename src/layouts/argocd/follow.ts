@@ -465,7 +465,7 @@ export class ArgoFollower {
         if (text !== undefined) {
           this.rootOf(home, `kustomize build ${dir}`, kustomizationIn(this.fs, dir));
           for (const o of objects) if (g.closure.files.has(o.file)) this.reached.add(this.object(o));
-          const docs = parseYamlAll(text);
+          const docs = parseYamlAll(text, { schema: 'kubernetes' });
           this.alsoApplied(home, `kustomize build ${dir}`, objectsOf(docs), 'root');
           for (const doc of argoObjectsOf(docs)) {
             // Its origin is the one file of the build that writes an object of that kind and name, as for a child.
@@ -484,7 +484,7 @@ export class ArgoFollower {
         // kubectl apply -f applies every object of the file, not only its Applications.
         for (const f of g.files) {
           try {
-            this.alsoApplied(home, f, objectsOf(parseYamlAll(this.fs.readText(f))), 'root');
+            this.alsoApplied(home, f, objectsOf(parseYamlAll(this.fs.readText(f), { schema: 'kubernetes' })), 'root');
           } catch {
             // A file the scan read but that does not parse whole: the scan's findings say so.
           }
@@ -499,8 +499,8 @@ export class ArgoFollower {
         const name = chart === '.' ? fleet.name : chart.split('/').pop()!;
         const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home);
         if (text !== undefined) {
-          this.alsoApplied(home, `helm template ${chart}`, objectsOf(parseYamlAll(text)), 'root');
-          const items = argoObjectsOf(parseYamlAll(text)).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, root: `helm template ${chart}`, ...this.writtenAt(doc) } as Place }));
+          this.alsoApplied(home, `helm template ${chart}`, objectsOf(parseYamlAll(text, { schema: 'kubernetes' })), 'root');
+          const items = argoObjectsOf(parseYamlAll(text, { schema: 'kubernetes' })).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, root: `helm template ${chart}`, ...this.writtenAt(doc) } as Place }));
           for (const { doc, place } of this.lastOfEachKey(items, `the chart ${chart}`, this.cluster(home, IN_CLUSTER_SERVER, true))) await this.handle(doc, place, home);
         }
       }
@@ -888,14 +888,14 @@ export class ArgoFollower {
             this.findings.push({ severity: 'error', code: 'helm-values-missing', message: `Application ${name}: ${at}.helm.valueFiles names ${v}, which does not exist`, ...where, hint: 'fix the file name, or set ignoreMissingValueFiles: true' });
           }
         }
-        const values = isPlainObject(helm.valuesObject) ? helm.valuesObject : typeof helm.values === 'string' ? (parseYamlAll(helm.values)[0] as unknown) : undefined;
+        const values = isPlainObject(helm.valuesObject) ? helm.valuesObject : typeof helm.values === 'string' ? (parseYamlAll(helm.values, { schema: 'kubernetes' })[0] as unknown) : undefined;
         const parameters = Array.isArray(helm.parameters) ? helm.parameters.filter(isPlainObject).map((p) => ({ name: String(p.name), value: envsubst(p.value === undefined || p.value === null ? '' : String(p.value), env) })) : [];
         text = await this.helm(path, { releaseName: str(helm.releaseName) ?? name, namespace: str(dest.namespace) ?? '', valueFiles, values, parameters }, `Application ${name}'s ${at}`, place.file, cluster);
       } else {
         text = await this.directoryWithJsonnet(path, s, app, name, `Application ${name}'s ${at}`, where);
       }
       if (text !== undefined) {
-        const docs = objectsOf(parseYamlAll(text));
+        const docs = objectsOf(parseYamlAll(text, { schema: 'kubernetes' }));
         const argo = argoObjectsOf(docs);
         // An app-of-apps gives the cluster its AppProjects and other objects beside the Applications.
         if (argo.length > 0) this.alsoApplied(cluster, `Application ${name}`, docs, 'app');

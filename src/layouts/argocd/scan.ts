@@ -145,7 +145,8 @@ export function scanRepository(fs: RepoFileSystem): RepoScan {
     }
     let docs: unknown[];
     try {
-      docs = parseYamlAll(text);
+      // As kubectl and Argo CD read an Application file (go-yaml v2: `prune: yes` is true, ADR 0389).
+      docs = parseYamlAll(text, { schema: 'kubernetes' });
     } catch (e) {
       scan.findings.push({
         severity: 'warning',

@@ -494,8 +494,10 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
       const disabled = (isObj(m.labels) && m.labels[flag] === 'disabled') || (isObj(m.annotations) && m.annotations[flag] === 'disabled');
       if (vars.active && !vars.unresolved.length && !disabled) {
         try {
-          // A value from a Secret is never printed (ADR 0191).
-          const back = parseYamlAll(fluxSubstitute(dumpYaml(o), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v]), undefined, (v) => vars.secret.has(v)), { schema: 'core' })[0];
+          // A value from a Secret is never printed (ADR 0191). kustomize-controller substitutes in
+          // kustomize's output and reads the text with go-yaml v2 (ADR 0389): `${X}` set to `on` is true.
+          const text = fluxSubstitute(dumpYaml(o, { schema: 'kubernetes' }), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v]), undefined, (v) => vars.secret.has(v));
+          const back = parseYamlAll(text, { schema: 'kubernetes' })[0];
           if (isObj(back)) o = back;
         } catch (err) {
           findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: fluxSubstitutionHint(err) });

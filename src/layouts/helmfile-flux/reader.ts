@@ -910,8 +910,9 @@ function underParent(child: Record<string, unknown>, parent: Record<string, unkn
     return out;
   }
   try {
-    const text = fluxSubstitute(dumpYaml(out), (n) => (vars.secret.has(n) ? `REDACTED_SECRET_${n}` : vars.vars[n]), undefined, (n) => vars.secret.has(n));
-    const back = parseYamlAll(text, { schema: 'core' })[0];
+    // As kustomize-controller: in kustomize's output, read back with go-yaml v2 (ADR 0389).
+    const text = fluxSubstitute(dumpYaml(out, { schema: 'kubernetes' }), (n) => (vars.secret.has(n) ? `REDACTED_SECRET_${n}` : vars.vars[n]), undefined, (n) => vars.secret.has(n));
+    const back = parseYamlAll(text, { schema: 'kubernetes' })[0];
     if (isObj(back)) out = back;
   } catch (e) {
     findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${pname} fails on ${String(meta.name)}: ${e instanceof FluxSubstituteError ? e.message : (e as Error).message}`, file: at.file, line: at.line, hint: fluxSubstitutionHint(e) });

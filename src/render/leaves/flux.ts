@@ -268,7 +268,8 @@ export function valuesFromReference(vf: Obj, src: Obj | undefined): { problem: s
   }
   let parsed: unknown;
   try {
-    parsed = parseYamlAll(raw, { schema: 'core' })[0] ?? {};
+    // As helm-controller reads a values text (sigs.k8s.io/yaml, go-yaml v2; ADR 0389).
+    parsed = parseYamlAll(raw, { schema: 'kubernetes' })[0] ?? {};
   } catch (e) {
     return { problem: `valuesFrom ${kind}/${name} key ${key} is not YAML: ${secret ? 'its value is not shown' : (e as Error).message}` };
   }

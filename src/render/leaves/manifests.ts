@@ -2,6 +2,11 @@
  * From a build's YAML stream to files: strict substitution with the error naming the variable,
  * the object and the source file that refers to it; splitting into objects; deterministic file
  * names and bytes (sorted keys, no line folding, no anchors, LF, one trailing newline).
+ *
+ * The stream is read as its consumer reads it: kubectl, Argo CD, Helm and Flux turn YAML into
+ * JSON with go-yaml v2 (sigs.k8s.io/yaml), so `defaultMode: 0755` from a chart is 493 and
+ * `tty: on` is true (the `kubernetes` schema, ADR 0389); each object is written back so that the
+ * same reader gets the same values (a string it would take for a number or a boolean is quoted).
  */
 import { InputError, formatRef } from '../../errors/index.js';
 import type { SourceLocation } from '../../errors/index.js';
@@ -9,6 +14,9 @@ import type { MissingVariable, VariableLookup } from '../../model/substitute.js'
 import { substitute } from '../../model/substitute.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 import { expandListDocument } from '../../model/k8s-list.js';
+
+/** How a leaf object is written (template.ts checks its scalars the same way). */
+export const MANIFEST_DUMP = { sortKeys: true, lineWidth: -1, noRefs: true, schema: 'kubernetes' } as const;
 
 export type ManifestObject = Record<string, unknown> & {
   kind?: string;
@@ -58,7 +66,7 @@ export function objectAtLine(text: string, line: number): string | undefined {
     }
   }
   try {
-    const docs = parseYamlAll(lines.slice(start, end).join('\n'), { schema: 'core' });
+    const docs = parseYamlAll(lines.slice(start, end).join('\n'), { schema: 'kubernetes' });
     const doc = docs[0];
     if (typeof doc === 'object' && doc !== null) return formatRef(doc as ManifestObject);
   } catch {
@@ -71,7 +79,7 @@ export function objectAtLine(text: string, line: number): string | undefined {
 export function parseManifests(text: string, displayName: string): ManifestObject[] {
   let docs: unknown[];
   try {
-    docs = parseYamlAll(text, { schema: 'core', filename: displayName });
+    docs = parseYamlAll(text, { schema: 'kubernetes', filename: displayName });
   } catch (e) {
     throw new InputError(`the manifests are not valid YAML: ${(e as Error).message}`, {
       code: 'invalid-manifests',
@@ -101,9 +109,9 @@ export function parseManifests(text: string, displayName: string): ManifestObjec
   return out;
 }
 
-/** Deterministic YAML for one object. */
+/** Deterministic YAML for one object, as parseManifests' reader reads it back. */
 export function serializeObject(obj: unknown): string {
-  const text = dumpYaml(obj, { sortKeys: true, lineWidth: -1, noRefs: true });
+  const text = dumpYaml(obj, MANIFEST_DUMP);
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 

@@ -16,8 +16,8 @@
  *   parsed objects and once in the emitted files; the emitted scalar must be plain too. Then the
  *   general path's text differs from the template's only inside those scalars, which stay where
  *   they are.
- * - Per app, each such scalar with the values put in must still read back as that string (YAML
- *   1.2 core, as the general path parses) and be written plain with the same characters (as
+ * - Per app, each such scalar with the values put in must still read back as that string (go-yaml
+ *   v2's reading, as the general path parses) and be written plain with the same characters (as
  *   js-yaml dumps it): `parse(s) === s` and `dump(s) === s + "\n"`. A value that would change the
  *   scalar's type (`3`, `true`, `null`), its style (`a: b`, `#x`, `'q'`, a line break, an empty
  *   string), or the document around it fails the check, and the app takes the general path.
@@ -29,7 +29,7 @@
 import type { OutputFile } from '../../ports/build-cache.js';
 import { dumpYaml, parseYaml } from '../../yaml/index.js';
 import type { ManifestObject } from './manifests.js';
-import { objectFileName, parseManifests, serializeObject } from './manifests.js';
+import { MANIFEST_DUMP, objectFileName, parseManifests, serializeObject } from './manifests.js';
 
 /** The substitution's grammar, as model/substitute.ts reads it (the test checks the two agree). */
 const VARIABLE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -87,17 +87,15 @@ function fill(f: Filled, values: readonly string[]): string {
   return s;
 }
 
-const DUMP = { sortKeys: true, lineWidth: -1, noRefs: true } as const;
-
-/** Whether `s` reads back as itself as a plain scalar (YAML 1.2 core) and js-yaml writes it plain, unchanged. */
+/** Whether `s` reads back as itself as a plain scalar (as parseManifests reads) and js-yaml writes it plain, unchanged. */
 export function plainBothWays(s: string): boolean {
   if (s.length === 0 || s.includes('\n') || s.includes('\r')) return false;
   try {
-    if (parseYaml(s, { schema: 'core' }) !== s) return false;
+    if (parseYaml(s, { schema: 'kubernetes' }) !== s) return false;
   } catch {
     return false;
   }
-  return dumpYaml(s, DUMP) === `${s}\n`;
+  return dumpYaml(s, MANIFEST_DUMP) === `${s}\n`;
 }
 
 /** A key as kustomize and Helm write them, plain; a value after it or a `- ` item marker. */
