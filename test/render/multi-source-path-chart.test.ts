@@ -12,22 +12,14 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 const URL = 'https://github.com/acme/platform.git';
 
-const application = (name: string, valuesRepo: string) => `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  project: default
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: ${name}
-  sources:
-    - repoURL: ${URL}
+const application = (name: string, valuesRepo: string) =>
+  argoApplication(
+    name,
+    `    - repoURL: ${URL}
       targetRevision: main
       path: charts/web
       helm:
@@ -41,7 +33,9 @@ spec:
     - repoURL: ${valuesRepo}
       targetRevision: main
       ref: values
-`;
+`,
+    'sources',
+  );
 
 function repo(): string {
   const dir = writeTree({

@@ -108,8 +108,11 @@ spec:
 `;
 }
 
-/** An Argo CD Application named `name` (namespace argocd, project default) whose `spec.source` is `source` (indented 4). */
-export function argoApplication(name: string, source: string): string {
+/**
+ * An Argo CD Application named `name` (namespace argocd, project default) whose `spec.source` is
+ * `source` (indented 4), or whose `spec.sources` list it is when `field` is `sources`.
+ */
+export function argoApplication(name: string, source: string, field: 'source' | 'sources' = 'source'): string {
   return `apiVersion: argoproj.io/v1alpha1
 kind: Application
 metadata:
@@ -120,6 +123,6 @@ spec:
   destination:
     server: https://kubernetes.default.svc
     namespace: ${name}
-  source:
+  ${field}:
 ${source}`;
 }
