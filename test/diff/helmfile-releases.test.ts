@@ -6,13 +6,13 @@
 // test/golden/diff/helmfile-version/ (UPDATE_GOLDEN=1 rewrites them; review the diff).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { cli, writeTree } from '../support/fleet-fixture.js';
 import { git } from '../support/git.js';
+import { diffGolden as golden, edit } from '../support/diff-repo.js';
 
-const GOLDEN = resolve('test/golden/diff');
 
 const HELMFILE = `repositories:
   - name: cilium
@@ -68,24 +68,7 @@ function makeRepo(files: Record<string, string> = FILES): { dir: string; parent:
   return { dir, parent };
 }
 
-function edit(dir: string, path: string, from: string | RegExp, to: string): void {
-  const abs = join(dir, path);
-  const text = readFileSync(abs, 'utf8');
-  const next = text.replace(from, to);
-  assert.notEqual(next, text, `${path}: nothing replaced`);
-  writeFileSync(abs, next);
-}
 
-function golden(name: string, file: string, actual: string): void {
-  const path = join(GOLDEN, name, file);
-  if (process.env.UPDATE_GOLDEN === '1') {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, actual);
-    return;
-  }
-  assert.ok(existsSync(path), `${path} is missing: run the test with UPDATE_GOLDEN=1 and review it`);
-  assert.equal(actual, readFileSync(path, 'utf8'), `${name}/${file} differs from the golden file (UPDATE_GOLDEN=1 rewrites it)`);
-}
 
 interface JsonObject {
   change: string;
