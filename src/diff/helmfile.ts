@@ -40,8 +40,8 @@ function mergedValues(r: HelmfileRelease): { values: Record<string, unknown>; un
 export function helmfileReleaseEntry(r: HelmfileRelease): { file: string; object: K8sObject } {
   const { values, unread } = mergedValues(r);
   const said = [...(r.notRead ?? []), ...(r.fieldsNotRead ?? [])];
-  // A values file not read that the reader's notes do not already name (a file not in the repository, helmfile's error).
-  const notRead = [...said, ...unread.filter((f) => !said.some((n) => n.startsWith(`values ${f} `))).map((f) => `values ${f} (not in the repository: helmfile fails on it)`)];
+  // A values file not read that the reader's notes do not already name: not a file of the repository, or no map of values in it.
+  const notRead = [...said, ...unread.filter((f) => !said.some((n) => n.startsWith(`values ${f} `))).map((f) => `values ${f} (not a file of the repository, or not a map of values)`)];
   const object: K8sObject = {
     apiVersion: HELMFILE_API,
     kind: r.phase === 'crds' ? HELMFILE_CRDS : HELMFILE_RELEASE,

@@ -265,3 +265,17 @@ spec:
     rmSync(parent, { recursive: true, force: true });
   }
 });
+
+test('diff, helmfile: a values file with no map of values is said not read; once it has values, they are the change', async () => {
+  const { dir, parent } = makeRepo({ ...FILES, 'values/cilium.yaml': '' });
+  try {
+    writeFileSync(join(dir, 'values/cilium.yaml'), 'hubble:\n  enabled: true\n');
+    const { json, exit } = await diffJson(dir);
+    assert.deepEqual(entries(json), [
+      ['changed', 'HelmfileRelease', 'kube-system/cilium', [['notRead', ['values values/cilium.yaml (not a file of the repository, or not a map of values)'], undefined], ['values.hubble', undefined, { enabled: true }]]],
+    ]);
+    assert.equal(exit, 1);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
