@@ -21,13 +21,14 @@ import type { ManifestWriter, OutputFile } from '../ports/build-cache.js';
 import { parseYamlAll } from '../yaml/index.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
 import type { ClusterSide, DiffRevision, FleetDiff, ClusterDiff, FindingsDelta } from '../diff/index.js';
-import { diffFindings } from '../diff/index.js';
+import { diffFindings, helmfileReleaseEntries } from '../diff/index.js';
 import { UsageError } from '../errors/index.js';
 import { selectClustersByLabels } from '../layering/selector.js';
 import { orderedClusters, resolveFleet } from '../layering/resolve-fleet.js';
 import type { ResolvedFleet } from '../layering/resolve-fleet.js';
 import type { Finding } from '../model/finding.js';
 import type { Fleet } from '../model/fleet.js';
+import { clusterDef } from '../model/fleet.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import { planCluster } from '../order/plan.js';
 import { clusterFingerprints } from './diff-inputs.js';
@@ -69,6 +70,13 @@ function tracking(fleet: Fleet, cluster: string, revision: string): Fleet {
   return { ...fleet, sectors: fleet.sectors.map((s) => (s.name === sector ? { ...s, revision } : s)) };
 }
 
+/** What a cluster gets, as the diff compares it: its rendered objects, and its helmfile releases (docs/adr/0395). */
+function clusterObjects(resolved: ResolvedFleet, c: ResolvedCluster): ClusterSide['objects'] {
+  const rendered = renderCluster(resolved, c).flatMap((f) => f.objects.map((object) => ({ file: f.path, object })));
+  const releases = clusterDef(resolved.fleet, c.name)?.helmfileReleases;
+  return releases === undefined ? rendered : [...rendered, ...helmfileReleaseEntries(releases)];
+}
+
 async function loadClusters(side: Side, fleet: Fleet, names: readonly string[], options: DiffOptions): Promise<Loaded> {
   const resolved = resolveFleet(fleet, { clusters: [...names] });
   const plan = await planRepository(resolved);
@@ -81,7 +89,7 @@ async function loadClusters(side: Side, fleet: Fleet, names: readonly string[], 
       name: c.name,
       sector: p.sector,
       revision: p.revision,
-      objects: renderCluster(resolved, c).flatMap((f) => f.objects.map((object) => ({ file: f.path, object }))),
+      objects: clusterObjects(resolved, c),
       apps: p.apps,
       bootstrap: p.bootstrap,
       ...(leaves ? { leaves: leaves.get(c.name) ?? new Map() } : {}),
@@ -348,7 +356,7 @@ async function compareIncrementally(revs: Revisions, a: Side, b: Side, na: reado
       name: c.name,
       sector: p.sector,
       revision: p.revision,
-      objects: render ? renderCluster(resolved, c).flatMap((f) => f.objects.map((object) => ({ file: f.path, object }))) : [],
+      objects: render ? clusterObjects(resolved, c) : [],
       apps: render ? p.apps : [],
       bootstrap: render ? p.bootstrap : [],
       ...(leaves ? { leaves } : {}),

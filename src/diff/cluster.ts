@@ -7,6 +7,7 @@ import type { K8sObject } from '../model/k8s.js';
 import type { PlanApp, PlanBootstrapStep } from '../model/plan.js';
 import { toYaml } from '../yaml/serialize.js';
 import { diffFields, sameValue } from './fields.js';
+import { helmfileReleaseNotes } from './helmfile.js';
 import { unifiedDiff } from './lines.js';
 import { REDACTED, REDACTED_CHANGED, redactPair } from './redact.js';
 import type { ChangeCounts, ClusterDiff, LeafDiff, ObjectDiff, OrderChange } from './types.js';
@@ -141,7 +142,8 @@ export function diffCluster(from: ClusterSide | undefined, to: ClusterSide | und
     counts: countChanges(objects),
     ...(leaves ? { leaves } : {}),
     name: side.name,
-    notes: [],
+    // What a reviewer must know of its helmfile releases beside their fields (./helmfile.ts).
+    notes: from && to && objects.length > 0 ? helmfileReleaseNotes(objects, [from.objects, to.objects]) : [],
     objects,
     order,
     revision: { from: from?.revision ?? null, to: to?.revision ?? null },

@@ -16,6 +16,7 @@ export { diffFields, showField, showValue } from './fields.js';
 export { diffFindings } from './findings.js';
 export { unifiedDiff } from './lines.js';
 export { redactPair, REDACTED, REDACTED_CHANGED } from './redact.js';
+export { helmfileReleaseEntries, helmfileReleaseEntry, HELMFILE_API, HELMFILE_CRDS, HELMFILE_RELEASE } from './helmfile.js';
 export { diffText, diffJson, diffMarkdown, formatDiff, hasChanges, revisionLabel, MARKDOWN_LIMIT, NO_COLOR } from './format.js';
 export type { DiffFormat, DiffPalette, MarkdownOptions } from './format.js';
 export { diffHtml, clusterAnchor, escapeHtml } from './html.js';

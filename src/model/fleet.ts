@@ -5,7 +5,7 @@
 import type { SourceFile, YamlPath } from './source.js';
 import type { Finding } from './finding.js';
 import type { AppSpec, ClusterSpec, Delivery, Engine, FleetSpec, GroupSpec, Metadata, Platform, ProjectSpec, SectorSpec, ValidationSpec } from './spec.js';
-import type { FleetGraphs } from './graphs.js';
+import type { FleetGraphs, HelmfileRelease } from './graphs.js';
 
 export type Layout = 'native' | 'gitops-standards' | 'region-specs' | 'helmfile-flux' | 'flux' | 'validated-patterns' | 'rosa-regional' | 'argocd';
 
@@ -246,6 +246,12 @@ export interface ClusterDef {
      */
     rootApplication?: Record<string, unknown>;
   };
+  /**
+   * The helmfile releases this cluster's helmfile bootstrap lists in the environment read (those
+   * written `installed: false` too), for `diff`, which compares each one field by field (ADR 0395);
+   * absent: the cluster has no helmfile bootstrap.
+   */
+  helmfileReleases?: HelmfileRelease[];
   /** The repository's own root ApplicationSet of this cluster (`delivery: applicationset`; absent: fleetplan generates one). */
   rootApplicationSet?: { file: string; object: Record<string, unknown> };
 }

@@ -42,6 +42,32 @@ export interface HelmfileRelease {
   repository?: { name: string; url: string; oci: boolean };
   /** What of the release could not be read (a helmfile template not executed, with file:line and why; ADR 0320). */
   notRead?: string[];
+  /** `setTemplate:` (rendered) then `set:` entries, as helmfile passes them to helm (`--set`, `--set-file`); values as strings, as helmfile types them. */
+  set?: HelmfileSet[];
+  /** Its labels as helmfile gives them: the state's commonLabels, then the release's own (templates rendered). */
+  labels?: Record<string, string>;
+  /** Labels and setTemplate values whose templates were not read (kept as written; they reach neither plan nor render, only diff). */
+  fieldsNotRead?: string[];
+  /**
+   * Its `secrets:` (sops-encrypted values files helm-secrets decrypts when helmfile runs): each path
+   * as rendered and a digest of the file's encrypted text (absent: the file is not in the
+   * repository), so that a change is told without the values ever being read or shown.
+   */
+  secrets?: { file: string; digest?: string }[];
+  /**
+   * `false` for a release written `installed: false` (or whose installedTemplate renders false):
+   * helmfile uninstalls it. Such a release is never in `FleetGraphs.helmfile` (nothing installs
+   * it); only ClusterDef.helmfileReleases carries it, for diff (ADR 0395).
+   */
+  installed?: false;
+}
+
+/** One `set:` entry of a helmfile release (helmfile's SetValue). */
+export interface HelmfileSet {
+  name: string;
+  value?: string;
+  file?: string;
+  values?: unknown[];
 }
 
 /**

@@ -4,13 +4,13 @@
 // dates and authors are fixed, so commit SHAs (and the reports that name them) are too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { git } from '../support/git.js';
+import { diffGolden as golden, edit } from '../support/diff-repo.js';
 
-const GOLDEN = resolve('test/golden/diff');
 const TOOLS = resolve('.tools/bin');
 
 
@@ -117,24 +117,7 @@ function makeRepo(): { dir: string; first: string } {
   return { dir, first };
 }
 
-function edit(dir: string, path: string, from: string | RegExp, to: string): void {
-  const abs = join(dir, path);
-  const text = readFileSync(abs, 'utf8');
-  const next = text.replace(from, to);
-  assert.notEqual(next, text, `${path}: nothing replaced`);
-  writeFileSync(abs, next);
-}
 
-function golden(name: string, file: string, actual: string): void {
-  const path = join(GOLDEN, name, file);
-  if (process.env.UPDATE_GOLDEN === '1') {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, actual);
-    return;
-  }
-  assert.ok(existsSync(path), `${path} is missing: run the test with UPDATE_GOLDEN=1 and review it`);
-  assert.equal(actual, readFileSync(path, 'utf8'), `${name}/${file} differs from the golden file (UPDATE_GOLDEN=1 rewrites it)`);
-}
 
 interface Case {
   name: string;

@@ -13,6 +13,7 @@ import type { FleetDiff } from '../../src/diff/index.js';
 import { diffJson } from '../../src/diff/index.js';
 import { removeTree, writeTree } from '../support/fleet-fixture.js';
 import { git } from '../support/git.js';
+import { edit } from '../support/diff-repo.js';
 
 const TOOLS = resolve('.tools/bin');
 
@@ -125,13 +126,6 @@ stringData:
   user: admin
 `;
 
-function edit(dir: string, path: string, from: string | RegExp, to: string): void {
-  const abs = join(dir, path);
-  const text = readFileSync(abs, 'utf8');
-  const next = text.replace(from, to);
-  assert.notEqual(next, text, `${path}: nothing replaced`);
-  writeFileSync(abs, next);
-}
 
 /** The diff both ways, and how many clusters the incremental one rendered (from its progress line). */
 async function both(options: DiffOptions): Promise<{ full: FleetDiff; incremental: FleetDiff; rendered: number; of: number }> {

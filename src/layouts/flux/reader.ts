@@ -698,8 +698,9 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
     };
     // The helmfile runs once per cluster, with CLUSTER set to the cluster's folder name (ADR 0320).
     const releases: HelmfileRelease[] = [];
+    const uninstalled: HelmfileRelease[] = [];
     const env = new Map([[HELMFILE_CLUSTER_ENV, e.cluster]]);
-    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, ...(environment !== undefined ? { environment } : {}) });
+    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, uninstalled, ...(environment !== undefined ? { environment } : {}) });
     const read = readCluster(fs, e);
     const charts = helmReleaseChecks(read);
     read.findings.push(...charts.findings);
@@ -829,6 +830,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
       file: e.entry.file,
       metadata: { name: e.cluster },
       spec: { role: spokeList.length > 0 ? 'hub' : 'standalone', platform: 'kubernetes', groups: groupNames },
+      ...(releases.length + uninstalled.length > 0 ? { helmfileReleases: [...releases, ...uninstalled] } : {}),
       notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [helmfileNote(releases, e.cluster)] : []), ...charts.notes, ...hubNotes, ...notRead.map((r) => `not read: ${r}`)],
     });
     for (const sp of spokeList) {

@@ -15,7 +15,8 @@ import { parseAllDocuments, lineCounter, isMap, isPair, isScalar, isSeq } from '
 import type { YamlNode, Document } from '../../yaml/index.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, Fleet, GroupDef } from '../../model/fleet.js';
-import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileHook, HelmfileRelease, HelmfileValues } from '../../model/graphs.js';
+import { createHash } from 'node:crypto';
+import type { FleetGraphs, FluxKustomization, GraphRef, HelmfileHook, HelmfileRelease, HelmfileSet, HelmfileValues } from '../../model/graphs.js';
 import { releaseApp, releaseBaseDir, kustomizationApp } from '../../model/graphs.js';
 import type { AppSpec } from '../../model/spec.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
@@ -34,6 +35,7 @@ import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
 import { readHelmfileEnvironments } from '../../load/helmfile-environments.js';
 import { HelmfileTemplateError, releaseTemplateData, renderHelmfileTemplate } from './template.js';
+import { DEFAULT_HELMFILE_ENVIRONMENT, selectEnvironment } from '../../order/helmfile-plan.js';
 import { isFluxKustomization as isFluxKustomizationObject } from '../../model/k8s.js';
 
 export const CLUSTER_NAME = 'cluster';
@@ -369,6 +371,11 @@ export interface HelmfileReadOptions {
   stack?: readonly string[];
   /** Every state file read through `helmfiles:` is added here. */
   nested?: Set<string>;
+  /**
+   * Where releases written `installed: false` go (read as the others, with `installed: false`,
+   * their findings left out: nothing installs them); absent: they are not read (ADR 0395).
+   */
+  uninstalled?: HelmfileRelease[];
 }
 
 /** Templates a release inherits: its `inherit: [{template}]`, else the document's `defaultInherit`. */
@@ -521,6 +528,8 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const versionField = releaseField(r, inherited, 'version', file, at);
       const id = `${ns}/${r.name}`;
       const notRead: string[] = [];
+      // Where this release's findings go: none for a release helmfile uninstalls (set below).
+      let sink = findings;
       // helmfile renders every release field that holds a template, with the release's data and the
       // state file's directory as readFile's base (state_exec_tmpl.go), then trims chart and version.
       const fieldValue = (f: typeof chartField, what: string): string | undefined => {
@@ -535,7 +544,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
           return renderHelmfileTemplate(f.value, data, { fs, baseDir: dir, env }, { file: f.file, firstLine: f.line }).trim();
         } catch (e) {
           if (!(e instanceof HelmfileTemplateError)) throw e;
-          templateNotRead(findings, e, id, what, options);
+          templateNotRead(sink, e, id, what, options);
           notRead.push(`${what} (${e.file}:${e.line}: ${e.message})`);
           return undefined;
         }
@@ -543,8 +552,10 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const chart = fieldValue(chartField, 'the chart');
       const version = fieldValue(versionField, 'the chart version');
       // What `helmfile template` renders: desired releases (installed, condition) that the selectors pick.
-      if (r.installed === false) return;
-      if (typeof r.installedTemplate === 'string' && fieldValue({ value: r.installedTemplate, file, line: at(['installedTemplate']).line }, 'installed') === 'false') return;
+      // One written `installed: false` (helmfile uninstalls it) is read for the caller that asks (diff), its findings left out.
+      const uninstalled = r.installed === false || (typeof r.installedTemplate === 'string' && fieldValue({ value: r.installedTemplate, file, line: at(['installedTemplate']).line }, 'installed') === 'false');
+      if (uninstalled && options.uninstalled === undefined) return;
+      if (uninstalled) sink = [];
       if (typeof r.condition === 'string' && r.condition !== '') {
         if (!stateValues.known) notRead.push(`condition ${r.condition} (${file}:${at(['condition']).line}: it reads environment values that are not known: see helmfile-value-not-read)`);
         else if (!conditionEnabled(r.condition, stateValues.values)) return;
@@ -585,7 +596,10 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       });
       const missingFileHandler = str(r.missingFileHandler) ?? inherited.map((t) => str(t.body.missingFileHandler)).find((x) => x !== undefined);
       // A release's `secrets:` are sops-encrypted values files helm-secrets decrypts when helmfile runs:
-      // said not read, unless the file is absent and missingFileHandler lets helmfile skip it.
+      // said not read, unless the file is absent and missingFileHandler lets helmfile skip it. Each
+      // one kept is recorded with a digest of its encrypted text, so that diff tells a change of it
+      // without reading or showing a value (ADR 0395).
+      const secretFiles: NonNullable<HelmfileRelease['secrets']> = [];
       const secretEntries = [...inherited.flatMap((t) => (Array.isArray(t.body.secrets) ? (t.body.secrets as unknown[]).map((x, k) => ({ x, file: t.file, line: t.locate(['secrets', k]).line, field: `templates.${inheritedTemplates(r, v).find((n) => templates[n] === t) ?? '?'}.secrets[${k}]` })) : [])), ...(Array.isArray(r.secrets) ? r.secrets.map((x: unknown, k: number) => ({ x, file, line: at(['secrets', k]).line, field: `releases[${i}].secrets[${k}]` })) : [])].filter((e) => {
         let name = typeof e.x === 'string' ? e.x : isObj(e.x) && typeof e.x.path === 'string' ? e.x.path : undefined;
         for (let pass = 0; name !== undefined && pass < 6 && name.includes('{{'); pass++) {
@@ -594,13 +608,15 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
           name = next;
         }
         const target = name === undefined || name.includes('{{') ? undefined : joinRelative(dir, name);
-        return !(target !== undefined && !fs.exists(target) && ['Warn', 'Info', 'Debug'].includes(missingFileHandler ?? 'Error'));
+        const skipped = target !== undefined && !fs.exists(target) && ['Warn', 'Info', 'Debug'].includes(missingFileHandler ?? 'Error');
+        if (!skipped) secretFiles.push({ file: name ?? JSON.stringify(e.x), ...(target !== undefined && fs.exists(target) && !fs.isDirectory(target) ? { digest: textDigest(fs.readText(target)) } : {}) });
+        return !skipped;
       });
       if (secretEntries.length) {
         const scope = options.scope ? `${options.scope}: ` : '';
         for (const e of secretEntries) {
           const name = typeof e.x === 'string' ? e.x : isObj(e.x) && typeof e.x.path === 'string' ? e.x.path : JSON.stringify(e.x);
-          findings.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${e.field}: secret values ${name} of release ${id} not read: helmfile decrypts them with helm-secrets (sops) when it runs; fleetplan holds no keys, so the release's values are not known`, file: e.file, line: e.line, hint: 'plan shows the release as not read and render --leaves does not build it; render it where the keys are' });
+          sink.push({ severity: 'warning', code: 'helmfile-value-not-read', message: `${scope}${e.field}: secret values ${name} of release ${id} not read: helmfile decrypts them with helm-secrets (sops) when it runs; fleetplan holds no keys, so the release's values are not known`, file: e.file, line: e.line, hint: 'plan shows the release as not read and render --leaves does not build it; render it where the keys are' });
         }
         notRead.push(`secrets (${secretEntries.length} sops-encrypted values file${secretEntries.length === 1 ? '' : 's'}: see helmfile-value-not-read)`);
       }
@@ -610,7 +626,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const values = valueEntries.flatMap((x: unknown, k: number): HelmfileValues[] => {
         if (isObj(x)) {
           const scope = options.scope ? `${options.scope}: ` : '';
-          if (k >= inheritedCount && reportRefs(x, ['releases', i, 'values', k - inheritedCount], file, doc.locate, findings, `a value of release ${id}`, scope)) notRead.push(`values (a vals ref+ secret reference: see helmfile-value-not-read)`);
+          if (k >= inheritedCount && reportRefs(x, ['releases', i, 'values', k - inheritedCount], file, doc.locate, sink, `a value of release ${id}`, scope)) notRead.push(`values (a vals ref+ secret reference: see helmfile-value-not-read)`);
           return [{ inline: x }];
         }
         if (typeof x !== 'string') return [];
@@ -650,18 +666,38 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
           if (!isObj(parsed)) throw new HelmfileTemplateError(`the rendered values are not a map of values`, path, 1, 'template');
           const rendered = parseLocated(path, text).docs[0];
           const scope = options.scope ? `${options.scope}: ` : '';
-          if (rendered && reportRefs(rendered.value, [], path, rendered.locate, findings, `a value of release ${id}`, scope)) {
+          if (rendered && reportRefs(rendered.value, [], path, rendered.locate, sink, `a value of release ${id}`, scope)) {
             notRead.push(`values ${x} (a vals ref+ secret reference: see helmfile-value-not-read)`);
             return [{ file: x }];
           }
           return [{ inline: parsed, from: `${path} (helmfile template)` }];
         } catch (e) {
           const err = e instanceof HelmfileTemplateError ? e : new HelmfileTemplateError(`the rendered values are not YAML: ${(e as Error).message.split('\n')[0]}`, path, 1, 'template');
-          templateNotRead(findings, err, id, `the values of ${x}`, options);
+          templateNotRead(sink, err, id, `the values of ${x}`, options);
           notRead.push(`values ${x} (${err.file}:${err.line}: ${err.message})`);
           return [{ file: x }];
         }
       });
+      // Labels and setTemplate values, rendered as helmfile renders them (not trimmed); one not read
+      // keeps its text and is said in fieldsNotRead: it reaches neither plan nor render, so no finding.
+      const fieldsNotRead: string[] = [];
+      const renderQuietly = (value: string, line: number, what: string): string => {
+        if (!value.includes('{{')) return value;
+        if (!stateValues.known && READS_VALUES.test(value)) {
+          fieldsNotRead.push(`${what} (${file}:${line}: it reads environment values that are not known: see helmfile-value-not-read)`);
+          return value;
+        }
+        try {
+          const data = releaseTemplateData({ name: r.name as string, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
+          return renderHelmfileTemplate(value, data, { fs, baseDir: dir, env }, { file, firstLine: line });
+        } catch (e) {
+          if (!(e instanceof HelmfileTemplateError)) throw e;
+          fieldsNotRead.push(`${what} (${e.file}:${e.line}: ${e.message})`);
+          return value;
+        }
+      };
+      const set = releaseSet(r, inherited, (value, j) => renderQuietly(value, j >= 0 ? at(['setTemplate', j]).line : pos.line, 'a setTemplate entry'));
+      const labels = releaseLabelsAsGiven(r, inherited, commonLabels, (value, key) => renderQuietly(value, at(['labels', key]).line, `the label ${key}`));
       const repoName = chart !== undefined && !chart.startsWith('.') && !chart.startsWith('/') && !chart.includes('://') ? chart.split('/')[0] : undefined;
       const repo = repoName !== undefined && Array.isArray(v.repositories) ? v.repositories.find((x: unknown) => isObj(x) && x.name === repoName) : undefined;
       const release: HelmfileRelease = {
@@ -681,9 +717,14 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         ...(hooks.length ? { hooks } : {}),
         ...(isObj(repo) && typeof repo.url === 'string' ? { repository: { name: repoName!, url: repo.url, oci: repo.oci === true } } : {}),
         ...(notRead.length ? { notRead } : {}),
+        ...(set.length ? { set } : {}),
+        ...(labels !== undefined ? { labels } : {}),
+        ...(fieldsNotRead.length ? { fieldsNotRead } : {}),
+        ...(secretFiles.length ? { secrets: secretFiles } : {}),
+        ...(uninstalled ? { installed: false as const } : {}),
       };
       releasePaths.set(release, ['releases', i]);
-      releases.push(release);
+      (uninstalled ? options.uninstalled! : releases).push(release);
     });
   }
 }
@@ -697,6 +738,43 @@ function conditionEnabled(condition: string, values: Record<string, unknown>): b
     at = at[k];
   }
   return at === true;
+}
+
+/** A short digest of a file's text: tells that it changed without holding what it says. */
+function textDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/**
+ * A release's `setTemplate:` entries (each name and value rendered; helmfile puts them first),
+ * then its `set:` entries as written (helmfile does not render those), with the inherited
+ * templates' entries before the release's own; values as strings, as helmfile's SetValue holds
+ * them. An entry whose template is not read keeps its text (the release's notRead says why).
+ */
+function releaseSet(r: Record<string, unknown>, inherited: readonly ReleaseTemplate[], render: (value: string, own: number) => string): HelmfileSet[] {
+  const entry = (x: unknown, fill?: (v: string) => string): HelmfileSet[] => {
+    if (!isObj(x) || x.name === undefined) return [];
+    const text = (v: unknown) => (fill ? fill(String(v)) : String(v));
+    return [{ name: text(x.name), ...(x.value !== undefined && x.value !== null ? { value: text(x.value) } : {}), ...(typeof x.file === 'string' ? { file: text(x.file) } : {}), ...(Array.isArray(x.values) ? { values: x.values.map((v) => (typeof v === 'string' ? text(v) : v)) } : {}) }];
+  };
+  const list = (body: Record<string, unknown>, key: string) => (Array.isArray(body[key]) ? (body[key] as unknown[]) : []);
+  const templated = [...inherited.flatMap((t) => list(t.body, 'setTemplate')), ...list(r, 'setTemplate')];
+  const own = list(r, 'setTemplate').length;
+  return [
+    // `own`: the index among the release's own setTemplate entries (-1 for an inherited one), for the line said.
+    ...templated.flatMap((x, j) => entry(x, (v) => render(v, j - (templated.length - own)))),
+    ...[...inherited.flatMap((t) => list(t.body, 'set')), ...list(r, 'set')].flatMap((x) => entry(x)),
+  ];
+}
+
+/** A release's labels as helmfile gives them: commonLabels, the inherited templates', then its own; templated values rendered. Undefined when it has none. */
+function releaseLabelsAsGiven(r: Record<string, unknown>, inherited: readonly ReleaseTemplate[], common: Record<string, unknown>, render: (value: string, key: string) => string): Record<string, string> | undefined {
+  const merged: Record<string, unknown> = Object.assign({}, common, ...inherited.map((t) => (isObj(t.body.labels) ? t.body.labels : {})), isObj(r.labels) ? r.labels : {});
+  const keys = Object.keys(merged);
+  if (keys.length === 0) return undefined;
+  return Object.fromEntries(keys.map((k) => {
+    return [k, render(String(merged[k]), k)];
+  }));
 }
 
 /** The labels a selector sees: the state's commonLabels, the release's, and helmfile's own name, namespace and chart. */
@@ -1145,7 +1223,8 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
   const releases: HelmfileRelease[] = [];
   // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
   const nested = new Set<string>();
-  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, ...(environment !== undefined ? { environment } : {}) });
+  const uninstalled: HelmfileRelease[] = [];
+  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(environment !== undefined ? { environment } : {}) });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
@@ -1234,12 +1313,15 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
     groups.set(name, { name, file, metadata: { name }, spec: { apps: g.apps } });
     sources.set(file, groupSource(file, g.apps, g.at));
   });
+  const listed = selectEnvironment({ ...graphs, helmfile: [...releases, ...uninstalled] }, environment ?? DEFAULT_HELMFILE_ENVIRONMENT).releases;
   const cluster: ClusterDef = {
     name: CLUSTER_NAME,
     file: helmfileFiles(fs)[0] ?? flux[0]?.file ?? '.',
     metadata: { name: CLUSTER_NAME },
     spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
     notes: [HELMFILE_FLUX_PLAN_NOTE],
+    // What helmfile runs in the environment (the helmfiles that define it), for diff.
+    ...(listed.length ? { helmfileReleases: listed } : {}),
   };
   const fleet: Fleet = {
     ...emptyFleet(fs.root, 'helmfile-flux', { bootstrap: false, renderRepositoryObjects: true, repositoryArgoConfig: true, promote: false, leafVariables: false, appVariables: false, engineApisFirst: 'after-bootstrap', helmfileEnvironments: true }),
