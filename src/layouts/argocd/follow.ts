@@ -448,8 +448,17 @@ export class ArgoFollower {
       for (const f of inside) handled.add(f);
       groups.push({ kind: 'kustomize', dir, files: inside, closure });
     }
+    // Loose root files under two or more clusters/<name>/ folders are each that cluster's roots,
+    // as root kustomizations are (ADR 0197): one group per folder, the rest one group.
     const loose = roots.filter((o) => !handled.has(o.file));
-    if (loose.length > 0) groups.push({ kind: 'files', dir: commonDir(loose.map((o) => o.file)), files: [...new Set(loose.map((o) => o.file))], objects: loose });
+    const folderOf = (f: string): string => /^(?:.*\/)?clusters\/[^/]+\//.exec(f)?.[0] ?? '';
+    const folders = new Set(loose.map((o) => folderOf(o.file)).filter((d) => d !== ''));
+    const byFolder = new Map<string, ArgoObject[]>();
+    for (const o of loose) {
+      const k = folders.size > 1 ? folderOf(o.file) : '';
+      byFolder.set(k, [...(byFolder.get(k) ?? []), o]);
+    }
+    for (const part of byFolder.values()) groups.push({ kind: 'files', dir: commonDir(part.map((o) => o.file)), files: [...new Set(part.map((o) => o.file))], objects: part });
     const chartCovered = new Set<string>(this.chartInflations().map((k) => k.chart));
     for (const p of producers) for (const s of p.sources) if (this.isOwnSource(s)) chartCovered.add(normalizeRepoPath(str(s.path) ?? '.') ?? '.');
     for (const chart of this.scan.argoCharts) if (!chartCovered.has(chart)) groups.push({ kind: 'chart', dir: chart, files: [`${chart}/Chart.yaml`] });
