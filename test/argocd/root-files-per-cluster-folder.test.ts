@@ -9,33 +9,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoListApplicationSet, argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const appset = (env: string) => `apiVersion: argoproj.io/v1alpha1
-kind: ApplicationSet
-metadata:
-  name: apps
-  namespace: argocd
-spec:
-  goTemplate: true
-  generators:
-    - list:
-        elements:
-          - app: web
-          - app: ${env}-only
-  template:
-    metadata:
-      name: '{{.app}}'
-    spec:
-      project: default
-      source:
-        repoURL: https://github.com/acme/lab.git
-        targetRevision: main
-        path: apps/web
-      destination:
-        server: https://kubernetes.default.svc
-        namespace: '{{.app}}'
-`;
+const appset = (env: string) => argoListApplicationSet({ name: 'apps', apps: ['web', `${env}-only`], path: 'apps/web', repoURL: 'https://github.com/acme/lab.git' });
 
 const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  k: v\n';
 
