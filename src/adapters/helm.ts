@@ -4,9 +4,9 @@
  * package's `.tools/bin`. Helm 4 is refused: kustomize's helmCharts runs `helm version -c`, a flag
  * Helm 4 removed, so builds would fail later with a worse message.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ToolError } from '../errors/index.js';
 import type { HelmTemplateRequest, HelmTool, ToolLocation } from '../ports/tools.js';
 import type { Limiter } from './process.js';
@@ -70,13 +70,22 @@ class ProcessHelm implements HelmTool {
 
   template(req: HelmTemplateRequest): Promise<string> {
     return this.limiter.run(async () => {
-      // The same flags Argo CD's repo-server passes for a Helm source.
-      const args = ['template', req.releaseName, req.chart, '--namespace', req.namespace, '--include-crds'];
-      for (const f of req.valueFiles) args.push('--values', f);
       let tmp: string | undefined;
+      let chart = req.chart;
       try {
+        if (req.dependencyBuild) {
+          // Argo CD runs `helm dependency build` on Helm's missing-dependency error; here in a copy.
+          tmp = await mkdtemp(join(tmpdir(), 'fleetplan-chart-'));
+          for (const d of req.dependencyBuild.dirs) await cp(d, join(tmp, 'repo', relative(req.dependencyBuild.root, d)), { recursive: true });
+          chart = join(tmp, 'repo', relative(req.dependencyBuild.root, req.chart));
+          const b = await runTool(this.binary, ['dependency', 'build', chart, '--skip-refresh'], { env: this.env }, HELM_INSTALL_HINT);
+          if (b.code !== 0) throw new ToolError(b.stderr.trim() || `helm dependency build exited with ${b.code ?? b.signal}`, { code: 'build-failed' });
+        }
+        // The same flags Argo CD's repo-server passes for a Helm source.
+        const args = ['template', req.releaseName, chart, '--namespace', req.namespace, '--include-crds'];
+        for (const f of req.valueFiles) args.push('--values', f);
         if (req.values !== undefined && req.values !== null) {
-          tmp = await mkdtemp(join(tmpdir(), 'fleetplan-values-'));
+          tmp ??= await mkdtemp(join(tmpdir(), 'fleetplan-values-'));
           const file = join(tmp, 'values.json');
           await writeFile(file, JSON.stringify(req.values));
           args.push('--values', file);

@@ -133,11 +133,24 @@ export class ManifestIndex {
       }
     }
     const ns = typeof k.namespace === 'string' ? k.namespace : undefined;
-    if (ns) out.objects = out.objects.map((o) => (CLUSTER_SCOPED.has(o.kind) ? o : { ...o, namespace: ns }));
+    if (ns) out.objects = out.objects.map((o) => inKustomizeNamespace(o, ns));
     if (unresolved.length) out.unresolved = ns ? unresolved.map((u) => ({ ...u, namespace: ns })) : unresolved;
     if (typeof k.namePrefix === 'string' || typeof k.nameSuffix === 'string') out.objects = out.objects.map((o) => ({ ...o, renamed: true }));
     return out;
   }
+}
+
+/**
+ * An object of a kustomization whose `namespace:` is `ns`, as kustomize's namespace transformer
+ * gives it: a namespaced object in `ns`, a Namespace named `ns` (whatever the file calls it), any
+ * other cluster-scoped object as it is.
+ */
+export function inKustomizeNamespace(o: ManifestObject, ns: string): ManifestObject {
+  if (o.kind === 'Namespace' && o.group === '') {
+    const md = typeof o.body.metadata === 'object' && o.body.metadata !== null ? (o.body.metadata as Record<string, unknown>) : {};
+    return { ...o, name: ns, body: { ...o.body, metadata: { ...md, name: ns } } };
+  }
+  return CLUSTER_SCOPED.has(o.kind) ? o : { ...o, namespace: ns };
 }
 
 function strings(v: unknown): string[] {

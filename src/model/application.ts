@@ -4,6 +4,7 @@
  * built clusters, the argocd layout) choose which of its sources is the app's and share the rest.
  */
 import { SYNC_WAVE_ANNOTATION } from './constants.js';
+import { parseSyncWave } from './sync-order.js';
 import { isPlainObject } from './merge.js';
 import type { AppSpec } from './spec.js';
 
@@ -35,6 +36,7 @@ export function appFromApplication(doc: Record<string, unknown>, source: Record<
   app.finalizers = Array.isArray(md.finalizers) ? md.finalizers.map(String) : [];
   // gitops-engine reads the wave with strconv.Atoi: digits with an optional sign, no spaces.
   const wave = annotations?.[SYNC_WAVE_ANNOTATION];
-  if (wave !== undefined && /^[-+]?\d+$/.test(wave)) app.wave = Number.parseInt(wave, 10);
+  const parsed = parseSyncWave(wave);
+  if (parsed !== undefined) app.wave = parsed;
   return app;
 }

@@ -254,6 +254,24 @@ export interface ClusterDef {
   helmfileReleases?: HelmfileRelease[];
   /** The repository's own root ApplicationSet of this cluster (`delivery: applicationset`; absent: fleetplan generates one). */
   rootApplicationSet?: { file: string; object: Record<string, unknown> };
+  /**
+   * What a root or an app-of-apps of the repository applies to this cluster besides Argo CD's
+   * objects (Namespaces, ConfigMaps, ClusterRoles, …), as the cluster gets them, in sync order;
+   * `render` writes them under objects/ and the plan counts them (ADR 0398). Absent: none.
+   */
+  appliedObjects?: AppliedObject[];
+}
+
+/** One object a root or an app-of-apps applies, beside its Applications. */
+export interface AppliedObject {
+  /** The object as it reaches the cluster. */
+  manifest: Record<string, unknown>;
+  /** Who applies it: `Application NAME`, `kustomize build DIR`, the root file. */
+  via: string;
+  /** The repository file or directory it is read from (the header of the file render writes). */
+  from: string;
+  /** Its `argocd.argoproj.io/sync-wave`, read as gitops-engine reads it (0 when absent or not an integer). */
+  wave: number;
 }
 
 export interface ClusterIdentity {

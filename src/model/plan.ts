@@ -75,6 +75,15 @@ export interface PlanProvisioning {
   path: string;
 }
 
+/** An object a root or an app-of-apps applies beside its Applications (keys in sorted order, as printed). */
+export interface PlanObject {
+  kind: string;
+  name: string;
+  namespace?: string;
+  via: string;
+  wave: number;
+}
+
 export interface ClusterPlan {
   name: string;
   role: ClusterRole;
@@ -92,6 +101,8 @@ export interface ClusterPlan {
   apps: PlanApp[];
   /** Notes for the reader (e.g. a fallback that was used for this cluster). */
   notes: string[];
+  /** What the repository's roots and app-of-apps apply besides Applications and AppProjects, in sync order; absent when none (ADR 0398). */
+  objects?: PlanObject[];
   /** Conditions on other clusters the bootstrap waits for first ([] when none). */
   waitsFor?: PlanWait[];
   /** On a hub: the clusters it provisions; each has an app of the same name ([] when none). */

@@ -12,6 +12,7 @@
  * byte strings, as Go's `<` does.
  */
 import { BOOTSTRAP_STEP_RANK } from './bootstrap.js';
+import { SYNC_WAVE_ANNOTATION } from './constants.js';
 import type { BootstrapStepId } from './bootstrap.js';
 
 /** gitops-engine's kind order (pkg/sync/sync_tasks.go, from Helm's kind_sorter.go). */
@@ -56,4 +57,17 @@ export function compareSyncOrder(a: SyncItem, b: SyncItem): number {
     bytes(a.namespace ?? '', b.namespace ?? '') ||
     bytes(a.name, b.name)
   );
+}
+
+/** A sync-wave annotation as gitops-engine reads it (strconv.Atoi: digits with an optional sign, no spaces); undefined when it fails. */
+export function parseSyncWave(text: string | undefined): number | undefined {
+  return text !== undefined && /^[-+]?\d+$/.test(text) ? Number.parseInt(text, 10) : undefined;
+}
+
+/** The sync wave of an object: its annotation, or 0 (gitops-engine's default, also when the annotation is not an integer). */
+export function syncWaveOf(o: Record<string, unknown>): number {
+  const md = typeof o.metadata === 'object' && o.metadata !== null ? (o.metadata as Record<string, unknown>) : {};
+  const annotations = typeof md.annotations === 'object' && md.annotations !== null ? (md.annotations as Record<string, unknown>) : {};
+  const text = annotations[SYNC_WAVE_ANNOTATION];
+  return parseSyncWave(typeof text === 'string' ? text : undefined) ?? 0;
 }

@@ -9,11 +9,11 @@ import { planBootstrapOf } from './bootstrap-plan.js';
 import { hasHelmfileBootstrap, helmfilePlanStages, planHelmfileBootstrap } from './helmfile-plan.js';
 import { planFluxBootstrapOf } from './flux-bootstrap-plan.js';
 import { mirrorPlanStages, planMirror } from './mirror-plan.js';
-import type { Fleet } from '../model/fleet.js';
+import type { AppliedObject, Fleet } from '../model/fleet.js';
 import { clusterDef } from '../model/fleet.js';
 import { appPlugins, pluginNote } from '../model/argo-plugin.js';
 import type { BootstrapFile, BootstrapPlan } from '../model/bootstrap.js';
-import type { ClusterPlan, Plan, PlanBootstrapStep, PlanStage, PlanWait, PlanWave } from '../model/plan.js';
+import type { ClusterPlan, Plan, PlanBootstrapStep, PlanObject, PlanStage, PlanWait, PlanWave } from '../model/plan.js';
 import { provisionPath } from '../model/constants.js';
 import { provisionedSpokes } from '../layering/provision-apps.js';
 import type { ResolvedCluster } from '../model/resolved.js';
@@ -91,6 +91,8 @@ function clusterPlanWith(
   plan.hub = c.hub ?? null;
   plan.name = c.name;
   plan.notes = [...(clusterDef(fleet, c.name)?.notes ?? []), ...notes];
+  const objects = clusterDef(fleet, c.name)?.appliedObjects;
+  if (objects?.length) plan.objects = objects.map(planObject);
   plan.platform = c.platform;
   if (provisioning !== undefined) plan.provisioning = provisioning;
   plan.provisions = provisions;
@@ -130,6 +132,12 @@ function planFluxCluster(fleet: Fleet, c: ResolvedCluster): ClusterPlan {
   const files = fluxBootstrapFor(fleet, c);
   const boot = planFluxBootstrapOf(fleet, c, files);
   return clusterPlanWith(fleet, c, { bootstrap: bootstrapSteps(files, boot), stages: planStages(boot), bootstrapNotes: boot.notes }, [FLUX_PLAN_NOTE]);
+}
+
+/** An object a root or an app-of-apps applies, as the plan lists it (keys in sorted order). */
+function planObject(o: AppliedObject): PlanObject {
+  const md = o.manifest.metadata as Record<string, unknown>;
+  return { kind: String(o.manifest.kind), name: String(md.name), ...(typeof md.namespace === 'string' ? { namespace: md.namespace } : {}), via: o.via, wave: o.wave };
 }
 
 function wavesOf(c: ResolvedCluster): PlanWave[] {

@@ -37,6 +37,12 @@ export interface HelmTemplateRequest {
   values?: unknown;
   /** `--set name=value` (`--set-string` with forceString), after the values; the last of a name wins (Argo CD's helm.parameters). */
   parameters?: readonly { name: string; value: string; forceString?: boolean }[];
+  /**
+   * The chart's `file://` dependencies are not in its charts/ folder: template it as Argo CD's
+   * repo-server does, after `helm dependency build`, run in a private copy of `dirs` (the chart and
+   * the dependency folders, absolute, laid out as under `root`) so that the repository stays as it is.
+   */
+  dependencyBuild?: { root: string; dirs: readonly string[] };
 }
 
 /** A located Helm 3. */

@@ -34,6 +34,8 @@ import type { TextMemo } from './texts.js';
 import { appFileName } from '../model/graphs.js';
 import { PHASE_TWO_DIR, phaseTwoObjects } from '../generate/mirror.js';
 import { bootstrapFileName } from '../model/bootstrap.js';
+import { kindRank } from '../model/sync-order.js';
+import { objectFileName } from './provision.js';
 
 
 export interface RenderResult {
@@ -93,9 +95,22 @@ export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, gener
   // Under `delivery: applicationset` the ApplicationSet controller makes the Applications.
   if (fleet.delivery !== 'applicationset') {
     for (const p of projectsFor(fleet, c)) files.push(file(`${c.name}/projects/${p.metadata.name}.yaml`, [fleet.file], [p]));
+    // What the repository's roots and app-of-apps apply besides Argo CD's objects (ADR 0398), merged
+    // into the apps by sync order: before the apps of a later wave, and within a wave the listed
+    // kinds (Namespaces, ConfigMaps, roles, …) before the Applications, the other kinds after them.
+    const objects = clusterDef(fleet, c.name)?.appliedObjects ?? [];
+    let next = 0;
+    const objectsBefore = (wave: number): void => {
+      for (; next < objects.length && (objects[next]!.wave < wave || (objects[next]!.wave === wave && kindRank(String(objects[next]!.manifest.kind)) < 0)); next++) {
+        const o = objects[next]!.manifest as K8sObject;
+        files.push(file(`${c.name}/objects/${objectFileName(o, '')}`, [objects[next]!.from], [o]));
+      }
+    };
     for (const app of c.apps) {
+      objectsBefore(app.wave);
       files.push(file(`${c.name}/apps/${app.name}.yaml`, [...new Set(app.layers.map((l) => l.file))], [applicationFor(c, app, fleet.plugin)]));
     }
+    objectsBefore(Number.POSITIVE_INFINITY);
     // Argo CD's own configuration, from the bootstrap files, after the hand-off (ADR 0240).
     if (selfManaged(fleet)) files.push(file(`${c.name}/apps/${SELF_APPLICATION}.yaml`, [fleet.file], [selfManagedApplication(fleet, c)]));
   } else {

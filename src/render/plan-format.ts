@@ -99,7 +99,8 @@ export function planText(plan: Plan): string {
       }
     }
     const appCount = c.apps.length;
-    lines.push(`  ${appCount} app${appCount === 1 ? '' : 's'} in ${c.waves.length} wave${c.waves.length === 1 ? '' : 's'}`);
+    const objects = c.objects?.length ?? 0;
+    lines.push(`  ${appCount} app${appCount === 1 ? '' : 's'} in ${c.waves.length} wave${c.waves.length === 1 ? '' : 's'}${objects ? `, and ${objects} other object${objects === 1 ? '' : 's'}` : ''}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -3,7 +3,8 @@
  * ConfigMaps beside its Applications gives all of them to the cluster. render wrote only the
  * Applications: an AppProject `virt` the root applies was missing, and nothing said that the root
  * also applies a Namespace. Now render writes the AppProjects exactly as the build gives them
- * (projects/<name>.yaml, their own namespace kept), and the plan names the other objects.
+ * (projects/<name>.yaml, their own namespace kept), the other objects under objects/ (ADR 0398),
+ * and the plan names them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,21 +41,21 @@ function repo(): string {
   });
 }
 
-test('render writes the AppProjects a root kustomization and an app-of-apps apply, as written; the plan names their other objects', async () => {
+test('render writes the AppProjects a root kustomization and an app-of-apps apply, as written, and their other objects; the plan names them', async () => {
   const dir = repo();
   try {
     const r = await cli(['render', '--repo', dir, '-o', 'json']);
     assert.equal(r.code, 0, r.stderr);
     const items = (JSON.parse(r.stdout) as { items: { kind: string; metadata: { name: string; namespace?: string }; spec: Record<string, unknown> }[] }).items;
-    assert.deepEqual(items.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`).sort(), ['AppProject/argocd/team', 'AppProject/argocd/virt', 'Application/argocd/apps', 'Application/argocd/web']);
+    assert.deepEqual(items.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`).sort(), ['AppProject/argocd/team', 'AppProject/argocd/virt', 'Application/argocd/apps', 'Application/argocd/web', 'ConfigMap/argocd/settings', 'Namespace//team-a']);
     const virt = items.find((o) => o.metadata.name === 'virt')!;
     // Exactly as written: no sync-wave added, no variable substituted (Argo CD substitutes none).
     assert.deepEqual(virt, { apiVersion: 'argoproj.io/v1alpha1', kind: 'AppProject', metadata: { name: 'virt', namespace: 'argocd' }, spec: { description: 'virt workloads', sourceRepos: ['${NOT_SUBSTITUTED}'], destinations: [{ namespace: 'virt-*', server: 'https://kubernetes.default.svc' }] } });
     const p = await cli(['plan', '--repo', dir]);
     assert.equal(p.code, 0, p.stderr);
     assert.match(p.stdout, /AppProjects: team \(Application apps\), virt \(kustomize build clusters\/east\)/);
-    assert.match(p.stdout, /the root kustomize build clusters\/east also applies 1 object that is not Argo CD's: Namespace team-a/);
-    assert.match(p.stdout, /Application apps \(an app-of-apps\) also applies 1 object that is not Argo CD's: ConfigMap argocd\/settings \(its leaves: render --leaves writes them\)/);
+    assert.match(p.stdout, /the root kustomize build clusters\/east also applies 1 object that is not Argo CD's: Namespace team-a \(render writes them under objects\/\)/);
+    assert.match(p.stdout, /Application apps \(an app-of-apps\) also applies 1 object that is not Argo CD's: ConfigMap argocd\/settings \(render writes them under objects\/\)/);
     const v = await cli(['validate', '--repo', dir, '-o', 'json']);
     const errors = (JSON.parse(v.stdout) as { findings: { severity: string }[] }).findings.filter((f) => f.severity === 'error');
     assert.deepEqual(errors, []);

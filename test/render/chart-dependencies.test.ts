@@ -61,3 +61,38 @@ test('render --leaves: a chart whose remote dependency is not vendored says whic
     removeTree(out);
   }
 });
+
+test('render --leaves: file:// dependencies not in charts/ are built as Argo CD builds them (helm dependency build), in a private copy, and their changes change the build', async () => {
+  const dir = writeTree({
+    'apps/shop.yaml': argoApplication('shop', '    repoURL: https://github.com/acme/platform\n    targetRevision: main\n    path: charts/shop\n'),
+    'charts/shop/Chart.yaml': chartYaml('  - name: common\n    version: 1.0.0\n    repository: file://../common\n  - name: extra\n    version: 0.1.0\n    repository: file://extra\n    condition: extra.enabled\n'),
+    'charts/shop/values.yaml': 'extra:\n  enabled: true\n',
+    'charts/shop/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop\n',
+    'charts/common/Chart.yaml': 'apiVersion: v2\nname: common\nversion: 1.0.0\n',
+    'charts/common/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: common\ndata:\n  v: one\n',
+    'charts/shop/extra/Chart.yaml': 'apiVersion: v2\nname: extra\nversion: 0.1.0\n',
+    'charts/shop/extra/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n',
+  });
+  execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);
+  execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', 'https://github.com/acme/platform.git']);
+  const out = writeTree({});
+  const built = (): string => execFileSync('sh', ['-c', `cat ${join(out, 'in-cluster/manifests/shop')}/*`]).toString();
+  try {
+    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(built(), /name: common\n/);
+    assert.match(built(), /name: extra\n/);
+    assert.match(built(), /v: one/);
+    // Nothing written into the repository: no charts/ folder, no Chart.lock.
+    assert.equal(execFileSync('git', ['-C', dir, 'status', '--porcelain', '--ignored', 'charts/shop']).toString().includes('charts/shop/charts'), false);
+    assert.equal(execFileSync('sh', ['-c', `ls ${join(dir, 'charts/shop')}`]).toString().split('\n').filter(Boolean).sort().join(','), 'Chart.yaml,extra,templates,values.yaml');
+    // The dependency outside the chart is part of the build's key: its change is built, not served from the cache.
+    writeTree({ 'charts/common/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: common\ndata:\n  v: two\n' }, dir);
+    const r2 = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')]);
+    assert.equal(r2.code, 0, r2.stderr);
+    assert.match(built(), /v: two/);
+  } finally {
+    removeTree(dir);
+    removeTree(out);
+  }
+});

@@ -126,3 +126,34 @@ spec:
   ${field}:
 ${source}`;
 }
+
+/**
+ * An Argo CD ApplicationSet `name` (namespace argocd, goTemplate) whose list generator gives one
+ * element `{ app }` per name in `apps`, each an Application `{{.app}}` of `path` sent to the
+ * in-cluster namespace `{{.app}}`.
+ */
+export function argoListApplicationSet(o: { name: string; apps: string[]; path: string; repoURL?: string }): string {
+  return `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: ${o.name}
+  namespace: argocd
+spec:
+  goTemplate: true
+  generators:
+    - list:
+        elements:
+${o.apps.map((a) => `          - app: ${a}\n`).join('')}  template:
+    metadata:
+      name: '{{.app}}'
+    spec:
+      project: default
+      source:
+        repoURL: ${o.repoURL ?? 'https://github.com/acme/platform.git'}
+        targetRevision: main
+        path: ${o.path}
+      destination:
+        server: https://kubernetes.default.svc
+        namespace: '{{.app}}'
+`;
+}

@@ -13,6 +13,8 @@ so that \`fleetplan render --cluster hub | kubectl apply -f -\` works.
 With --out DIR, writes DIR/<cluster>/apps/<app>.yaml, DIR/<cluster>/projects/<project>.yaml and
 DIR/<cluster>/bootstrap/NN-*.yaml (and, for a hub that provisions clusters, DIR/<hub>/provision/<app>/
 kustomize directories), and removes files an earlier render wrote that are no longer produced.
+On an Argo CD repository, DIR/<cluster>/objects/<kind>-<namespace>-<name>.yaml holds what its roots
+and app-of-apps apply besides Argo CD's objects (Namespaces, ConfigMaps, ...), in sync order with the apps.
 Under gitops.delivery: applicationset, no apps/ or projects/: bootstrap/ holds the cluster identity
 Secret and the root ApplicationSet, and DIR/deploy/<sector>/<region>/argocd/ the rendered
 <cluster-type>-values.yaml files and <cluster-type>-manifests/applicationset.yaml. On a repository

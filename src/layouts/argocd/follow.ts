@@ -14,7 +14,7 @@ import { isPlainObject } from '../../model/merge.js';
 import { appFromApplication } from '../../model/application.js';
 import { joinRepoPath, normalizeRepoPath } from '../../model/repo-path.js';
 import type { Finding } from '../../model/finding.js';
-import type { ClusterDef, Fleet } from '../../model/fleet.js';
+import type { AppliedObject, ClusterDef, Fleet } from '../../model/fleet.js';
 import type { AppSpec, ProjectSpec } from '../../model/spec.js';
 import type { ClusterBuilder } from '../../ports/cluster-build.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
@@ -35,6 +35,8 @@ import type { JsonnetTool } from '../../ports/tools.js';
 import { InputError } from '../../errors/index.js';
 import { dns1123SubdomainProblem } from '../../model/k8s-names.js';
 import { notArgoObjects } from '../../model/object-list.js';
+import { CLUSTER_SCOPED } from '../../load/manifests.js';
+import { compareSyncOrder, syncWaveOf } from '../../model/sync-order.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
 import { argoBuildEnvironment, envsubst } from '../../render/leaves/jobs.js';
 
@@ -115,6 +117,8 @@ interface ClusterEntry {
   apps: Record<string, AppSpec>;
   /** The AppProjects a root or an app-of-apps applies to this cluster's Argo CD, exactly, with who applies each. */
   projects: Record<string, { spec: ProjectSpec; via: string }>;
+  /** What a root or an app-of-apps applies to this cluster besides Argo CD's objects, first of each key kept (ADR 0398). */
+  objects: Map<string, AppliedObject>;
   notes: string[];
   registered: boolean;
 }
@@ -164,6 +168,12 @@ function objectsOf(docs: readonly unknown[]): Record<string, unknown>[] {
       return [];
     }
   }).filter((d): d is Record<string, unknown> => isPlainObject(d) && typeof d.kind === 'string' && isPlainObject(d.metadata) && typeof d.metadata.name === 'string');
+}
+
+/** An applied object as the sync order sees it. */
+function syncItem(o: AppliedObject): { wave: number; kind: string; namespace?: string; name: string } {
+  const md = o.manifest.metadata as Record<string, unknown>;
+  return { wave: o.wave, kind: String(o.manifest.kind), ...(typeof md.namespace === 'string' ? { namespace: md.namespace } : {}), name: String(md.name) };
 }
 
 const isAppProject = (d: Record<string, unknown>): boolean => d.kind === 'AppProject' && typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`);
@@ -267,7 +277,7 @@ export class ArgoFollower {
 
   private cluster(name: string, server: string, registered: boolean): ClusterEntry {
     let c = this.clusters.get(name);
-    if (!c) this.clusters.set(name, (c = { name, server, apps: {}, projects: {}, notes: [], registered }));
+    if (!c) this.clusters.set(name, (c = { name, server, apps: {}, projects: {}, objects: new Map(), notes: [], registered }));
     return c;
   }
 
@@ -438,8 +448,17 @@ export class ArgoFollower {
       for (const f of inside) handled.add(f);
       groups.push({ kind: 'kustomize', dir, files: inside, closure });
     }
+    // Loose root files under two or more clusters/<name>/ folders are each that cluster's roots,
+    // as root kustomizations are (ADR 0197): one group per folder, the rest one group.
     const loose = roots.filter((o) => !handled.has(o.file));
-    if (loose.length > 0) groups.push({ kind: 'files', dir: commonDir(loose.map((o) => o.file)), files: [...new Set(loose.map((o) => o.file))], objects: loose });
+    const folderOf = (f: string): string => /^(?:.*\/)?clusters\/[^/]+\//.exec(f)?.[0] ?? '';
+    const folders = new Set(loose.map((o) => folderOf(o.file)).filter((d) => d !== ''));
+    const byFolder = new Map<string, ArgoObject[]>();
+    for (const o of loose) {
+      const k = folders.size > 1 ? folderOf(o.file) : '';
+      byFolder.set(k, [...(byFolder.get(k) ?? []), o]);
+    }
+    for (const part of byFolder.values()) groups.push({ kind: 'files', dir: commonDir(part.map((o) => o.file)), files: [...new Set(part.map((o) => o.file))], objects: part });
     const chartCovered = new Set<string>(this.chartInflations().map((k) => k.chart));
     for (const p of producers) for (const s of p.sources) if (this.isOwnSource(s)) chartCovered.add(normalizeRepoPath(str(s.path) ?? '.') ?? '.');
     for (const chart of this.scan.argoCharts) if (!chartCovered.has(chart)) groups.push({ kind: 'chart', dir: chart, files: [`${chart}/Chart.yaml`] });
@@ -466,7 +485,7 @@ export class ArgoFollower {
           this.rootOf(home, `kustomize build ${dir}`, kustomizationIn(this.fs, dir));
           for (const o of objects) if (g.closure.files.has(o.file)) this.reached.add(this.object(o));
           const docs = parseYamlAll(text, { schema: 'kubernetes' });
-          this.alsoApplied(home, `kustomize build ${dir}`, objectsOf(docs), 'root');
+          this.alsoApplied(home, `kustomize build ${dir}`, objectsOf(docs), { who: 'root', from: dir });
           for (const doc of argoObjectsOf(docs)) {
             // Its origin is the one file of the build that writes an object of that kind and name, as for a child.
             const written = objects.filter((o) => g.closure.files.has(o.file) && o.kind === doc.kind && o.name === (doc.metadata as Record<string, unknown>).name);
@@ -484,7 +503,7 @@ export class ArgoFollower {
         // kubectl apply -f applies every object of the file, not only its Applications.
         for (const f of g.files) {
           try {
-            this.alsoApplied(home, f, objectsOf(parseYamlAll(this.fs.readText(f), { schema: 'kubernetes' })), 'root');
+            this.alsoApplied(home, f, objectsOf(parseYamlAll(this.fs.readText(f), { schema: 'kubernetes' })), { who: 'root', from: f });
           } catch {
             // A file the scan read but that does not parse whole: the scan's findings say so.
           }
@@ -499,7 +518,7 @@ export class ArgoFollower {
         const name = chart === '.' ? fleet.name : chart.split('/').pop()!;
         const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home);
         if (text !== undefined) {
-          this.alsoApplied(home, `helm template ${chart}`, objectsOf(parseYamlAll(text, { schema: 'kubernetes' })), 'root');
+          this.alsoApplied(home, `helm template ${chart}`, objectsOf(parseYamlAll(text, { schema: 'kubernetes' })), { who: 'root', from: chart });
           const items = argoObjectsOf(parseYamlAll(text, { schema: 'kubernetes' })).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, root: `helm template ${chart}`, ...this.writtenAt(doc) } as Place }));
           for (const { doc, place } of this.lastOfEachKey(items, `the chart ${chart}`, this.cluster(home, IN_CLUSTER_SERVER, true))) await this.handle(doc, place, home);
         }
@@ -620,7 +639,7 @@ export class ArgoFollower {
 
   private clusterDefs(): ClusterDef[] {
     const homes = new Set(this.homes);
-    const used = [...this.clusters.values()].filter((c) => Object.keys(c.apps).length > 0 || c.registered || c.notes.length > 0 || Object.keys(c.projects).length > 0);
+    const used = [...this.clusters.values()].filter((c) => Object.keys(c.apps).length > 0 || c.registered || c.notes.length > 0 || Object.keys(c.projects).length > 0 || c.objects.size > 0);
     const spokes = used.filter((c) => !homes.has(c.name));
     const hub = this.homes.length === 1 && spokes.length > 0 ? this.homes[0] : undefined;
     const rank = (c: ClusterEntry): number => (homes.has(c.name) ? 0 : 1);
@@ -637,17 +656,21 @@ export class ArgoFollower {
         };
         const projects = Object.keys(c.projects).sort();
         if (projects.length > 0) notes.push(`AppProjects: ${projects.map((p) => `${p} (${c.projects[p]!.via})`).join(', ')}`);
-        return { name: c.name, file: this.rootFiles.get(c.name) ?? this.fleetFile, metadata: { name: c.name }, spec, notes, projects: Object.fromEntries(projects.map((p) => [p, c.projects[p]!.spec])) };
+        const objects = [...c.objects.values()].sort((a, b) => compareSyncOrder(syncItem(a), syncItem(b)));
+        return { name: c.name, file: this.rootFiles.get(c.name) ?? this.fleetFile, metadata: { name: c.name }, spec, notes, projects: Object.fromEntries(projects.map((p) => [p, c.projects[p]!.spec])), ...(objects.length ? { appliedObjects: objects } : {}) };
       });
   }
 
   /**
    * What a root or an app-of-apps applies besides its Applications and ApplicationSets: its
    * AppProjects land in the cluster's Argo CD as they are written (render writes them under
-   * projects/); any other object is named in a note, since render writes only Argo CD's objects
-   * (an app-of-apps' other objects are its leaves: render --leaves writes them).
+   * projects/), and every other object lands on the cluster too (render writes it under objects/,
+   * ADR 0398). An app-of-apps' namespaced object without a namespace gets the app's destination
+   * namespace, as Argo CD gives it; a root's is kept as written (kubectl apply puts it in the current
+   * namespace, which fleetplan does not know).
    */
-  private alsoApplied(cluster: string, via: string, docs: readonly Record<string, unknown>[], who: 'root' | 'app'): void {
+  private alsoApplied(cluster: string, via: string, docs: readonly Record<string, unknown>[], how: { who: 'root' | 'app'; from: string; destinationNamespace?: string }): void {
+    const { who, from, destinationNamespace } = how;
     const c = this.cluster(cluster, '', true);
     for (const d of docs.filter(isAppProject)) {
       const name = String((d.metadata as Record<string, unknown>).name);
@@ -655,9 +678,18 @@ export class ArgoFollower {
     }
     const others = docs.filter((d) => !isAppProject(d) && !(typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`) && (d.kind === 'Application' || d.kind === 'ApplicationSet')));
     if (others.length === 0) return;
+    const landed = others.map((d) => {
+      const md = d.metadata as Record<string, unknown>;
+      return md.namespace === undefined && destinationNamespace && !CLUSTER_SCOPED.has(String(d.kind)) ? { ...d, metadata: { ...md, namespace: destinationNamespace } } : d;
+    });
+    for (const d of landed) {
+      const k = key(d);
+      if (!c.objects.has(k)) c.objects.set(k, { manifest: d, via, from, wave: syncWaveOf(d) });
+    }
+    const unplaced = who === 'root' && landed.some((d) => (d.metadata as Record<string, unknown>).namespace === undefined && !CLUSTER_SCOPED.has(String(d.kind)));
     const note = who === 'root'
-      ? `the root ${via} also applies ${notArgoObjects(others)} (render writes Argo CD's objects only; apply the root to get them)`
-      : `${via} (an app-of-apps) also applies ${notArgoObjects(others)} (its leaves: render --leaves writes them)`;
+      ? `the root ${via} also applies ${notArgoObjects(landed)} (render writes them under objects/${unplaced ? '; kubectl apply puts a namespaced object without a namespace in the current namespace' : ''})`
+      : `${via} (an app-of-apps) also applies ${notArgoObjects(landed)} (render writes them under objects/)`;
     if (!c.notes.includes(note)) c.notes.push(note);
   }
 
@@ -898,7 +930,7 @@ export class ArgoFollower {
         const docs = objectsOf(parseYamlAll(text, { schema: 'kubernetes' }));
         const argo = argoObjectsOf(docs);
         // An app-of-apps gives the cluster its AppProjects and other objects beside the Applications.
-        if (argo.length > 0) this.alsoApplied(cluster, `Application ${name}`, docs, 'app');
+        if (argo.length > 0) this.alsoApplied(cluster, `Application ${name}`, docs, { who: 'app', from: path, ...(str(dest.namespace) ? { destinationNamespace: str(dest.namespace)! } : {}) });
         out.push(...argo);
       }
     }

@@ -114,6 +114,11 @@ function nameLines(text: string): Map<string, { line: number; name: unknown }> {
   return out;
 }
 
+/** The text without its CustomResourceDefinition documents (split at `---` lines, as YAML streams are). */
+function withoutCrds(text: string): string {
+  return text.split(/^---[^\n]*$/m).filter((d) => !/^kind:\s*["']?CustomResourceDefinition\b/m.test(d)).join('\n---\n');
+}
+
 export function scanRepository(fs: RepoFileSystem): RepoScan {
   const scan: RepoScan = { objects: [], clusterSecrets: [], argoCharts: [], findings: [] };
   const charts = new Set<string>();
@@ -135,7 +140,8 @@ export function scanRepository(fs: RepoFileSystem): RepoScan {
       continue;
     }
     if (!text.includes(ARGO_API)) continue;
-    const argo = ARGO_KIND.test(text);
+    // A CustomResourceDefinition names the kind (`names: kind: Application`); it writes no object of it.
+    const argo = ARGO_KIND.test(/^kind:\s*["']?CustomResourceDefinition/m.test(text) ? withoutCrds(text) : text);
     const secret = SECRET_TYPE.test(text);
     if (!argo && !secret) continue;
     const chart = chartOf(fs, file);

@@ -39,6 +39,11 @@ import { located } from '../../yaml/documents.js';
 import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../model/fleet.js';
 import { emptyFleet } from '../../model/fleet.js';
 import { notArgoObjects } from '../../model/object-list.js';
+import { parseYamlAll } from '../../yaml/index.js';
+import { expandListDocument } from '../../model/k8s-list.js';
+import { originURL } from '../../load/repository-origin.js';
+import type { BootstrapFileObjects } from './bootstrap-root.js';
+import { repositoryBootstrap } from './bootstrap-root.js';
 
 export const CHART_HOMES = ['.helm-charts', '.helm/charts'];
 export const BOOTSTRAP_ARGOCD = '.bootstrap/argocd.yaml';
@@ -50,6 +55,18 @@ export const ENVIRONMENT_CONFIGMAP = 'environment-variables';
  * ArgoCD, ...), sorted. Some repositories keep one bootstrap per kind of cluster in a folder
  * (`.bootstrap/agent/hub-root-application.yaml`): those are the repository's roots too.
  */
+/** The bootstrap files with their objects (list documents expanded); a file that does not parse holds none here (validate reports it). */
+function bootstrapObjects(fs: RepoFileSystem): BootstrapFileObjects[] {
+  return bootstrapFiles(fs).map((file) => {
+    try {
+      const objects = parseYamlAll(fs.readText(file), { schema: 'kubernetes' }).flatMap((d) => expandListDocument(d)).filter(isPlainObject);
+      return { file, objects: objects.filter((o) => typeof o.kind === 'string' && isPlainObject(o.metadata)) };
+    } catch {
+      return { file, objects: [] };
+    }
+  });
+}
+
 export function bootstrapFiles(fs: RepoFileSystem): string[] {
   const walk = (d: string, depth: number): string[] =>
     !fs.isDirectory(d) || depth > 3 ? [] : fs.list(d).flatMap((f) => (fs.isDirectory(`${d}/${f}`) ? walk(`${d}/${f}`, depth + 1) : /\.ya?ml$/.test(f) ? [`${d}/${f}`] : []));
@@ -346,6 +363,14 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
     const role: ClusterRole = isHub(d) ? 'hub' : hubs.length === 1 ? 'spoke' : 'standalone';
     d.spec.role = role;
     if (role === 'spoke') d.spec.hub = hubs[0]!.name;
+  }
+
+  // The repository's own root Application in .bootstrap/ is each cluster's root (ADR 0399).
+  const booted = bootstrapObjects(fs);
+  const origin = originURL(fs);
+  for (const d of clusters) {
+    const own = repositoryBootstrap(booted, d.name, d.spec.role ?? 'standalone', origin);
+    if (own) d.ownBootstrap = own;
   }
 
   // Sources: values files as model views, kustomizations as they are, the ConfigMap as fleet vars.

@@ -15,7 +15,10 @@ export interface ChartDependency {
   repository: string;
 }
 
-export function missingChartDependencies(reader: Pick<SourceReader, 'kind' | 'readText' | 'listFiles'>, chartDir: string): ChartDependency[] {
+type ChartReader = Pick<SourceReader, 'kind' | 'readText' | 'listFiles'>;
+
+/** The dependencies Chart.yaml (v2) or requirements.yaml (v1) names that are not vendored in charts/, whose repository matches `which`. */
+function unvendoredDependencies(reader: ChartReader, chartDir: string, which: RegExp): ChartDependency[] {
   const deps: ChartDependency[] = [];
   for (const file of ['Chart.yaml', 'requirements.yaml']) {
     const path = posix.join(chartDir, file);
@@ -29,7 +32,7 @@ export function missingChartDependencies(reader: Pick<SourceReader, 'kind' | 're
     if (!isPlainObject(doc) || !Array.isArray(doc.dependencies)) continue;
     for (const d of doc.dependencies) {
       if (!isPlainObject(d) || typeof d.name !== 'string' || typeof d.repository !== 'string') continue;
-      if (!/^(https?|oci):\/\//.test(d.repository)) continue;
+      if (!which.test(d.repository)) continue;
       deps.push({ name: d.name, version: d.version === undefined ? '' : String(d.version), repository: d.repository });
     }
   }
@@ -40,4 +43,18 @@ export function missingChartDependencies(reader: Pick<SourceReader, 'kind' | 're
   const vendored = (d: ChartDependency): boolean =>
     reader.kind(posix.join(charts, d.name)) === 'dir' || archives.includes(`${d.name}-${d.version}.tgz`) || (!/^v?\d+\.\d+\.\d+([-+].*)?$/.test(d.version) && archives.some((a) => a.startsWith(`${d.name}-`) && /^\d/.test(a.slice(d.name.length + 1))));
   return deps.filter((d) => !vendored(d));
+}
+
+export function missingChartDependencies(reader: ChartReader, chartDir: string): ChartDependency[] {
+  return unvendoredDependencies(reader, chartDir, /^(https?|oci):\/\//);
+}
+
+/**
+ * The `file://` dependencies of a chart that are not in its charts/ folder, as the absolute
+ * folders they name. Argo CD's repo-server templates such a chart after `helm dependency build`
+ * (it retries on Helm's missing-dependency error), which packages them without the network;
+ * render --leaves does the same in a private copy (ADR 0398).
+ */
+export function localChartDependencies(reader: ChartReader, chartDir: string): string[] {
+  return unvendoredDependencies(reader, chartDir, /^file:\/\//).map((d) => posix.resolve(chartDir, d.repository.slice('file://'.length)));
 }

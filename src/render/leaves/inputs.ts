@@ -13,6 +13,7 @@
 import { join, resolve } from 'node:path';
 import type { SourceReader } from '../../ports/source-reader.js';
 import { parseYaml } from '../../yaml/index.js';
+import { localChartDependencies } from './chart-dependencies.js';
 
 export const KUSTOMIZATION_FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
 
@@ -59,6 +60,8 @@ export class InputWalker {
   chart(chartDir: string, valueFiles: string[]): BuildInputs {
     const acc = empty();
     this.addTree(acc, chartDir);
+    // Its file:// dependencies not in charts/ are packaged into the build (helm dependency build).
+    for (const d of localChartDependencies(this.reader, chartDir)) if (this.reader.kind(d) === 'dir') this.addTree(acc, d);
     for (const f of valueFiles) this.addFile(acc, f);
     return finish(acc);
   }

@@ -34,7 +34,7 @@ import type { OciLeafSource } from './oci.js';
 import type { LeafTemplate } from './template.js';
 import { buildLeafTemplate, fillLeafTemplate } from './template.js';
 import { planOciSource } from './oci.js';
-import { missingChartDependencies } from './chart-dependencies.js';
+import { localChartDependencies, missingChartDependencies } from './chart-dependencies.js';
 
 export type LeafSource =
   | { kind: 'kustomize'; path: string }
@@ -374,6 +374,7 @@ export async function renderLeafJobs(
     let inputs: BuildInputs;
     let display: string;
     let valueFiles: string[] = [];
+    let dependencyBuild: { root: string; dirs: string[] } | undefined;
     const fetchNotes: string[] = [];
     if (source.path !== undefined) {
       chart = inside(repoRoot, source.path);
@@ -401,6 +402,9 @@ export async function renderLeafJobs(
         });
       }
       inputs = kind === 'dir' ? walker.chart(chart, valueFiles) : { files: [chart, ...valueFiles].sort(), missing: [], remote: [], usesHelm: true };
+      // file:// dependencies not in charts/ (in the inputs: InputWalker.chart): built as Argo CD builds them (ADR 0398).
+      const local = kind === 'dir' ? localChartDependencies(ports.reader, chart).map((d) => inside(repoRoot, relative(repoRoot, d))) : [];
+      if (local.length > 0) dependencyBuild = { root: repoRoot, dirs: [chart, ...local.filter((d) => ports.reader.kind(d) === 'dir')] };
       // A missing values file that appears later changes the build: it is part of the key.
       inputs = { ...inputs, missing: [...inputs.missing, ...missing.map((v) => v.abs)].sort() };
       display = rel(chart);
@@ -503,6 +507,7 @@ export async function renderLeafJobs(
             valueFiles,
             values: source.values,
             ...(source.parameters?.length ? { parameters: source.parameters } : {}),
+            ...(dependencyBuild ? { dependencyBuild } : {}),
           })
           .then((text) => (source.only === 'crds' ? onlyCustomResourceDefinitions(text) : text)),
     };

@@ -27,7 +27,7 @@ import type { RuleDefinition } from '../engine.js';
 import type { RuleContext } from '../context.js';
 import { fieldOrigin, place } from '../context.js';
 import type { ManifestObject } from '../../load/manifests.js';
-import { CLUSTER_SCOPED } from '../../load/manifests.js';
+import { CLUSTER_SCOPED, inKustomizeNamespace } from '../../load/manifests.js';
 import { likelyTarget } from '../kustomize-refs.js';
 import { needsClosure, summarize } from './crd-order.js';
 
@@ -97,7 +97,7 @@ function knownObjects(ctx: RuleContext, cache: Map<string, Known | undefined>, c
       more = ctx.manifests.file(target);
     }
     const ns = u.namespace;
-    known.objects = [...known.objects, ...(ns ? more.map((o) => (CLUSTER_SCOPED.has(o.kind) ? o : { ...o, namespace: ns })) : more)];
+    known.objects = [...known.objects, ...(ns ? more.map((o) => inKustomizeNamespace(o, ns)) : more)];
     known.readings.push({ dir: u.dir, entry: u.entry, target });
   }
   cache.set(path, known);
