@@ -129,10 +129,15 @@ export function hasHelmfile(fs: RepoFileSystem): boolean {
   return helmfileFiles(fs).length > 0;
 }
 
+/** True when kubernetes/ holds Flux Kustomization files of this layout's shape (ks.yaml files, YAML files of a flux/cluster folder). */
+export function hasKsFiles(fs: RepoFileSystem): boolean {
+  return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).length > 0;
+}
+
 export function detectHelmfileFlux(fs: RepoFileSystem): boolean {
   if (fs.exists(FLEET_FILE)) return false;
   if (helmfileFiles(fs).length > 0) return true;
-  return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).length > 0;
+  return hasKsFiles(fs);
 }
 
 /** A YAML file with positions for any path, all documents kept. */
