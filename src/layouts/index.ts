@@ -15,7 +15,7 @@ import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
 import { detectHelmfileFlux, hasHelmfile, hasKsFiles, hasKsYamlFiles, helmfileFiles, loadHelmfileFlux } from './helmfile-flux/reader.js';
 import type { ClusterEntry } from './flux/reader.js';
-import { clusterEntries, detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
+import { clusterEntries, detectFluxClusters, fluxClustersMarkers, fluxObjectFiles, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
 import { rosaLookalike, rosaMarkers } from './rosa-regional/reader.js';
 import { detectRosaRegional, loadRosaRegional } from './rosa-regional/entry.js';
@@ -254,6 +254,13 @@ function lookalike(fs: RepoFileSystem): { what: string; hint: string } | undefin
     return {
       what: `its folder${below.length === 1 ? '' : 's'} ${below.map((b) => `${b.dir} (${b.layout})`).join(', ')} ${below.length === 1 ? 'is a fleet repository' : 'are fleet repositories'}`,
       hint: `pass --repo ${fs.root}/${below[0]!.dir}`,
+    };
+  }
+  const flux = fluxObjectFiles(fs);
+  if (flux.length > 0) {
+    return {
+      what: `it has Flux objects (${shortList(flux)}) but no Flux entry: no flux-system Kustomization (flux bootstrap's gotk-sync.yaml), no FluxInstance sync, no clusters/<name>/ with Flux Kustomizations`,
+      hint: 'Flux objects without an entry are what a fleet\'s GitRepository or OCIRepository points at (a component or tenant repository): pass --repo the fleet repository that syncs them, or add the flux-system Kustomization that flux bootstrap writes',
     };
   }
   return undefined;
