@@ -21,6 +21,7 @@ import type { ManifestObject } from '../../load/manifests.js';
 import { isObj } from '../../load/manifests.js';
 import { apiKey, chartName, helmCharts, isPlatformApi } from '../../model/catalog/operators.js';
 import { needsClosure, orderedBefore, providersOn } from './crd-order.js';
+import { fluxSpecOf } from '../shared-objects.js';
 
 export const FLUX_CRD_FROM_HELMRELEASE = 'flux-crd-from-helmrelease';
 
@@ -100,7 +101,9 @@ export const fluxCrdFromHelmReleaseRule: RuleDefinition = {
         }
         for (const { release, objects } of groups.values()) {
           const o = objects[0]!;
-          const hr = `${release.namespace ?? '?'}/${release.name ?? '?'}`;
+          // kustomize-controller sets the Kustomization's targetNamespace on every namespaced object it applies.
+          const target = fluxSpecOf(ctx, app)?.targetNamespace;
+          const hr = `${typeof target === 'string' && target !== '' ? target : release.namespace ?? '?'}/${release.name ?? '?'}`;
           const kinds = [...new Set(objects.map((x) => x.kind))].sort();
           const more = objects.length > 1 ? ` and ${objects.length - 1} more ${o.group} object${objects.length === 2 ? '' : 's'} (${kinds.join(', ')}; ${objects.slice(1, 4).map((x) => `${x.file}:${x.line}`).join(', ')}${objects.length > 4 ? ', …' : ''})` : '';
           out.push(at(o.file, o.line, {
