@@ -6,18 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { helmReleaseOf } from '../support/flux-fixture.js';
 
-const release = `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: cert-manager
-  namespace: cert-manager
-spec:
-  interval: 1h
-  chartRef:
-    kind: OCIRepository
-    name: cert-manager
-`;
+const release = helmReleaseOf('cert-manager', 'cert-manager', '  chartRef:\n    kind: OCIRepository\n    name: cert-manager\n');
 
 test('Flux objects without an entry: not a fleet repository, naming the files and the missing entry', async () => {
   const dir = writeTree({

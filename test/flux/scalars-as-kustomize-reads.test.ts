@@ -8,13 +8,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { gotkSync } from '../support/flux-fixture.js';
+import { gotkSync, withRenderedLeaves } from '../support/flux-fixture.js';
 import { parseYamlAll } from '../../src/yaml/index.js';
-import { requireTools, toolEnv } from '../helpers/tools.js';
 
 const files: Record<string, string> = {
   'clusters/dev/flux-system/gotk-sync.yaml': gotkSync('dev'),
@@ -57,18 +55,9 @@ test('render writes a Flux Kustomization as the kustomize build that applies it 
 });
 
 test('render --leaves substitutes the value kustomize-controller reads from the applied Kustomization', async () => {
-  requireTools();
-  const dir = writeTree(files);
-  const home = mkdtempSync(join(tmpdir(), 'fleetplan-flux-home-'));
-  try {
-    const out = join(dir, 'out');
-    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(home, 'cache')], process.cwd(), toolEnv(home));
-    assert.equal(r.code, 0, r.stderr);
+  const cm = await withRenderedLeaves(files, (out) => {
     const d = join(out, 'dev', 'manifests', 'flux_flux-system_apps');
-    const cm = readdirSync(d).map((f) => parseYamlAll(readFileSync(join(d, f), 'utf8'), { schema: 'kubernetes' })[0] as Obj).find((o) => o.kind === 'ConfigMap');
-    assert.deepEqual(cm?.data, { d: '2024-01-01T00:00:00Z', s: '2024-01-02T10:00:00.5Z' });
-  } finally {
-    removeTree(dir);
-    removeTree(home);
-  }
+    return readdirSync(d).map((f) => parseYamlAll(readFileSync(join(d, f), 'utf8'), { schema: 'kubernetes' })[0] as Obj).find((o) => o.kind === 'ConfigMap');
+  });
+  assert.deepEqual(cm?.data, { d: '2024-01-01T00:00:00Z', s: '2024-01-02T10:00:00.5Z' });
 });
