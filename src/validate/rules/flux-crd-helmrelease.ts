@@ -16,6 +16,8 @@
  */
 import type { Finding } from '../../model/finding.js';
 import type { RuleDefinition } from '../engine.js';
+import type { RuleContext } from '../context.js';
+import type { ResolvedApp } from '../../model/resolved.js';
 import { at } from '../context.js';
 import type { ManifestObject } from '../../load/manifests.js';
 import { isObj } from '../../load/manifests.js';
@@ -63,6 +65,12 @@ function plainCrdApis(objects: readonly ManifestObject[]): Set<string> {
   return out;
 }
 
+/** True when the app's directory names remote resources, whose objects the static reading does not have. */
+function unreadRemote(ctx: RuleContext, app: ResolvedApp): boolean {
+  const path = ctx.localPath(app);
+  return path !== undefined && (ctx.manifests.directory(path).unresolved ?? []).some((u) => u.remote);
+}
+
 export const fluxCrdFromHelmReleaseRule: RuleDefinition = {
   name: FLUX_CRD_FROM_HELMRELEASE,
   codes: {
@@ -83,6 +91,9 @@ export const fluxCrdFromHelmReleaseRule: RuleDefinition = {
         if (!objs) continue;
         const fromRelease = releaseApis(objs);
         if (fromRelease.size === 0) continue;
+        // A Kustomization applied before this one whose remote resources are not read may install the
+        // CRD (crds/ with cert-manager.crds.yaml by URL): not known, and flux-build-remote says so.
+        if (c.apps.some((p) => p !== app && unreadRemote(ctx, p) && orderedBefore(ctx, c, p, app, closure))) continue;
         const plain = plainCrdApis(objs);
         // One finding per HelmRelease and API group, at the first custom resource (in file order).
         const groups = new Map<string, { release: ManifestObject; objects: ManifestObject[] }>();
