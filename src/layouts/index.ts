@@ -13,9 +13,9 @@ import type { RuleDefinition } from '../validate/index.js';
 import { graphsRule } from './helmfile-flux/rules.js';
 import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
-import { detectHelmfileFlux, hasHelmfile, hasKsYamlFiles, loadHelmfileFlux } from './helmfile-flux/reader.js';
+import { detectHelmfileFlux, hasHelmfile, hasKsFiles, hasKsYamlFiles, helmfileFiles, loadHelmfileFlux } from './helmfile-flux/reader.js';
 import type { ClusterEntry } from './flux/reader.js';
-import { clusterEntries, detectFluxClusters, fluxClustersMarkers, loadFluxClusters } from './flux/reader.js';
+import { clusterEntries, detectFluxClusters, fluxClustersMarkers, fluxObjectFiles, loadFluxClusters } from './flux/reader.js';
 import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
 import { rosaLookalike, rosaMarkers } from './rosa-regional/reader.js';
 import { detectRosaRegional, loadRosaRegional } from './rosa-regional/entry.js';
@@ -74,11 +74,20 @@ export const helmfileFluxReader: LayoutReader = {
   // With a helmfile and one Flux entry, each layout by its defining files (ADR 0363): the flux layout
   // when the folder the entry syncs is in the repository and there are no ks.yaml files of this layout
   // to read; helmfile-flux otherwise (its ks.yaml files, or an entry whose folder is not in the repository).
-  detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) ? helmfileFluxOverFlux(fs) !== undefined : !detectFluxClusters(fs)),
+  // A helmfile with no Flux object to read beside Argo CD objects is the bootstrap of an Argo CD
+  // repository: the argocd layout reads it, and the helmfile is said not read (ADR 0400).
+  detect: (fs) => detectHelmfileFlux(fs) && (hasHelmfile(fs) ? helmfileFluxOverFlux(fs) !== undefined && !argoCdOverHelmfile(fs) : !detectFluxClusters(fs)),
   load: loadHelmfileFlux,
   rules: [graphsRule],
   over: (fs, other) => (other === 'flux' ? helmfileFluxOverFlux(fs) : undefined),
+  markers: (fs) => (argoCdOverHelmfile(fs) ? helmfileFiles(fs) : []),
+  missing: (fs) => (argoCdOverHelmfile(fs) ? 'no Flux object to read (no Flux entry, no ks.yaml under kubernetes/) and the fleet is in Argo CD objects, read as the argocd layout, which does not run helmfile bootstraps' : ''),
 };
+
+/** A helmfile bootstrap, no Flux entry or ks.yaml, and Argo CD Applications or ApplicationSets (ADR 0400). */
+function argoCdOverHelmfile(fs: RepoFileSystem): boolean {
+  return hasHelmfile(fs) && clusterEntries(fs).length === 0 && !hasKsFiles(fs) && detectArgoCd(fs);
+}
 
 /** The folder a Flux entry syncs (its Kustomization's spec.path), as a repository path. */
 function syncedFolder(e: ClusterEntry): string {
@@ -245,6 +254,13 @@ function lookalike(fs: RepoFileSystem): { what: string; hint: string } | undefin
     return {
       what: `its folder${below.length === 1 ? '' : 's'} ${below.map((b) => `${b.dir} (${b.layout})`).join(', ')} ${below.length === 1 ? 'is a fleet repository' : 'are fleet repositories'}`,
       hint: `pass --repo ${fs.root}/${below[0]!.dir}`,
+    };
+  }
+  const flux = fluxObjectFiles(fs);
+  if (flux.length > 0) {
+    return {
+      what: `it has Flux objects (${shortList(flux)}) but no Flux entry: no flux-system Kustomization (flux bootstrap's gotk-sync.yaml), no FluxInstance sync, no clusters/<name>/ with Flux Kustomizations`,
+      hint: 'Flux objects without an entry are what a fleet\'s GitRepository or OCIRepository points at (a component or tenant repository): pass --repo the fleet repository that syncs them, or add the flux-system Kustomization that flux bootstrap writes',
     };
   }
   return undefined;

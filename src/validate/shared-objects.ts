@@ -145,7 +145,8 @@ function fightHint(flux: boolean): string {
 }
 
 /** The Flux Kustomization spec an app stands for (flux and helmfile-flux layouts), or undefined. */
-function fluxSpecOf(ctx: RuleContext, app: ResolvedApp): Obj | undefined {
+/** The spec of a Flux app's Kustomization ({} when it has none); undefined when the app is not a Flux Kustomization. */
+export function fluxSpecOf(ctx: RuleContext, app: ResolvedApp): Obj | undefined {
   if (ctx.fleet.engine !== 'flux' || !app.name.startsWith('flux:')) return undefined;
   const m = app.manifest;
   return isFluxKustomization(m) && isObj(m.spec) ? m.spec : {};

@@ -16,6 +16,7 @@
  * - anything else: a string.
  */
 import jsYaml from 'js-yaml';
+import type { ScalarTag, Tags } from 'yaml';
 
 const TRUE_WORDS = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
 const FALSE_WORDS = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
@@ -146,3 +147,72 @@ export const GO_YAML_V2_SCHEMA: jsYaml.Schema = jsYaml.DEFAULT_SCHEMA.extend({ i
  * dates of them, and kyaml, read a string too).
  */
 export const GO_YAML_V2_DUMP_SCHEMA: jsYaml.Schema = jsYaml.DEFAULT_SCHEMA.extend({ implicit: [bool11, int11, float11Quoted] });
+
+/**
+ * go-yaml v3's `parseTimestamp` (kyaml, so kustomize's reading of its inputs): four digits and a
+ * `-`, then one of `2006-1-2T15:4:5.999999999Z07:00` (also with `t`), `2006-1-2 15:4:5.999999999`
+ * (UTC) or `2006-1-2`, with Go's range checks; the result as kustomize writes it (Go's JSON time,
+ * RFC 3339 with the fraction's trailing zeros cut, `Z` for UTC). Undefined when it is no timestamp.
+ */
+export function goTimestamp(s: string): string | undefined {
+  const m = /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:([Tt ])([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:\.([0-9]+))?(Z|[+-][0-9]{2}:[0-9]{2})?)?$/.exec(s);
+  if (!m) return undefined;
+  const [, y, mo, d, sep, h, mi, se, frac, zone] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  if (month < 1 || month > 12 || day < 1 || day > days[month - 1]!) return undefined;
+  const two = (n: number) => String(n).padStart(2, '0');
+  const date = `${y}-${two(month)}-${two(day)}`;
+  if (sep === undefined) return `${date}T00:00:00Z`;
+  // The space form has no zone; the T forms require one.
+  if ((sep === ' ') !== (zone === undefined)) return undefined;
+  const [hour, min, sec] = [Number(h), Number(mi), Number(se)];
+  if (hour > 23 || min > 59 || sec > 59) return undefined;
+  // time.Parse takes up to nine fractional digits.
+  if (frac !== undefined && frac.length > 9) return undefined;
+  const fraction = frac !== undefined ? frac.replace(/0+$/, '') : '';
+  const z = zone === undefined || zone === 'Z' || zone === '+00:00' ? 'Z' : zone;
+  return `${date}T${two(hour)}:${two(min)}:${two(sec)}${fraction ? `.${fraction}` : ''}${z}`;
+}
+
+/** kyaml's timestamps, read as the text kustomize writes for them. */
+const timestamp3 = new jsYaml.Type('tag:yaml.org,2002:timestamp', {
+  kind: 'scalar',
+  resolve: (s: string) => s.length >= 8 && goTimestamp(s) !== undefined,
+  construct: (s: string) => goTimestamp(s)!,
+});
+
+/**
+ * kyaml's reading (go-yaml v3), which is how kustomize reads every resource it builds — a Flux
+ * Kustomization or HelmRelease in the repository reaches the cluster as this reading written back:
+ * YAML 1.2 booleans and nulls (`on`, `yes` are strings), go-yaml's integers and floats (the same as
+ * v2's: `0755` is 493, `1_000` is 1000) and timestamps as RFC 3339 text (`2024-01-01` is
+ * `2024-01-01T00:00:00Z`). kustomize keeps `metadata.annotations` as written (the caller's part).
+ */
+export const KYAML_SCHEMA: jsYaml.Schema = jsYaml.CORE_SCHEMA.extend({ implicit: [int11, float11, timestamp3] });
+
+/** A plain scalar of the `yaml` package's tag list, as kyaml reads one that starts with a digit, sign or `.`. */
+function kyamlNumberOrTime(s: string): unknown {
+  if (numeric(s)) {
+    const t = s.length >= 8 ? goTimestamp(s) : undefined;
+    if (t !== undefined) return t;
+    if (isInt(s)) return int11.construct(s);
+  }
+  const f = goYamlFloat(s);
+  return f !== undefined ? f : s;
+}
+
+
+/**
+ * `customTags` for the `yaml` package's core schema giving KYAML_SCHEMA's reading: its integer
+ * and float tags (but `.inf`/`.nan`) give way to one that reads as kyaml does (for readers that
+ * need positions).
+ */
+export function kyamlTags(tags: Tags): Tags {
+  const numberTag = (t: Tags[number]) => typeof t === 'object' && 'test' in t && (t.tag === 'tag:yaml.org,2002:int' || (t.tag === 'tag:yaml.org,2002:float' && !(t.test?.test('.inf') ?? false)));
+  const number: ScalarTag = { tag: 'tag:yaml.org,2002:int', default: true, test: /^[-+0-9.]/, resolve: kyamlNumberOrTime };
+  return [...tags.filter((t) => !numberTag(t)), number];
+}

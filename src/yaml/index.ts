@@ -6,7 +6,7 @@
  * they need instead of passing library objects, so a YAML dialect is chosen here, once.
  */
 import jsYaml from 'js-yaml';
-import { GO_YAML_V2_DUMP_SCHEMA, GO_YAML_V2_SCHEMA } from './go-yaml.js';
+import { GO_YAML_V2_DUMP_SCHEMA, GO_YAML_V2_SCHEMA, KYAML_SCHEMA } from './go-yaml.js';
 
 /**
  * - `default`: YAML 1.1-flavoured (js-yaml's default: timestamps, merge keys), as kubectl and
@@ -16,8 +16,11 @@ import { GO_YAML_V2_DUMP_SCHEMA, GO_YAML_V2_SCHEMA } from './go-yaml.js';
  * - `kubernetes`: go-yaml v2, as sigs.k8s.io/yaml reads a manifest for kubectl, Argo CD, Helm and
  *   Flux (`0755` is 493, `on` is true; go-yaml.ts). Manifests that fleetplan reads and writes back
  *   are read with it and written with it, so that they mean what they meant to those readers.
+ * - `kyaml`: go-yaml v3 as kustomize reads the resources it builds (`on` is a string, `0755` is
+ *   493, `2024-01-01` is `2024-01-01T00:00:00Z`): Flux objects and patches of the repository,
+ *   which reach the cluster through a kustomize build (go-yaml.ts).
  */
-export type YamlSchemaName = 'default' | 'core' | 'json' | 'kubernetes';
+export type YamlSchemaName = 'default' | 'core' | 'json' | 'kubernetes' | 'kyaml';
 
 /** A custom schema made in this module (see go-yaml.ts). */
 export type YamlSchema = jsYaml.Schema;
@@ -35,6 +38,7 @@ function schemaOf(s: ParseOptions['schema']): jsYaml.Schema {
   if (s === 'core') return jsYaml.CORE_SCHEMA;
   if (s === 'json') return jsYaml.JSON_SCHEMA;
   if (s === 'kubernetes') return GO_YAML_V2_SCHEMA;
+  if (s === 'kyaml') return KYAML_SCHEMA;
   return s;
 }
 
@@ -76,6 +80,9 @@ export { dumpSorted, stringAt as dumpSortedString } from './sorted-dump.js';
  * Helm values semantics in layouts/gitops-standards were checked against.
  */
 export { parseYaml12 } from './yaml-package.js';
+
+/** `customTags` for the `yaml` package's document API with the `kyaml` schema's reading. */
+export { kyamlTags } from './go-yaml.js';
 
 // The `yaml` package's document API, for readers that need positions or edit files in place. Each
 // name loads the package on its first call (./yaml-package.ts), not when this module is imported.

@@ -122,3 +122,21 @@ test('flux: several custom resources of one API with the HelmRelease are one fin
   assert.equal(f[0]!.line, 1);
   assert.match(f[0]!.message, /ClusterIssuer letsencrypt \(cert-manager\.io\) and 1 more cert-manager\.io object \(ClusterIssuer; cert-manager\/issuer\.yaml:8\) are applied by Kustomization/);
 });
+
+test('flux: the HelmRelease is named in the namespace the Kustomization\'s targetNamespace gives it (it wrote none), not "?"', async () => {
+  const f = await findings(repo({
+    'clusters/one/apps.yaml': ks('crds', './crds') + '---\n' + ks('cert-manager', './cert-manager') + '  targetNamespace: cert-manager\n',
+    'cert-manager/helmrelease.yaml': helmRelease().replace('  namespace: cert-manager\n', ''),
+    'cert-manager/ocirepository.yaml': ociRepository.replace('  namespace: cert-manager\n', ''),
+  }));
+  assert.equal(f.length, 1, JSON.stringify(f));
+  assert.match(f[0]!.message, /together with HelmRelease cert-manager\/cert-manager \(cert-manager\/helmrelease\.yaml:1\)/);
+});
+
+test('flux: no error when a Kustomization it depends on has remote resources fleetplan does not read (they may install the CRD; flux-build-remote says they are not read)', async () => {
+  const f = await findings(repo({ 'crds/kustomization.yaml': 'resources:\n  - ns.yaml\n  - https://github.com/cert-manager/cert-manager/releases/download/v1.15.3/cert-manager.crds.yaml\n' }, ['crds']));
+  assert.deepEqual(f, []);
+  // Without the dependency the remote CRDs may come too late: still the error.
+  const unordered = await findings(repo({ 'crds/kustomization.yaml': 'resources:\n  - ns.yaml\n  - https://github.com/cert-manager/cert-manager/releases/download/v1.15.3/cert-manager.crds.yaml\n' }));
+  assert.equal(unordered.filter((x) => x.code === 'flux-crd-from-helmrelease').length, 1, JSON.stringify(unordered));
+});

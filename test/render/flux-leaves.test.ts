@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import jsYaml from 'js-yaml';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { requireTools, toolEnv } from '../helpers/tools.js';
-import { fluxKustomization, localChart } from '../support/flux-fixture.js';
+import { fluxKustomization, localChart, withRenderedLeaves } from '../support/flux-fixture.js';
 
 const ks = fluxKustomization;
 
@@ -123,21 +123,12 @@ test('render --leaves builds each Flux Kustomization as Flux does, renders its H
 
 /** Renders the fixture with `secret` as the cluster-secrets file and returns the secretvars app's files, with stdout and stderr. */
 async function secretvarsRender(secretFile: string, secret: string): Promise<{ text: string; output: string }> {
-  requireTools();
   const files = repo();
   files[secretFile] = secret;
-  const dir = writeTree(files);
-  const home = mkdtempSync(join(tmpdir(), 'fleetplan-flux-home-'));
-  try {
-    const out = join(dir, 'out');
-    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(home, 'cache')], process.cwd(), toolEnv(home));
-    assert.equal(r.code, 0, r.stderr);
+  return withRenderedLeaves(files, (out, r) => {
     const app = join(out, 'cluster', 'manifests', 'flux_media_secretvars');
     return { text: readdirSync(app).map((f) => readFileSync(join(app, f), 'utf8')).join(''), output: r.stdout + r.stderr };
-  } finally {
-    removeTree(dir);
-    removeTree(home);
-  }
+  });
 }
 
 test('render --leaves never writes a Secret\'s value that post-build substitution reads', async () => {

@@ -1,4 +1,30 @@
 /** Flux objects for test repositories. */
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, removeTree, writeTree } from './fleet-fixture.js';
+import type { CliResult } from './fleet-fixture.js';
+import { requireTools, toolEnv } from '../helpers/tools.js';
+
+/**
+ * `render --leaves` of the repository `files` with the real tools (a fresh HOME and cache), which
+ * must succeed; `read` gets the output folder and the command's result before both are removed.
+ */
+export async function withRenderedLeaves<T>(files: Record<string, string>, read: (out: string, r: CliResult) => T): Promise<T> {
+  requireTools();
+  const dir = writeTree(files);
+  const home = mkdtempSync(join(tmpdir(), 'fleetplan-flux-home-'));
+  try {
+    const out = join(dir, 'out');
+    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(home, 'cache')], process.cwd(), toolEnv(home));
+    assert.equal(r.code, 0, r.stderr);
+    return read(out, r);
+  } finally {
+    removeTree(dir);
+    removeTree(home);
+  }
+}
 
 /** A Flux Kustomization `name` of the flux-system GitRepository at `./path`; `extra` is more of its spec (indented two spaces); `namespace` its metadata.namespace. */
 export function fluxKustomization(name: string, path: string, extra = '', namespace?: string): string {

@@ -114,7 +114,7 @@ function strings(v: unknown): string[] {
 
 function parsePatchText(text: string): Obj | Obj[] | undefined {
   try {
-    const v = parseYamlAll(text, { schema: 'core' })[0];
+    const v = parseYamlAll(text, { schema: 'kyaml' })[0];
     if (Array.isArray(v)) return v.filter(isObj);
     return isObj(v) ? v : undefined;
   } catch {
@@ -221,7 +221,7 @@ function readKustomization(ctx: BuildContext, file: string): Kustomization | und
       const path = joinRelative(dir, r.path);
       let docs: unknown[] = [];
       try {
-        docs = path && ctx.fs.exists(path) ? parseYamlAll(ctx.fs.readText(path), { schema: 'core' }) : [];
+        docs = path && ctx.fs.exists(path) ? parseYamlAll(ctx.fs.readText(path), { schema: 'kyaml' }) : [];
       } catch {
         docs = [];
       }

@@ -198,6 +198,14 @@ function entriesAnywhere(fs: RepoFileSystem): ClusterEntry[] {
   return paths.map((p, i) => ({ cluster: names[i]!, dir: p, ...byPath.get(p)! })).sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
 }
 
+/**
+ * YAML files with Flux objects (HelmRelease, Kustomization, sources) in a repository without a Flux
+ * entry: a component or tenant repository that a fleet's GitRepository or OCIRepository points at.
+ */
+export function fluxObjectFiles(fs: RepoFileSystem): string[] {
+  return repositoryYamlFiles(fs, '.', 0, []).filter((f) => /^apiVersion:\s*["']?(helm|kustomize|source)\.toolkit\.fluxcd\.io\//m.test(readTextOrUndefined(fs, f) ?? ''));
+}
+
 /** True when a file holds a Flux Kustomization (kustomize.toolkit.fluxcd.io). */
 function holdsFluxKustomization(fs: RepoFileSystem, f: string): boolean {
   const text = readTextOrUndefined(fs, f);

@@ -71,7 +71,7 @@ function findKustomizationFile(fs: RepoFileSystem, dir: string): string | undefi
 
 function parsePatchText(text: string): Obj | Obj[] | undefined {
   try {
-    const docs = parseYamlAll(text, { schema: 'core' });
+    const docs = parseYamlAll(text, { schema: 'kyaml' });
     const v = docs[0];
     if (Array.isArray(v)) return v.filter(isObj);
     return isObj(v) ? v : undefined;

@@ -11,7 +11,7 @@
  * a templated chart is read from the app's Flux OCIRepository, as the layout's own template does.
  * Decisions: docs/adr/0102-helmfile-flux-layout.md.
  */
-import { parseAllDocuments, lineCounter, isMap, isPair, isScalar, isSeq } from '../../yaml/index.js';
+import { parseAllDocuments, lineCounter, isMap, isPair, isScalar, isSeq, kyamlTags } from '../../yaml/index.js';
 import type { YamlNode, Document } from '../../yaml/index.js';
 import type { Finding } from '../../model/finding.js';
 import type { ClusterDef, Fleet, GroupDef } from '../../model/fleet.js';
@@ -131,10 +131,15 @@ export function hasHelmfile(fs: RepoFileSystem): boolean {
   return helmfileFiles(fs).length > 0;
 }
 
+/** True when kubernetes/ holds Flux Kustomization files of this layout's shape (ks.yaml files, YAML files of a flux/cluster folder). */
+export function hasKsFiles(fs: RepoFileSystem): boolean {
+  return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).length > 0;
+}
+
 export function detectHelmfileFlux(fs: RepoFileSystem): boolean {
   if (fs.exists(FLEET_FILE)) return false;
   if (helmfileFiles(fs).length > 0) return true;
-  return fs.isDirectory('kubernetes') && ksFiles(fs, 'kubernetes', 0, []).length > 0;
+  return hasKsFiles(fs);
 }
 
 /** A YAML file with positions for any path, all documents kept. */
@@ -143,10 +148,14 @@ interface Located {
   errors: Finding[];
 }
 
-/** `merge`: YAML merge keys (`<<: *anchor`) merged, as go-yaml reads a helmfile state. */
-function parseLocated(file: string, text: string, merge = false): Located {
+/**
+ * `merge`: YAML merge keys (`<<: *anchor`) merged, as go-yaml reads a helmfile state. `kustomize`:
+ * scalars as kustomize (kyaml) reads a resource it builds, `metadata.annotations` kept as written
+ * (kustomize writes their text: `0755` stays "0755" there, and is 493 elsewhere).
+ */
+function parseLocated(file: string, text: string, merge = false, kustomize = false): Located {
   const lc = lineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc, merge });
+  const docs = parseAllDocuments(text, { lineCounter: lc, merge, ...(kustomize ? { customTags: kyamlTags } : {}) });
   const errors: Finding[] = [];
   const list = Array.isArray(docs) ? docs : [];
   const out: Located['docs'] = [];
@@ -162,6 +171,7 @@ function parseLocated(file: string, text: string, merge = false): Located {
     } catch {
       continue;
     }
+    if (kustomize) annotationsAsWritten(doc, value);
     out.push({
       value,
       locate(path) {
@@ -189,6 +199,20 @@ function parseLocated(file: string, text: string, merge = false): Located {
   return { docs: out, errors };
 }
 
+/** kustomize keeps each annotation's text: a plain scalar (a number, a timestamp) gets the text written. */
+function annotationsAsWritten(doc: Document, value: unknown): void {
+  const annotations = isObj(value) && isObj(value.metadata) ? value.metadata.annotations : undefined;
+  if (!isObj(annotations)) return;
+  const node = doc.getIn(['metadata', 'annotations'], true);
+  if (!isMap(node)) return;
+  for (const pair of node.items) {
+    if (!isScalar(pair.key) || !isScalar(pair.value)) continue;
+    const key = String(pair.key.value);
+    const source = (pair.value as { source?: unknown }).source;
+    if (pair.value.type === 'PLAIN' && annotations[key] !== null && typeof source === 'string') annotations[key] = source;
+  }
+}
+
 function dirOf(file: string): string {
   const i = file.lastIndexOf('/');
   return i < 0 ? '.' : file.slice(0, i);
@@ -212,7 +236,7 @@ export function readDocs(fs: RepoFileSystem, file: string, findings: Finding[]):
   } catch {
     return [];
   }
-  const parsed = parseLocated(file, text);
+  const parsed = parseLocated(file, text, false, true);
   findings.push(...parsed.errors);
   return parsed.docs;
 }
@@ -947,7 +971,7 @@ function fluxPatches(k: Record<string, unknown>, from: string): ListingPatch[] {
     if (!isObj(p) || typeof p.patch !== 'string') return;
     let body: unknown;
     try {
-      body = parseYamlAll(p.patch, { schema: 'core' })[0];
+      body = parseYamlAll(p.patch, { schema: 'kyaml' })[0];
     } catch {
       return;
     }

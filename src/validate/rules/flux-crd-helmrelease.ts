@@ -16,11 +16,14 @@
  */
 import type { Finding } from '../../model/finding.js';
 import type { RuleDefinition } from '../engine.js';
+import type { RuleContext } from '../context.js';
+import type { ResolvedApp } from '../../model/resolved.js';
 import { at } from '../context.js';
 import type { ManifestObject } from '../../load/manifests.js';
 import { isObj } from '../../load/manifests.js';
 import { apiKey, chartName, helmCharts, isPlatformApi } from '../../model/catalog/operators.js';
 import { needsClosure, orderedBefore, providersOn } from './crd-order.js';
+import { fluxSpecOf } from '../shared-objects.js';
 
 export const FLUX_CRD_FROM_HELMRELEASE = 'flux-crd-from-helmrelease';
 
@@ -62,6 +65,12 @@ function plainCrdApis(objects: readonly ManifestObject[]): Set<string> {
   return out;
 }
 
+/** True when the app's directory names remote resources, whose objects the static reading does not have. */
+function unreadRemote(ctx: RuleContext, app: ResolvedApp): boolean {
+  const path = ctx.localPath(app);
+  return path !== undefined && (ctx.manifests.directory(path).unresolved ?? []).some((u) => u.remote);
+}
+
 export const fluxCrdFromHelmReleaseRule: RuleDefinition = {
   name: FLUX_CRD_FROM_HELMRELEASE,
   codes: {
@@ -82,6 +91,9 @@ export const fluxCrdFromHelmReleaseRule: RuleDefinition = {
         if (!objs) continue;
         const fromRelease = releaseApis(objs);
         if (fromRelease.size === 0) continue;
+        // A Kustomization applied before this one whose remote resources are not read may install the
+        // CRD (crds/ with cert-manager.crds.yaml by URL): not known, and flux-build-remote says so.
+        if (c.apps.some((p) => p !== app && unreadRemote(ctx, p) && orderedBefore(ctx, c, p, app, closure))) continue;
         const plain = plainCrdApis(objs);
         // One finding per HelmRelease and API group, at the first custom resource (in file order).
         const groups = new Map<string, { release: ManifestObject; objects: ManifestObject[] }>();
@@ -100,7 +112,9 @@ export const fluxCrdFromHelmReleaseRule: RuleDefinition = {
         }
         for (const { release, objects } of groups.values()) {
           const o = objects[0]!;
-          const hr = `${release.namespace ?? '?'}/${release.name ?? '?'}`;
+          // kustomize-controller sets the Kustomization's targetNamespace on every namespaced object it applies.
+          const target = fluxSpecOf(ctx, app)?.targetNamespace;
+          const hr = `${typeof target === 'string' && target !== '' ? target : release.namespace ?? '?'}/${release.name ?? '?'}`;
           const kinds = [...new Set(objects.map((x) => x.kind))].sort();
           const more = objects.length > 1 ? ` and ${objects.length - 1} more ${o.group} object${objects.length === 2 ? '' : 's'} (${kinds.join(', ')}; ${objects.slice(1, 4).map((x) => `${x.file}:${x.line}`).join(', ')}${objects.length > 4 ? ', …' : ''})` : '';
           out.push(at(o.file, o.line, {
