@@ -13,20 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { VP_GLOBAL, vpHubValues } from '../support/validated-patterns.js';
 
-const HUB = [
-  'clusterGroup:',
-  '  name: hub',
-  '  isHubCluster: true',
-  '  namespaces:',
-  '    - web',
-  '  applications:',
-  '    web:',
-  '      name: web',
-  '      namespace: web',
-  '      path: charts/web',
-  '',
-].join('\n');
+const HUB = vpHubValues();
 
 const WEB = {
   'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
@@ -51,7 +40,7 @@ async function run(files: Record<string, string>): Promise<{ notes: string[]; le
 
 test('a remote clustergroup chart: the plan and render --leaves name the chart and version that are not run offline', async () => {
   const r = await run({
-    'values-global.yaml': 'global:\n  pattern: demo\nmain:\n  clusterGroupName: hub\n  multiSourceConfig:\n    enabled: true\n    clusterGroupChartVersion: "0.9.*"\n',
+    'values-global.yaml': `${VP_GLOBAL}  multiSourceConfig:\n    enabled: true\n    clusterGroupChartVersion: "0.9.*"\n`,
     'values-hub.yaml': HUB,
     ...WEB,
   });
@@ -65,7 +54,7 @@ test('a remote clustergroup chart: the plan and render --leaves name the chart a
 
 test("the repository's own common/clustergroup: the plan and render --leaves name it and its version, not run", async () => {
   const r = await run({
-    'values-global.yaml': 'global:\n  pattern: demo\nmain:\n  clusterGroupName: hub\n',
+    'values-global.yaml': VP_GLOBAL,
     'values-hub.yaml': HUB,
     'common/clustergroup/Chart.yaml': 'apiVersion: v2\nname: clustergroup\nversion: 0.0.1\n',
     ...WEB,

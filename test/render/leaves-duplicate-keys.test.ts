@@ -12,11 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { VP_GLOBAL, vpHubValues } from '../support/validated-patterns.js';
 
 test('render --leaves: a chart that writes one key twice in a mapping is read with the later value, as Argo CD reads it', async () => {
   const dir = writeTree({
-    'values-global.yaml': 'global:\n  pattern: demo\nmain:\n  clusterGroupName: hub\n',
-    'values-hub.yaml': 'clusterGroup:\n  name: hub\n  isHubCluster: true\n  namespaces:\n    - web\n  applications:\n    web:\n      name: web\n      namespace: web\n      path: charts/web\n',
+    'values-global.yaml': VP_GLOBAL,
+    'values-hub.yaml': vpHubValues(),
     'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
     'charts/web/templates/cm.yaml': [
       'apiVersion: v1',
