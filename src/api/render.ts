@@ -342,8 +342,8 @@ export async function renderFleetLeaves(
   for (const j of jobs) {
     const def = clusterDef(fleet, j.cluster);
     const own = def?.leafNotes?.[j.app] ?? [];
-    // What every app of the cluster shares is said once, before the first app's notes (app '').
-    if (own.length && !said.has(j.cluster)) {
+    // What every app of the cluster shares is said once, before its first app's notes (app '').
+    if (!said.has(j.cluster)) {
       said.add(j.cluster);
       for (const note of def?.clusterLeafNotes ?? []) notes.push({ cluster: j.cluster, app: '', note });
     }

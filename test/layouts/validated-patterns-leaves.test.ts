@@ -11,21 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { VP_GLOBAL, vpHubValues } from '../support/validated-patterns.js';
 
 /** A hub with one local chart app `web` (namespace web) whose templates read what the clustergroup chart passes. */
 function pattern(extra: Record<string, string> = {}, app = 'name: web\n      namespace: web\n      path: charts/web\n'): Record<string, string> {
   return {
-    'values-global.yaml': 'global:\n  pattern: demo\nmain:\n  clusterGroupName: hub\n',
-    'values-hub.yaml': [
-      'clusterGroup:',
-      '  name: hub',
-      '  isHubCluster: true',
-      '  namespaces:',
-      '    - web',
-      '  applications:',
-      '    web:',
-      `      ${app}`,
-    ].join('\n'),
+    'values-global.yaml': VP_GLOBAL,
+    'values-hub.yaml': vpHubValues(app),
     'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
     'charts/web/values.yaml': 'greeting: hello\n',
     'charts/web/templates/cm.yaml': [

@@ -143,15 +143,28 @@ const cases: Case[] = [
   },
   // vp-group-name-mismatch
   {
-    name: 'vp-group-name-mismatch: clusterGroup.name differs from the values file\'s group',
-    edit: { 'values-edge.yaml': replace('name: edge', 'name: edges') },
-    want: ['vp-group-name-mismatch values-edge.yaml:2 clusterGroup.name'],
-    message: /the chart's Applications read \/values-edges\.yaml, not values-edge\.yaml/,
+    name: 'vp-group-name-mismatch: the hub\'s clusterGroup.name differs from its values file\'s group',
+    edit: { 'values-hub.yaml': replace('name: hub', 'name: hubs') },
+    want: ['vp-group-name-mismatch values-hub.yaml:2 clusterGroup.name'],
+    message: /the chart's Applications read \/values-hubs\.yaml, not values-hub\.yaml/,
   },
   {
-    name: 'vp-group-name-mismatch: clusterGroup.name missing (the chart default "example" applies)',
+    name: 'vp-group-name-mismatch: the hub\'s clusterGroup.name missing (the chart default "example" applies)',
+    edit: { 'values-hub.yaml': replace('  name: hub\n', '') },
+    want: ['vp-group-name-mismatch values-hub.yaml:2 clusterGroup'],
+  },
+  {
+    // The acm chart's clustergroup Application for a managed group passes the parameter
+    // clusterGroup.name=<group> over the value files (application-policies.yaml), as multicluster-devsecops'
+    // values-development.yaml with name: devel relies on.
+    name: 'vp-group-name-mismatch: passes for a managed group whose file names it otherwise: the acm chart passes clusterGroup.name',
+    edit: { 'values-edge.yaml': replace('name: edge', 'name: edges') },
+    want: [],
+  },
+  {
+    name: 'vp-group-name-mismatch: passes for a managed group whose file leaves clusterGroup.name out',
     edit: { 'values-edge.yaml': replace('  name: edge\n', '') },
-    want: ['vp-group-name-mismatch values-edge.yaml:2 clusterGroup'],
+    want: [],
   },
   // vp-missing-group-values
   {

@@ -516,7 +516,10 @@ export class ArgoFollower {
         const chart = g.dir;
         this.rootOf(home, `helm template ${chart}`, `${chart === '.' ? '' : `${chart}/`}Chart.yaml`);
         const name = chart === '.' ? fleet.name : chart.split('/').pop()!;
-        const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home);
+        // A guessed chart root is not known to be installed as it is: one that fails with its own
+        // defaults is installed with values the repository does not hold (--set from a portal or
+        // a script), so its failure says what is missing from the plan, not that the chart is wrong.
+        const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home, true);
         if (text !== undefined) {
           this.alsoApplied(home, `helm template ${chart}`, objectsOf(parseYamlAll(text, { schema: 'kubernetes' })), { who: 'root', from: chart });
           const items = argoObjectsOf(parseYamlAll(text, { schema: 'kubernetes' })).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, root: `helm template ${chart}`, ...this.writtenAt(doc) } as Place }));
@@ -1153,7 +1156,7 @@ export class ArgoFollower {
     }
   }
 
-  private async helm(dir: string, req: { releaseName: string; namespace: string; valueFiles: string[]; values?: unknown; parameters: { name: string; value: string }[] }, what: string, file: string | undefined, cluster: string): Promise<string | undefined> {
+  private async helm(dir: string, req: { releaseName: string; namespace: string; valueFiles: string[]; values?: unknown; parameters: { name: string; value: string }[] }, what: string, file: string | undefined, cluster: string, guessedRoot = false): Promise<string | undefined> {
     const t = await this.tool();
     if (!t?.helmTemplate) {
       this.findings.push({ severity: 'error', code: 'source-not-built', cluster, message: `${what}: cannot template the chart ${dir}: ${this.builderError ?? 'no Helm'}`, ...(file ? { file } : {}), hint: 'install Helm 3, or pass --helm' });
@@ -1162,6 +1165,13 @@ export class ArgoFollower {
     try {
       return await t.helmTemplate({ dir, ...req });
     } catch (e) {
+      const why = (e as Error).message.split('\n')[0];
+      if (guessedRoot) {
+        const message = `${what} is guessed a root (it writes Argo CD objects and nothing in the repository reads it) but helm template ${dir} fails with its own values: ${why}; it is installed with values the repository does not hold, so the objects it writes are not built and not in this plan`;
+        this.cluster(cluster, IN_CLUSTER_SERVER, true).notes.push(message);
+        this.findings.push({ severity: 'warning', code: 'chart-root-not-built', cluster, message, ...(file ? { file } : {}), hint: `give the values it is installed with in ${dir}/values.yaml (or install it from an Application with helm values) to see what it applies` });
+        return undefined;
+      }
       this.findings.push({ severity: 'error', code: 'helm-template-failed', cluster, message: `${what}: helm template ${dir} fails: ${(e as Error).message.split('\n')[0]}`, ...(file ? { file } : {}), hint: 'fix the chart or its values: Argo CD cannot render it either' });
       return undefined;
     }

@@ -29,13 +29,14 @@ import { at } from '../../load/native.js';
 import type { SourceFile, YamlPath } from '../../model/source.js';
 import { parseYamlSource } from '../../yaml/source.js';
 import { substitute } from '../../model/substitute.js';
-import { isPlainObject } from '../../model/merge.js';
+import { getPath, isPlainObject } from '../../model/merge.js';
 import type { ChartOutput, ChartVariant } from './chart.js';
 import { CHART_NAME, SYNC_WAVE, chartVariant, evaluateChart, templateFingerprint } from './chart.js';
 import { Unsupported, coalesceValues } from './helm-values.js';
 import type { ChartUse, Layer, ResourceDocsCache } from '../../load/kustomization.js';
 import { kustomizationFile, readClusterKustomization } from '../../load/kustomization.js';
 import { located } from '../../yaml/documents.js';
+import type { LocatedDoc } from '../../yaml/documents.js';
 import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../model/fleet.js';
 import { emptyFleet } from '../../model/fleet.js';
 import { notArgoObjects } from '../../model/object-list.js';
@@ -419,7 +420,10 @@ interface BootstrapVariables {
 }
 
 /**
- * The `environment-variables` ConfigMap of `.bootstrap/argocd.yaml`. Its values are themselves
+ * The plugin's environment in `.bootstrap/argocd.yaml`: the `environment-variables` ConfigMap, and
+ * the `env` of the ArgoCD's repo-server sidecars (`spec.repo.sidecarContainers[].env`), where
+ * earlier copies of the template write it; the plugin runs in that container, so an `env` entry
+ * wins over the ConfigMap's, as Kubernetes gives `env` over `envFrom`. Its values are themselves
  * filled in by envsubst when the bootstrap files are applied: `${cluster_name}` is the cluster
  * (the root Application reads `clusters/${cluster_name}`), so it becomes `${CLUSTER_NAME}`; any
  * other `${x}` is unknown offline and is kept literally (`$${x}`).
@@ -433,18 +437,31 @@ function bootstrapVariables(fs: RepoFileSystem): BootstrapVariables {
   } catch {
     return none;
   }
-  const cm = docs.find((d) => {
-    const v = d.value as { kind?: unknown; metadata?: { name?: unknown } } | null;
-    return v?.kind === 'ConfigMap' && v.metadata?.name === ENVIRONMENT_CONFIGMAP;
-  });
-  if (!cm) return none;
-  const value = cm.value as { metadata?: { namespace?: unknown }; data?: unknown };
-  const data = isPlainObject(value.data) ? value.data : {};
+  const ofKind = (d: LocatedDoc, kind: string) => (d.value as { kind?: unknown } | null)?.kind === kind;
+  const cm = docs.find((d) => ofKind(d, 'ConfigMap') && (d.value as { metadata?: { name?: unknown } }).metadata?.name === ENVIRONMENT_CONFIGMAP);
+  // Each variable: its text as written, and where (document and path).
+  const written = new Map<string, { raw: string; doc: LocatedDoc; path: YamlPath }>();
+  const cmData = cm ? (cm.value as { data?: unknown }).data : undefined;
+  for (const [k, raw] of Object.entries(isPlainObject(cmData) ? cmData : {})) written.set(k, { raw: typeof raw === 'string' ? raw : String(raw), doc: cm!, path: ['data', k] });
+  let argocd: LocatedDoc | undefined;
+  for (const d of docs.filter((x) => ofKind(x, 'ArgoCD'))) {
+    const sidecars = getPath(d.value, ['spec', 'repo', 'sidecarContainers']);
+    if (!Array.isArray(sidecars)) continue;
+    sidecars.forEach((c: unknown, i) => {
+      const env = isPlainObject(c) ? c.env : undefined;
+      if (!Array.isArray(env)) return;
+      env.forEach((e: unknown, j) => {
+        if (!isPlainObject(e) || typeof e.name !== 'string' || e.value === undefined || e.value === null || typeof e.value === 'object') return;
+        written.set(e.name, { raw: String(e.value as string | number | boolean), doc: d, path: ['spec', 'repo', 'sidecarContainers', i, 'env', j, 'value'] });
+        argocd ??= d;
+      });
+    });
+  }
+  if (written.size === 0) return none;
   const vars: Record<string, string> = {};
   const literal: Record<string, string> = {};
   const bootstrapOnly: string[] = [];
-  for (const [k, raw] of Object.entries(data)) {
-    const v = typeof raw === 'string' ? raw : String(raw);
+  for (const [k, { raw: v }] of written) {
     literal[k] = v;
     if (k === 'CLUSTER_NAME' && v === '${cluster_name}') continue; // the built-in, same meaning
     vars[k] = v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, n: string) => {
@@ -453,9 +470,20 @@ function bootstrapVariables(fs: RepoFileSystem): BootstrapVariables {
       return `$\${${n}}`;
     });
   }
-  const source: SourceFile = { file: BOOTSTRAP_ARGOCD, value: undefined, locate: (p) => cm.locate(p) };
-  const toDoc = (p: YamlPath): YamlPath => (p[0] === 'spec' && p[1] === 'vars' ? ['data', ...p.slice(2)] : p);
-  const view: SourceFile = { file: BOOTSTRAP_ARGOCD, value: { spec: { vars } }, locate: (p) => cm.locate(toDoc(p)), displayPath: toDoc };
-  const ns = value.metadata?.namespace;
+  const home = (cm ?? argocd)!;
+  // A path of the ConfigMap (`data.K`) or of the fleet's variables (`spec.vars.K`) to where K is written.
+  const toDoc = (p: YamlPath): YamlPath => {
+    const k = p[0] === 'spec' && p[1] === 'vars' ? p[2] : p[0] === 'data' ? p[1] : undefined;
+    const w = typeof k === 'string' ? written.get(k) : undefined;
+    if (!w) return p[0] === 'spec' && p[1] === 'vars' ? ['data', ...p.slice(2)] : p;
+    return [...w.path, ...p.slice(p[0] === 'data' ? 2 : 3)];
+  };
+  const docOf = (p: YamlPath): LocatedDoc => {
+    const k = p[0] === 'spec' && p[1] === 'vars' ? p[2] : p[0] === 'data' ? p[1] : undefined;
+    return (typeof k === 'string' ? written.get(k)?.doc : undefined) ?? home;
+  };
+  const source: SourceFile = { file: BOOTSTRAP_ARGOCD, value: undefined, locate: (p) => docOf(p).locate(toDoc(p)) };
+  const view: SourceFile = { file: BOOTSTRAP_ARGOCD, value: { spec: { vars } }, locate: (p) => docOf(p).locate(toDoc(p)), displayPath: toDoc };
+  const ns = getPath(home.value, ['metadata', 'namespace']);
   return { vars, literal, bootstrapOnly: bootstrapOnly.sort(), namespace: typeof ns === 'string' ? ns : undefined, source, view };
 }

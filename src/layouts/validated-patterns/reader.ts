@@ -266,6 +266,8 @@ interface ReaderContext {
   applicationSets: boolean;
   /** The version of the repository's own common/clustergroup chart, when the operator's Application reads it (no multi-source). */
   localChart?: string;
+  /** The clustergroup chart the operator's Application renders: named where fleetplan writes its objects instead of running it (ADR 0402). */
+  chart: ChartInfo & { remote?: { repo: string; version: string } };
   repoURL: string;
   revision: string;
   helmRepo: string;
@@ -341,7 +343,7 @@ function appLeafNote(group: string, params: readonly string[], unknownFiles: rea
  * chart's default), the repository's own common/clustergroup. Charts before 0.9.5 render
  * ApplicationSet-shaped applications as ApplicationSets.
  */
-export function clusterGroupChart(fs: RepoFileSystem, globalValues: Record<string, unknown>): ChartInfo & { applicationSets: boolean; local?: boolean } {
+export function clusterGroupChart(fs: RepoFileSystem, globalValues: Record<string, unknown>): ChartInfo & { applicationSets: boolean; local?: boolean; remote?: { repo: string; version: string } } {
   const ms = (k: string) => getPath(globalValues, ['main', 'multiSourceConfig', k]);
   if (ms('enabled') === true) {
     const gitRepo = str(ms('clusterGroupGitRepoUrl'));
@@ -352,7 +354,7 @@ export function clusterGroupChart(fs: RepoFileSystem, globalValues: Record<strin
     const slim = !fs.exists('common/operator-install');
     const version = ms('clusterGroupChartVersion') !== undefined && ms('clusterGroupChartVersion') !== null ? String(ms('clusterGroupChartVersion')) : slim ? '0.9.*' : '0.8.*';
     const repo = str(ms('helmRepoUrl')) ?? VP_HELM_REPO;
-    return { version, source: `chart clustergroup ${version} from ${repo} (multi-source, the pattern's repository as $patternref)`, applicationSets: chartBefore095(version) };
+    return { version, source: `chart clustergroup ${version} from ${repo} (multi-source, the pattern's repository as $patternref)`, applicationSets: chartBefore095(version), remote: { repo, version } };
   }
   const local = fs.exists('common/clustergroup/Chart.yaml') ? fs.readText('common/clustergroup/Chart.yaml') : undefined;
   let version = '?';
@@ -716,7 +718,12 @@ function buildCluster(ctx: ReaderContext, gv: GroupValues, cluster = gv.group): 
   if (ctx.localChart !== undefined) {
     // fleetplan writes what the published chart (0.9.x) writes; an older copy in the repository may write less.
     b.notes.push(`the Applications, AppProjects, Namespaces and Subscriptions are written as the published clustergroup chart 0.9.x writes them; the operator's Application reads this repository's own common/clustergroup (version ${ctx.localChart}), which fleetplan does not run: where that chart is older it may differ (charts of 2023 write no validatedpatterns.io/pattern label, no syncPolicy.retry and no extraParametersNested values); compare with helm template common/clustergroup -f ${VP_GLOBAL_FILE} -f ${gv.file}`);
+  } else if (ctx.chart.remote) {
+    // The operator's Application pulls the chart; offline there is nothing to run (ADR 0402).
+    const { repo, version } = ctx.chart.remote;
+    b.notes.push(`the operator's Application renders ${ctx.chart.source}; that chart is remote and not run (fleetplan fetches no chart to plan, and render --leaves does not build it): the Applications, AppProjects, Namespaces, OperatorGroups and Subscriptions are written as the published clustergroup chart 0.9.x writes them; compare with helm template clustergroup --repo ${repo} --version '${version}' -f ${VP_GLOBAL_FILE} -f ${gv.file}`);
   }
+  b.clusterLeafNotes.unshift(`the clustergroup chart the operator's Application renders (${ctx.chart.source}) is not run by render --leaves: this cluster group's Namespaces, OperatorGroups, Subscriptions, AppProjects and Applications are fleetplan's reading of the published chart 0.9.x (see the plan's notes)`);
   if (nsObjects.length || subApps.length) {
     const first = [
       ...(nsObjects.length ? [`${NAMESPACES_APP} (${nsObjects.length} Namespaces, ${ogObjects.length} OperatorGroups)`] : []),
@@ -932,6 +939,7 @@ function readPattern(fs: RepoFileSystem, context: { origin?: RepositoryOrigin },
     vpArgoNamespace: VP_ARGO_NAMESPACE,
     applicationSets: chart.applicationSets,
     ...(chart.local ? { localChart: chart.version } : {}),
+    chart,
     repoURL,
     revision,
     helmRepo: str(getPath(globalValues, ['main', 'multiSourceRepoUrl'])) ?? str(getPath(globalValues, ['main', 'multiSourceConfig', 'helmRepoUrl'])) ?? VP_HELM_REPO,
@@ -963,7 +971,8 @@ function readPattern(fs: RepoFileSystem, context: { origin?: RepositoryOrigin },
       projects: b.projects,
       notes: [...notes, ...b.notes],
       generated: b.generated,
-      ...(Object.keys(b.leafNotes).length ? { leafNotes: b.leafNotes, clusterLeafNotes: b.clusterLeafNotes } : {}),
+      ...(Object.keys(b.leafNotes).length ? { leafNotes: b.leafNotes } : {}),
+      clusterLeafNotes: b.clusterLeafNotes,
       leafEmptyValues: Object.fromEntries(CHART_PARAMETERS.filter((p) => !KNOWN_PARAMETERS.has(p)).map((p) => [p, 'set per cluster by the Validated Patterns operator'])),
       gitopsNamespace: b.install.argoNamespace,
       ownBootstrap: own(b.install),

@@ -106,7 +106,7 @@ export const validatedPatternsRule: RuleDefinition = {
       const own = readRaw(fs, def.file);
       if (!own.exists || own.broken || global.broken) continue; // vp-missing-group-values or the syntax error says so
       const gv = readGroupValues(global.value, def.name, own.value, own.exists);
-      out.push(...checkGroup(fleet, gv, own, global, def.name, published));
+      out.push(...checkGroup(fleet, gv, own, global, def.name, published, def.spec.role === 'spoke'));
     }
     // Managed cluster groups whose values file is missing (they are still planned, with no apps of their own).
     if (hub) {
@@ -128,8 +128,11 @@ export const validatedPatternsRule: RuleDefinition = {
   },
 };
 
-/** `published`: the operator's Application reads the published clustergroup chart (0.9.x), not a copy in common/clustergroup. */
-function checkGroup(fleet: Fleet, gv: GroupValues, own: Raw, global: Raw, cluster: string, published: boolean): Finding[] {
+/**
+ * `published`: the operator's Application reads the published clustergroup chart (0.9.x), not a copy in common/clustergroup.
+ * `managed`: a managed cluster group, whose clustergroup Application the hub's acm chart writes.
+ */
+function checkGroup(fleet: Fleet, gv: GroupValues, own: Raw, global: Raw, cluster: string, published: boolean, managed: boolean): Finding[] {
   const out: Finding[] = [];
   const cg = gv.clusterGroup;
   const add = (file: string, path: (string | number)[], draft: Omit<FindingDraft, 'cluster'>) => out.push(place(fleet, { file, path: ['clusterGroup', ...path] }, { ...draft, cluster }));
@@ -148,9 +151,10 @@ function checkGroup(fleet: Fleet, gv: GroupValues, own: Raw, global: Raw, cluste
     }
   }
 
-  // The group's name.
+  // The group's name. A managed group's Application (acm chart, application-policies.yaml) passes
+  // the parameter clusterGroup.name=<group> over the value files, so only the hub's file names it.
   const name = cg.name;
-  if (name !== gv.group) {
+  if (name !== gv.group && !managed) {
     add(typeof own.value.clusterGroup === 'object' && getPath(own.value, ['clusterGroup', 'name']) !== undefined ? gv.file : getPath(global.value, ['clusterGroup', 'name']) !== undefined ? VP_GLOBAL_FILE : gv.file, name === undefined ? [] : ['name'], {
       severity: 'error',
       code: 'vp-group-name-mismatch',

@@ -75,11 +75,15 @@ export function objectAtLine(text: string, line: number): string | undefined {
   return undefined;
 }
 
-/** Splits a YAML stream into objects; empty documents are skipped, anything else is an error. */
+/**
+ * Splits a YAML stream into objects; empty documents are skipped, anything else is an error. A key
+ * repeated in one mapping keeps its later value, as Argo CD's repo-server and kubectl read a build's
+ * output (sigs.k8s.io/yaml: go-yaml v2, not strict; ADR 0403).
+ */
 export function parseManifests(text: string, displayName: string): ManifestObject[] {
   let docs: unknown[];
   try {
-    docs = parseYamlAll(text, { schema: 'kubernetes', filename: displayName });
+    docs = parseYamlAll(text, { schema: 'kubernetes', json: true, filename: displayName });
   } catch (e) {
     throw new InputError(`the manifests are not valid YAML: ${(e as Error).message}`, {
       code: 'invalid-manifests',

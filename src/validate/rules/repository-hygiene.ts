@@ -161,13 +161,22 @@ export const repositoryHygieneRule: RuleDefinition = {
 };
 
 /** Whether the app's Application is rendered by a config-management plugin (generated, or as written). */
+/**
+ * True when fleetplan's own plugin (fleet.yaml `gitops.plugin`: `kustomize build | envsubst`)
+ * builds the app. An Application of the repository that names another plugin is built by that
+ * plugin's commands, which fleetplan never runs or judges (ADR 0284).
+ */
 function usesPlugin(fleet: Fleet, app: ResolvedApp): boolean {
+  if (fleet.plugin === undefined) return false;
   if (app.manifest) {
     const spec = app.manifest.spec;
     const source = spec && typeof spec === 'object' ? (spec as Record<string, unknown>).source : undefined;
-    return typeof source === 'object' && source !== null && (source as Record<string, unknown>).plugin !== undefined;
+    const plugin = typeof source === 'object' && source !== null ? (source as Record<string, unknown>).plugin : undefined;
+    if (plugin === undefined || plugin === null) return false;
+    const name = typeof plugin === 'object' ? (plugin as Record<string, unknown>).name : undefined;
+    return name === undefined || name === '' || name === fleet.plugin.name;
   }
-  return fleet.plugin !== undefined && app.source.helm === undefined;
+  return app.source.helm === undefined;
 }
 
 function hasYamlBelow(fs: RepoFileSystem, dir: string, depth: number): boolean {
