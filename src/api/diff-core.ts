@@ -24,7 +24,7 @@ import { fleetplanBuild, recordKey, writeRecord } from '../adapters/diff-records
 import type { ReadSet } from './diff-reads.js';
 import { emptyReadSet, readSetRecord, recordingFileSystem } from './diff-reads.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { readRepositoryOrigin, repositoryOriginCommands, repositoryOriginOf } from '../adapters/git.js';
+import { readRepositoryOrigin, repositoryOriginCommands, repositoryOriginOf } from '../adapters/git-origin.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
 import type { RenderLeavesOptions } from './leaves.js';
 

@@ -48,8 +48,12 @@ function run(args: string[]): { code: number | null; stdout: string; stderr: str
 
 /** The stages a diff answered from records must not load (layering/selector.js is the selector syntax of the kernel). */
 const STAGES = /^(?:(?:load|generate|order|render|validate|layouts|apply|promote|appset|gotemplate)\/|layering\/(?!selector\.js$)|api\/(?:fleet|plan|render|leaves|diff-sides|diff-inputs)\.js$|index\.js$)/;
-/** The CLI, the kernel, the diff stage, records and git adapters: 60 modules today (65 before the HTML report and the file systems were left out). */
-const WARM_BUDGET = 65;
+/**
+ * The CLI, the kernel, the diff stage, records and git adapters, and Node's built-in modules they
+ * import: 41 today (44 before the build cache, the output writer and the git tree reader were
+ * left out, docs/adr/0396-diff-warm-path-fixed-cost.md).
+ */
+const WARM_BUDGET = 41;
 
 function fleetRepo(): string {
   const dir = writeTree({
@@ -88,6 +92,8 @@ test('diff answered from the records of both revisions loads no stage, no layout
     assert.ok(warm.modules.length <= WARM_BUDGET, `${warm.modules.length} modules:\n${warm.modules.join('\n')}`);
     // Only `-o html` prints the HTML report; only a revision read from git's objects or loaded needs their file systems (docs/adr/0354).
     assert.deepEqual(warm.modules.filter((m) => /^(diff\/html|diff\/index|adapters\/git-tree-fs|adapters\/node-fs|model\/fleet)\.js$/.test(m)), []);
+    // Only the default cache directory's name is needed, not the build cache; only the origin, not the git tree reader (docs/adr/0396).
+    assert.deepEqual(warm.modules.filter((m) => /^adapters\/(build-cache|output|fs|git|process)\.js$/.test(m) || m === 'node:fs/promises'), []);
     const html = run([...args.slice(0, -4), '-o', 'html', '--cache-dir', cache]);
     assert.equal(html.code, 0, html.stderr);
     assert.match(html.stdout, /^<!DOCTYPE html>/i);
