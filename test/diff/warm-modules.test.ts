@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,14 +26,14 @@ export async function load(url, context, next) {
 const REGISTER = `import { register } from 'node:module';
 register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
 
-/** `fleetplan ARGS`: its stdout and the modules it loaded (src-relative for fleetplan's own, URLs for the rest). */
-function run(args: string[]): { code: number | null; stdout: string; stderr: string; modules: string[] } {
+/** `fleetplan ARGS`: its stdout and the modules it loaded (src-relative for fleetplan's own, URLs for the rest); `env` added to the process's. */
+function run(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string; modules: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'fleetplan-diff-modules-'));
   try {
     const log = join(dir, 'modules.log');
     const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, MAIN, ...args], {
       encoding: 'utf8',
-      env: { ...process.env, FLEETPLAN_TEST_MODULE_LOG: log, NO_COLOR: '1' },
+      env: { ...process.env, FLEETPLAN_TEST_MODULE_LOG: log, NO_COLOR: '1', ...env },
       cwd: dir,
     });
     const modules = readFileSync(log, 'utf8')
@@ -101,5 +101,36 @@ test('diff answered from the records of both revisions loads no stage, no layout
   } finally {
     removeTree(repo);
     rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('diff answered from records runs seven git processes: the top, the revisions named, the origin (three), the trees and what differs', () => {
+  const repo = fleetRepo();
+  const cache = mkdtempSync(join(tmpdir(), 'fleetplan-diff-spawns-cache-'));
+  const bin = mkdtempSync(join(tmpdir(), 'fleetplan-diff-spawns-bin-'));
+  try {
+    // A git first on the PATH that logs each command and runs the real one (the origin's commands get only PATH and a few more variables: the log's name is written in).
+    const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    const log = join(bin, 'git.log');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const args = ['diff', '--repo', repo, '--from', 'main', '--to', 'change', '-o', 'json', '--cache-dir', cache];
+    const cold = run(args);
+    assert.equal(cold.code, 0, cold.stderr);
+    const warm = run(args, { PATH: `${bin}:${process.env.PATH ?? ''}` });
+    assert.equal(warm.code, 0, warm.stderr);
+    assert.equal(warm.stdout, cold.stdout, 'the same report');
+    // Each command by its first two words after `-C DIR` (the diff by its name: it starts with `-c` settings).
+    const commands = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.replace(/^-C \S+ /, ''))
+      .map((l) => (l.startsWith('-c ') ? 'diff' : l.split(' ').slice(0, 2).join(' ')));
+    // Before docs/adr/0396, each revision and each tree was its own rev-parse: nine processes.
+    assert.deepEqual(commands, ['rev-parse --show-toplevel', 'cat-file --batch-check=%(objectname)', 'rev-parse --is-inside-work-tree', 'config --get', 'symbolic-ref --quiet', 'cat-file --batch-check=%(objectname)', 'diff']);
+  } finally {
+    removeTree(repo);
+    rmSync(cache, { recursive: true, force: true });
+    rmSync(bin, { recursive: true, force: true });
   }
 });
