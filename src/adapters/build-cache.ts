@@ -10,12 +10,7 @@ import { writeFileAtomic } from './fs.js';
 import type { OutputSession } from './output.js';
 import { openOutput, writeNewDirectory } from './output.js';
 
-/** The cache directory when none is given: `$XDG_CACHE_HOME/fleetplan`, else `$HOME/.cache/fleetplan`. */
-export function defaultCacheDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'fleetplan');
-  if (env.HOME) return join(env.HOME, '.cache', 'fleetplan');
-  return undefined;
-}
+export { defaultCacheDir } from './cache-dir.js';
 
 export function createDirectoryCache(cacheDir: string): BuildCache {
   const root = join(cacheDir, 'leaves-v1');

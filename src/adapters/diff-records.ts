@@ -53,19 +53,22 @@ let buildId: string | undefined;
 export function fleetplanBuild(): string {
   if (buildId !== undefined) return buildId;
   const top = dirname(dirname(fileURLToPath(import.meta.url)));
-  const h = createHash('sha256');
+  // The text hashed once, and paths joined by hand (`top` is absolute and normalized, a name holds
+  // no slash): path.join and a hash update per file were most of this walk's instructions, which
+  // every warm diff runs (docs/adr/0396-diff-warm-path-fixed-cost.md). The same text as before.
+  let text = '';
   const walk = (dir: string, rel: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const abs = join(dir, e.name);
+      const abs = `${dir}/${e.name}`;
       if (e.isDirectory()) walk(abs, `${rel}${e.name}/`);
       else if (e.name.endsWith('.js') || e.name.endsWith('.json')) {
         const s = statSync(abs);
-        h.update(`${rel}${e.name}\0${s.size}\0${s.mtimeMs}\n`);
+        text += `${rel}${e.name}\0${s.size}\0${s.mtimeMs}\n`;
       }
     }
   };
   walk(top, '');
-  return (buildId = h.digest('hex'));
+  return (buildId = createHash('sha256').update(text).digest('hex'));
 }
 
 /** The record's key: the tree and everything else the load and the self-diff depend on. */

@@ -105,16 +105,19 @@ export class GitAhead {
 
   /**
    * `git -C dir args` run by the shell now (after what is queued): its exit status and trimmed
-   * stdout, stderr dropped; with `env`, run with exactly that environment instead of git()'s.
+   * stdout, stderr dropped; with `env`, run with exactly that environment instead of git()'s; with
+   * `input`, those lines (none holding a newline) on its standard input instead of nothing.
    * Undefined when the shell cannot answer it exactly (the caller then runs it on its own).
    */
-  ask(dir: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<GitResult | undefined> {
+  ask(dir: string, args: readonly string[], env?: NodeJS.ProcessEnv, input?: readonly string[]): Promise<GitResult | undefined> {
     const vars = env === undefined ? [] : Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined);
     // env -i finds git on the given PATH: without one, the command is left to spawn.
-    if ((env !== undefined && env.PATH === undefined) || [dir, ...args, ...vars.flat()].some((a) => a.includes('\0')) || !this.start()) return Promise.resolve(undefined);
+    if ((env !== undefined && env.PATH === undefined) || [dir, ...args, ...vars.flat(), ...(input ?? [])].some((a) => a.includes('\0')) || input?.some((l) => l.includes('\n')) || !this.start()) return Promise.resolve(undefined);
     const tag = `${this.stem}-${this.seq++}`;
     const prefix = env === undefined ? '' : `env -i ${vars.map(([k, v]) => shellWord(`${k}=${v}`)).join(' ')} `;
-    const line = `${prefix}git -C ${shellWord(dir)} ${args.map(shellWord).join(' ')} </dev/null 2>/dev/null; printf '\\n%s %d\\n' ${tag} $?\n`;
+    // With `input`, git reads those lines on its standard input (printf is the shell's own).
+    const stdin = input === undefined ? '' : `printf '%s\\n' ${input.map(shellWord).join(' ')} | `;
+    const line = `${stdin}${prefix}git -C ${shellWord(dir)} ${args.map(shellWord).join(' ')} ${input === undefined ? '</dev/null ' : ''}2>/dev/null; printf '\\n%s %d\\n' ${tag} $?\n`;
     return new Promise((done) => {
       this.waiting.push({ tag, done });
       this.reference(true);
@@ -300,9 +303,42 @@ export async function checkoutSnapshot(where: FleetCheckout, commit: string): Pr
   return { commit, root: where.prefix === '' ? dir : join(dir, ...where.prefix.split('/')), close, closeLater: (ahead) => ahead.removeLater(parent) };
 }
 
+/** What fleetTree asks git for: the fleet directory's tree at `commit`. */
+export function fleetTreeName(where: FleetCheckout, commit: string): string {
+  return `${commit}^{tree}${where.prefix === '' ? '' : `:${where.prefix}`}`;
+}
+
 /** The git command fleetTree runs. */
 export function fleetTreeCommand(where: FleetCheckout, commit: string): string[] {
-  return ['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}^{tree}${where.prefix === '' ? '' : `:${where.prefix}`}`];
+  return ['rev-parse', '--verify', '--quiet', '--end-of-options', fleetTreeName(where, commit)];
+}
+
+/**
+ * Whether `revision^{commit}` may be looked up with `git cat-file --batch-check` (objectIds) in
+ * place of resolveCommit's first `git rev-parse --verify`: both hand the name to the same lookup
+ * of git, which rev-parse reaches only for a name that is no range (`a..b`), no parent shorthand
+ * (`r^@`, `r^!`, `r^-`) and no negation (`^r`); a name is one line of cat-file's input, and one
+ * with a space, a colon (`:/text`, `rev:path`) or a leading `-` is left to rev-parse too.
+ */
+export function batchableRevision(revision: string): boolean {
+  return revision !== '' && !/[\s:\0]/.test(revision) && !revision.includes('..') && !/\^[@!-]/.test(revision) && !revision.startsWith('^') && !revision.startsWith('-');
+}
+
+/** objectIds' command: each input line's object id, or the line and `missing` (`ambiguous`) when git finds none. */
+const BATCH_CHECK = ['cat-file', '--batch-check=%(objectname)'];
+const OBJECT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * The object ids of several names (`main^{commit}`, `<commit>^{tree}`), asked of one `git cat-file
+ * --batch-check` in the diff's shell instead of one `git rev-parse --verify` each
+ * (docs/adr/0396-diff-warm-path-fixed-cost.md): each name's id, undefined where git finds none or
+ * the shell cannot answer (the caller then asks rev-parse, which says the same or why not).
+ */
+export async function objectIds(ahead: GitAhead, top: string, names: readonly string[]): Promise<(string | undefined)[]> {
+  if (names.length === 0) return [];
+  const r = await ahead.ask(top, BATCH_CHECK, undefined, names);
+  const lines = r !== undefined && r.code === 0 ? r.stdout.split('\n') : [];
+  return names.map((_, i) => (lines.length === names.length && OBJECT_ID.test(lines[i]!) ? lines[i] : undefined));
 }
 
 /** The tree id of the fleet's directory at a commit (what its content is keyed by), undefined when there is none. */

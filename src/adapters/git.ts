@@ -8,14 +8,13 @@
  * The `repoURL` of a generator is not fetched: every URL maps to this one local repository.
  * Call `close()` when done (it ends the cat-file process).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { toolEnv } from './process.js';
+import { spawn } from 'node:child_process';
+import { gitEnv } from './git-origin.js';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import type { GitTree, RepositoryOrigin } from '../ports/git-repo.js';
+import { existsSync, lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GitTree } from '../ports/git-repo.js';
 import { InputError, ToolError } from '../errors/index.js';
 
 export interface LocalGitTree extends GitTree {
@@ -46,13 +45,6 @@ function runGit(dir: string, args: string[]): Promise<RunResult> {
     });
     child.on('close', (code) => resolveRun({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8').trim() }));
   });
-}
-
-/** No pager, no prompts, and no locale surprises in messages parsed below. */
-function gitEnv(): NodeJS.ProcessEnv {
-  // Only what git needs (src/adapters/process.ts toolEnv): GIT_DIR and the like from the caller's
-  // environment would point `git -C DIR` at another repository.
-  return toolEnv(process.env, { GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' });
 }
 
 function splitZ(buf: Buffer): string[] {
@@ -276,81 +268,4 @@ export async function isAncestor(dir: string, ancestor: string, descendant: stri
   throw new ToolError(`git merge-base failed: ${r.stderr}`);
 }
 
-/**
- * Whether git could find a work tree for `dir`: a `.git` in it or in a parent of its real path (git
- * discovers from the physical directory; GIT_DIR is not passed on, gitEnv). False spares the
- * three git processes of readRepositoryOrigin outside any clone.
- */
-function mayBeInWorkTree(dir: string): boolean {
-  let d: string;
-  try {
-    d = realpathSync.native(dir);
-  } catch {
-    return true; // let git say
-  }
-  for (;;) {
-    if (existsSync(join(d, '.git'))) return true;
-    const parent = dirname(d);
-    if (parent === d) return false;
-    d = parent;
-  }
-}
-
-/**
- * The repository's own address as Argo CD would be told it: the URL of the `origin` remote and the
- * branch checked out (`undefined` for a detached HEAD or when there is no remote). Read with real
- * git, synchronously, once per load: layout readers take repoURL and revision from the
- * repository's objects first and from this only where the repository says nothing.
- */
-export function readRepositoryOrigin(dir: string): RepositoryOrigin {
-  const run = repositoryOriginCommands(dir);
-  return run === undefined ? {} : repositoryOriginOf(gitOutputs(dir, run.commands));
-}
-
-/**
- * The git commands readRepositoryOrigin runs in `dir` (`git -C dir ARGS`, stdin and stderr
- * closed) and their environment, for a caller that runs them its own way and hands the outputs to
- * repositoryOriginOf (api/diff-core.ts runs them in its shell); undefined when `dir` is in no work
- * tree (the origin is then `{}`).
- */
-export function repositoryOriginCommands(dir: string): { commands: string[][]; env: NodeJS.ProcessEnv } | undefined {
-  if (!mayBeInWorkTree(dir)) return undefined;
-  return { commands: [['rev-parse', '--is-inside-work-tree'], ['config', '--get', 'remote.origin.url'], ['symbolic-ref', '--quiet', '--short', 'HEAD']], env: gitEnv() };
-}
-
-/** The origin from the outputs of repositoryOriginCommands (each trimmed stdout, undefined when it failed or printed nothing). */
-export function repositoryOriginOf([inside, url, branch]: readonly (string | undefined)[]): RepositoryOrigin {
-  if (inside !== 'true') return {};
-  return { ...(url ? { url } : {}), ...(branch ? { branch } : {}) };
-}
-
-/**
- * Several `git -C dir ARGS` run synchronously in one `sh` (a process costs more than these git
- * commands): each one's trimmed stdout, undefined when it failed or printed nothing. Should the
- * shell fail or an output hold the boundary, each command runs on its own instead.
- */
-function gitOutputs(dir: string, commands: readonly (readonly string[])[]): (string | undefined)[] {
-  const one = (args: readonly string[]): string | undefined => {
-    try {
-      const out = execFileSync('git', ['-C', dir, ...args], { env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim();
-      return out === '' ? undefined : out;
-    } catch {
-      return undefined;
-    }
-  };
-  const word = (w: string): string => `'${w.replace(/'/g, `'\\''`)}'`;
-  const boundary = `fleetplan-${randomBytes(16).toString('hex')}`;
-  const script = commands.map((args) => `git -C ${word(dir)} ${args.map(word).join(' ')} </dev/null 2>/dev/null; printf '\\n%s %d\\n' ${boundary} $?`).join('\n');
-  let out: string;
-  try {
-    out = execFileSync('sh', ['-c', script], { env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
-  } catch {
-    return commands.map(one);
-  }
-  const parts = out.split(new RegExp(`\\n${boundary} (\\d+)\\n`));
-  if (parts.length !== commands.length * 2 + 1 || parts[parts.length - 1] !== '' || dir.includes('\0')) return commands.map(one);
-  return commands.map((_, i) => {
-    const text = parts[i * 2]!.trim();
-    return parts[i * 2 + 1] === '0' && text !== '' ? text : undefined;
-  });
-}
+export { readRepositoryOrigin, repositoryOriginCommands, repositoryOriginOf } from './git-origin.js';

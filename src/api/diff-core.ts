@@ -9,7 +9,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FleetCheckout, Snapshot } from '../adapters/git-snapshot.js';
-import { branchRef, checkoutSnapshot, currentBranch, fleetCheckout, fleetTree, GitAhead, originHead, resolveCommit, treeHasLinks } from '../adapters/git-snapshot.js';
+import { batchableRevision, branchRef, checkoutSnapshot, currentBranch, fleetCheckout, fleetTree, fleetTreeName, GitAhead, objectIds, originHead, resolveCommit, treeHasLinks } from '../adapters/git-snapshot.js';
 import type { TreeFileSystem } from '../adapters/git-tree-fs.js';
 import type { ClusterSide } from '../diff/cluster.js';
 import type { DiffRevision, ClusterDiff } from '../diff/types.js';
@@ -24,7 +24,7 @@ import { fleetplanBuild, recordKey, writeRecord } from '../adapters/diff-records
 import type { ReadSet } from './diff-reads.js';
 import { emptyReadSet, readSetRecord, recordingFileSystem } from './diff-reads.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import { readRepositoryOrigin, repositoryOriginCommands, repositoryOriginOf } from '../adapters/git.js';
+import { readRepositoryOrigin, repositoryOriginCommands, repositoryOriginOf } from '../adapters/git-origin.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
 import type { RenderLeavesOptions } from './leaves.js';
 
@@ -114,12 +114,35 @@ export class Revisions {
     readonly ahead = new GitAhead(),
     /** The repository origin asked of that shell (originAhead), when it answered: repositoryOrigin() then runs no process. */
     origin?: RepositoryOrigin,
+    /** Object ids asked ahead (lookAhead), by the name asked. */
+    private readonly ids = new Map<string, Promise<string | undefined>>(),
   ) {
     this.origin = origin;
   }
 
+  /**
+   * Asks git for the object ids of `names` in one process (../adapters/git-snapshot.ts objectIds),
+   * without waiting: commit() and tree() take the answers. A name git does not find is asked again
+   * the way those would ask it alone.
+   */
+  lookAhead(names: readonly string[]): void {
+    for (const [name, id] of idsAhead(this.ahead, this.where.top, names.filter((n) => !this.ids.has(n)))) this.ids.set(name, id);
+  }
+
+  private async early(name: string): Promise<string | undefined> {
+    const id = this.ids.get(name);
+    return id !== undefined ? await id : undefined;
+  }
+
+  /** The tree of the fleet's directory at `commit` (../adapters/git-snapshot.ts fleetTree), undefined when there is none. */
+  async tree(commit: string): Promise<string | undefined> {
+    return (await this.early(fleetTreeName(this.where, commit))) ?? fleetTree(this.where, commit, this.ahead);
+  }
+
   async commit(revision: string): Promise<string> {
-    const sha = await resolveCommit(this.where.top, revision, this.ahead);
+    // The id cat-file found for `revision^{commit}` is the one resolveCommit's first command prints (batchableRevision).
+    const early = batchableRevision(revision) ? await this.early(`${revision}^{commit}`) : undefined;
+    const sha = early ?? (await resolveCommit(this.where.top, revision, this.ahead));
     if (sha === undefined) {
       throw new InputError(`revision ${JSON.stringify(revision)} is not a commit of ${this.where.top}`, {
         code: 'unknown-revision',
@@ -243,25 +266,32 @@ export function originAhead(ahead: GitAhead, root: string): Promise<RepositoryOr
   );
 }
 
+/** objectIds of `names` as one promise per name. */
+function idsAhead(ahead: GitAhead, top: string, names: readonly string[]): Map<string, Promise<string | undefined>> {
+  const ids = objectIds(ahead, top, names);
+  return new Map(names.map((n, i) => [n, ids.then((all) => all[i])]));
+}
+
 /**
- * The revisions of the repository `root` is in, read through one git shell (the origin asked of it
- * at once). `atTop`: git commands to run at the top of the work tree, queued in the same round as
- * `rev-parse --show-toplevel` on a guess of the top (the fleet's root when it holds `.git`, the
- * usual `--repo .`), and queued again once the top is known when the guess was wrong (an answer
- * serves only the identical command, so a wrong guess costs the commands, never an answer).
- * `meanwhile` runs while git answers.
+ * The revisions of the repository `root` is in, read through one git shell. `revisions`: the
+ * revisions the diff names, looked up (each one's first candidate, batchableRevision) in one
+ * process queued in the same round as `rev-parse --show-toplevel` on a guess of the top (the
+ * fleet's root when it holds `.git`, the usual `--repo .`), and again once the top is known when
+ * the guess was wrong. The origin is asked last: nothing the diff asks next waits for it, so the
+ * shell answers it while the diff queues its next commands. `meanwhile` runs while git answers.
  */
-export async function openRevisions(options: DiffOptions, atTop: readonly (readonly string[])[] = [], meanwhile?: () => void): Promise<Revisions> {
+export async function openRevisions(options: DiffOptions, revisions: readonly string[] = [], meanwhile?: () => void): Promise<Revisions> {
   const ahead = new GitAhead();
   try {
-    const origin = originAhead(ahead, options.root);
     const checkout = fleetCheckout(options.root, ahead);
+    const names = revisions.filter(batchableRevision).map((r) => `${r}^{commit}`);
     const guess = existsSync(join(options.root, '.git')) ? realpathSync(options.root) : undefined;
-    if (guess !== undefined) ahead.queue(guess, atTop);
+    let ids = guess !== undefined ? idsAhead(ahead, guess, names) : undefined;
+    const origin = originAhead(ahead, options.root);
     meanwhile?.();
     const where = await checkout;
-    if (where.top !== guess) ahead.queue(where.top, atTop);
-    return new Revisions(where, options, ahead, await origin);
+    if (where.top !== guess) ids = idsAhead(ahead, where.top, names);
+    return new Revisions(where, options, ahead, await origin, ids);
   } catch (e) {
     ahead.close();
     throw e;
@@ -355,7 +385,7 @@ export function recordContext(revs: Revisions, options: DiffOptions): unknown {
 export async function keepRecord(revs: Revisions, side: Side, clusters: ClusterSummary[], findings: Finding[], context: unknown, cacheDir: string): Promise<void> {
   const { commit } = side.label;
   if (commit === null || side.reads === undefined || side.checks === undefined || side.reads.unknown || side.checks.unknown || side.load.fleet.delivery === 'applicationset') return;
-  const tree = await fleetTree(revs.where, commit, revs.ahead);
+  const tree = await revs.tree(commit);
   if (tree === undefined || (await treeHasLinks(revs.where, tree)) !== false) return;
   const { fleet } = side.load;
   writeRecord(cacheDir, {

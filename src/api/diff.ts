@@ -9,7 +9,7 @@
  * promoted"); when the change moves the pin, the cluster's diff is the content at the old pin
  * against the content at the new one. Decisions: docs/adr/0225-fleetplan-diff.md.
  */
-import { changedCommands, changedUnderFleet, fleetTree, fleetTreeCommand, mergeBase, resolveCommitCommands } from '../adapters/git-snapshot.js';
+import { changedCommands, changedUnderFleet, fleetTreeName, mergeBase } from '../adapters/git-snapshot.js';
 import type { ClusterSide } from '../diff/cluster.js';
 import type { DiffRevision, FleetDiff, ClusterDiff } from '../diff/types.js';
 // The diff stage's modules, not its index: the index loads the HTML report, which only `-o html` needs.
@@ -53,9 +53,9 @@ async function revisionsOf(revs: Revisions, options: DiffOptions): Promise<{ fro
 /** What the change from `from` to `to` does to each selected cluster, and the findings it introduces and fixes. */
 export async function diffFleet(options: DiffOptions): Promise<FleetDiff> {
   // One git shell for the whole diff, the repository origin and the revisions named (each one's
-  // first candidate: the second is asked only when the first fails) asked of it at once, the
-  // build keyed while git answers (docs/adr/0334-diff-warm-path-one-shell.md).
-  const named = [options.to, options.from].flatMap((r) => (r !== undefined ? [resolveCommitCommands(r)[0]!] : []));
+  // first candidate, in one process: the second is asked only when the first fails) asked of it at
+  // once, the build keyed while git answers (docs/adr/0334-diff-warm-path-one-shell.md, 0396).
+  const named = [options.to, options.from].filter((r) => r !== undefined);
   const records = options.cacheDir !== undefined && options.full !== true;
   const revs = await openRevisions(options, named, () => records && fleetplanBuild());
   try {
@@ -95,12 +95,13 @@ export async function diffFleet(options: DiffOptions): Promise<FleetDiff> {
  */
 async function fromRecord(revs: Revisions, from: DiffRevision, to: DiffRevision, options: DiffOptions, context: unknown): Promise<FleetDiff | undefined> {
   if (from.commit === null) return undefined;
-  // The trees and what differs, asked of git in one process (each git process costs more than its answer).
+  // The trees (both in one git process) and what differs, asked of the shell at once (each git process costs more than its answer).
   const commits = [...new Set([from.commit, ...(to.commit !== null ? [to.commit] : [])])];
-  revs.ahead.queue(revs.where.top, [...commits.map((c) => fleetTreeCommand(revs.where, c)), ...(to.commit !== null ? changedCommands(revs.where, from.commit, to.commit) : [])]);
+  revs.lookAhead(commits.map((c) => fleetTreeName(revs.where, c)));
+  if (to.commit !== null) revs.ahead.queue(revs.where.top, changedCommands(revs.where, from.commit, to.commit));
   const recordOf = async (side: DiffRevision): Promise<{ tree: string; record?: RevisionRecord } | undefined> => {
     if (side.commit === null) return undefined;
-    const tree = await fleetTree(revs.where, side.commit, revs.ahead);
+    const tree = await revs.tree(side.commit);
     if (tree === undefined) return undefined;
     const record = readRecord(options.cacheDir!, recordKey(tree, context), tree);
     return { tree, ...(record ? { record } : {}) };

@@ -16,6 +16,10 @@ const code = await runCli(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
-  stdin: process.stdin,
+  // Read when a command asks for it: process.stdin opens a stream (a file, pipe or terminal) the
+  // first time it is read, which a run that never reads its input does not need (docs/adr/0396).
+  get stdin() {
+    return process.stdin;
+  },
 });
 process.exitCode = code;

@@ -4,7 +4,7 @@
  * file and name, findings by file and code; no time, no temporary paths.
  */
 import type { Finding } from '../model/finding.js';
-import { inJsonOrder, jsonOf, toSortedJson } from '../yaml/serialize.js';
+import { jsonOf, orderedJson, toSortedJson } from '../yaml/serialize.js';
 import { showField, showValue } from './fields.js';
 import type { ChangeCounts, ClusterDiff, FleetDiff, ObjectDiff, OrderChange } from './types.js';
 
@@ -178,8 +178,10 @@ export function diffJson(d: FleetDiff): string {
   // JSON.stringify, and any other with the sorting printer — the same bytes either way.
   const EMPTY = '{\n  "clusters": [],\n';
   if (d.clusters.length === 0 || !doc.startsWith(EMPTY)) return doc;
-  // Every cluster in order (a diff where nothing was pinned): the whole list in one JSON.stringify.
-  if (d.clusters.every((c) => inJsonOrder(c))) return '{\n  "clusters": ' + jsonOf(d.clusters, '  ') + ',\n' + doc.slice(EMPTY.length);
+  // Every cluster in order (a diff where nothing was pinned): the whole list in one JSON.stringify,
+  // the order checked once (docs/adr/0396).
+  const ordered = orderedJson(d.clusters, '  ');
+  if (ordered !== undefined) return '{\n  "clusters": ' + ordered + ',\n' + doc.slice(EMPTY.length);
   const list = d.clusters.map((c) => '    ' + jsonOf(c, '    ')).join(',\n');
   return '{\n  "clusters": [\n' + list + '\n  ],\n' + doc.slice(EMPTY.length);
 }

@@ -48,11 +48,14 @@ function quote(s: string): string {
  * clusters takes this path (ADR 0290). Anything else goes through the sorting printer.
  */
 export function jsonOf(v: unknown, indent: string): string {
-  if (v !== null && typeof v === 'object' && inJsonOrder(v)) {
-    const levels = indentLevels(indent);
-    if (levels !== undefined) return nativeJson(v, levels);
-  }
-  return sortedJson(v, indent);
+  return orderedJson(v, indent) ?? sortedJson(v, indent);
+}
+
+/** What jsonOf prints when `v` is an object or array in JSON order (`inJsonOrder`) printed by JSON.stringify; undefined for any other value (nothing printed). */
+export function orderedJson(v: unknown, indent: string): string | undefined {
+  if (v === null || typeof v !== 'object' || !inJsonOrder(v)) return undefined;
+  const levels = indentLevels(indent);
+  return levels !== undefined ? nativeJson(v, levels) : undefined;
 }
 
 const OBJECT_PROTOTYPE = Object.prototype;

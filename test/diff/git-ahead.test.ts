@@ -9,7 +9,7 @@ import { originAhead } from '../../src/api/diff-core.js';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { changedCommands, changedUnderFleet, checkoutSnapshot, fleetCheckout, fleetTree, fleetTreeCommand, GitAhead, resolveCommit, resolveCommitCommands } from '../../src/adapters/git-snapshot.js';
+import { batchableRevision, changedCommands, changedUnderFleet, checkoutSnapshot, fleetCheckout, fleetTree, fleetTreeCommand, fleetTreeName, GitAhead, objectIds, resolveCommit, resolveCommitCommands } from '../../src/adapters/git-snapshot.js';
 import { removeTree, writeTree } from '../support/fleet-fixture.js';
 import { git } from '../support/git.js';
 
@@ -123,4 +123,37 @@ test('a checkout handed to the shell is removed after the shell ends, without th
   } finally {
     removeTree(dir);
   }
+});
+
+test('objectIds answers in one process what resolveCommit and fleetTree answer one by one; a name git finds nothing for is undefined', async () => {
+  const dir = repo();
+  try {
+    git(dir, 'tag', 'v1', 'main');
+    git(dir, 'tag', '-a', '-m', 'annotated', 'v2', 'change');
+    const where = await fleetCheckout(`${dir}/fleet`);
+    const revisions = ['main', 'change', 'v1', 'v2', 'HEAD~1', 'change^', 'main@{0}', git(dir, 'rev-parse', 'main').slice(0, 10), 'no-such-branch', "it's-not", 'a'.repeat(40)];
+    assert.ok(revisions.every(batchableRevision));
+    const commits = await Promise.all(revisions.map((r) => resolveCommit(where.top, r)));
+    const ahead = new GitAhead();
+    const ids = await objectIds(ahead, where.top, revisions.map((r) => `${r}^{commit}`));
+    assert.deepEqual(ids, commits);
+    assert.equal(ids[3], git(dir, 'rev-parse', 'change'), 'an annotated tag peels to its commit');
+    assert.equal(ids.filter((x) => x === undefined).length, 3);
+    const known = commits.filter((c): c is string => c !== undefined);
+    const trees = await objectIds(ahead, where.top, [...known.map((c) => fleetTreeName(where, c)), fleetTreeName({ ...where, prefix: 'no/such/dir' }, known[0]!)]);
+    assert.deepEqual(trees, [...(await Promise.all(known.map((c) => fleetTree(where, c)))), undefined]);
+    assert.deepEqual(await objectIds(ahead, where.top, []), [], 'nothing asked, no process');
+    assert.deepEqual(await objectIds(ahead, where.top, ['main\nchange']), [undefined], 'a name of two lines is not sent');
+    ahead.close();
+    assert.deepEqual(await objectIds(ahead, where.top, ['main']), [undefined], 'a closed shell answers nothing');
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('names rev-parse reads otherwise than cat-file are not batched', () => {
+  for (const r of ['main..change', 'main...change', 'change^@', 'change^!', 'change^-', 'change^-1', '^main', '-main', ':/first', 'main:fleet', 'my branch', '', 'a\nb']) {
+    assert.equal(batchableRevision(r), false, r);
+  }
+  for (const r of ['main', 'origin/main', 'v1.2.0', 'HEAD~2', 'HEAD^2', 'main@{upstream}', '@', 'feature/x-1']) assert.equal(batchableRevision(r), true, r);
 });

@@ -10,7 +10,7 @@ import { FleetplanError, InputError, UsageError, parseSelector } from '../../ent
 import { diffFleet, formatDiff, hasChanges } from '../../entry/diff-run.js';
 import type { DiffLeavesOptions, DiffPalette } from '../../entry/diff-run.js';
 import type { Palette } from '../color.js';
-import { defaultCacheDir } from '../../adapters/build-cache.js';
+import { defaultCacheDir } from '../../adapters/cache-dir.js';
 import { FORMATS } from '../commands/diff.js';
 
 /** `+` lines green-less: the CLI palette has red, yellow and cyan; additions cyan, removals red. */
