@@ -15,6 +15,7 @@ import { lstatSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { InputError, ToolError } from '../errors/index.js';
+import { toolEnv } from './tool-env.js';
 
 interface GitResult {
   code: number;
@@ -22,7 +23,10 @@ interface GitResult {
   stderr: string;
 }
 
-const gitEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_LFS_SKIP_SMUDGE: '1' });
+// Only what git needs (src/adapters/tool-env.ts, ADR 0212): a git hook runs fleetplan with GIT_DIR,
+// GIT_INDEX_FILE and GIT_WORK_TREE set for the user's repository, and git given those would read the
+// user's repository instead of the snapshot and write the user's index (docs/adr/0406).
+const gitEnv = (): NodeJS.ProcessEnv => toolEnv(process.env, { GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_LFS_SKIP_SMUDGE: '1' });
 
 async function git(dir: string, args: readonly string[], ahead?: GitAhead): Promise<GitResult> {
   // Through the diff's shell when it is given one (the command's stderr is then not read).

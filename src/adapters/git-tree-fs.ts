@@ -19,6 +19,7 @@ import { basename, join } from 'node:path';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { MAX_INPUT_BYTES } from './fs.js';
 import type { FleetCheckout } from './git-snapshot.js';
+import { gitEnv } from './git-origin.js';
 
 export interface TreeFileSystem {
   fs: RepoFileSystem;
@@ -27,7 +28,8 @@ export interface TreeFileSystem {
   close(): void;
 }
 
-const ENV = { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
+// Only what git needs (ADR 0212): never the caller's GIT_DIR, GIT_INDEX_FILE or GIT_WORK_TREE (docs/adr/0406).
+const ENV = gitEnv();
 const gitSync = (top: string, args: readonly string[], input?: string): Buffer =>
   execFileSync('git', ['-C', top, ...args], { env: ENV, maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'], ...(input !== undefined ? { input } : {}) });
 
