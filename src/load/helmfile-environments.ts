@@ -50,14 +50,18 @@ function read(fs: RepoFileSystem, file: string): FileFacts {
           const spec = env.value as YamlNode | null;
           const values: string[] = [];
           let missingFileHandler: string | undefined;
+          const secrets: string[] = [];
           if (isMap(spec)) {
+            const sec = spec.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'secrets');
+            const secList = sec && isPair(sec) ? (sec.value as { items?: unknown[] } | null) : null;
+            for (const item of secList?.items ?? []) secrets.push(isScalar(item) ? String(item.value) : 'inline secrets');
             const h = spec.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'missingFileHandler');
             if (h && isPair(h) && isScalar(h.value)) missingFileHandler = String(h.value.value);
             const v = spec.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'values');
             const list = v && isPair(v) ? (v.value as { items?: unknown[] } | null) : null;
             for (const item of list?.items ?? []) values.push(isScalar(item) ? String(item.value) : 'inline values');
           }
-          out.environments.push({ name: String(env.key.value), file, line: lc.linePos((env.key as YamlNode).range?.[0] ?? 0).line, values, ...(missingFileHandler !== undefined ? { missingFileHandler } : {}) });
+          out.environments.push({ name: String(env.key.value), file, line: lc.linePos((env.key as YamlNode).range?.[0] ?? 0).line, values, ...(missingFileHandler !== undefined ? { missingFileHandler } : {}), ...(secrets.length ? { secrets } : {}) });
         }
       } else if ((key === 'bases' || key === 'helmfiles') && value !== null && 'items' in (value as object)) {
         for (const item of (value as { items: unknown[] }).items) {

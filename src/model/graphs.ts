@@ -87,6 +87,8 @@ export interface HelmfileEnvironment {
    */
   skipped?: string[];
   missingFileHandler?: string;
+  /** Its `secrets:` (sops files helmfile decrypts and merges over the values), as written. */
+  secrets?: string[];
 }
 
 /** The environments a helmfile knows (helmfile: its own documents, its bases, the helmfile that includes it). */

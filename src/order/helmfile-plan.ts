@@ -219,6 +219,7 @@ export function selectEnvironment(graphs: NonNullable<Fleet['graphs']>, environm
     const parts = [
       ...(used.length ? [`values ${used.join(', ')}: ${environment === read ? 'read into the helmfile templates' : `they feed helmfile templates, which fleetplan read with environment ${read}'s values (pass -e ${environment} to read them)`}`] : []),
       ...(skipped.size ? [`values ${[...skipped].join(', ')}: not in the repository, skipped as helmfile skips them (missingFileHandler: ${e.missingFileHandler})`] : []),
+      ...(e.secrets?.length ? [`secrets ${e.secrets.join(', ')}: not read (sops, decrypted by helmfile and merged over the values), so the templates that read the values are not read: see helmfile-value-not-read and helmfile-template-not-read`] : []),
     ];
     return parts.length ? ` (${parts.join('; ')})` : '';
   };

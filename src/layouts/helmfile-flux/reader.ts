@@ -34,6 +34,7 @@ import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
 import { readHelmfileEnvironments } from '../../load/helmfile-environments.js';
 import { HelmfileTemplateError, releaseTemplateData, renderHelmfileTemplate } from './template.js';
+import type { HelmfileTemplateContext } from './template.js';
 import { isFluxKustomization as isFluxKustomizationObject } from '../../model/k8s.js';
 
 export const CLUSTER_NAME = 'cluster';
@@ -513,13 +514,16 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
     const dir = layer.dir;
     layer.value.releases.forEach((r: unknown, i: number) => {
       if (!isObj(r) || typeof r.name !== 'string') return;
-      const ns = stateNamespace ?? str(r.namespace) ?? 'default';
       const pos = doc.locate(['releases', i]);
       const inherited = inheritedTemplates(r, v).flatMap((t) => (templates[t] ? [templates[t]!] : []));
       const at = (p: YamlPath) => doc.locate(['releases', i, ...p]);
       const chartField = releaseField(r, inherited, 'chart', file, at);
       const versionField = releaseField(r, inherited, 'version', file, at);
-      const id = `${ns}/${r.name}`;
+      // The state's `namespace:` replaces the release's before helmfile renders it (ApplyOverrides).
+      const identity = releaseIdentity({ name: r.name, namespace: stateNamespace ?? str(r.namespace) ?? 'default', ...(stateNamespace === undefined ? { field: 'namespace' } : {}) }, { file, at, index: i, known: stateValues.known, values: stateValues.values, environment, ctx: { fs, baseDir: dir, env }, findings, options });
+      if (identity === undefined) return;
+      const { name: releaseName, namespace: ns } = identity;
+      const id = `${ns}/${releaseName}`;
       const notRead: string[] = [];
       // helmfile renders every release field that holds a template, with the release's data and the
       // state file's directory as readFile's base (state_exec_tmpl.go), then trims chart and version.
@@ -531,7 +535,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
           return undefined;
         }
         try {
-          const data = releaseTemplateData({ name: r.name as string, namespace: ns, chart: chartField?.value, version: versionField?.value }, environment, stateValues.values);
+          const data = releaseTemplateData({ name: releaseName, namespace: ns, chart: chartField?.value, version: versionField?.value }, environment, stateValues.values);
           return renderHelmfileTemplate(f.value, data, { fs, baseDir: dir, env }, { file: f.file, firstLine: f.line }).trim();
         } catch (e) {
           if (!(e instanceof HelmfileTemplateError)) throw e;
@@ -549,11 +553,13 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         if (!stateValues.known) notRead.push(`condition ${r.condition} (${file}:${at(['condition']).line}: it reads environment values that are not known: see helmfile-value-not-read)`);
         else if (!conditionEnabled(r.condition, stateValues.values)) return;
       }
-      if (options.selectors?.length && !options.selectors.some((sel) => selectorMatches(sel, releaseLabels(r, ns, chart, commonLabels)))) return;
+      if (options.selectors?.length && !options.selectors.some((sel) => selectorMatches(sel, releaseLabels(r, releaseName, ns, chart, commonLabels)))) return;
       const needs: GraphRef[] = [];
-      (Array.isArray(r.needs) ? r.needs : []).forEach((n: unknown, j: number) => {
-        if (typeof n !== 'string') return;
+      (Array.isArray(r.needs) ? r.needs : []).forEach((written: unknown, j: number) => {
+        if (typeof written !== 'string') return;
         const p = doc.locate(['releases', i, 'needs', j]);
+        const n = fieldValue({ value: written, file, line: p.line }, `needs[${j}] ${written}`);
+        if (n === undefined) return;
         const parts = n.split('/');
         const name = parts[parts.length - 1]!;
         const namespace = parts.length >= 2 ? parts[parts.length - 2] : undefined;
@@ -563,7 +569,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const applies: string[] = [];
       for (const h of Array.isArray(r.hooks) ? r.hooks : []) {
         if (!isObj(h) || h.command !== 'kubectl' || !Array.isArray(h.args)) continue;
-        const hargs = h.args.map((a) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name)));
+        const hargs = h.args.map((a) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, releaseName));
         if (hargs[0] === 'wait') {
           for (const a of hargs) {
             const m = /^crds?\/[^.]+\.(.+)$/.exec(a) ?? /^customresourcedefinitions?\/[^.]+\.(.+)$/.exec(a);
@@ -580,7 +586,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const hooks: HelmfileHook[] = [];
       (Array.isArray(r.hooks) ? r.hooks : []).forEach((h: unknown, j: number) => {
         if (!isObj(h) || typeof h.command !== 'string') return;
-        const fill = (a: unknown) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name));
+        const fill = (a: unknown) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, releaseName);
         hooks.push({ events: Array.isArray(h.events) ? h.events.map(String) : [], command: h.command, args: Array.isArray(h.args) ? h.args.map(fill) : [], line: doc.locate(['releases', i, 'hooks', j]).line });
       });
       const missingFileHandler = str(r.missingFileHandler) ?? inherited.map((t) => str(t.body.missingFileHandler)).find((x) => x !== undefined);
@@ -644,7 +650,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
             notRead.push(`values ${x} (${path}: it reads environment values that are not known: see helmfile-value-not-read)`);
             return [{ file: x }];
           }
-          const data = releaseTemplateData({ name: r.name as string, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
+          const data = releaseTemplateData({ name: releaseName, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
           const text = renderHelmfileTemplate(source, data, { fs, baseDir: dirOf(path), env }, { file: path, firstLine: 1 });
           const parsed = parseYamlAll(text, { schema: 'core' })[0] ?? {};
           if (!isObj(parsed)) throw new HelmfileTemplateError(`the rendered values are not a map of values`, path, 1, 'template');
@@ -665,7 +671,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const repoName = chart !== undefined && !chart.startsWith('.') && !chart.startsWith('/') && !chart.includes('://') ? chart.split('/')[0] : undefined;
       const repo = repoName !== undefined && Array.isArray(v.repositories) ? v.repositories.find((x: unknown) => isObj(x) && x.name === repoName) : undefined;
       const release: HelmfileRelease = {
-        name: r.name,
+        name: releaseName,
         namespace: ns,
         phase,
         ...(chart !== undefined ? { chart } : {}),
@@ -688,6 +694,59 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
   }
 }
 
+/** Where a release is written and what its templates are rendered with. */
+interface IdentityContext {
+  file: string;
+  at: (p: YamlPath) => { line: number };
+  index: number;
+  known: boolean;
+  values: Record<string, unknown>;
+  environment: string;
+  ctx: HelmfileTemplateContext;
+  findings: Finding[];
+  options: HelmfileReadOptions;
+}
+
+/**
+ * A release's name and namespace as helmfile renders them in every state file (release.go
+ * ExecuteTemplateExpressions, repeated with the release's new fields until nothing changes, at most
+ * six passes). When a field cannot be rendered (it reads environment values that are not known, or
+ * the template fails) the release has no identity: one `helmfile-template-not-read` at the field,
+ * and undefined (the release is left out, never named by its template text). `field` is absent
+ * when the namespace is the state's `namespace:`, which helmfile does not render.
+ */
+function releaseIdentity(written: { name: string; namespace: string; field?: 'namespace' }, c: IdentityContext): { name: string; namespace: string } | undefined {
+  const scope = c.options.scope ? `${c.options.scope}: ` : '';
+  const fields = [{ key: 'name' as const, text: written.name, path: ['name'] }, ...(written.field ? [{ key: 'namespace' as const, text: written.namespace, path: ['namespace'] }] : [])].filter((f) => f.text.includes('{{'));
+  let cur = { name: written.name, namespace: written.namespace };
+  for (const f of fields) {
+    if (c.known || !READS_VALUES.test(f.text)) continue;
+    const line = c.at(f.path).line;
+    c.findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so release ${written.name} is not read: releases[${c.index}].${f.key} ${f.text} reads environment values that are not known (see helmfile-value-not-read)`, file: c.file, line, hint: 'plan, render and validate leave the release out; helmfile renders it with the decrypted secrets, so render it where the keys are' });
+    return undefined;
+  }
+  let fixed = fields.length === 0;
+  for (let pass = 0; pass < 6 && !fixed; pass++) {
+    const next = { ...cur };
+    for (const f of fields) {
+      try {
+        next[f.key] = renderHelmfileTemplate(f.text, releaseTemplateData(cur, c.environment, c.values), c.ctx, { file: c.file, firstLine: c.at(f.path).line }).trim();
+      } catch (e) {
+        if (!(e instanceof HelmfileTemplateError)) throw e;
+        c.findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so release ${written.name} is not read: releases[${c.index}].${f.key}: ${e.message}`, file: e.file, line: e.line, hint: 'plan, render and validate leave the release out; helmfile fails the same way' });
+        return undefined;
+      }
+    }
+    fixed = next.name === cur.name && next.namespace === cur.namespace;
+    cur = next;
+  }
+  if (!fixed) {
+    c.findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so release ${written.name} is not read: its name and namespace still change after six passes (helmfile: "recursive references can't be resolved")`, file: c.file, line: c.at([]).line, hint: 'plan, render and validate leave the release out; helmfile fails the same way' });
+    return undefined;
+  }
+  return cur;
+}
+
 /** helmfile's ConditionEnabled: `foo.enabled` is true in the environment values (a missing `enabled` is false). */
 function conditionEnabled(condition: string, values: Record<string, unknown>): boolean {
   if (condition.toLowerCase() === 'true' || condition.toLowerCase() === 'false') return condition.toLowerCase() === 'true';
@@ -700,10 +759,10 @@ function conditionEnabled(condition: string, values: Record<string, unknown>): b
 }
 
 /** The labels a selector sees: the state's commonLabels, the release's, and helmfile's own name, namespace and chart. */
-function releaseLabels(r: Record<string, unknown>, namespace: string, chart: string | undefined, common: Record<string, unknown>): Record<string, string> {
+function releaseLabels(r: Record<string, unknown>, name: string, namespace: string, chart: string | undefined, common: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...common, ...(isObj(r.labels) ? r.labels : {}) })) out[k] = String(v);
-  out.name = String(r.name);
+  out.name = name;
   out.namespace = namespace;
   if (chart !== undefined) out.chart = chart.split('/').pop()!;
   return out;

@@ -1,0 +1,74 @@
+/**
+ * A release's name, namespace and needs are templates helmfile renders in every state file, not
+ * only in a `.gotmpl` one (pkg/state/release.go ExecuteTemplateExpressions, run until the release no
+ * longer changes): fleetplan renders them with the environment values, and when those values are
+ * not known (sops `secrets:` of the environment) it says so at the field instead of showing the
+ * template text as the release's name or namespace (ADR 0404). Small fixtures written by the tests.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { HelmfileRelease } from '../../src/model/graphs.js';
+import { readHelmfileFixture as read } from '../support/helmfile-read.js';
+
+const ids = (rs: readonly HelmfileRelease[]) => rs.map((r) => `${r.namespace}/${r.name}`);
+
+const STATE = (secrets: string) => `environments:
+  default:
+    values:
+      - env.yaml
+${secrets}---
+releases:
+  - name: app
+    namespace: '{{ .Values.ns }}'
+    chart: oci://ghcr.io/example/app
+  - name: '{{ .Values.name }}'
+    namespace: fixed
+    chart: oci://ghcr.io/example/two
+    needs:
+      - '{{ .Values.ns }}/app'
+  - name: own
+    namespace: '{{ .Release.Name }}-system'
+    chart: oci://ghcr.io/example/own
+    needs:
+      - '{{ .Values.ns }}/app'
+`;
+const ENV = 'ns: web\nname: two\n';
+
+test('helmfile release name, namespace and needs are rendered in a plain helmfile.yaml, as helmfile renders them', () => {
+  const { releases, findings } = read({ 'helmfile.yaml': STATE(''), 'env.yaml': ENV }, 'helmfile.yaml');
+  assert.deepEqual(findings.filter((f) => f.severity !== 'info'), []);
+  assert.deepEqual(ids(releases), ['web/app', 'fixed/two', 'own-system/own']);
+  assert.deepEqual(releases[1]!.needs.map((n) => `${n.namespace}/${n.name}`), ['web/app']);
+  assert.equal(releases.some((r) => r.notRead?.length), false);
+});
+
+test('helmfile release name or namespace that reads environment values a sops secret hides: the release is said not read at the field, never named by its template', () => {
+  const { releases, findings } = read({ 'helmfile.yaml': STATE('    secrets:\n      - secrets.sops.yaml\n'), 'env.yaml': ENV, 'secrets.sops.yaml': 'pw: ENC[AES256_GCM,data:x]\n' }, 'helmfile.yaml');
+  const text = JSON.stringify(releases.map((r) => [r.name, r.namespace, r.needs]));
+  assert.doesNotMatch(text, /\{\{/, 'no template text is output as a name, namespace or need');
+  // `own` reads only .Release.Name for its namespace: it is read; its need reads the values: not known.
+  assert.deepEqual(ids(releases), ['own-system/own']);
+  assert.deepEqual(releases[0]!.needs, []);
+  assert.match(releases[0]!.notRead?.join('\n') ?? '', /needs\[0\] \{\{ \.Values\.ns \}\}\/app \(helmfile\.yaml:21: it reads environment values that are not known/);
+  const notRead = findings.filter((f) => f.code === 'helmfile-template-not-read');
+  assert.deepEqual(
+    notRead.map((f) => `${f.file}:${f.line} ${/releases\[\d\]\.\w+/.exec(f.message)?.[0]}`),
+    ['helmfile.yaml:10 releases[0].namespace', 'helmfile.yaml:12 releases[1].name'],
+  );
+  assert.match(notRead[0]!.message, /release app is not read: releases\[0\]\.namespace \{\{ \.Values\.ns \}\} reads environment values that are not known \(see helmfile-value-not-read\)/);
+});
+
+test('helmfile release name rendered from .Release fields reaches a fixed point as helmfile\'s six passes do', () => {
+  const { releases, findings } = read(
+    {
+      'helmfile.yaml': `releases:
+  - name: '{{ .Release.Namespace }}-db'
+    namespace: data
+    chart: oci://ghcr.io/example/db
+`,
+    },
+    'helmfile.yaml',
+  );
+  assert.deepEqual(findings.filter((f) => f.severity !== 'info'), []);
+  assert.deepEqual(ids(releases), ['data/data-db']);
+});
