@@ -107,6 +107,8 @@ export interface FleetGraphs {
    * helmfile's `--environment`); absent: `default`.
    */
   helmfileEnvironment?: string;
+  /** helmfile's `--state-values-file`/`--state-values-set` flags the helmfiles were read with, as given. */
+  helmfileStateValues?: string[];
   /** Where the repository runs Flux with `--no-cross-namespace-refs` (absent: it does not). */
   noCrossNamespaceRefs?: { file: string; line: number };
 }

@@ -224,6 +224,7 @@ export function selectEnvironment(graphs: NonNullable<Fleet['graphs']>, environm
     return parts.length ? ` (${parts.join('; ')})` : '';
   };
   const notes = [`helmfile environment ${environment}${where.length ? `: ${where.map((e) => `${e.file}:${e.line}${valuesNote(e)}`).join('; ')}` : environment === DEFAULT_HELMFILE_ENVIRONMENT ? " (helmfile's default)" : ''}`];
+  if (graphs.helmfileStateValues?.length) notes.push(`helmfile state values ${graphs.helmfileStateValues.join(' ')}: merged over the environment values of the top-level helmfiles, as helmfile merges them (not passed to their helmfiles:)`);
   for (const f of files.filter((x) => !selects(x))) {
     notes.push(`${f} does not define environment ${environment}: helmfile skips its releases (${graphs.helmfile.filter((r) => r.file === f).map(releaseId).join(', ')})`);
   }

@@ -33,6 +33,8 @@ import { KUSTOMIZATION_FILES, applyListing, applyPatches, listingChains, notEmul
 import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
 import { readHelmfileEnvironments } from '../../load/helmfile-environments.js';
+import { applyStateValues } from '../../load/helmfile-state-values.js';
+import type { HelmfileStateValues } from '../../load/helmfile-state-values.js';
 import { HelmfileTemplateError, releaseTemplateData, renderHelmfileTemplate } from './template.js';
 import type { HelmfileTemplateContext } from './template.js';
 import { isFluxKustomization as isFluxKustomizationObject } from '../../model/k8s.js';
@@ -364,6 +366,8 @@ export interface HelmfileReadOptions {
   environment?: string;
   /** A sub-helmfile's `values:` (helmfile's override values, merged over its environment values). */
   override?: Record<string, unknown>;
+  /** The command line's state values (a top-level helmfile only: helmfile does not pass them to its `helmfiles:`). */
+  stateValues?: HelmfileStateValues;
   /** A sub-helmfile's `selectors:` (or its parent's, inherited): only matching releases are read. */
   selectors?: readonly string[];
   /** The helmfiles being read, outermost first (a sub-helmfile that includes one of them is a loop). */
@@ -450,7 +454,13 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
     return { layers: [], ...start };
   }
   const environment = options.environment ?? 'default';
-  const override = (v: EnvValues): EnvValues => (options.override && !isBase ? { values: deepMerge(v.values, options.override) as Record<string, unknown>, known: v.known } : v);
+  // Override values (a sub-helmfile entry's `values:`, the command line's state values) are merged
+  // over the environment values at the start and after every part, as helmfile's loader does.
+  const override = (v: EnvValues): EnvValues => {
+    if (isBase || (!options.override && !options.stateValues)) return v;
+    const values = options.override ? (deepMerge(v.values, options.override) as Record<string, unknown>) : v.values;
+    return { values: options.stateValues ? applyStateValues(values, options.stateValues) : values, known: v.known };
+  };
   let acc = override(start);
   const scope = options.scope ? `${options.scope}: ` : '';
   const rendered = file.endsWith('.gotmpl') && text.includes('{{');
@@ -845,7 +855,7 @@ function readSubHelmfiles(fs: RepoFileSystem, layers: readonly StateLayer[], fin
           findings.push({ severity: 'warning', code: 'helmfile-state-not-read', message: `${scope}helmfiles[${j}]: ${target} not read: its values are not known (see helmfile-value-not-read)`, file: l.file, line: at.line, column: at.column, hint: 'plan, render and validate leave these releases out' });
           continue;
         }
-        const { override: _parent, selectors: _sel, ...rest } = options;
+        const { override: _parent, selectors: _sel, stateValues: _cli, ...rest } = options;
         readHelmfile(fs, target, findings, releases, { ...rest, ...(Object.keys(override.values).length ? { override: override.values } : {}), ...(selectors?.length ? { selectors } : {}) });
       }
     });
@@ -1198,17 +1208,18 @@ export function groupSource(file: string, apps: Record<string, AppSpec>, at: Map
   };
 }
 
-export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string } = {}): LoadResult {
+export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues } = {}): LoadResult {
   const environment = context.helmfileEnvironment;
+  const stateValues = context.helmfileStateValues;
   const findings: Finding[] = [];
   const releases: HelmfileRelease[] = [];
   // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
   const nested = new Set<string>();
-  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, ...(environment !== undefined ? { environment } : {}) });
+  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}) });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
-  const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(helmfileEnvironments.length ? { helmfileEnvironments } : {}), ...(environment !== undefined ? { helmfileEnvironment: environment } : {}) };
+  const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(helmfileEnvironments.length ? { helmfileEnvironments } : {}), ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues?.given.length ? { helmfileStateValues: stateValues.given } : {}) };
 
   // Waves: CRD phase 0; apps phase 1 + depth of needs; Flux after the bootstrap by dependsOn depth.
   const crds = releases.filter((r) => r.phase === 'crds');
