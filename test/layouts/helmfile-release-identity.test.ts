@@ -72,3 +72,26 @@ test('helmfile release name rendered from .Release fields reaches a fixed point 
   assert.deepEqual(findings.filter((f) => f.severity !== 'info'), []);
   assert.deepEqual(ids(releases), ['data/data-db']);
 });
+
+test('helmfile state that is not YAML until rendered, in a file not named .gotmpl: rendered as helmfile before v1 renders it, with a warning that helmfile v1 fails on it', () => {
+  const { releases, findings } = read(
+    {
+      'helmfile.yaml': `environments:
+  default:
+    values:
+      - ns: web
+---
+releases:
+{{- range list "a" "b" }}
+  - name: {{ . }}
+    namespace: {{ $.Values.ns }}
+    chart: oci://ghcr.io/example/{{ . }}
+{{- end }}
+`,
+    },
+    'helmfile.yaml',
+  );
+  assert.deepEqual(ids(releases), ['web/a', 'web/b']);
+  assert.deepEqual(findings.map((f) => `${f.severity} ${f.code} ${f.file}:${f.line}`), ['warning helmfile-state-not-yaml helmfile.yaml:1']);
+  assert.match(findings[0]!.message, /helmfile v1 renders only \.gotmpl files \(unless HELMFILE_RENDER_YAML=true\) and fails on it as written/);
+});

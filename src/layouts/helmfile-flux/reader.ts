@@ -147,7 +147,9 @@ interface Located {
 /** `merge`: YAML merge keys (`<<: *anchor`) merged, as go-yaml reads a helmfile state. */
 function parseLocated(file: string, text: string, merge = false): Located {
   const lc = lineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc, merge });
+  // logLevel error: the yaml package's warnings (a flow map as a key, stringified) would go to the
+  // process's stderr; a key like `{{ … }}` in a template read as YAML is said by the findings instead.
+  const docs = parseAllDocuments(text, { lineCounter: lc, merge, logLevel: 'error' });
   const errors: Finding[] = [];
   const list = Array.isArray(docs) ? docs : [];
   const out: Located['docs'] = [];
@@ -463,7 +465,13 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
   };
   let acc = override(start);
   const scope = options.scope ? `${options.scope}: ` : '';
-  const rendered = file.endsWith('.gotmpl') && text.includes('{{');
+  // helmfile v1 renders only `.gotmpl` state files; before v1 it rendered every one. A state that
+  // is not YAML until rendered is read as the helmfile that can read it does (ADR 0404).
+  let rendered = file.endsWith('.gotmpl') && text.includes('{{');
+  if (!rendered && text.includes('{{') && parseLocated(file, text, true).errors.length) {
+    rendered = true;
+    findings.push({ severity: 'warning', code: 'helmfile-state-not-yaml', message: `${scope}${file} is a Go template that is not YAML until rendered, and its name does not end in .gotmpl: fleetplan renders it as helmfile before v1 rendered every state file; helmfile v1 renders only .gotmpl files (unless HELMFILE_RENDER_YAML=true) and fails on it as written`, file, line: 1, hint: `rename it ${file}.gotmpl (and its includes) for helmfile v1` });
+  }
   const layers: StateLayer[] = [];
   for (const part of rendered ? stateParts(text) : [{ text, line: 1 }]) {
     let body = part.text;
