@@ -9,6 +9,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HelmfileRelease } from '../../src/model/graphs.js';
 import { readHelmfileFixture as read } from '../support/helmfile-read.js';
+import { readHelmfileEnvironments } from '../../src/load/helmfile-environments.js';
+import { nodeFileSystem } from '../../src/adapters/node-fs.js';
+import { removeTree, writeTree } from '../support/fleet-fixture.js';
 
 const ids = (rs: readonly HelmfileRelease[]) => rs.map((r) => `${r.namespace}/${r.name}`);
 
@@ -94,4 +97,27 @@ releases:
   assert.deepEqual(ids(releases), ['web/a', 'web/b']);
   assert.deepEqual(findings.map((f) => `${f.severity} ${f.code} ${f.file}:${f.line}`), ['warning helmfile-state-not-yaml helmfile.yaml:1']);
   assert.match(findings[0]!.message, /helmfile v1 renders only \.gotmpl files \(unless HELMFILE_RENDER_YAML=true\) and fails on it as written/);
+});
+
+test('helmfile environments of a state that is not YAML until rendered are found where they are written, so -e NAME selects it', () => {
+  const dir = writeTree({
+    'helmfile.yaml': `releases:
+{{ if eq .Environment.Name "gcp" }}
+  - name: a
+    chart: oci://ghcr.io/example/a
+{{ end }}
+environments:
+  default:
+  gcp:
+    values:
+      - env/gcp.yaml
+    kubeContext: {{ requiredEnv "CTX" }}
+`,
+  });
+  try {
+    const envs = readHelmfileEnvironments(nodeFileSystem(dir), ['helmfile.yaml']);
+    assert.deepEqual(envs[0]?.environments.map((e) => `${e.name}@${e.line} ${e.values.join(',')}`), ['default@7 ', 'gcp@8 env/gcp.yaml']);
+  } finally {
+    removeTree(dir);
+  }
 });
