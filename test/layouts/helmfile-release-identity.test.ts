@@ -121,3 +121,25 @@ environments:
     removeTree(dir);
   }
 });
+
+test('helmfile readDirEntries lists a folder\'s entries by name, with Name and IsDir as a template reads them', () => {
+  const { releases, findings } = read(
+    {
+      'teams/beta/values.yaml': 'a: 1\n',
+      'teams/alpha/values.yaml': 'a: 1\n',
+      'teams/README.md': 'x\n',
+      'helmfile.yaml.gotmpl': `releases:
+{{- range $e := readDirEntries "teams" }}
+{{- if $e.IsDir }}
+  - name: team-{{ $e.Name }}
+    namespace: {{ $e.Name }}
+    chart: oci://ghcr.io/example/team
+{{- end }}
+{{- end }}
+`,
+    },
+    'helmfile.yaml.gotmpl',
+  );
+  assert.deepEqual(findings.filter((f) => f.severity !== 'info'), []);
+  assert.deepEqual(ids(releases), ['alpha/team-alpha', 'beta/team-beta']);
+});
