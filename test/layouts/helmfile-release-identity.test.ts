@@ -143,3 +143,30 @@ test('helmfile readDirEntries lists a folder\'s entries by name, with Name and I
   assert.deepEqual(findings.filter((f) => f.severity !== 'info'), []);
   assert.deepEqual(ids(releases), ['alpha/team-alpha', 'beta/team-beta']);
 });
+
+test('helmfile state whose base cannot be loaded gives no releases, as helmfile fails it, named at the bases entry', () => {
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['a base that reads a variable of the shell', { 'env.gotmpl': 'environments:\n  default:\n    values:\n      - dir: {{ env "ENV_DIR" }}\n' }, /bases\[0\] env\.gotmpl is not read \(see the helmfile-template-not-read at env\.gotmpl\)/],
+    ['a base that is not in the repository', {}, /bases\[0\] env\.gotmpl is not a file of this repository/],
+  ];
+  for (const [name, files, want] of cases) {
+    const { releases, findings } = read(
+      {
+        ...files,
+        'helmfile.yaml.gotmpl': `bases:
+  - env.gotmpl
+---
+releases:
+  - name: web
+    namespace: apps
+    chart: oci://ghcr.io/example/web
+`,
+      },
+      'helmfile.yaml.gotmpl',
+    );
+    assert.deepEqual(ids(releases), [], name);
+    const at = findings.find((f) => want.test(f.message));
+    assert.ok(at, `${name}: ${findings.map((f) => f.message).join('\n')}`);
+    assert.equal(`${at.file}:${at.line}`, 'helmfile.yaml.gotmpl:2', name);
+  }
+});

@@ -434,6 +434,8 @@ function stateParts(text: string): { text: string; line: number }[] {
 /** A state file read: its layers (bases before the part that names them), and the environment values after its last part. */
 interface StateRead extends EnvValues {
   layers: StateLayer[];
+  /** The file could not be read (helmfile fails it): a finding says why. */
+  failed?: boolean;
 }
 
 /**
@@ -473,13 +475,13 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
     findings.push({ severity: 'warning', code: 'helmfile-state-not-yaml', message: `${scope}${file} is a Go template that is not YAML until rendered, and its name does not end in .gotmpl: fleetplan renders it as helmfile before v1 rendered every state file; helmfile v1 renders only .gotmpl files (unless HELMFILE_RENDER_YAML=true) and fails on it as written`, file, line: 1, hint: `rename it ${file}.gotmpl (and its includes) for helmfile v1` });
   }
   const layers: StateLayer[] = [];
+  const fail = (message: string, line: number, hint: string): StateRead => {
+    findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so the releases of ${file} are not known: ${message}`, file, line, hint });
+    return { layers: [], ...acc, failed: true };
+  };
   for (const part of rendered ? stateParts(text) : [{ text, line: 1 }]) {
     let body = part.text;
     if (rendered && body.includes('{{')) {
-      const fail = (message: string, line: number, hint: string): StateRead => {
-        findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so the releases of ${file} are not known: ${message}`, file, line, hint });
-        return { layers: [], ...acc };
-      };
       if (!acc.known && READS_VALUES.test(body)) return fail('it reads environment values that are not known (see helmfile-value-not-read)', part.line, 'plan leaves these releases out; helmfile renders each part of the state file with the environment values before it');
       try {
         body = renderHelmfileTemplate(body, stateTemplateData(environment, acc.values), { fs, baseDir: dir, env }, { file, firstLine: part.line });
@@ -495,9 +497,16 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
     for (const d of parsed.docs) {
       if (!isObj(d.value)) continue;
       // helmfile reads no bases of a base ("nested `base` helmfile is unsupported").
-      for (const b of isBase || !Array.isArray(d.value.bases) ? [] : d.value.bases) {
+      for (const [k, b] of (isBase || !Array.isArray(d.value.bases) ? [] : d.value.bases).entries()) {
         if (typeof b !== 'string' || b.includes('{{')) continue;
-        partLayers.push(...readState(fs, joinRelative(dir, b) ?? b, findings, env, options, acc, { dir }).layers);
+        // helmfile fails the whole state when one of its bases cannot be loaded (loadBases).
+        const target = joinRelative(dir, b);
+        const line = d.locate(['bases', k]).line;
+        const hint = 'plan leaves these releases out; helmfile fails the state when a base cannot be loaded';
+        if (target === undefined || !fs.exists(target) || fs.isDirectory(target)) return fail(`bases[${k}] ${b} is not a file of this repository`, line, hint);
+        const base = readState(fs, target, findings, env, options, acc, { dir });
+        if (base.failed) return fail(`bases[${k}] ${b} is not read (see the helmfile-template-not-read at ${target})`, line, hint);
+        partLayers.push(...base.layers);
       }
       partLayers.push({ file, dir, value: d.value, locate: d.locate });
     }
