@@ -6,43 +6,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { cli, removeTree } from '../support/fleet-fixture.js';
+import { WEB_CHART, appNames, committedRepo, renderLeaves, webHelmfile } from '../support/helmfile-cli.js';
 import { parseStateValuesSet, mergeStateValues } from '../../src/load/helmfile-state-values.js';
 import { InputError } from '../../src/errors/index.js';
 
-const HELMFILE = `environments:
-  default:
-    values:
-      - ns: dev
-  prod:
-    values:
-      - ns: prod
----
-releases:
-  - name: web
-    namespace: {{ .Values.ns }}
-    chart: ./charts/web
-    values:
-      - host: web.{{ .Values.ns }}.example.org
-`;
-
-const CHART = {
-  'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
-  'charts/web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  host: {{ .Values.host | quote }}\n',
-};
+const HELMFILE = webHelmfile('web.{{ .Values.ns }}.example.org');
 
 function repo(files: Record<string, string> = {}): string {
-  const dir = writeTree({ 'helmfile.yaml.gotmpl': HELMFILE, ...CHART, ...files });
-  execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);
-  execFileSync('git', ['-C', dir, 'add', '-A']);
-  execFileSync('git', ['-C', dir, '-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'fixture']);
-  return dir;
+  return committedRepo({ 'helmfile.yaml.gotmpl': HELMFILE, ...WEB_CHART, ...files });
 }
 
-const appNames = (stdout: string) => (JSON.parse(stdout) as { clusters: { apps: { name: string }[] }[] }).clusters.flatMap((c) => c.apps.map((a) => a.name));
 
 test('plan --state-values-set: set values win over the environment\'s, the files\' over the environment\'s, and the plan says it read them', async () => {
   const dir = repo({ 'stage.yaml': 'ns: stage\n' });
@@ -69,11 +44,8 @@ test('plan --state-values-set: set values win over the environment\'s, the files
 test('render --leaves --state-values-set builds the release with the values its templates read from the set values', async () => {
   const dir = repo();
   try {
-    const out = join(dir, 'out');
-    const r = await cli(['render', '--repo', dir, '--leaves', '--out', out, '--state-values-set', 'ns=qa']);
-    assert.equal(r.code, 0, r.stderr);
-    const files = readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.yaml'));
-    const text = files.map((f) => readFileSync(join(out, f), 'utf8')).join('\n');
+    const { text, code, stderr } = await renderLeaves(dir, ['--state-values-set', 'ns=qa']);
+    assert.equal(code, 0, stderr);
     assert.match(text, /host: "?web\.qa\.example\.org"?/);
     assert.doesNotMatch(text, /web\.dev\.example\.org/);
   } finally {

@@ -6,16 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { cli, removeTree } from '../support/fleet-fixture.js';
+import { committedRepo } from '../support/helmfile-cli.js';
 
-function repo(files: Record<string, string>): string {
-  const dir = writeTree(files);
-  execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);
-  execFileSync('git', ['-C', dir, 'add', '-A']);
-  execFileSync('git', ['-C', dir, '-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'fixture']);
-  return dir;
-}
+const repo = committedRepo;
 
 interface Stage { name: string; description: string }
 
