@@ -97,6 +97,10 @@ releases:
   assert.deepEqual(ids(releases), ['web/a', 'web/b']);
   assert.deepEqual(findings.map((f) => `${f.severity} ${f.code} ${f.file}:${f.line}`), ['warning helmfile-state-not-yaml helmfile.yaml:1']);
   assert.match(findings[0]!.message, /helmfile v1 renders only \.gotmpl files \(unless HELMFILE_RENDER_YAML=true\) and fails on it as written/);
+  // YAML reads an unquoted {{ … }} as a flow map: the namespace was no string, and the release landed in default.
+  const flow = read({ 'helmfile.yaml': 'environments:\n  default:\n    values:\n      - ns: web\n---\nreleases:\n  - name: a\n    namespace: {{ .Values.ns }}\n    chart: oci://ghcr.io/example/a\n' }, 'helmfile.yaml');
+  assert.deepEqual(ids(flow.releases), ['web/a']);
+  assert.deepEqual(flow.findings.map((f) => f.code), ['helmfile-state-not-yaml']);
 });
 
 test('helmfile environments of a state that is not YAML until rendered are found where they are written, so -e NAME selects it', () => {

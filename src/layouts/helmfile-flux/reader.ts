@@ -431,6 +431,22 @@ function stateParts(text: string): { text: string; line: number }[] {
   return out;
 }
 
+/** A key YAML reads from an unquoted `{{ … }}` (a flow map in a flow map, stringified). */
+function hasActionKey(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasActionKey);
+  if (!isObj(v)) return false;
+  return Object.entries(v).some(([k, x]) => /^\{.*\}$/s.test(k) || hasActionKey(x));
+}
+
+/**
+ * A state's text that helmfile v1 cannot read as written but a template engine can: it does not
+ * parse as YAML, or an unquoted `{{ … }}` parses as a flow map (`namespace: {{ .Values.ns }}`),
+ * which v1 fails to read as the field's string.
+ */
+function notYamlUntilRendered(parsed: Located): boolean {
+  return parsed.errors.length > 0 || parsed.docs.some((d) => hasActionKey(d.value));
+}
+
 /** A state file read: its layers (bases before the part that names them), and the environment values after its last part. */
 interface StateRead extends EnvValues {
   layers: StateLayer[];
@@ -470,7 +486,7 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
   // helmfile v1 renders only `.gotmpl` state files; before v1 it rendered every one. A state that
   // is not YAML until rendered is read as the helmfile that can read it does (ADR 0404).
   let rendered = file.endsWith('.gotmpl') && text.includes('{{');
-  if (!rendered && text.includes('{{') && parseLocated(file, text, true).errors.length) {
+  if (!rendered && text.includes('{{') && notYamlUntilRendered(parseLocated(file, text, true))) {
     rendered = true;
     findings.push({ severity: 'warning', code: 'helmfile-state-not-yaml', message: `${scope}${file} is a Go template that is not YAML until rendered, and its name does not end in .gotmpl: fleetplan renders it as helmfile before v1 rendered every state file; helmfile v1 renders only .gotmpl files (unless HELMFILE_RENDER_YAML=true) and fails on it as written`, file, line: 1, hint: `rename it ${file}.gotmpl (and its includes) for helmfile v1` });
   }
