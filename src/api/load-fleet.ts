@@ -22,6 +22,7 @@ import type { ClusterSecret } from '../appset/types.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
 import type { Layout } from '../model/fleet.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
+import type { HelmfileStateValues } from '../load/helmfile-state-values.js';
 
 export interface LoadOptions {
   /** Read through this file system instead of the local disk. */
@@ -35,6 +36,11 @@ export interface LoadOptions {
    * templates are rendered with, as `helmfile -e NAME template` renders them (default `default`).
    */
   helmfileEnvironment?: string;
+  /**
+   * helmfile's `--state-values-file` and `--state-values-set` (readStateValues), merged over the
+   * environment values of the top-level helmfiles as `helmfile template` merges them.
+   */
+  helmfileStateValues?: HelmfileStateValues;
 }
 
 /**
@@ -56,7 +62,7 @@ export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
   const origin = options.origin ?? readRepositoryOrigin(fs.root);
   try {
     chosen = forced ? { reader: forced, findings: [] } : chooseLayout(fs);
-    result = chosen.reader.load(fs, { origin, ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}) });
+    result = chosen.reader.load(fs, { origin, ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}), ...(options.helmfileStateValues ? { helmfileStateValues: options.helmfileStateValues } : {}) });
   } catch (e) {
     // No fleet found, because its own file is a link out of the repository: say so, not "no fleet".
     const first = links[0];

@@ -106,6 +106,15 @@ export const helmfileEnvironmentOptions: OptionSpec = {
   environment: { type: 'string', short: 'e' },
 };
 
+/**
+ * helmfile's `--state-values-file FILE` and `--state-values-set KEY=VALUE` (repeatable): state
+ * values merged over the environment values of the top-level helmfiles (helmfile + Flux only).
+ */
+export const helmfileStateValuesOptions: OptionSpec = {
+  'state-values-file': { type: 'string', multiple: true },
+  'state-values-set': { type: 'string', multiple: true },
+};
+
 /** The flags of every command that works on some of the fleet's clusters. */
 export const clusterOptions: OptionSpec = {
   cluster: { type: 'string', multiple: true, short: 'c' },

@@ -3,10 +3,10 @@
  * real tools, choosing clusters, reporting findings. Imported by the actions that read a fleet.
  */
 import { isAbsolute, relative, resolve } from 'node:path';
-import { UsageError, parseSelector, selectClustersByLabels } from '../entry/core.js';
+import { InputError, UsageError, parseSelector, selectClustersByLabels } from '../entry/core.js';
 import type { Finding, Fleet } from '../entry/core.js';
-import { hasHelmfileBootstrap, loadFleet, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters } from '../entry/fleet-plan.js';
-import type { LoadResult } from '../entry/fleet-plan.js';
+import { hasHelmfileBootstrap, loadFleet, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters, readStateValues } from '../entry/fleet-plan.js';
+import type { HelmfileStateValues, LoadResult } from '../entry/fleet-plan.js';
 import { readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL } from '../entry/appset.js';
 import type { ClusterSecret } from '../entry/appset.js';
 import { readTextFile } from '../adapters/fs.js';
@@ -25,9 +25,12 @@ import { withStatus } from './progress.js';
 export async function load(ctx: CommandContext, options: { clusterSecrets?: boolean } = {}): Promise<LoadResult> {
   const root = repoRoot(ctx);
   const environment = helmfileEnvironment(ctx);
-  const result = loadFleet(root, environment !== undefined ? { helmfileEnvironment: environment } : {});
+  const stateValues = helmfileStateValues(ctx);
+  const result = loadFleet(root, { ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues ? { helmfileStateValues: stateValues } : {}) });
   // A helmfile repository whose releases are all unread in that environment (say, a requiredEnv) is still one: its findings say why.
-  if (environment !== undefined && !result.fleet.capabilities.helmfileEnvironments && !hasHelmfileBootstrap(result.fleet)) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
+  const helmfile = result.fleet.capabilities.helmfileEnvironments || hasHelmfileBootstrap(result.fleet);
+  if (environment !== undefined && !helmfile) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
+  if (stateValues && !helmfile) throw new UsageError(`${stateValues.given[0]}: helmfile's state values apply to helmfile + Flux repositories only`, { hint: `this repository is read as the ${result.fleet.layout} layout, which has no helmfile` });
   await completeRead(ctx, result, root, options);
   return result;
 }
@@ -38,6 +41,24 @@ export function helmfileEnvironment(ctx: CommandContext): string | undefined {
   if (e === undefined) return undefined;
   if (typeof e !== 'string' || e === '') throw new UsageError('--environment must name a helmfile environment', { hint: 'e.g. -e prod; leave it out for helmfile\'s default' });
   return e;
+}
+
+/**
+ * helmfile's `--state-values-file` (files from the current folder, as every file flag) and
+ * `--state-values-set` (commands with helmfileStateValuesOptions), or undefined when neither is given.
+ */
+export function helmfileStateValues(ctx: CommandContext): HelmfileStateValues | undefined {
+  const list = (name: string) => (Array.isArray(ctx.values[name]) ? (ctx.values[name] as unknown[]).map(String) : []);
+  const files = list('state-values-file');
+  const set = list('state-values-set');
+  if (!files.length && !set.length) return undefined;
+  const read = files.map((name) => ({ name, text: readTextFile(resolve(ctx.io.cwd, name), name) }));
+  try {
+    return readStateValues(read, set);
+  } catch (e) {
+    if (e instanceof InputError) throw new UsageError(e.message, { ...(e.hint ? { hint: e.hint } : {}), cause: e });
+    throw e;
+  }
 }
 
 /**

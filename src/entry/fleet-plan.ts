@@ -9,6 +9,8 @@ export { loadFleet, completeLoad } from '../api/load-fleet.js';
 export type { LoadOptions, CompleteLoadOptions } from '../api/load-fleet.js';
 export type { LoadResult } from '../load/native.js';
 export { completeFallbacks } from '../layouts/gitops-standards/fallback.js';
+export { readStateValues } from '../load/helmfile-state-values.js';
+export type { HelmfileStateValues } from '../load/helmfile-state-values.js';
 
 // 2 layering: resolve each cluster
 export { resolveFleet, selectClusters, resolveFleetLazily } from '../layering/resolve-fleet.js';

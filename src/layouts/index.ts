@@ -22,11 +22,14 @@ import { detectRosaRegional, loadRosaRegional } from './rosa-regional/entry.js';
 import { detectArgoCd, loadArgoCd, scanOf } from './argocd/reader.js';
 import { jsonnetArgoFiles } from './argocd/jsonnet.js';
 import type { Finding } from '../model/finding.js';
+import type { HelmfileStateValues } from '../load/helmfile-state-values.js';
 import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns } from './validated-patterns/reader.js';
 
 export interface LoadContext {
   origin?: RepositoryOrigin;
   helmfileEnvironment?: string;
+  /** helmfile's `--state-values-file`/`--state-values-set`, for the top-level helmfiles (ADR 0405). */
+  helmfileStateValues?: HelmfileStateValues;
 }
 
 export interface LayoutReader {

@@ -22,6 +22,16 @@ function dirOf(file: string): string {
   return i < 0 ? '.' : file.slice(0, i);
 }
 
+/**
+ * `text` with its Go template actions blanked and its lines kept: an action alone on its line
+ * becomes an empty line, one inside a line the scalar `_`, newlines inside an action stay.
+ */
+function withoutActions(text: string): string {
+  return text
+    .replace(/^[ \t]*\{\{[^\n]*?\}\}[ \t]*$/gm, '')
+    .replace(/\{\{[\s\S]*?\}\}/g, (m) => (m.includes('\n') ? m.replace(/[^\n]/g, '') : '_'));
+}
+
 function read(fs: RepoFileSystem, file: string): FileFacts {
   const out: FileFacts = { environments: [], bases: [], helmfiles: [] };
   let text: string;
@@ -30,10 +40,16 @@ function read(fs: RepoFileSystem, file: string): FileFacts {
   } catch {
     return out;
   }
-  const lc = lineCounter();
+  let lc = lineCounter();
   let docs: Document[];
   try {
     docs = parseAllDocuments(text, { lineCounter: lc }) as Document[];
+    // A state that is not YAML until rendered (a .gotmpl, or a helmfile.yaml that helmfile before
+    // v1 rendered): its environments are read with the template actions blanked, line for line.
+    if (docs.some((d) => d.errors.length) && text.includes('{{')) {
+      lc = lineCounter();
+      docs = parseAllDocuments(withoutActions(text), { lineCounter: lc }) as Document[];
+    }
   } catch {
     return out;
   }
@@ -50,14 +66,18 @@ function read(fs: RepoFileSystem, file: string): FileFacts {
           const spec = env.value as YamlNode | null;
           const values: string[] = [];
           let missingFileHandler: string | undefined;
+          const secrets: string[] = [];
           if (isMap(spec)) {
+            const sec = spec.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'secrets');
+            const secList = sec && isPair(sec) ? (sec.value as { items?: unknown[] } | null) : null;
+            for (const item of secList?.items ?? []) secrets.push(isScalar(item) ? String(item.value) : 'inline secrets');
             const h = spec.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'missingFileHandler');
             if (h && isPair(h) && isScalar(h.value)) missingFileHandler = String(h.value.value);
             const v = spec.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'values');
             const list = v && isPair(v) ? (v.value as { items?: unknown[] } | null) : null;
             for (const item of list?.items ?? []) values.push(isScalar(item) ? String(item.value) : 'inline values');
           }
-          out.environments.push({ name: String(env.key.value), file, line: lc.linePos((env.key as YamlNode).range?.[0] ?? 0).line, values, ...(missingFileHandler !== undefined ? { missingFileHandler } : {}) });
+          out.environments.push({ name: String(env.key.value), file, line: lc.linePos((env.key as YamlNode).range?.[0] ?? 0).line, values, ...(missingFileHandler !== undefined ? { missingFileHandler } : {}), ...(secrets.length ? { secrets } : {}) });
         }
       } else if ((key === 'bases' || key === 'helmfiles') && value !== null && 'items' in (value as object)) {
         for (const item of (value as { items: unknown[] }).items) {

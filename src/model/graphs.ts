@@ -113,6 +113,8 @@ export interface HelmfileEnvironment {
    */
   skipped?: string[];
   missingFileHandler?: string;
+  /** Its `secrets:` (sops files helmfile decrypts and merges over the values), as written. */
+  secrets?: string[];
 }
 
 /** The environments a helmfile knows (helmfile: its own documents, its bases, the helmfile that includes it). */
@@ -131,6 +133,8 @@ export interface FleetGraphs {
    * helmfile's `--environment`); absent: `default`.
    */
   helmfileEnvironment?: string;
+  /** helmfile's `--state-values-file`/`--state-values-set` flags the helmfiles were read with, as given. */
+  helmfileStateValues?: string[];
   /** Where the repository runs Flux with `--no-cross-namespace-refs` (absent: it does not). */
   noCrossNamespaceRefs?: { file: string; line: number };
 }

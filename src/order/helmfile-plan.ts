@@ -69,7 +69,8 @@ function chartOf(r: HelmfileRelease): ChartRef | undefined {
   return undefined;
 }
 
-function specOf(r: HelmfileRelease, environment: string, problems: string[]): HelmfileReleaseSpec | undefined {
+/** `read`: the environment the fleet was read in, whose values the reader's read values files hold. */
+function specOf(r: HelmfileRelease, environment: string, read: string, problems: string[]): HelmfileReleaseSpec | undefined {
   const where = `${r.file}:${r.line}`;
   const chart = chartOf(r);
   if (!chart) {
@@ -90,6 +91,12 @@ function specOf(r: HelmfileRelease, environment: string, problems: string[]): He
     }
     const v = entry.file;
     const file = fill(v, environment);
+    // A path written as a release template (`{{ .Release.Name }}`) that the reader rendered and read
+    // in this environment: its values, as helmfile gives them.
+    if (file.includes('{{') && !file.endsWith('.gotmpl') && entry.values !== undefined && environment === read) {
+      if (Object.keys(entry.values).length) values.push({ inline: entry.values, from: v });
+      continue;
+    }
     if (file.includes('{{') || file.endsWith('.gotmpl')) {
       const why = r.notRead?.find((n) => n.startsWith(`values ${v} `));
       problems.push(`${where}: release ${releaseId(r)}: values "${v}" is a helmfile template${why !== undefined ? ` fleetplan could not read: ${why.slice(`values ${v} `.length)}` : ', which fleetplan does not execute; give a plain values file'}`);
@@ -175,10 +182,11 @@ export function planHelmfileBootstrap(fleet: Fleet, cluster: string, chosen?: st
   const steps: HelmfileStep[] = [];
   const { releases, notes, problem } = selectEnvironment(graphs, environment);
   if (problem) problems.push(problem);
-  const crds = releases.filter((r) => r.phase === 'crds').map((r) => specOf(r, environment, problems)).filter((x): x is HelmfileReleaseSpec => x !== undefined);
+  const read = graphs.helmfileEnvironment ?? DEFAULT_HELMFILE_ENVIRONMENT;
+  const crds = releases.filter((r) => r.phase === 'crds').map((r) => specOf(r, environment, read, problems)).filter((x): x is HelmfileReleaseSpec => x !== undefined);
   if (crds.length) steps.push({ kind: 'crds', name: 'crds', releases: crds });
   for (const r of inNeedsOrder(releases.filter((x) => x.phase === 'apps'))) {
-    const spec = specOf(r, environment, problems);
+    const spec = specOf(r, environment, read, problems);
     const hooks = (r.hooks ?? []).flatMap((h) => {
       const event = h.events.includes('presync') ? 'presync' : h.events.includes('postsync') ? 'postsync' : undefined;
       if (!event) {
@@ -219,10 +227,12 @@ export function selectEnvironment(graphs: NonNullable<Fleet['graphs']>, environm
     const parts = [
       ...(used.length ? [`values ${used.join(', ')}: ${environment === read ? 'read into the helmfile templates' : `they feed helmfile templates, which fleetplan read with environment ${read}'s values (pass -e ${environment} to read them)`}`] : []),
       ...(skipped.size ? [`values ${[...skipped].join(', ')}: not in the repository, skipped as helmfile skips them (missingFileHandler: ${e.missingFileHandler})`] : []),
+      ...(e.secrets?.length ? [`secrets ${e.secrets.join(', ')}: not read (sops, decrypted by helmfile and merged over the values), so the templates that read the values are not read: see helmfile-value-not-read and helmfile-template-not-read`] : []),
     ];
     return parts.length ? ` (${parts.join('; ')})` : '';
   };
   const notes = [`helmfile environment ${environment}${where.length ? `: ${where.map((e) => `${e.file}:${e.line}${valuesNote(e)}`).join('; ')}` : environment === DEFAULT_HELMFILE_ENVIRONMENT ? " (helmfile's default)" : ''}`];
+  if (graphs.helmfileStateValues?.length) notes.push(`helmfile state values ${graphs.helmfileStateValues.join(' ')}: merged over the environment values of the top-level helmfiles, as helmfile merges them (not passed to their helmfiles:)`);
   for (const f of files.filter((x) => !selects(x))) {
     notes.push(`${f} does not define environment ${environment}: helmfile skips its releases (${graphs.helmfile.filter((r) => r.file === f).map(releaseId).join(', ')})`);
   }

@@ -79,6 +79,10 @@ export function planText(plan: Plan): string {
       for (const note of c.bootstrapNotes ?? []) lines.push(`    note: ${note}`);
       const w = Math.max(...c.bootstrap.map((b) => b.file.length));
       for (const b of c.bootstrap) lines.push(`    ${b.file.padEnd(w)}  ${b.description}`);
+    } else if (c.bootstrapNotes?.length) {
+      // Nothing the bootstrap can run: its notes say why (-o json has them too).
+      lines.push('  bootstrap');
+      for (const note of c.bootstrapNotes) lines.push(`    note: ${note}`);
     }
     const width = Math.max(0, ...c.waves.map((w) => String(w.wave).length));
     for (const w of c.waves) {

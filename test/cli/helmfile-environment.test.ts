@@ -5,43 +5,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { WEB_CHART, appNames, committedRepo, renderLeaves, webHelmfile } from '../support/helmfile-cli.js';
 
 /** Namespace and a values template read from the environment; `only` is defined in prod alone. */
-const HELMFILE = `environments:
-  default:
-    values:
-      - ns: dev
-  prod:
-    values:
-      - ns: prod
-        only: yes
----
-releases:
-  - name: web
-    namespace: {{ .Values.ns }}
-    chart: ./charts/web
-    values:
-      - host: web.{{ .Environment.Name }}.example.org
-`;
-
-const CHART = {
-  'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
-  'charts/web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  host: {{ .Values.host | quote }}\n',
-};
+const HELMFILE = webHelmfile('web.{{ .Environment.Name }}.example.org', '        only: yes\n');
 
 function repo(helmfile = HELMFILE): string {
-  const dir = writeTree({ 'helmfile.yaml.gotmpl': helmfile, ...CHART });
-  execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);
-  execFileSync('git', ['-C', dir, 'add', '-A']);
-  execFileSync('git', ['-C', dir, '-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'fixture']);
-  return dir;
+  return committedRepo({ 'helmfile.yaml.gotmpl': helmfile, ...WEB_CHART });
 }
 
-const appNames = (stdout: string) => (JSON.parse(stdout) as { clusters: { apps: { name: string }[] }[] }).clusters.flatMap((c) => c.apps.map((a) => a.name));
 
 test('plan -e NAME renders the helmfile templates with that environment\'s values, and says they were read', async () => {
   const dir = repo();
@@ -62,11 +37,8 @@ test('plan -e NAME renders the helmfile templates with that environment\'s value
 test('render --leaves -e NAME builds the release with that environment\'s namespace and values', async () => {
   const dir = repo();
   try {
-    const out = join(dir, 'out');
-    const r = await cli(['render', '--repo', dir, '--leaves', '--out', out, '-e', 'prod']);
-    assert.equal(r.code, 0, r.stderr);
-    const files = readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.yaml'));
-    const text = files.map((f) => readFileSync(join(out, f), 'utf8')).join('\n');
+    const { files, text, code, stderr } = await renderLeaves(dir, ['-e', 'prod']);
+    assert.equal(code, 0, stderr);
     assert.match(text, /host: "?web\.prod\.example\.org"?/);
     assert.doesNotMatch(text, /web\.default\.example\.org/);
     assert.ok(files.some((f) => f.includes('prod')), files.join(', '));

@@ -14,6 +14,9 @@ export async function validateBase(ctx: CommandContext, format: string): Promise
   if (ctx.values.leaves !== undefined || ctx.values['argocd-crds'] !== undefined) {
     throw new UsageError('--base compares the repository statically; --leaves and --argocd-crds do not combine with it');
   }
+  if (ctx.values['state-values-set'] !== undefined || ctx.values['state-values-file'] !== undefined) {
+    throw new UsageError('--base does not take helmfile state values yet (--state-values-set, --state-values-file)', { hint: 'validate without --base to read the helmfiles with them' });
+  }
   const delta = await validateAgainstBase({
     root: repoRoot(ctx),
     base,

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command.js';
-import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions } from '../command.js';
+import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions, helmfileStateValuesOptions } from '../command.js';
 
 export const FORMATS = ['text', 'json', 'yaml', 'mermaid', 'dot'] as const;
 
@@ -17,6 +17,9 @@ ApplicationSet generates, computed offline from the repository at the sector's r
   -e, --environment NAME  (helmfile + Flux) the helmfile environment whose releases the bootstrap
                phases show and whose values the helmfile templates are rendered with, as
                helmfile -e NAME (default "default")
+  --state-values-set KEY=VALUE, --state-values-file FILE  (helmfile + Flux; repeatable) helmfile's
+               state values, merged over the environment values of the top-level helmfiles as
+               helmfile merges them (the files, then the set values); FILE from the current folder
   --clusters FILE  cluster Secrets for the ApplicationSets of a repository read as Argo CD
                reads it (the argocd layout), instead of the repository's own
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
@@ -30,6 +33,6 @@ Exits 1 when the fleet has errors (they are printed to stderr, and included in -
     { what: 'the hub\'s waves as a Mermaid flowchart', run: 'fleetplan plan --repo examples/lab --cluster hub -o mermaid' },
     { what: 'an Argo CD repository of several examples: only what the root Application in bootstrap/root-app.yaml reaches', run: 'fleetplan plan --repo ../gitops-examples --root bootstrap/root-app.yaml', notRun: 'needs a repository read as Argo CD reads it' },
   ],
-  options: { ...clusterOptions, ...clusterSecretsOptions, ...helmfileEnvironmentOptions, output: { type: 'string', short: 'o' } },
+  options: { ...clusterOptions, ...clusterSecretsOptions, ...helmfileEnvironmentOptions, ...helmfileStateValuesOptions, output: { type: 'string', short: 'o' } },
   complete: { flags: { output: FORMATS, clusters: 'file', root: 'file', environment: 'none' } },
 };

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command.js';
-import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions } from '../command.js';
+import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions, helmfileStateValuesOptions } from '../command.js';
 
 export const FORMATS = ['yaml', 'json'] as const;
 
@@ -52,6 +52,9 @@ extVars, tlas and libs; imports only inside the repository; 90 s and 64 MiB per 
 app is not built and says so.
   -e, --environment NAME  (helmfile + Flux) read the helmfiles as helmfile -e NAME does: that
                environment's values in their templates, its helmfiles run (default "default")
+  --state-values-set KEY=VALUE, --state-values-file FILE  (helmfile + Flux; repeatable) helmfile's
+               state values, merged over the environment values of the top-level helmfiles as
+               helmfile merges them (the files, then the set values); FILE from the current folder
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
                repository read as Argo CD reads it, relative to --repo: only what it reaches is
                read (default: every Argo CD object no other object applies is guessed a root)`,
@@ -70,6 +73,7 @@ app is not built and says so.
     ...clusterOptions,
     ...clusterSecretsOptions,
     ...helmfileEnvironmentOptions,
+    ...helmfileStateValuesOptions,
     out: { type: 'string' },
     output: { type: 'string', short: 'o' },
     leaves: { type: 'boolean' },
@@ -81,5 +85,5 @@ app is not built and says so.
     fetch: { type: 'boolean' },
     'registry-config': { type: 'string' },
   },
-  complete: { flags: { environment: 'none', phase: ['1', '2'], output: FORMATS, clusters: 'file', root: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', jsonnet: 'file', 'registry-config': 'file' } },
+  complete: { flags: { environment: 'none', 'state-values-file': 'file', 'state-values-set': 'none', phase: ['1', '2'], output: FORMATS, clusters: 'file', root: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', jsonnet: 'file', 'registry-config': 'file' } },
 };

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command.js';
-import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions } from '../command.js';
+import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions, helmfileStateValuesOptions } from '../command.js';
 
 export const FORMATS = ['text', 'json', 'yaml', 'sarif'] as const;
 
@@ -30,6 +30,9 @@ Turn a code off or change its severity in fleet.yaml spec.validation.rules; -o s
 Exit 1 on errors, 0 when there are only warnings or nothing.
   -e, --environment NAME  (helmfile + Flux) read the helmfiles as helmfile -e NAME does: that
                environment's values in their templates, its helmfiles run (default "default")
+  --state-values-set KEY=VALUE, --state-values-file FILE  (helmfile + Flux; repeatable) helmfile's
+               state values, merged over the environment values of the top-level helmfiles as
+               helmfile merges them (the files, then the set values); FILE from the current folder
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
                repository read as Argo CD reads it, relative to --repo: only what it reaches is
                read (default: every Argo CD object no other object applies is guessed a root)`,
@@ -40,6 +43,6 @@ Exit 1 on errors, 0 when there are only warnings or nothing.
     { what: 'only the findings the uncommitted edits introduce or fix', run: 'fleetplan validate --repo examples/lab --base HEAD' },
     { what: 'check the objects render --leaves built instead of reading the sources', run: 'fleetplan validate --repo examples/lab --leaves out', notRun: 'needs the output of render --leaves --out out' },
   ],
-  options: { ...clusterOptions, ...clusterSecretsOptions, ...helmfileEnvironmentOptions, output: { type: 'string', short: 'o' }, leaves: { type: 'string' }, 'argocd-crds': { type: 'string' }, base: { type: 'string' } },
-  complete: { flags: { environment: 'none', output: FORMATS, clusters: 'file', root: 'file', leaves: 'dir', 'argocd-crds': 'file', base: 'none' } },
+  options: { ...clusterOptions, ...clusterSecretsOptions, ...helmfileEnvironmentOptions, ...helmfileStateValuesOptions, output: { type: 'string', short: 'o' }, leaves: { type: 'string' }, 'argocd-crds': { type: 'string' }, base: { type: 'string' } },
+  complete: { flags: { environment: 'none', 'state-values-file': 'file', 'state-values-set': 'none', output: FORMATS, clusters: 'file', root: 'file', leaves: 'dir', 'argocd-crds': 'file', base: 'none' } },
 };

@@ -22,6 +22,7 @@ import { fluxSubstitute, FluxSubstituteError, fluxSubstitutionHint } from '../..
 import { fluxVariables, setFluxBuildScopes } from '../../load/flux-variables.js';
 import type { FluxBuildScope } from '../../load/flux-variables.js';
 import type { ConfigLookup, RepoObject } from '../../load/flux-variables.js';
+import type { HelmfileStateValues } from '../../load/helmfile-state-values.js';
 import { findNoCrossNamespaceRefs, groupSource, helmfileFiles, readDocs, readHelmfile, releaseSource } from '../helmfile-flux/reader.js';
 import type { AppPlace } from '../helmfile-flux/reader.js';
 import type { HelmfileRelease } from '../../model/graphs.js';
@@ -670,8 +671,9 @@ function helmfileNote(releases: readonly HelmfileRelease[], cluster: string): st
   return `bootstrap: the helmfile releases of ${files} run before Flux (their CRD phase first); their templates are executed as helmfile does, with ${HELMFILE_CLUSTER_ENV}=${cluster}${unread.length ? `; not read: ${unread.join(' | ')}` : ''}`;
 }
 
-export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironment?: string } = {}): LoadResult {
+export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues } = {}): LoadResult {
   const environment = context.helmfileEnvironment;
+  const stateValues = context.helmfileStateValues;
   const findings: Finding[] = [];
   const entries = clusterEntries(fs);
   const flux: FluxKustomization[] = [];
@@ -708,7 +710,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
     const releases: HelmfileRelease[] = [];
     const uninstalled: HelmfileRelease[] = [];
     const env = new Map([[HELMFILE_CLUSTER_ENV, e.cluster]]);
-    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, uninstalled, ...(environment !== undefined ? { environment } : {}) });
+    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}) });
     const read = readCluster(fs, e);
     const charts = helmReleaseChecks(read);
     read.findings.push(...charts.findings);
@@ -865,7 +867,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
   const sources = new Map<string, SourceFile>();
   for (const [file, g] of sourceApps) sources.set(file, groupSource(file, g.apps, g.at));
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, entries.flatMap((e) => yamlFiles(fs, e.dir, 0, [])));
-  const graphs: FleetGraphs = { helmfile: [], flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(environment !== undefined ? { helmfileEnvironment: environment } : {}) };
+  const graphs: FleetGraphs = { helmfile: [], flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues?.given.length ? { helmfileStateValues: stateValues.given } : {}) };
   const fleet: Fleet = {
     // leafVariables: false — Flux substitutes its own post-build variables; fleetplan's cluster variables never reach these leaves.
     // appVariables: false — kustomize-controller substitutes only in a Kustomization's built output with postBuild (read above with fluxSubstitute); never fleetplan's variables in its fields (ADR 0344).

@@ -34,8 +34,11 @@ import { KUSTOMIZATION_FILES, applyListing, applyPatches, listingChains, notEmul
 import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
 import { readHelmfileEnvironments } from '../../load/helmfile-environments.js';
+import { applyStateValues } from '../../load/helmfile-state-values.js';
+import type { HelmfileStateValues } from '../../load/helmfile-state-values.js';
 import { HelmfileTemplateError, releaseTemplateData, renderHelmfileTemplate } from './template.js';
 import { DEFAULT_HELMFILE_ENVIRONMENT, selectEnvironment } from '../../order/helmfile-plan.js';
+import type { HelmfileTemplateContext } from './template.js';
 import { isFluxKustomization as isFluxKustomizationObject } from '../../model/k8s.js';
 
 export const CLUSTER_NAME = 'cluster';
@@ -155,7 +158,9 @@ interface Located {
  */
 function parseLocated(file: string, text: string, merge = false, kustomize = false): Located {
   const lc = lineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lc, merge, ...(kustomize ? { customTags: kyamlTags } : {}) });
+  // logLevel error: the yaml package's warnings (a flow map as a key, stringified) would go to the
+  // process's stderr; a key like `{{ … }}` in a template read as YAML is said by the findings instead.
+  const docs = parseAllDocuments(text, { lineCounter: lc, merge, logLevel: 'error', ...(kustomize ? { customTags: kyamlTags } : {}) });
   const errors: Finding[] = [];
   const list = Array.isArray(docs) ? docs : [];
   const out: Located['docs'] = [];
@@ -389,6 +394,8 @@ export interface HelmfileReadOptions {
   environment?: string;
   /** A sub-helmfile's `values:` (helmfile's override values, merged over its environment values). */
   override?: Record<string, unknown>;
+  /** The command line's state values (a top-level helmfile only: helmfile does not pass them to its `helmfiles:`). */
+  stateValues?: HelmfileStateValues;
   /** A sub-helmfile's `selectors:` (or its parent's, inherited): only matching releases are read. */
   selectors?: readonly string[];
   /** The helmfiles being read, outermost first (a sub-helmfile that includes one of them is a loop). */
@@ -455,9 +462,27 @@ function stateParts(text: string): { text: string; line: number }[] {
   return out;
 }
 
+/** A key YAML reads from an unquoted `{{ … }}` (a flow map in a flow map, stringified). */
+function hasActionKey(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasActionKey);
+  if (!isObj(v)) return false;
+  return Object.entries(v).some(([k, x]) => /^\{.*\}$/s.test(k) || hasActionKey(x));
+}
+
+/**
+ * A state's text that helmfile v1 cannot read as written but a template engine can: it does not
+ * parse as YAML, or an unquoted `{{ … }}` parses as a flow map (`namespace: {{ .Values.ns }}`),
+ * which v1 fails to read as the field's string.
+ */
+function notYamlUntilRendered(parsed: Located): boolean {
+  return parsed.errors.length > 0 || parsed.docs.some((d) => hasActionKey(d.value));
+}
+
 /** A state file read: its layers (bases before the part that names them), and the environment values after its last part. */
 interface StateRead extends EnvValues {
   layers: StateLayer[];
+  /** The file could not be read (helmfile fails it): a finding says why. */
+  failed?: boolean;
 }
 
 /**
@@ -480,18 +505,30 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
     return { layers: [], ...start };
   }
   const environment = options.environment ?? 'default';
-  const override = (v: EnvValues): EnvValues => (options.override && !isBase ? { values: deepMerge(v.values, options.override) as Record<string, unknown>, known: v.known } : v);
+  // Override values (a sub-helmfile entry's `values:`, the command line's state values) are merged
+  // over the environment values at the start and after every part, as helmfile's loader does.
+  const override = (v: EnvValues): EnvValues => {
+    if (isBase || (!options.override && !options.stateValues)) return v;
+    const values = options.override ? (deepMerge(v.values, options.override) as Record<string, unknown>) : v.values;
+    return { values: options.stateValues ? applyStateValues(values, options.stateValues) : values, known: v.known };
+  };
   let acc = override(start);
   const scope = options.scope ? `${options.scope}: ` : '';
-  const rendered = file.endsWith('.gotmpl') && text.includes('{{');
+  // helmfile v1 renders only `.gotmpl` state files; before v1 it rendered every one. A state that
+  // is not YAML until rendered is read as the helmfile that can read it does (ADR 0404).
+  let rendered = file.endsWith('.gotmpl') && text.includes('{{');
+  if (!rendered && text.includes('{{') && notYamlUntilRendered(parseLocated(file, text, true))) {
+    rendered = true;
+    findings.push({ severity: 'warning', code: 'helmfile-state-not-yaml', message: `${scope}${file} is a Go template that is not YAML until rendered, and its name does not end in .gotmpl: fleetplan renders it as helmfile before v1 rendered every state file; helmfile v1 renders only .gotmpl files (unless HELMFILE_RENDER_YAML=true) and fails on it as written`, file, line: 1, hint: `rename it ${file}.gotmpl (and its includes) for helmfile v1` });
+  }
   const layers: StateLayer[] = [];
+  const fail = (message: string, line: number, hint: string): StateRead => {
+    findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so the releases of ${file} are not known: ${message}`, file, line, hint });
+    return { layers: [], ...acc, failed: true };
+  };
   for (const part of rendered ? stateParts(text) : [{ text, line: 1 }]) {
     let body = part.text;
     if (rendered && body.includes('{{')) {
-      const fail = (message: string, line: number, hint: string): StateRead => {
-        findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so the releases of ${file} are not known: ${message}`, file, line, hint });
-        return { layers: [], ...acc };
-      };
       if (!acc.known && READS_VALUES.test(body)) return fail('it reads environment values that are not known (see helmfile-value-not-read)', part.line, 'plan leaves these releases out; helmfile renders each part of the state file with the environment values before it');
       try {
         body = renderHelmfileTemplate(body, stateTemplateData(environment, acc.values), { fs, baseDir: dir, env }, { file, firstLine: part.line });
@@ -507,9 +544,16 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
     for (const d of parsed.docs) {
       if (!isObj(d.value)) continue;
       // helmfile reads no bases of a base ("nested `base` helmfile is unsupported").
-      for (const b of isBase || !Array.isArray(d.value.bases) ? [] : d.value.bases) {
+      for (const [k, b] of (isBase || !Array.isArray(d.value.bases) ? [] : d.value.bases).entries()) {
         if (typeof b !== 'string' || b.includes('{{')) continue;
-        partLayers.push(...readState(fs, joinRelative(dir, b) ?? b, findings, env, options, acc, { dir }).layers);
+        // helmfile fails the whole state when one of its bases cannot be loaded (loadBases).
+        const target = joinRelative(dir, b);
+        const line = d.locate(['bases', k]).line;
+        const hint = 'plan leaves these releases out; helmfile fails the state when a base cannot be loaded';
+        if (target === undefined || !fs.exists(target) || fs.isDirectory(target)) return fail(`bases[${k}] ${b} is not a file of this repository`, line, hint);
+        const base = readState(fs, target, findings, env, options, acc, { dir });
+        if (base.failed) return fail(`bases[${k}] ${b} is not read (see the helmfile-template-not-read at ${target})`, line, hint);
+        partLayers.push(...base.layers);
       }
       partLayers.push({ file, dir, value: d.value, locate: d.locate });
     }
@@ -544,13 +588,16 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
     const dir = layer.dir;
     layer.value.releases.forEach((r: unknown, i: number) => {
       if (!isObj(r) || typeof r.name !== 'string') return;
-      const ns = stateNamespace ?? str(r.namespace) ?? 'default';
       const pos = doc.locate(['releases', i]);
       const inherited = inheritedTemplates(r, v).flatMap((t) => (templates[t] ? [templates[t]!] : []));
       const at = (p: YamlPath) => doc.locate(['releases', i, ...p]);
       const chartField = releaseField(r, inherited, 'chart', file, at);
       const versionField = releaseField(r, inherited, 'version', file, at);
-      const id = `${ns}/${r.name}`;
+      // The state's `namespace:` replaces the release's before helmfile renders it (ApplyOverrides).
+      const identity = releaseIdentity({ name: r.name, namespace: stateNamespace ?? str(r.namespace) ?? 'default', ...(stateNamespace === undefined ? { field: 'namespace' } : {}) }, { file, at, index: i, known: stateValues.known, values: stateValues.values, environment, ctx: { fs, baseDir: dir, env }, findings, options });
+      if (identity === undefined) return;
+      const { name: releaseName, namespace: ns } = identity;
+      const id = `${ns}/${releaseName}`;
       const notRead: string[] = [];
       // Where this release's findings go: none for a release helmfile uninstalls (set below).
       let sink = findings;
@@ -564,7 +611,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
           return undefined;
         }
         try {
-          const data = releaseTemplateData({ name: r.name as string, namespace: ns, chart: chartField?.value, version: versionField?.value }, environment, stateValues.values);
+          const data = releaseTemplateData({ name: releaseName, namespace: ns, chart: chartField?.value, version: versionField?.value }, environment, stateValues.values);
           return renderHelmfileTemplate(f.value, data, { fs, baseDir: dir, env }, { file: f.file, firstLine: f.line }).trim();
         } catch (e) {
           if (!(e instanceof HelmfileTemplateError)) throw e;
@@ -584,11 +631,13 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         if (!stateValues.known) notRead.push(`condition ${r.condition} (${file}:${at(['condition']).line}: it reads environment values that are not known: see helmfile-value-not-read)`);
         else if (!conditionEnabled(r.condition, stateValues.values)) return;
       }
-      if (options.selectors?.length && !options.selectors.some((sel) => selectorMatches(sel, releaseLabels(r, ns, chart, commonLabels)))) return;
+      if (options.selectors?.length && !options.selectors.some((sel) => selectorMatches(sel, releaseLabels(r, releaseName, ns, chart, commonLabels)))) return;
       const needs: GraphRef[] = [];
-      (Array.isArray(r.needs) ? r.needs : []).forEach((n: unknown, j: number) => {
-        if (typeof n !== 'string') return;
+      (Array.isArray(r.needs) ? r.needs : []).forEach((written: unknown, j: number) => {
+        if (typeof written !== 'string') return;
         const p = doc.locate(['releases', i, 'needs', j]);
+        const n = fieldValue({ value: written, file, line: p.line }, `needs[${j}] ${written}`);
+        if (n === undefined) return;
         const parts = n.split('/');
         const name = parts[parts.length - 1]!;
         const namespace = parts.length >= 2 ? parts[parts.length - 2] : undefined;
@@ -598,7 +647,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const applies: string[] = [];
       for (const h of Array.isArray(r.hooks) ? r.hooks : []) {
         if (!isObj(h) || h.command !== 'kubectl' || !Array.isArray(h.args)) continue;
-        const hargs = h.args.map((a) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name)));
+        const hargs = h.args.map((a) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, releaseName));
         if (hargs[0] === 'wait') {
           for (const a of hargs) {
             const m = /^crds?\/[^.]+\.(.+)$/.exec(a) ?? /^customresourcedefinitions?\/[^.]+\.(.+)$/.exec(a);
@@ -615,7 +664,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const hooks: HelmfileHook[] = [];
       (Array.isArray(r.hooks) ? r.hooks : []).forEach((h: unknown, j: number) => {
         if (!isObj(h) || typeof h.command !== 'string') return;
-        const fill = (a: unknown) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, String(r.name));
+        const fill = (a: unknown) => String(a).replace(/\{\{\s*\.Release\.Namespace\s*\}\}/g, ns).replace(/\{\{\s*\.Release\.Name\s*\}\}/g, releaseName);
         hooks.push({ events: Array.isArray(h.events) ? h.events.map(String) : [], command: h.command, args: Array.isArray(h.args) ? h.args.map(fill) : [], line: doc.locate(['releases', i, 'hooks', j]).line });
       });
       const missingFileHandler = str(r.missingFileHandler) ?? inherited.map((t) => str(t.body.missingFileHandler)).find((x) => x !== undefined);
@@ -684,7 +733,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
             notRead.push(`values ${x} (${path}: it reads environment values that are not known: see helmfile-value-not-read)`);
             return [{ file: x }];
           }
-          const data = releaseTemplateData({ name: r.name as string, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
+          const data = releaseTemplateData({ name: releaseName, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
           const text = renderHelmfileTemplate(source, data, { fs, baseDir: dirOf(path), env }, { file: path, firstLine: 1 });
           const parsed = parseYamlAll(text, { schema: 'core' })[0] ?? {};
           if (!isObj(parsed)) throw new HelmfileTemplateError(`the rendered values are not a map of values`, path, 1, 'template');
@@ -725,7 +774,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const repoName = chart !== undefined && !chart.startsWith('.') && !chart.startsWith('/') && !chart.includes('://') ? chart.split('/')[0] : undefined;
       const repo = repoName !== undefined && Array.isArray(v.repositories) ? v.repositories.find((x: unknown) => isObj(x) && x.name === repoName) : undefined;
       const release: HelmfileRelease = {
-        name: r.name,
+        name: releaseName,
         namespace: ns,
         phase,
         ...(chart !== undefined ? { chart } : {}),
@@ -751,6 +800,59 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       (uninstalled ? options.uninstalled! : releases).push(release);
     });
   }
+}
+
+/** Where a release is written and what its templates are rendered with. */
+interface IdentityContext {
+  file: string;
+  at: (p: YamlPath) => { line: number };
+  index: number;
+  known: boolean;
+  values: Record<string, unknown>;
+  environment: string;
+  ctx: HelmfileTemplateContext;
+  findings: Finding[];
+  options: HelmfileReadOptions;
+}
+
+/**
+ * A release's name and namespace as helmfile renders them in every state file (release.go
+ * ExecuteTemplateExpressions, repeated with the release's new fields until nothing changes, at most
+ * six passes). When a field cannot be rendered (it reads environment values that are not known, or
+ * the template fails) the release has no identity: one `helmfile-template-not-read` at the field,
+ * and undefined (the release is left out, never named by its template text). `field` is absent
+ * when the namespace is the state's `namespace:`, which helmfile does not render.
+ */
+function releaseIdentity(written: { name: string; namespace: string; field?: 'namespace' }, c: IdentityContext): { name: string; namespace: string } | undefined {
+  const scope = c.options.scope ? `${c.options.scope}: ` : '';
+  const fields = [{ key: 'name' as const, text: written.name, path: ['name'] }, ...(written.field ? [{ key: 'namespace' as const, text: written.namespace, path: ['namespace'] }] : [])].filter((f) => f.text.includes('{{'));
+  let cur = { name: written.name, namespace: written.namespace };
+  for (const f of fields) {
+    if (c.known || !READS_VALUES.test(f.text)) continue;
+    const line = c.at(f.path).line;
+    c.findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so release ${written.name} is not read: releases[${c.index}].${f.key} ${f.text} reads environment values that are not known (see helmfile-value-not-read)`, file: c.file, line, hint: 'plan, render and validate leave the release out; helmfile renders it with the decrypted secrets, so render it where the keys are' });
+    return undefined;
+  }
+  let fixed = fields.length === 0;
+  for (let pass = 0; pass < 6 && !fixed; pass++) {
+    const next = { ...cur };
+    for (const f of fields) {
+      try {
+        next[f.key] = renderHelmfileTemplate(f.text, releaseTemplateData(cur, c.environment, c.values), c.ctx, { file: c.file, firstLine: c.at(f.path).line }).trim();
+      } catch (e) {
+        if (!(e instanceof HelmfileTemplateError)) throw e;
+        c.findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so release ${written.name} is not read: releases[${c.index}].${f.key}: ${e.message}`, file: e.file, line: e.line, hint: 'plan, render and validate leave the release out; helmfile fails the same way' });
+        return undefined;
+      }
+    }
+    fixed = next.name === cur.name && next.namespace === cur.namespace;
+    cur = next;
+  }
+  if (!fixed) {
+    c.findings.push({ severity: 'warning', code: 'helmfile-template-not-read', message: `${scope}helmfile template not read, so release ${written.name} is not read: its name and namespace still change after six passes (helmfile: "recursive references can't be resolved")`, file: c.file, line: c.at([]).line, hint: 'plan, render and validate leave the release out; helmfile fails the same way' });
+    return undefined;
+  }
+  return cur;
 }
 
 /** helmfile's ConditionEnabled: `foo.enabled` is true in the environment values (a missing `enabled` is false). */
@@ -802,10 +904,10 @@ function releaseLabelsAsGiven(r: Record<string, unknown>, inherited: readonly Re
 }
 
 /** The labels a selector sees: the state's commonLabels, the release's, and helmfile's own name, namespace and chart. */
-function releaseLabels(r: Record<string, unknown>, namespace: string, chart: string | undefined, common: Record<string, unknown>): Record<string, string> {
+function releaseLabels(r: Record<string, unknown>, name: string, namespace: string, chart: string | undefined, common: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...common, ...(isObj(r.labels) ? r.labels : {}) })) out[k] = String(v);
-  out.name = String(r.name);
+  out.name = name;
   out.namespace = namespace;
   if (chart !== undefined) out.chart = chart.split('/').pop()!;
   return out;
@@ -888,7 +990,7 @@ function readSubHelmfiles(fs: RepoFileSystem, layers: readonly StateLayer[], fin
           findings.push({ severity: 'warning', code: 'helmfile-state-not-read', message: `${scope}helmfiles[${j}]: ${target} not read: its values are not known (see helmfile-value-not-read)`, file: l.file, line: at.line, column: at.column, hint: 'plan, render and validate leave these releases out' });
           continue;
         }
-        const { override: _parent, selectors: _sel, ...rest } = options;
+        const { override: _parent, selectors: _sel, stateValues: _cli, ...rest } = options;
         readHelmfile(fs, target, findings, releases, { ...rest, ...(Object.keys(override.values).length ? { override: override.values } : {}), ...(selectors?.length ? { selectors } : {}) });
       }
     });
@@ -1241,18 +1343,19 @@ export function groupSource(file: string, apps: Record<string, AppSpec>, at: Map
   };
 }
 
-export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string } = {}): LoadResult {
+export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues } = {}): LoadResult {
   const environment = context.helmfileEnvironment;
+  const stateValues = context.helmfileStateValues;
   const findings: Finding[] = [];
   const releases: HelmfileRelease[] = [];
   // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
   const nested = new Set<string>();
   const uninstalled: HelmfileRelease[] = [];
-  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(environment !== undefined ? { environment } : {}) });
+  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}) });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
-  const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(helmfileEnvironments.length ? { helmfileEnvironments } : {}), ...(environment !== undefined ? { helmfileEnvironment: environment } : {}) };
+  const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(helmfileEnvironments.length ? { helmfileEnvironments } : {}), ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues?.given.length ? { helmfileStateValues: stateValues.given } : {}) };
 
   // Waves: CRD phase 0; apps phase 1 + depth of needs; Flux after the bootstrap by dependsOn depth.
   const crds = releases.filter((r) => r.phase === 'crds');

@@ -4,7 +4,7 @@
  * read instead of guessed (docs/adr/0320-helmfile-templates-executed.md):
  *
  * - text/template with `missingkey=error`, sprig's function set, and helmfile's own functions:
- *   `readFile`, `isFile`, `isDir`, `readDir`, `tpl`, `toYaml`, `fromYaml`, `required`,
+ *   `readFile`, `isFile`, `isDir`, `readDir`, `readDirEntries`, `tpl`, `toYaml`, `fromYaml`, `required`,
  *   `requiredEnv`, `env`, `get`/`getOrNil`, `setValueAtPath` (helmfile's `get` is sprig's `sprigGet`);
  * - `readFile` resolves relative names against the renderer's base directory: the state file's
  *   directory for release fields, the values file's own directory for a `.gotmpl` values file; a
@@ -105,6 +105,12 @@ function helmfileFuncs(ctx: HelmfileTemplateContext, render: (text: string, data
     const p = resolve(name);
     if (!ctx.fs.isDirectory(p)) throw new Refused(`ReadDir ${JSON.stringify(p)}: no such directory`, 'file');
     return ctx.fs.list(p).filter((e) => !ctx.fs.isDirectory(`${p}/${e}`)).map((e) => (name.endsWith('/') ? `${name}${e}` : `${name}/${e}`));
+  }) as never));
+  // helmfile's readDirEntries: os.ReadDir's entries (by name), read in templates as .Name and .IsDir.
+  m.set('readDirEntries', def(['string'], ((name: string) => {
+    const p = resolve(name);
+    if (!ctx.fs.isDirectory(p)) throw new Refused(`ReadDirEntries ${JSON.stringify(p)}: no such directory`, 'file');
+    return [...ctx.fs.list(p)].sort().map((e) => ({ Name: e, IsDir: ctx.fs.isDirectory(`${p}/${e}`) }));
   }) as never));
   m.set('tpl', def(['string', 'any'], ((text: string, data: GoValue) => render(text, data)) as never));
   m.set('toYaml', def(['any'], toYaml as never));

@@ -1,0 +1,128 @@
+/**
+ * helmfile's `--state-values-set KEY=VALUE` and `--state-values-file FILE` on plan, render and
+ * validate (ADR 0405): merged over the environment values of the top-level helmfiles as helmfile
+ * merges them (environment values, then the files in order, then the set values), again after every
+ * part of a state; a sub-helmfile of `helmfiles:` does not get them. Small repositories written by the tests.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { cli, removeTree } from '../support/fleet-fixture.js';
+import { WEB_CHART, appNames, committedRepo, renderLeaves, webHelmfile } from '../support/helmfile-cli.js';
+import { parseStateValuesSet, mergeStateValues } from '../../src/load/helmfile-state-values.js';
+import { InputError } from '../../src/errors/index.js';
+
+const HELMFILE = webHelmfile('web.{{ .Values.ns }}.example.org');
+
+function repo(files: Record<string, string> = {}): string {
+  return committedRepo({ 'helmfile.yaml.gotmpl': HELMFILE, ...WEB_CHART, ...files });
+}
+
+
+test('plan --state-values-set: set values win over the environment\'s, the files\' over the environment\'s, and the plan says it read them', async () => {
+  const dir = repo({ 'stage.yaml': 'ns: stage\n' });
+  try {
+    const cases: [string[], string][] = [
+      [[], 'helmfile:dev/web'],
+      [['--state-values-set', 'ns=qa'], 'helmfile:qa/web'],
+      [['-e', 'prod', '--state-values-set', 'ns=qa'], 'helmfile:qa/web'],
+      [['--state-values-file', join(dir, 'stage.yaml')], 'helmfile:stage/web'],
+      [['--state-values-file', join(dir, 'stage.yaml'), '--state-values-set', 'ns=qa'], 'helmfile:qa/web'],
+    ];
+    for (const [flags, want] of cases) {
+      const r = await cli(['plan', '--repo', dir, '-o', 'json', ...flags]);
+      assert.equal(r.code, 0, `${flags.join(' ')}: ${r.stderr}`);
+      assert.deepEqual(appNames(r.stdout), [want], flags.join(' '));
+    }
+    const text = await cli(['plan', '--repo', dir, '--state-values-set', 'ns=qa']);
+    assert.match(text.stdout, /helmfile state values --state-values-set ns=qa: merged over the environment values of the top-level helmfiles/);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('render --leaves --state-values-set builds the release with the values its templates read from the set values', async () => {
+  const dir = repo();
+  try {
+    const { text, code, stderr } = await renderLeaves(dir, ['--state-values-set', 'ns=qa']);
+    assert.equal(code, 0, stderr);
+    assert.match(text, /host: "?web\.qa\.example\.org"?/);
+    assert.doesNotMatch(text, /web\.dev\.example\.org/);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('validate --state-values-set reads a template that fails without the value, as helmfile does', async () => {
+  const dir = repo({ 'helmfile.yaml.gotmpl': HELMFILE.replace('namespace: {{ .Values.ns }}', 'namespace: {{ .Values.ns }}{{ if not (hasKey .Values "ticket") }}{{ fail "pass ticket" }}{{ end }}') });
+  try {
+    const without = await cli(['validate', '--repo', dir, '-o', 'json']);
+    assert.match(without.stdout, /helmfile-template-not-read/);
+    const withSet = await cli(['validate', '--repo', dir, '-o', 'json', '--state-values-set', 'ticket=123']);
+    assert.doesNotMatch(withSet.stdout, /helmfile-template-not-read/, withSet.stdout);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('--state-values-set is not passed to a sub-helmfile of helmfiles:, as helmfile does not pass it', async () => {
+  const dir = repo({
+    'helmfile.yaml.gotmpl': `helmfiles:
+  - sub/helmfile.yaml.gotmpl
+---
+${HELMFILE}`,
+    'sub/helmfile.yaml.gotmpl': `environments:
+  default:
+    values:
+      - ns: sub
+---
+releases:
+  - name: api
+    namespace: {{ .Values.ns }}
+    chart: ../charts/web
+`,
+  });
+  try {
+    const r = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-set', 'ns=qa']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(appNames(r.stdout).sort(), ['helmfile:qa/web', 'helmfile:sub/api']);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('state values flags that fleetplan cannot read, or on a repository without helmfiles, are usage errors that say why', async () => {
+  const dir = repo({ 'values.gotmpl': 'ns: x\n' });
+  try {
+    const cases: [string[], RegExp][] = [
+      [['plan', '--repo', dir, '--state-values-set', 'ns'], /--state-values-set ns: "ns" is not KEY=VALUE/],
+      [['plan', '--repo', dir, '--state-values-set', 'list[0]=x'], /list indexes \(list\[0\]\) are not read by fleetplan/],
+      [['plan', '--repo', dir, '--state-values-file', join(dir, 'values.gotmpl')], /a values template, which helmfile renders and fleetplan does not read/],
+      [['validate', '--repo', dir, '--base', 'main', '--state-values-set', 'ns=x'], /--base does not take helmfile state values yet/],
+    ];
+    for (const [args, want] of cases) {
+      const r = await cli(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, want);
+    }
+    const other = await cli(['plan', '--repo', 'examples/lab', '--state-values-set', 'ns=x']);
+    assert.equal(other.code, 2);
+    assert.match(other.stderr, /--state-values-set ns=x: helmfile's state values apply to helmfile \+ Flux repositories only \(this repository is read as the native layout/);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('--state-values-set values are typed and merged as helmfile types and merges them', () => {
+  const cases: [string[], Record<string, unknown>][] = [
+    [['a=true,b=False,c=null'], { a: true, b: false, c: null }],
+    [['n=42', 'z=0', 'lead=007', 'neg=-3', 'big=99999999999999999999'], { n: 42, z: 0, lead: '007', neg: -3, big: '99999999999999999999' }],
+    [['a.b.c=x', 'a.d=y'], { a: { b: { c: 'x' }, d: 'y' } }],
+    [['a=1', 'a.b=2'], { a: { b: 2 } }],
+    [['dotted\\.key=v', 'url=http://x/?q=1'], { 'dotted.key': 'v', url: 'http://x/?q=1' }],
+  ];
+  for (const [args, want] of cases) assert.deepEqual(parseStateValuesSet(args), want, args.join(' '));
+  assert.throws(() => parseStateValuesSet(['novalue']), InputError);
+  // A null never replaces a value that is there; a list without nulls replaces, one with nulls merges by index.
+  assert.deepEqual(mergeStateValues({ a: 1, l: [1, 2, 3], m: [{ x: 1 }, 2] }, { a: null, b: null, l: [9], m: [{ y: 2 }, null] }), { a: 1, b: null, l: [9], m: [{ x: 1, y: 2 }, 2] });
+});
