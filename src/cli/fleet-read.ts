@@ -5,7 +5,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { UsageError, parseSelector, selectClustersByLabels } from '../entry/core.js';
 import type { Finding, Fleet } from '../entry/core.js';
-import { hasHelmfileBootstrap, loadFleet, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters } from '../entry/fleet-plan.js';
+import { hasHelmfileBootstrap, loadFleetAsync, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters } from '../entry/fleet-plan.js';
 import type { LoadResult } from '../entry/fleet-plan.js';
 import { readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL } from '../entry/appset.js';
 import type { ClusterSecret } from '../entry/appset.js';
@@ -25,7 +25,7 @@ import { withStatus } from './progress.js';
 export async function load(ctx: CommandContext, options: { clusterSecrets?: boolean } = {}): Promise<LoadResult> {
   const root = repoRoot(ctx);
   const environment = helmfileEnvironment(ctx);
-  const result = loadFleet(root, environment !== undefined ? { helmfileEnvironment: environment } : {});
+  const result = await loadFleetAsync(root, environment !== undefined ? { helmfileEnvironment: environment } : {});
   // A helmfile repository whose releases are all unread in that environment (say, a requiredEnv) is still one: its findings say why.
   if (environment !== undefined && !result.fleet.capabilities.helmfileEnvironments && !hasHelmfileBootstrap(result.fleet)) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
   await completeRead(ctx, result, root, options);
