@@ -20,7 +20,6 @@ import { createClusterBuilder } from '../adapters/cluster-build.js';
 import type { ClosableClusterBuilder } from '../adapters/cluster-build.js';
 import { locateJsonnet } from '../adapters/jsonnet.js';
 import type { JsonnetTool } from '../ports/tools.js';
-import { createRepoServer } from '../appset/repo-server.js';
 import type { ClusterSecret } from '../appset/types.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
 import type { Layout } from '../model/fleet.js';
@@ -182,6 +181,8 @@ export async function completeLoad(result: LoadResult, options: CompleteLoadOpti
   }
   if (!complete) return;
   result.complete = undefined;
+  // Only a layout that leaves work for the real tools (the argocd layout) needs the repo server's ApplicationSet engine (ADR 0397).
+  const { createRepoServer } = await import('../appset/repo-server.js');
   const root = result.fleet.root;
   let builder: ClosableClusterBuilder | undefined;
   let jsonnet: Promise<JsonnetTool> | undefined;

@@ -7,7 +7,6 @@ import { UsageError, parseSelector, selectClustersByLabels } from '../entry/core
 import type { Finding, Fleet } from '../entry/core.js';
 import { hasHelmfileBootstrap, loadFleetAsync, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters } from '../entry/fleet-plan.js';
 import type { LoadResult } from '../entry/fleet-plan.js';
-import { readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL } from '../entry/appset.js';
 import type { ClusterSecret } from '../entry/appset.js';
 import { readTextFile } from '../adapters/fs.js';
 import type { ClosableClusterBuilder } from '../adapters/cluster-build.js';
@@ -45,7 +44,7 @@ export function helmfileEnvironment(ctx: CommandContext): string | undefined {
  * Only a repository read as Argo CD reads it (the argocd layout) takes them: any other layout's
  * clusters come from its own files, and the flag would silently change nothing.
  */
-function clusterSecretsFile(ctx: CommandContext, result: LoadResult): ClusterSecret[] | undefined {
+async function clusterSecretsFile(ctx: CommandContext, result: LoadResult): Promise<ClusterSecret[] | undefined> {
   const file = ctx.values['clusters'];
   if (typeof file !== 'string') return undefined;
   if (!result.complete && !result.withClusters) {
@@ -53,6 +52,8 @@ function clusterSecretsFile(ctx: CommandContext, result: LoadResult): ClusterSec
       hint: '--clusters gives cluster Secrets to the ApplicationSets of a repository read as Argo CD reads it (the argocd layout); leave it out here',
     });
   }
+  // The ApplicationSet entry only for this flag (ADR 0397).
+  const { readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL } = await import('../entry/appset.js');
   const read = readClusterSecrets(readTextFile(resolve(ctx.io.cwd, file), file), file);
   if (read.unlabelled.length > 0) {
     ctx.io.stderr.write(`fleetplan: ${file}: ignoring Secrets without the label ${CLUSTER_SECRET_TYPE_LABEL}: cluster: ${read.unlabelled.join(', ')}\n`);
@@ -81,7 +82,7 @@ function rootFlags(ctx: CommandContext): string[] | undefined {
  * layout reader could not read exactly.
  */
 export async function completeRead(ctx: CommandContext, result: LoadResult, root: string, options: { clusterSecrets?: boolean } = {}): Promise<void> {
-  const secrets = options.clusterSecrets === false ? undefined : clusterSecretsFile(ctx, result);
+  const secrets = options.clusterSecrets === false ? undefined : await clusterSecretsFile(ctx, result);
   // A layout that reads its clusters' identities from --clusters (Validated Patterns' managed clusters): read again with them.
   if (secrets && result.withClusters) {
     const again = result.withClusters(secrets);
