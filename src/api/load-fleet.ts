@@ -1,47 +1,19 @@
 /**
- * The composition root for reading a fleet: the node file system and the layout readers wired into
- * the load stage. ./fleet.ts re-exports it with the validate stage's wiring; this part stands alone
- * so that `plan` and `render` do not load the rules (ADR 0351). Stages never import adapters or
- * layouts; the modules of src/api are where they meet (docs/adr/0180-stage-imports.md).
+ * The composition root for reading a fleet: the node file system and every layout reader wired
+ * into the load stage (./load-core.ts holds the wiring, and `loadFleetAsync`, which imports the
+ * readers other than the native one only when a repository needs them). ./fleet.ts re-exports it
+ * with the validate stage's wiring; this part stands alone so that `plan` and `render` do not load
+ * the rules (ADR 0351). Stages never import adapters or layouts; the modules of src/api are where
+ * they meet (docs/adr/0180-stage-imports.md).
  */
-import { isAbsolute } from 'node:path';
-import { InputError } from '../errors/index.js';
-import { SYMLINK_HINT } from '../adapters/fs.js';
 import { nodeFileSystem } from '../adapters/node-fs.js';
 import { chooseLayout, readers } from '../layouts/index.js';
 import type { LoadResult } from '../load/native.js';
-import { fillRepositoryOrigin } from '../load/repository-origin.js';
-import { createLocalGitTree, readRepositoryOrigin } from '../adapters/git.js';
-import type { LocalGitTree } from '../adapters/git.js';
-import { createClusterBuilder } from '../adapters/cluster-build.js';
-import type { ClosableClusterBuilder } from '../adapters/cluster-build.js';
-import { locateJsonnet } from '../adapters/jsonnet.js';
-import type { JsonnetTool } from '../ports/tools.js';
-import { createRepoServer } from '../appset/repo-server.js';
-import type { ClusterSecret } from '../appset/types.js';
-import type { RepositoryOrigin } from '../ports/git-repo.js';
-import type { Layout } from '../model/fleet.js';
-import type { RepoFileSystem } from '../ports/filesystem.js';
-import type { HelmfileStateValues } from '../load/helmfile-state-values.js';
+import type { LoadOptions } from './load-core.js';
+import { loadWith } from './load-core.js';
 
-export interface LoadOptions {
-  /** Read through this file system instead of the local disk. */
-  fs?: RepoFileSystem;
-  /** The repository's origin remote and branch (default: read from the clone at `root` with git). */
-  origin?: RepositoryOrigin;
-  /** Read with this layout's reader instead of the detected one (e.g. `argocd`, to compare a specific layout with it). */
-  layout?: Layout;
-  /**
-   * The helmfile environment (`-e NAME`, helmfile's `--environment`) whose values a helmfile's
-   * templates are rendered with, as `helmfile -e NAME template` renders them (default `default`).
-   */
-  helmfileEnvironment?: string;
-  /**
-   * helmfile's `--state-values-file` and `--state-values-set` (readStateValues), merged over the
-   * environment values of the top-level helmfiles as `helmfile template` merges them.
-   */
-  helmfileStateValues?: HelmfileStateValues;
-}
+export { completeLoad, loadFleetAsync } from './load-core.js';
+export type { CompleteLoadOptions, LoadOptions } from './load-core.js';
 
 /**
  * Reads a fleet repository in any layout fleetplan knows. Throws InputError when there is none.
@@ -51,122 +23,5 @@ export interface LoadOptions {
  * `completeLoad` before using the fleet (the CLI does).
  */
 export function loadFleet(root: string, options: LoadOptions = {}): LoadResult {
-  const fs = options.fs ?? nodeFileSystem(root);
-  const forced = options.layout ? readers.find((r) => r.layout === options.layout) : undefined;
-  if (options.layout && !forced) throw new InputError(`unknown layout ${options.layout}`, { code: 'unknown-layout', hint: `use one of ${readers.map((r) => r.layout).join(', ')}` });
-  let chosen: ReturnType<typeof chooseLayout>;
-  let result: LoadResult;
-  // The symlink check first: its walk of the repository then answers the reader's questions about
-  // paths (adapters/node-fs.ts), instead of a walk after loading and system calls per file during it.
-  const links = fs.outsideLinks?.() ?? [];
-  const origin = options.origin ?? readRepositoryOrigin(fs.root);
-  try {
-    chosen = forced ? { reader: forced, findings: [] } : chooseLayout(fs);
-    result = chosen.reader.load(fs, { origin, ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}), ...(options.helmfileStateValues ? { helmfileStateValues: options.helmfileStateValues } : {}) });
-  } catch (e) {
-    // No fleet found, because its own file is a link out of the repository: say so, not "no fleet".
-    const first = links[0];
-    if (first && e instanceof InputError && (e.code === 'no-fleet' || e.code === 'bad-fleet')) {
-      throw new InputError(`${first.link} is a symlink to ${first.target}, outside the repository: fleetplan does not read it (${e.message})`, {
-        code: 'symlink-outside-repo',
-        location: { file: first.link },
-        hint: SYMLINK_HINT,
-        cause: e,
-      });
-    }
-    throw e;
-  }
-  const extra = [...chosen.findings, ...fillRepositoryOrigin(result.fleet, origin)];
-  if (result.withClusters) {
-    const withClusters = result.withClusters;
-    const before = extra;
-    result.withClusters = (secrets) => {
-      const again = withClusters(secrets);
-      const more = [...before.filter((f) => f.code !== 'no-repo-url'), ...fillRepositoryOrigin(again.fleet, origin)];
-      for (const f of more) {
-        again.findings.push(f);
-        if (again.fleet.loadFindings !== again.findings) again.fleet.loadFindings.push(f);
-      }
-      return again;
-    };
-  }
-  // Argo CD's repo-server refuses a whole repository that holds a symlink leading out of it
-  // (docs/adr/0210-paths-stay-inside.md): each one is an error, whichever layout reads the repository.
-  for (const l of links) {
-    extra.push({
-      severity: 'error',
-      code: 'symlink-outside-repo',
-      message: `${l.link} is a symlink to ${l.target}: ${isAbsolute(l.target) ? 'an absolute link' : 'it leads outside the repository'}; fleetplan does not follow it, and Argo CD refuses the whole repository`,
-      file: l.link,
-      hint: SYMLINK_HINT,
-    });
-  }
-  for (const f of extra) {
-    result.findings.push(f);
-    if (result.fleet.loadFindings !== result.findings) result.fleet.loadFindings.push(f);
-  }
-  if (result.complete) {
-    const complete = result.complete;
-    result.complete = (tools) => complete({ ...tools, origin: tools.origin.url || tools.origin.branch ? tools.origin : origin });
-  }
-  return result;
-}
-
-export interface CompleteLoadOptions {
-  env: Readonly<Record<string, string | undefined>>;
-  cwd?: string;
-  kustomize?: string;
-  helm?: string;
-  /** Cluster Secrets (--clusters) over the repository's own. */
-  clusterSecrets?: readonly ClusterSecret[];
-  /**
-   * `--root`: the root files or directories (relative to the repository) to follow, read as
-   * `kubectl apply -f` reads them, instead of guessing them (ADR 0345). Only a repository read as
-   * Argo CD reads it (the argocd layout) takes them; any other is an InputError naming its layout.
-   */
-  roots?: readonly string[];
-  origin?: RepositoryOrigin;
-  /** `--jsonnet`: a path or command name; else FLEETPLAN_JSONNET, then PATH (ADR 0303). */
-  jsonnet?: string;
-}
-
-/**
- * Runs what the layout reader left for the real tools (the argocd layout's app-of-apps follow):
- * kustomize and Helm are located on first use, ApplicationSet git generators read the clone with
- * real git. Does nothing when the reader left nothing.
- */
-export async function completeLoad(result: LoadResult, options: CompleteLoadOptions): Promise<void> {
-  const complete = result.complete;
-  if (options.roots?.length && result.fleet.capabilities.chooseRoots !== true) {
-    throw new InputError(`--root ${options.roots[0]!}: this repository is read as the ${result.fleet.layout} layout, which has no Argo CD roots to choose`, {
-      code: 'root-not-argocd',
-      hint: '--root chooses the root Application(s) of a repository read as Argo CD reads it (the argocd layout); leave it out here',
-    });
-  }
-  if (!complete) return;
-  result.complete = undefined;
-  const root = result.fleet.root;
-  let builder: ClosableClusterBuilder | undefined;
-  let jsonnet: Promise<JsonnetTool> | undefined;
-  let tree: LocalGitTree | undefined;
-  const lazyTree = (): LocalGitTree => (tree ??= createLocalGitTree(root));
-  const git = createRepoServer({
-    listFiles: (u, r) => lazyTree().listFiles(u, r === 'HEAD' ? '' : r),
-    listDirectories: (u, r) => lazyTree().listDirectories(u, r === 'HEAD' ? '' : r),
-    readFiles: (u, r, p) => lazyTree().readFiles(u, r === 'HEAD' ? '' : r, p),
-  });
-  try {
-    await complete({
-      builder: async () => (builder ??= await createClusterBuilder(root, { env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.kustomize ? { kustomize: options.kustomize } : {}), ...(options.helm ? { helm: options.helm } : {}) })),
-      git,
-      origin: options.origin ?? {},
-      ...(options.clusterSecrets ? { clusterSecrets: options.clusterSecrets } : {}),
-      ...(options.roots?.length ? { roots: options.roots } : {}),
-      // Located on first use: only a Jsonnet directory source on the way asks for it (ADR 0318).
-      jsonnet: () => (jsonnet ??= locateJsonnet({ explicit: options.jsonnet, env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) })),
-    });
-  } finally {
-    builder?.close();
-    tree?.close();
-  }
+  return loadWith(options.fs ?? nodeFileSystem(root), options, { readers, chooseLayout });
 }

@@ -5,9 +5,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { InputError, UsageError, parseSelector, selectClustersByLabels } from '../entry/core.js';
 import type { Finding, Fleet } from '../entry/core.js';
-import { hasHelmfileBootstrap, loadFleet, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters, readStateValues } from '../entry/fleet-plan.js';
+import { hasHelmfileBootstrap, loadFleetAsync, completeLoad, completeFallbacks, findingLine, summaryLine, selectClusters, readStateValues } from '../entry/fleet-plan.js';
 import type { HelmfileStateValues, LoadResult } from '../entry/fleet-plan.js';
-import { readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL } from '../entry/appset.js';
 import type { ClusterSecret } from '../entry/appset.js';
 import { readTextFile } from '../adapters/fs.js';
 import type { ClosableClusterBuilder } from '../adapters/cluster-build.js';
@@ -26,7 +25,7 @@ export async function load(ctx: CommandContext, options: { clusterSecrets?: bool
   const root = repoRoot(ctx);
   const environment = helmfileEnvironment(ctx);
   const stateValues = helmfileStateValues(ctx);
-  const result = loadFleet(root, { ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues ? { helmfileStateValues: stateValues } : {}) });
+  const result = await loadFleetAsync(root, { ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues ? { helmfileStateValues: stateValues } : {}) });
   // A helmfile repository whose releases are all unread in that environment (say, a requiredEnv) is still one: its findings say why.
   const helmfile = result.fleet.capabilities.helmfileEnvironments || hasHelmfileBootstrap(result.fleet);
   if (environment !== undefined && !helmfile) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
@@ -66,7 +65,7 @@ export function helmfileStateValues(ctx: CommandContext): HelmfileStateValues | 
  * Only a repository read as Argo CD reads it (the argocd layout) takes them: any other layout's
  * clusters come from its own files, and the flag would silently change nothing.
  */
-function clusterSecretsFile(ctx: CommandContext, result: LoadResult): ClusterSecret[] | undefined {
+async function clusterSecretsFile(ctx: CommandContext, result: LoadResult): Promise<ClusterSecret[] | undefined> {
   const file = ctx.values['clusters'];
   if (typeof file !== 'string') return undefined;
   if (!result.complete && !result.withClusters) {
@@ -74,6 +73,8 @@ function clusterSecretsFile(ctx: CommandContext, result: LoadResult): ClusterSec
       hint: '--clusters gives cluster Secrets to the ApplicationSets of a repository read as Argo CD reads it (the argocd layout); leave it out here',
     });
   }
+  // The ApplicationSet entry only for this flag (ADR 0397).
+  const { readClusterSecrets, CLUSTER_SECRET_TYPE_LABEL } = await import('../entry/appset.js');
   const read = readClusterSecrets(readTextFile(resolve(ctx.io.cwd, file), file), file);
   if (read.unlabelled.length > 0) {
     ctx.io.stderr.write(`fleetplan: ${file}: ignoring Secrets without the label ${CLUSTER_SECRET_TYPE_LABEL}: cluster: ${read.unlabelled.join(', ')}\n`);
@@ -102,7 +103,7 @@ function rootFlags(ctx: CommandContext): string[] | undefined {
  * layout reader could not read exactly.
  */
 export async function completeRead(ctx: CommandContext, result: LoadResult, root: string, options: { clusterSecrets?: boolean } = {}): Promise<void> {
-  const secrets = options.clusterSecrets === false ? undefined : clusterSecretsFile(ctx, result);
+  const secrets = options.clusterSecrets === false ? undefined : await clusterSecretsFile(ctx, result);
   // A layout that reads its clusters' identities from --clusters (Validated Patterns' managed clusters): read again with them.
   if (secrets && result.withClusters) {
     const again = result.withClusters(secrets);

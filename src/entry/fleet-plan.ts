@@ -5,10 +5,10 @@
  */
 
 // 1 load (src/api wires the adapters and layouts into the stages)
-export { loadFleet, completeLoad } from '../api/load-fleet.js';
-export type { LoadOptions, CompleteLoadOptions } from '../api/load-fleet.js';
+// (loadFleet, which imports every layout reader, is ./fleet.ts's; a command reads with loadFleetAsync, ADR 0397)
+export { loadFleetAsync, completeLoad, completeFallbacks } from '../api/load-core.js';
+export type { LoadOptions, CompleteLoadOptions } from '../api/load-core.js';
 export type { LoadResult } from '../load/native.js';
-export { completeFallbacks } from '../layouts/gitops-standards/fallback.js';
 export { readStateValues } from '../load/helmfile-state-values.js';
 export type { HelmfileStateValues } from '../load/helmfile-state-values.js';
 

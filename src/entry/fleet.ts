@@ -4,6 +4,7 @@
  * fleet without judging it load ./fleet-plan.ts only (ADR 0351).
  */
 export * from './fleet-plan.js';
+export { loadFleet } from '../api/load-fleet.js';
 
 // 6 validate
 export { validateFleet, evaluateFleetJsonnet, rules, ruleCatalog } from '../api/fleet.js';

@@ -5,61 +5,28 @@
 import { InputError } from '../errors/index.js';
 import type { Layout } from '../model/fleet.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
-import type { RepositoryOrigin } from '../ports/git-repo.js';
-import type { LoadResult } from '../load/native.js';
-import { loadNativeFleet } from '../load/native.js';
 import { FLEET_FILE } from '../model/constants.js';
-import type { RuleDefinition } from '../validate/index.js';
 import { graphsRule } from './helmfile-flux/rules.js';
 import { validatedPatternsRule } from './validated-patterns/rules.js';
 import { detectGitopsStandards, loadGitopsStandards } from './gitops-standards/reader.js';
 import { detectHelmfileFlux, hasHelmfile, hasKsFiles, hasKsYamlFiles, helmfileFiles, loadHelmfileFlux } from './helmfile-flux/reader.js';
 import type { ClusterEntry } from './flux/reader.js';
 import { clusterEntries, detectFluxClusters, fluxClustersMarkers, fluxObjectFiles, loadFluxClusters } from './flux/reader.js';
-import { APPS_DIR, detectRegionSpecs, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
-import { rosaLookalike, rosaMarkers } from './rosa-regional/reader.js';
-import { detectRosaRegional, loadRosaRegional } from './rosa-regional/entry.js';
+import { APPS_DIR, loadRegionSpecs, regionFiles } from './region-specs/reader.js';
+import { rosaLookalike } from './rosa-regional/reader.js';
+import { loadRosaRegional } from './rosa-regional/entry.js';
 import { detectArgoCd, loadArgoCd, scanOf } from './argocd/reader.js';
 import { jsonnetArgoFiles } from './argocd/jsonnet.js';
 import type { Finding } from '../model/finding.js';
-import type { HelmfileStateValues } from '../load/helmfile-state-values.js';
+import type { LayoutReader } from './choose.js';
+import type { RuleDefinition } from '../validate/index.js';
+import { chooseAmong, shortList } from './choose.js';
+import { nativeReader, regionSpecsDetector, rosaRegionalDetector } from './native-choice.js';
 import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns } from './validated-patterns/reader.js';
 
-export interface LoadContext {
-  origin?: RepositoryOrigin;
-  helmfileEnvironment?: string;
-  /** helmfile's `--state-values-file`/`--state-values-set`, for the top-level helmfiles (ADR 0405). */
-  helmfileStateValues?: HelmfileStateValues;
-}
+export type { LayoutDetector, LayoutReader, LoadContext } from './choose.js';
 
-export interface LayoutReader {
-  layout: Layout;
-  /** True when the repository looks like this layout. */
-  detect(fs: RepoFileSystem): boolean;
-  /**
-   * `origin`: the clone's origin remote and branch, for a layout whose installer reads them (Validated Patterns);
-   * `helmfileEnvironment`: the helmfile environment whose values helmfile templates are rendered with (default `default`).
-   */
-  load(fs: RepoFileSystem, context?: LoadContext): LoadResult;
-  /** Validation rules of this layout's own files and conventions (they run on every fleet and check the layout first). */
-  rules: readonly RuleDefinition[];
-  /**
-   * The files that look like this layout, whether or not `detect` takes the repository, so that
-   * the plan can say which layout was chosen over which, and what of a layout was left unread.
-   */
-  markers?(fs: RepoFileSystem): string[];
-  /** When `detect` says no although there are markers: what is missing. */
-  missing?(fs: RepoFileSystem): string;
-  /** When this layout is chosen although `other` detects too: why (said after "comes first"). */
-  over?(fs: RepoFileSystem, other: Layout): string | undefined;
-}
-
-export const nativeReader: LayoutReader = {
-  layout: 'native',
-  detect: (fs) => fs.exists(FLEET_FILE),
-  load: loadNativeFleet,
-  rules: [],
-};
+export { nativeReader };
 
 export const gitopsStandardsReader: LayoutReader = {
   layout: 'gitops-standards',
@@ -119,12 +86,9 @@ export const fluxClustersReader: LayoutReader = {
 };
 
 export const regionSpecsReader: LayoutReader = {
-  layout: 'region-specs',
-  detect: detectRegionSpecs,
+  ...regionSpecsDetector,
   load: loadRegionSpecs,
   rules: [],
-  markers: regionFiles,
-  missing: (fs) => (fs.isDirectory(APPS_DIR) ? '' : `no ${APPS_DIR}/ folder (the Applications and ApplicationSets the region specs are generated into)`),
 };
 
 /** Any repository with Argo CD Applications or ApplicationSets, followed as Argo CD does (the fallback). */
@@ -149,12 +113,9 @@ export const validatedPatternsReader: LayoutReader = {
 
 /** ROSA Regional Platform (seed 004): config.yaml environments → region deployments, rendered deploy/ ApplicationSets. */
 export const rosaRegionalReader: LayoutReader = {
-  layout: 'rosa-regional',
-  detect: detectRosaRegional,
+  ...rosaRegionalDetector,
   load: loadRosaRegional,
   rules: [],
-  markers: rosaMarkers,
-  missing: (fs) => rosaLookalike(fs)?.what ?? '',
 };
 
 /**
@@ -170,10 +131,6 @@ export function detectLayout(fs: RepoFileSystem): LayoutReader {
   return chooseLayout(fs).reader;
 }
 
-function shortList(files: readonly string[]): string {
-  return files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
-}
-
 /**
  * The layout of a repository and why (docs/adr/0196-honest-layout-detection.md): the first reader
  * in `readers` whose defining files are there, and `info` findings that say which was chosen, which
@@ -181,34 +138,8 @@ function shortList(files: readonly string[]): string {
  * what was found and what was expected when no reader takes the repository.
  */
 export function chooseLayout(fs: RepoFileSystem): { reader: LayoutReader; findings: Finding[] } {
-  const r = readers.find((x) => x.detect(fs));
-  if (r) {
-    const findings: Finding[] = [];
-    const mine = r.markers?.(fs) ?? [];
-    const others: string[] = [];
-    for (const x of readers) {
-      // The specific layouts read Argo CD objects themselves: they are shortcuts of the argocd reader.
-      if (x === r || x === argoCdReader) continue;
-      const m = x.markers?.(fs) ?? [];
-      if (m.length === 0) continue;
-      const over = x.detect(fs) ? r.over?.(fs, x.layout) : undefined;
-      const why = x.detect(fs) ? `${r.layout} comes first${over ? `: ${over}` : ''}` : x.missing?.(fs) || 'its defining files are missing';
-      others.push(`${x.layout} (${shortList(m)}): not used, ${why}`);
-      if (!x.detect(fs)) {
-        for (const file of m) {
-          findings.push({ severity: 'info', code: 'not-read', message: `${file} looks like the ${x.layout} layout, which this repository is not (${why}); fleetplan did not read it`, file, hint: `if it is left over, delete it; else add what the ${x.layout} layout needs` });
-        }
-      }
-    }
-    if (others.length > 0 || r.layout === 'argocd') {
-      findings.push({
-        severity: 'info',
-        code: 'layout-chosen',
-        message: `read as the ${r.layout} layout${mine.length ? ` (${shortList(mine)})` : ''}${others.length ? `; other layouts' markers: ${others.join('; ')}` : ''}`,
-      });
-    }
-    return { reader: r, findings };
-  }
+  const chosen = chooseAmong(fs, readers);
+  if (chosen) return chosen;
   const seen = lookalike(fs);
   throw new InputError(`${fs.root} is not a fleet repository${seen ? `: ${seen.what}` : ''}`, {
     code: 'no-fleet',

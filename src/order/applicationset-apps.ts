@@ -10,9 +10,6 @@
  * (docs/adr/0121-applicationset-delivery.md). Evaluation errors are error findings of the
  * cluster; one failing cluster does not hide the others.
  */
-import { generateApplications } from '../appset/applications.js';
-import { goTemplateEngine } from '../appset/go-engine.js';
-import { createRepoServer } from '../appset/repo-server.js';
 import type { Application, ApplicationSet, ClusterSecret } from '../appset/types.js';
 import { FleetplanError } from '../errors/index.js';
 import { ROOT_APPLICATIONSET, pinnedRevision, rootApplicationSet } from '../generate/applicationset-delivery.js';
@@ -104,6 +101,8 @@ function planAppOf(app: Application, from: string): PlanApp {
  * the chart directories at its revision). The repo server is shared, so each revision is read once.
  */
 export async function applicationSetApps(fleet: Fleet, clusters: readonly ResolvedCluster[], source: FleetRepoSource): Promise<Map<string, ClusterApplications>> {
+  // The ApplicationSet engine (and its Go templates) is imported by the fleets that deliver this way, not by every command that may render one (ADR 0397).
+  const [{ createRepoServer }, { generateApplications }, { goTemplateEngine }] = await Promise.all([import('../appset/repo-server.js'), import('../appset/applications.js'), import('../appset/go-engine.js')]);
   const server = createRepoServer(source.tree);
   const mapRevision = revisionMapper(source);
   const out = new Map<string, ClusterApplications>();

@@ -118,6 +118,24 @@ for (const args of [['plan', '-o', 'json'], ['plan'], ['render']]) {
   });
 }
 
+for (const args of [['plan', '-o', 'json'], ['render']]) {
+  test(`${args.join(' ')} of a native fleet loads no other layout's reader and no ApplicationSet engine (ADR 0397)`, () => {
+    // The layout of a repository with fleet.yaml is chosen among the layouts as they answer there
+    // (layouts/native-choice.js); the ApplicationSet engine is for fleets that deliver through it.
+    const { code, modules } = modulesOf([...args, '--repo', LAB]);
+    assert.equal(code, 0);
+    assert.ok(modules.includes('layouts/native-choice.js'));
+    assert.deepEqual(modules.filter((m) => m.startsWith('layouts/') && !/^layouts\/(choose|native-choice|region-specs\/reader|rosa-regional\/(reader|entry|config-dir))\.js$/.test(m)), []);
+    assert.deepEqual(modules.filter((m) => /^(appset\/(applications|go-engine|repo-server)|gotemplate\/index|entry\/appset)\.js$/.test(m)), []);
+  });
+}
+
+test('a repository without fleet.yaml loads the layout readers (the check above can fail)', () => {
+  const { modules } = modulesOf(['plan', '-o', 'json', '--repo', fileURLToPath(new URL('../../../test/fixtures/region-specs', import.meta.url))]);
+  assert.ok(modules.includes('layouts/index.js'));
+  assert.ok(modules.includes('layouts/argocd/reader.js'));
+});
+
 /** The packages among the modules: `yaml`, `re2js`, `js-yaml`. */
 const packagesOf = (modules: readonly string[]): string[] => [...new Set(modules.flatMap((m) => /\/node_modules\/([^/]+)\//.exec(m)?.[1] ?? []))].sort();
 
