@@ -50,7 +50,8 @@ export const helmfileFluxReader: LayoutReader = {
   load: loadHelmfileFlux,
   rules: [graphsRule],
   over: (fs, other) => (other === 'flux' ? helmfileFluxOverFlux(fs) : undefined),
-  markers: (fs) => (argoCdOverHelmfile(fs) ? helmfileFiles(fs) : []),
+  // None where fleet.yaml is: the native layout reads that repository, and its helmfile is not a helmfile-flux marker.
+  markers: (fs) => (!fs.exists(FLEET_FILE) && argoCdOverHelmfile(fs) ? helmfileFiles(fs) : []),
   missing: (fs) => (argoCdOverHelmfile(fs) ? 'no Flux object to read (no Flux entry, no ks.yaml under kubernetes/) and the fleet is in Argo CD objects, read as the argocd layout, which does not run helmfile bootstraps' : ''),
 };
 

@@ -55,7 +55,8 @@ export const nativeDetectors: readonly LayoutDetector[] = [
   nativeReader,
   notAsked('gitops-standards'),
   regionSpecsDetector,
-  notAsked('helmfile-flux'),
+  // helmfile-flux's markers are a helmfile beside Argo CD objects, and it gives none where fleet.yaml is.
+  { ...notAsked('helmfile-flux'), markers: () => [] },
   // The flux layout's markers are its cluster entries, and clusterEntries reads none where fleet.yaml is.
   { ...notAsked('flux'), markers: () => [] },
   notAsked('validated-patterns'),
