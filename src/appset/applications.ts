@@ -25,6 +25,7 @@ import { parseYaml } from '../yaml/index.js';
 import { CompiledApplication, CompiledApplicationTemplate } from './compiled-app.js';
 import { mergeFirstWins } from './generators/matrix.js';
 import { isParamsAsGoData } from './go-value.js';
+import { storedApplication } from './stored.js';
 
 export const RESOURCES_FINALIZER = 'resources-finalizer.argocd.argoproj.io';
 
@@ -117,7 +118,7 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
           for (const b of second) {
             if (firstEmpty && hasNoKeys(b)) {
               // An empty parameter set: the template untouched, as below.
-              const app = structuredClone(tmplApp);
+              const app = storedApplication(structuredClone(tmplApp));
               app.metadata.namespace = appSet.metadata.namespace;
               generated.push({ application: app, params: mergeFirstWins(first, b), generator });
               continue;
@@ -143,6 +144,7 @@ export async function generateApplications(appSet: ApplicationSet, options: Gene
           applyFinalizerRule(app, preserve);
         }
         if (patch) app = applyTemplatePatch(app, renderPatch(patch, data));
+        app = storedApplication(app);
         app.metadata.namespace = appSet.metadata.namespace;
         generated.push({ application: app, params, generator });
       }

@@ -21,6 +21,8 @@ import type { CompiledString, FieldTemplate, RenderData, Renderer } from './rend
 import { compileTemplatedString, isTemplated, pairFieldString } from './render.js';
 import { mergeFirstWins } from './generators/matrix.js';
 import { dumpSorted, dumpSortedString } from '../yaml/index.js';
+import { isOmitEmptyString, storedApplication } from './stored.js';
+import type { GeneratedApplication } from './applications.js';
 
 type Materialize = (values: readonly string[]) => unknown;
 
@@ -68,6 +70,8 @@ export class CompiledApplicationTemplate {
     /** The hole of metadata.name, or -1 when the name is constant. */
     private readonly nameHole: number,
     private readonly constName: string,
+    /** The holes at an `omitempty` string field (ADR 0410): one that renders empty leaves the field out. */
+    private readonly omitHoles: readonly number[],
     yaml: { pieces: string[]; holes: number[]; levels: number[] },
   ) {
     this.pieceText = yaml.pieces;
@@ -89,8 +93,11 @@ export class CompiledApplicationTemplate {
    * Compiles `tmplApp` (the template Application before rendering), or undefined when its shape
    * could depend on the parameters or it holds something other than JSON data.
    */
-  static compile(tmplApp: Application, renderer: Renderer, options: CompileApplicationOptions): CompiledApplicationTemplate | undefined {
-    if (JSON.stringify(tmplApp).includes(MARK)) return undefined;
+  static compile(template: Application, renderer: Renderer, options: CompileApplicationOptions): CompiledApplicationTemplate | undefined {
+    if (JSON.stringify(template).includes(MARK)) return undefined;
+    // An empty omitempty string written in the template is absent from every Application (ADR 0410).
+    const tmplApp = storedApplication(template);
+    const omitHoles: number[] = [];
     const holes: CompiledString[] = [];
     const fields: (FieldTemplate | undefined)[] = [];
     const levels: number[] = [];
@@ -99,7 +106,7 @@ export class CompiledApplicationTemplate {
     let nameHole = -1;
     // The tree walked in the general path's order (compileNode: keys in template order), so that
     // the holes render, and fail, in the same order.
-    const compileNode = (v: unknown, depth: number, path: string): Materialize | undefined => {
+    const compileNode = (v: unknown, depth: number, path: string, rel: readonly string[]): Materialize | undefined => {
       if (typeof v === 'string') {
         const f = compileTemplatedString(v, renderer, path);
         if (f === undefined) return () => v;
@@ -107,6 +114,7 @@ export class CompiledApplicationTemplate {
         holes.push(f);
         fields.push(renderer.goTemplate ? renderer.fieldTemplate(v) : undefined);
         levels.push(depth);
+        if (isOmitEmptyString(rel)) omitHoles.push(i);
         if (path === `${options.path}.metadata.name` && depth === 2) nameHole = i;
         return (values) => values[i];
       }
@@ -114,7 +122,7 @@ export class CompiledApplicationTemplate {
       if (Array.isArray(v)) {
         const items: Materialize[] = [];
         for (let i = 0; i < v.length; i++) {
-          const m = compileNode(v[i], depth + 1, `${path}[${i}]`);
+          const m = compileNode(v[i], depth + 1, `${path}[${i}]`, [...rel, String(i)]);
           if (!m) return undefined;
           items.push(m);
         }
@@ -127,7 +135,7 @@ export class CompiledApplicationTemplate {
         const fns: Materialize[] = [];
         for (const k of keys) {
           if (isTemplated(k, renderer)) return undefined;
-          const m = compileNode(o[k], depth + 1, path === '' ? k : `${path}.${k}`);
+          const m = compileNode(o[k], depth + 1, path === '' ? k : `${path}.${k}`, [...rel, k]);
           if (!m) return undefined;
           fns.push(m);
         }
@@ -141,7 +149,7 @@ export class CompiledApplicationTemplate {
       }
       return undefined;
     };
-    const build = compileNode(tmplApp, 0, options.path);
+    const build = compileNode(tmplApp, 0, options.path, []);
     if (!build) return undefined;
     const finish = (app: Application): void => {
       options.applyFinalizerRule(app, options.preserveResourcesOnDeletion);
@@ -163,7 +171,7 @@ export class CompiledApplicationTemplate {
     // Each hole printed exactly once, as the plain scalar it was (no quoting around a marker).
     if (printed.length !== holes.length || new Set(printed).size !== holes.length) return undefined;
     const name0 = name ?? '';
-    return new CompiledApplicationTemplate(holes, fields, build, finish, nameHole, nameHole < 0 ? name0 : '', {
+    return new CompiledApplicationTemplate(holes, fields, build, finish, nameHole, nameHole < 0 ? name0 : '', omitHoles, {
       pieces,
       holes: printed,
       levels: printed.map((i) => levels[i]!),
@@ -220,13 +228,22 @@ export class CompiledApplicationTemplate {
 
   private readonly slots: string[] = [];
 
-  generated(values: string[], params: ParamSet, generator: string): CompiledApplication {
+  generated(values: string[], params: ParamSet, generator: string): GeneratedApplication {
+    if (this.rendersEmptyOmitted(values)) return { application: storedApplication(this.materialize(values)), params, generator };
     return new CompiledApplication(this, values, params, undefined, generator, this.nameHole < 0 ? this.constName : values[this.nameHole]!);
   }
 
   /** The Application of the matrix pair (a, b); its `params` are combined when first read. */
-  generatedPair(values: string[], a: ParamSet, b: ParamSet, generator: string): CompiledApplication {
+  generatedPair(values: string[], a: ParamSet, b: ParamSet, generator: string): GeneratedApplication {
+    if (this.rendersEmptyOmitted(values)) return { application: storedApplication(this.materialize(values)), params: mergeFirstWins(a, b), generator };
     return new CompiledApplication(this, values, a, b, generator, this.nameHole < 0 ? this.constName : values[this.nameHole]!);
+  }
+
+  /** True when an `omitempty` string field renders empty: that Application is built as an object, without the field. */
+  private rendersEmptyOmitted(values: readonly string[]): boolean {
+    const omit = this.omitHoles;
+    for (let j = 0; j < omit.length; j++) if (values[omit[j]!] === '') return true;
+    return false;
   }
 
   /** The Application the general path would have made (a fresh object; literal subtrees shared). */
