@@ -37,6 +37,7 @@ import { dns1123SubdomainProblem } from '../../model/k8s-names.js';
 import { notArgoObjects } from '../../model/object-list.js';
 import { CLUSTER_SCOPED } from '../../load/manifests.js';
 import { compareSyncOrder, syncWaveOf } from '../../model/sync-order.js';
+import { SYNC_WAVE_ANNOTATION } from '../../model/constants.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
 import { argoBuildEnvironment, envsubst } from '../../render/leaves/jobs.js';
 
@@ -137,6 +138,29 @@ export function sourcesOf(app: Record<string, unknown>): Record<string, unknown>
   const spec = isPlainObject(app.spec) ? app.spec : {};
   if (Array.isArray(spec.sources) && spec.sources.length > 0) return spec.sources.filter(isPlainObject);
   return isPlainObject(spec.source) ? [spec.source] : [];
+}
+
+/**
+ * What sync waves do around an ApplicationSet (ADR 0407): its own annotation orders the
+ * ApplicationSet object in the sync that applies it; its Applications carry the template's
+ * annotations, whose waves order nothing (they are not children of a sync, argo-cd #12444) unless
+ * a RollingSync strategy orders them.
+ */
+function appSetWaveNotes(doc: Record<string, unknown>, name: string, via: string, apps: readonly Record<string, unknown>[]): string[] {
+  const notes: string[] = [];
+  const waveOf = (o: Record<string, unknown>): unknown => {
+    const md = o.metadata;
+    return isPlainObject(md) && isPlainObject(md.annotations) ? md.annotations[SYNC_WAVE_ANNOTATION] : undefined;
+  };
+  const own = waveOf(doc);
+  if (own !== undefined && via.startsWith('Application ')) notes.push(`ApplicationSet ${name}'s own sync wave (${String(own)}) orders the ApplicationSet object in ${via}'s sync, not its Applications: nothing waits for them to be healthy`);
+  const strategy = isPlainObject(doc.spec) && isPlainObject(doc.spec.strategy) ? doc.spec.strategy.type : undefined;
+  const waved = apps.filter((a) => waveOf(a) !== undefined);
+  if (strategy !== 'RollingSync' && waved.length > 0) {
+    const list = waved.map((a) => `${String((a.metadata as Record<string, unknown>).name)}: ${String(waveOf(a))}`).join(', ');
+    notes.push(`the sync wave of the Applications ApplicationSet ${name} generates (${list}, from its template) orders nothing: they are not children of a sync (argo-cd #12444; validate warns); only a RollingSync strategy orders them`);
+  }
+  return notes;
 }
 
 /** An Application document → the model's app, carrying the exact object (AppSpec.manifest). */
@@ -1286,6 +1310,7 @@ export class ArgoFollower {
             ? `ApplicationSet ${name} (${place.via}) generates ${apps.length} Application${apps.length === 1 ? '' : 's'}: ${apps.map((a) => String((a.metadata as Record<string, unknown>).name)).join(', ')}`
             : `ApplicationSet ${name} (${place.via}) generates no Application: its generators (${kinds.join(', ') || 'none'}) give no parameters${this.noClusterReason(generators)}`,
         );
+        home.notes.push(...appSetWaveNotes(doc, name, place.via, apps));
       }
       return apps;
     } catch (e) {
