@@ -9,15 +9,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-
-function gitRepo(files: Record<string, string>): string {
-  const dir = writeTree(files);
-  execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main'], { stdio: 'ignore' });
-  execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', 'https://github.com/acme/platform.git'], { stdio: 'ignore' });
-  return dir;
-}
 
 /** A chart whose one template is an Application, every field Argo CD needs taken from values. */
 const TEMPLATE = `{{- range .Values.apps }}
@@ -44,7 +36,7 @@ spec:
 `;
 
 function chartRepo(values: string): string {
-  return gitRepo({
+  return writeTree({
     'apps/Chart.yaml': 'apiVersion: v2\nname: apps\nversion: 0.1.0\n',
     'apps/values.yaml': values,
     'apps/templates/apps.yaml': TEMPLATE,
@@ -106,7 +98,7 @@ test('validate: the same chart with complete values gives no application-invalid
 });
 
 test('validate: a committed Application with an empty repoURL and an empty destination gets two errors in its file, each said once', async () => {
-  const dir = gitRepo({
+  const dir = writeTree({
     'gitops/a.yaml': `apiVersion: argoproj.io/v1alpha1
 kind: Application
 metadata:

@@ -6,15 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-
-function gitRepo(files: Record<string, string>): string {
-  const dir = writeTree(files);
-  execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main'], { stdio: 'ignore' });
-  execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', 'https://github.com/acme/platform.git'], { stdio: 'ignore' });
-  return dir;
-}
 
 const PARENT = `apiVersion: argoproj.io/v1alpha1
 kind: Application
@@ -63,7 +55,7 @@ ${templateWave === undefined ? '' : `      annotations:\n        argocd.argoproj
 const CM = (n: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\n`;
 
 test('plan: the template\'s waves are the generated Applications\', and a note says they order nothing; the ApplicationSet\'s own wave orders only the ApplicationSet', async () => {
-  const dir = gitRepo({ 'gitops/parent.yaml': PARENT, 'sets/a.yaml': appSet('a', '-5', '2'), 'sets/b.yaml': appSet('b', '5', undefined), 'a/cm.yaml': CM('a'), 'b/cm.yaml': CM('b') });
+  const dir = writeTree({ 'gitops/parent.yaml': PARENT, 'sets/a.yaml': appSet('a', '-5', '2'), 'sets/b.yaml': appSet('b', '5', undefined), 'a/cm.yaml': CM('a'), 'b/cm.yaml': CM('b') });
   try {
     const json = await cli(['plan', '--repo', dir, '-o', 'json'], process.cwd(), {});
     const plan = JSON.parse(json.stdout) as { clusters: { apps: { name: string; wave: number }[] }[] };
@@ -81,7 +73,7 @@ test('plan: the template\'s waves are the generated Applications\', and a note s
 });
 
 test('plan: with a RollingSync strategy the template\'s waves get no "orders nothing" note', async () => {
-  const dir = gitRepo({ 'gitops/parent.yaml': PARENT, 'sets/a.yaml': appSet('a', '-5', '2', '  strategy:\n    type: RollingSync\n    rollingSync:\n      steps: []\n'), 'a/cm.yaml': CM('a') });
+  const dir = writeTree({ 'gitops/parent.yaml': PARENT, 'sets/a.yaml': appSet('a', '-5', '2', '  strategy:\n    type: RollingSync\n    rollingSync:\n      steps: []\n'), 'a/cm.yaml': CM('a') });
   try {
     const text = await cli(['plan', '--repo', dir], process.cwd(), {});
     assert.match(text.stdout, /ApplicationSet set-a \(Application parent\) generates 1 Application: a/);
