@@ -485,7 +485,24 @@ export class ArgoFollower {
     for (const part of byFolder.values()) groups.push({ kind: 'files', dir: commonDir(part.map((o) => o.file)), files: [...new Set(part.map((o) => o.file))], objects: part });
     const chartCovered = new Set<string>(this.chartInflations().map((k) => k.chart));
     for (const p of producers) for (const s of p.sources) if (this.isOwnSource(s)) chartCovered.add(normalizeRepoPath(str(s.path) ?? '.') ?? '.');
-    for (const chart of this.scan.argoCharts) if (!chartCovered.has(chart)) groups.push({ kind: 'chart', dir: chart, files: [`${chart}/Chart.yaml`] });
+    // A subchart (DIR/charts/NAME) is rendered by helm template DIR: its outermost chart is the root (ADR 0407).
+    const outermost = (chart: string): string => {
+      let top = chart;
+      for (let m = /^(?:(.*)\/)?charts\/[^/]+$/.exec(top); m; m = /^(?:(.*)\/)?charts\/[^/]+$/.exec(top)) {
+        const parent = m[1] ?? '.';
+        if (!this.fs.exists(parent === '.' ? 'Chart.yaml' : `${parent}/Chart.yaml`)) break;
+        top = parent;
+      }
+      return top;
+    };
+    const chartRoots = new Set<string>();
+    for (const chart of this.scan.argoCharts) {
+      const top = outermost(chart);
+      if (!chartCovered.has(chart) && !chartCovered.has(top) && !chartRoots.has(top)) {
+        chartRoots.add(top);
+        groups.push({ kind: 'chart', dir: top, files: [`${top}/Chart.yaml`] });
+      }
+    }
     return { groups, roots, coveredFiles };
   }
 
