@@ -6,23 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const PARENT = `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: parent
-  namespace: argocd
-spec:
-  project: default
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: argocd
-  source:
-    repoURL: https://github.com/acme/platform
-    targetRevision: HEAD
-    path: sets
-`;
+const PARENT = argoPathApplication({ name: 'parent', path: 'sets', namespace: 'argocd' });
 
 function appSet(name: string, ownWave: string, templateWave: string | undefined, strategy = ''): string {
   return `apiVersion: argoproj.io/v1alpha1

@@ -5,23 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const app = (name: string) => `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  project: default
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: ${name}
-  source:
-    repoURL: https://github.com/acme/platform
-    targetRevision: HEAD
-    path: ${name}
-`;
+const app = (name: string) => argoPathApplication({ name, path: name, namespace: name });
 const CM = (n: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\n`;
 
 test('a subchart that writes Applications is rendered with its parent chart, not guessed as a root of its own', async () => {
