@@ -43,6 +43,8 @@ export interface WriteRenderedOptions {
   onFiles?: (files: readonly { path: string }[]) => void;
   /** A writer thread started before the fleet was loaded (startWriterThread), used when the files go through a thread; the caller releases it. */
   writerThread?: WriterThread;
+  /** `render --leaves`: the apps whose builds are written under `<cluster>/manifests/<app>/` (render/fleet.ts RenderOptions.leafBuilt). */
+  leafBuilt?: (cluster: string, app: string) => boolean;
 }
 
 /**
@@ -107,9 +109,15 @@ async function writeClusters(resolved: ResolvedFleet, clusters: Iterable<Resolve
   let session: OutputSession | undefined = writer ? undefined : openOutput(dir);
   try {
     for (const c of clusters) {
-      const files = renderCluster(resolved, c, options.generated, options.phase !== undefined ? { phase: options.phase, texts } : { texts });
+      const { leafBuilt } = options;
+      const files = renderCluster(resolved, c, options.generated, {
+        ...(options.phase !== undefined ? { phase: options.phase } : {}),
+        texts,
+        ...(leafBuilt ? { leafBuilt: (app: string) => leafBuilt(c.name, app) } : {}),
+      });
       // Provisioning directories (DIR/<hub>/provision/<app>) are managed like apps/ and bootstrap/.
-      const managed = new Set([...['apps', 'projects', 'bootstrap'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
+      // objects/ too: under --leaves it can be left empty (ADR 0407), and a file an earlier render wrote there must go.
+      const managed = new Set([...['apps', 'projects', 'bootstrap', 'objects'].map((d) => `${c.name}/${d}`), ...files.map((f) => f.path.slice(0, f.path.lastIndexOf('/')))]);
       // A spoke removed from the fleet leaves DIR/<hub>/provision/<spoke>: its generated files go too
       // (and a chart app removed from a Flux cluster its DIR/<cluster>/charts/<app>).
       const parents = [`${c.name}/provision`, `${c.name}/clustergroup`, `${c.name}/charts`];
@@ -333,10 +341,12 @@ export async function renderFleetLeaves(
   options: Omit<RenderLeavesOptions, 'repoRoot'> & {
     /** Called before building, with the number of builds and the apps that will not be built. */
     onPlanned?: (jobs: number, skipped: FleetLeavesResult['skipped'], notes: FleetLeavesResult['notes']) => void;
+    /** The builds, when the caller has planned them already (leafJobsFor). */
+    planned?: ReturnType<typeof leafJobsFor>;
   },
 ): Promise<FleetLeavesResult> {
   const { fleet } = resolved;
-  const { jobs, skipped } = leafJobsFor(fleet, resolved.clusters, nodeFileSystem(fleet.root));
+  const { jobs, skipped } = options.planned ?? leafJobsFor(fleet, resolved.clusters, nodeFileSystem(fleet.root));
   const notes: FleetLeavesResult['notes'] = [];
   const said = new Set<string>();
   for (const j of jobs) {
@@ -350,7 +360,7 @@ export async function renderFleetLeaves(
     for (const note of own) notes.push({ cluster: j.cluster, app: j.app, note });
   }
   options.onPlanned?.(jobs.length, skipped, notes);
-  const { onPlanned: _onPlanned, ...leafOptions } = options;
+  const { onPlanned: _onPlanned, planned: _planned, ...leafOptions } = options;
   const run = await renderLeaves(jobs, { ...leafOptions, repoRoot: fleet.root });
   for (const r of run.results) {
     const empty = r.error ? clusterDef(fleet, r.cluster)?.leafEmptyValues : undefined;
@@ -400,8 +410,12 @@ export async function writeRenderedFleetWithLeaves(
   // Progress is reported from the end of the clusters' writing on (the builds done so far at once).
   let reported = false;
   let progress: [number, number] | undefined;
+  // Planned once: the builds, and which apps' builds hold the objects render would write under objects/ (ADR 0407).
+  const leafPlan = leafJobsFor(resolved.fleet, resolved.clusters, nodeFileSystem(resolved.fleet.root));
+  const built = new Set(leafPlan.jobs.map((j) => `${j.cluster}\u0000${j.app}`));
   const building = renderFleetLeaves(resolved, {
     ...rest,
+    planned: leafPlan,
     outDir: dir,
     writeAfter: written,
     onPlanned: (jobs, skipped, notes) => void (planned = [jobs, skipped, notes]),
@@ -411,7 +425,7 @@ export async function writeRenderedFleetWithLeaves(
   building.catch(() => undefined);
   let stats: WriteStats;
   try {
-    stats = await writeRenderedFleet(resolved, dir, options);
+    stats = await writeRenderedFleet(resolved, dir, { ...options, leafBuilt: (cluster, app) => built.has(`${cluster}\u0000${app}`) });
   } catch (e) {
     settle(false);
     await building.catch(() => undefined);

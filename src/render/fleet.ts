@@ -73,6 +73,12 @@ export interface RenderOptions {
    * gets the same text back instead of being emitted again. The bytes are the same either way.
    */
   texts?: TextMemo;
+  /**
+   * `render --leaves`: true for an app of this cluster whose build is written under
+   * `manifests/<app>/`. What that app (an app-of-apps) applies besides Argo CD's objects is in its
+   * build, so it is not written under objects/ too (ADR 0407): each object once in the tree.
+   */
+  leafBuilt?: (app: string) => boolean;
 }
 
 export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, generated?: GeneratedApplications, options: RenderOptions = {}): RenderedFile[] {
@@ -98,7 +104,9 @@ export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, gener
     // What the repository's roots and app-of-apps apply besides Argo CD's objects (ADR 0398), merged
     // into the apps by sync order: before the apps of a later wave, and within a wave the listed
     // kinds (Namespaces, ConfigMaps, roles, …) before the Applications, the other kinds after them.
-    const objects = clusterDef(fleet, c.name)?.appliedObjects ?? [];
+    const { leafBuilt } = options;
+    const applied = clusterDef(fleet, c.name)?.appliedObjects ?? [];
+    const objects = leafBuilt ? applied.filter((o) => !(o.via.startsWith('Application ') && leafBuilt(o.via.slice('Application '.length)))) : applied;
     let next = 0;
     const objectsBefore = (wave: number): void => {
       for (; next < objects.length && (objects[next]!.wave < wave || (objects[next]!.wave === wave && kindRank(String(objects[next]!.manifest.kind)) < 0)); next++) {

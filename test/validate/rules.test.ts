@@ -150,7 +150,7 @@ const cases: Case[] = [
       'components/sets/kustomization.yaml': kustomization('a.yaml'),
       'components/sets/a.yaml': ['1', '2'].map((w) => `apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: set-${w}\n  annotations:\n    argocd.argoproj.io/sync-wave: "${w}"\nspec:\n  generators: []\n  template:\n    metadata:\n      name: x\n    spec: {}\n`).join('---\n'),
     }),
-    expect: [{ code: 'applicationset-waves', severity: 'warning', message: /waves between ApplicationSets do not order/ }],
+    expect: [{ code: 'applicationset-waves', severity: 'warning', message: /orders the ApplicationSet object in app "[^"]+"'s sync, not the Applications it generates/ }],
   },
   {
     name: 'waves-wait: a sync wave in an ApplicationSet template is a warning unless RollingSync orders it',

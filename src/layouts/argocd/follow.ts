@@ -37,6 +37,7 @@ import { dns1123SubdomainProblem } from '../../model/k8s-names.js';
 import { notArgoObjects } from '../../model/object-list.js';
 import { CLUSTER_SCOPED } from '../../load/manifests.js';
 import { compareSyncOrder, syncWaveOf } from '../../model/sync-order.js';
+import { SYNC_WAVE_ANNOTATION } from '../../model/constants.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
 import { argoBuildEnvironment, envsubst } from '../../render/leaves/jobs.js';
 
@@ -137,6 +138,29 @@ export function sourcesOf(app: Record<string, unknown>): Record<string, unknown>
   const spec = isPlainObject(app.spec) ? app.spec : {};
   if (Array.isArray(spec.sources) && spec.sources.length > 0) return spec.sources.filter(isPlainObject);
   return isPlainObject(spec.source) ? [spec.source] : [];
+}
+
+/**
+ * What sync waves do around an ApplicationSet (ADR 0407): its own annotation orders the
+ * ApplicationSet object in the sync that applies it; its Applications carry the template's
+ * annotations, whose waves order nothing (they are not children of a sync, argo-cd #12444) unless
+ * a RollingSync strategy orders them.
+ */
+function appSetWaveNotes(doc: Record<string, unknown>, name: string, via: string, apps: readonly Record<string, unknown>[]): string[] {
+  const notes: string[] = [];
+  const waveOf = (o: Record<string, unknown>): unknown => {
+    const md = o.metadata;
+    return isPlainObject(md) && isPlainObject(md.annotations) ? md.annotations[SYNC_WAVE_ANNOTATION] : undefined;
+  };
+  const own = waveOf(doc);
+  if (own !== undefined && via.startsWith('Application ')) notes.push(`ApplicationSet ${name}'s own sync wave (${String(own)}) orders the ApplicationSet object in ${via}'s sync, not its Applications: nothing waits for them to be healthy`);
+  const strategy = isPlainObject(doc.spec) && isPlainObject(doc.spec.strategy) ? doc.spec.strategy.type : undefined;
+  const waved = apps.filter((a) => waveOf(a) !== undefined);
+  if (strategy !== 'RollingSync' && waved.length > 0) {
+    const list = waved.map((a) => `${String((a.metadata as Record<string, unknown>).name)}: ${String(waveOf(a))}`).join(', ');
+    notes.push(`the sync wave of the Applications ApplicationSet ${name} generates (${list}, from its template) orders nothing: they are not children of a sync (argo-cd #12444; validate warns); only a RollingSync strategy orders them`);
+  }
+  return notes;
 }
 
 /** An Application document → the model's app, carrying the exact object (AppSpec.manifest). */
@@ -461,7 +485,24 @@ export class ArgoFollower {
     for (const part of byFolder.values()) groups.push({ kind: 'files', dir: commonDir(part.map((o) => o.file)), files: [...new Set(part.map((o) => o.file))], objects: part });
     const chartCovered = new Set<string>(this.chartInflations().map((k) => k.chart));
     for (const p of producers) for (const s of p.sources) if (this.isOwnSource(s)) chartCovered.add(normalizeRepoPath(str(s.path) ?? '.') ?? '.');
-    for (const chart of this.scan.argoCharts) if (!chartCovered.has(chart)) groups.push({ kind: 'chart', dir: chart, files: [`${chart}/Chart.yaml`] });
+    // A subchart (DIR/charts/NAME) is rendered by helm template DIR: its outermost chart is the root (ADR 0407).
+    const outermost = (chart: string): string => {
+      let top = chart;
+      for (let m = /^(?:(.*)\/)?charts\/[^/]+$/.exec(top); m; m = /^(?:(.*)\/)?charts\/[^/]+$/.exec(top)) {
+        const parent = m[1] ?? '.';
+        if (!this.fs.exists(parent === '.' ? 'Chart.yaml' : `${parent}/Chart.yaml`)) break;
+        top = parent;
+      }
+      return top;
+    };
+    const chartRoots = new Set<string>();
+    for (const chart of this.scan.argoCharts) {
+      const top = outermost(chart);
+      if (!chartCovered.has(chart) && !chartCovered.has(top) && !chartRoots.has(top)) {
+        chartRoots.add(top);
+        groups.push({ kind: 'chart', dir: top, files: [`${top}/Chart.yaml`] });
+      }
+    }
     return { groups, roots, coveredFiles };
   }
 
@@ -715,12 +756,54 @@ export class ArgoFollower {
       for (const app of await this.generate(doc, place, home)) await this.handle(app, { via: `ApplicationSet ${setName}`, parent: `appset:${home}/${setName}`, ...(place.root ? { root: place.root } : {}), ...(place.file ? { file: place.file } : {}), ...(place.at ? { at: place.at } : {}) }, home);
       return;
     }
+    this.refused(doc, place);
     const cluster = this.destinationCluster(doc, home);
     reached.cluster = cluster.name;
     await this.place(doc, place, home, cluster);
   }
 
   /** An Application lands on its destination cluster, and what its sources render is followed. */
+  /**
+   * What Argo CD refuses in an Application (ADR 0407). Its CRD requires spec.project and
+   * spec.source.repoURL (a null is dropped before validation), so kubectl apply rejects the
+   * object; its controller marks an empty repoURL or a destination with neither server nor name
+   * InvalidSpecError and never syncs it. The CRD's part is checked here only for the objects a
+   * root renders (helm template, kustomize build): the argocd-schema rule checks the rest.
+   */
+  private refused(doc: Record<string, unknown>, place: Place): void {
+    const spec = isPlainObject(doc.spec) ? doc.spec : {};
+    const rendered = /^(helm template|kustomize build) /.test(place.via);
+    const problems: string[] = [];
+    if (rendered && (spec.project === undefined || spec.project === null)) problems.push('spec.project is missing: kubectl apply rejects it (spec.project: Required value)');
+    const sources: [string, unknown][] = Array.isArray(spec.sources) && spec.sources.length > 0 ? spec.sources.map((x, i) => [`spec.sources[${i}]`, x]) : [['spec.source', spec.source]];
+    for (const [at, src] of sources) {
+      const repoURL = isPlainObject(src) ? src.repoURL : undefined;
+      if (src !== undefined && (repoURL === undefined || repoURL === null)) {
+        // The CRD's requirement; for a committed document the argocd-schema rule reports it.
+        if (rendered) problems.push(`${at}.repoURL is ${repoURL === null ? 'null' : 'missing'}: kubectl apply rejects it (${at}.repoURL: Required value${repoURL === null ? '; a null is dropped before validation' : ''})`);
+      } else if (src === undefined || repoURL === '') {
+        problems.push(`Argo CD marks it InvalidSpecError: ${at}.repoURL and either ${at}.path or ${at}.chart are required`);
+      }
+    }
+    const dest = isPlainObject(spec.destination) ? spec.destination : {};
+    if (!str(dest.server) && !str(dest.name)) problems.push('Argo CD marks it InvalidSpecError: Destination server missing from app spec (give spec.destination.server or spec.destination.name)');
+    if (problems.length === 0) return;
+    const name = String((doc.metadata as Record<string, unknown>).name);
+    const chart = /^helm template (.+)$/.exec(place.via)?.[1];
+    const values = chart === undefined ? undefined : `${chart === '.' ? '' : `${chart}/`}values.yaml`;
+    const from = chart !== undefined ? `, rendered by ${place.via} with its default values (${values})` : place.file ? '' : `, rendered by ${place.via}`;
+    for (const p of problems) {
+      this.findings.push({
+        // A guessed chart root may be installed with values the repository does not hold (see handle's caller): a warning.
+        severity: chart !== undefined && !this.rootsGiven ? 'warning' : 'error',
+        code: 'application-invalid',
+        message: `Application ${name} ${place.file ? `in ${place.file} ` : ''}is refused by Argo CD${from}: ${p}`,
+        file: place.file ?? (values !== undefined && this.fs.exists(values) ? values : this.fleetFile),
+        hint: chart !== undefined ? `give the value in ${values}; fleetplan renders the chart with its default values, so values given only at install time are not seen` : 'write the field in the Application',
+      });
+    }
+  }
+
   private async place(doc: Record<string, unknown>, place: Place, home: string, cluster: ClusterEntry): Promise<void> {
     const name = String((doc.metadata as Record<string, unknown>).name);
     const first = this.placed.get(`${cluster.name}\u0000${name}`);
@@ -1244,6 +1327,7 @@ export class ArgoFollower {
             ? `ApplicationSet ${name} (${place.via}) generates ${apps.length} Application${apps.length === 1 ? '' : 's'}: ${apps.map((a) => String((a.metadata as Record<string, unknown>).name)).join(', ')}`
             : `ApplicationSet ${name} (${place.via}) generates no Application: its generators (${kinds.join(', ') || 'none'}) give no parameters${this.noClusterReason(generators)}`,
         );
+        home.notes.push(...appSetWaveNotes(doc, name, place.via, apps));
       }
       return apps;
     } catch (e) {

@@ -39,7 +39,7 @@ import { located } from '../../yaml/documents.js';
 import type { LocatedDoc } from '../../yaml/documents.js';
 import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../model/fleet.js';
 import { emptyFleet } from '../../model/fleet.js';
-import { notArgoObjects } from '../../model/object-list.js';
+import { appliedObjectsOf, notArgoObjects } from '../../model/object-list.js';
 import { parseYamlAll } from '../../yaml/index.js';
 import { expandListDocument } from '../../model/k8s-list.js';
 import { originURL } from '../../load/repository-origin.js';
@@ -351,7 +351,11 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
       const values = valuesFiles.map((f) => real.get(f)).filter((s): s is SourceFile => s !== undefined);
       fallbacks.push({ cluster: c, dir, reasons: [...new Set(reasons)], values });
     }
-    if (ck.others.length > 0 && reasons.length === 0) def.notes!.push(`kustomize build ${dir} also applies ${notArgoObjects(ck.others)} (render writes Argo CD's objects only; the root Application applies them)`);
+    if (ck.others.length > 0 && reasons.length === 0) {
+      // The root Application syncs the cluster kustomization: its other objects land on the cluster too (ADR 0398, 0407).
+      def.appliedObjects = appliedObjectsOf(ck.others, `kustomize build ${dir}`, dir);
+      def.notes!.push(`kustomize build ${dir} also applies ${notArgoObjects(ck.others)} (render writes them under objects/; the root Application applies them)`);
+    }
     if (!substitutes) def.notes!.push(`no config-management plugin in the repository's bootstrap (${BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'))}/): Argo CD builds the leaves with kustomize and substitutes no variables, and neither does render --leaves`);
     if (vars.bootstrapOnly.length) def.notes!.push(`set when ${BOOTSTRAP_ARGOCD} is applied, shown literally: ${vars.bootstrapOnly.join(', ')}`);
     clusters.push(def);

@@ -5,9 +5,10 @@
  *    a health check for Application (removed from the defaults in Argo CD 1.8; argo-cd #3781,
  *    #4577, #5585). fleetplan's own bootstrap always configures it; in other layouts the repo's
  *    ArgoCD CR or argocd-cm is checked.
- * 2. Sync waves on ApplicationSets, or on the Applications an ApplicationSet generates, order
- *    nothing: an ApplicationSet is healthy as soon as it exists, and generated Applications are
- *    not children of a sync (argo-cd #12444). Only a RollingSync strategy orders them.
+ * 2. An ApplicationSet's own sync wave orders the ApplicationSet object in its parent's sync,
+ *    not the Applications it generates: an ApplicationSet is healthy as soon as it exists. The
+ *    waves its template gives its Applications order nothing: they are not children of a sync
+ *    (argo-cd #12444). Only a RollingSync strategy orders them. The plan says the same (ADR 0407).
  */
 import type { Finding } from '../../model/finding.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
@@ -139,7 +140,7 @@ export const wavesWaitRule: RuleDefinition = {
             out.push(at(o.file, o.line, {
               severity: 'warning',
               code: 'applicationset-waves',
-              message: `ApplicationSet "${o.name ?? '?'}" has a sync wave, but waves between ApplicationSets do not order the Applications they generate (app "${app.name}")`,
+              message: `ApplicationSet "${o.name ?? '?'}" has a sync wave (${String((o.body.metadata as { annotations: Record<string, unknown> }).annotations[WAVE])}), which orders the ApplicationSet object in app "${app.name}"'s sync, not the Applications it generates: nothing waits for them to be healthy`,
               hint: 'order the Applications with an app-of-apps and waves, or use the RollingSync strategy',
             }));
           }
