@@ -8,7 +8,7 @@
  * (./redact.ts); what the reader could not read is listed in `notRead`, never guessed.
  */
 import type { K8sObject } from '../model/k8s.js';
-import type { ObjectDiff } from './types.js';
+import type { ObjectDiff, OrderChange } from './types.js';
 
 /** The apiVersion of an entry that is a helmfile release, not a Kubernetes object. */
 export const HELMFILE_API = 'helmfile';
@@ -62,4 +62,14 @@ export function helmfileReleaseNotes(objects: readonly ObjectDiff[], sides: read
     if (unread.size) notes.push(`${appOf(o)}: not read, so a change there is not shown: ${[...unread].join('; ')}`);
   }
   return notes;
+}
+
+/**
+ * The order changes without the `needs` of a release whose entry already shows its `needs` field
+ * changed (helmfile-flux gives the plan the releases' needs): a reviewer sees the change once, as
+ * written in the helmfile, as on the flux layout whose releases have no needs in the plan (ADR 0395).
+ */
+export function withoutReleaseNeeds(order: readonly OrderChange[], objects: readonly ObjectDiff[]): OrderChange[] {
+  const shown = new Set(objects.filter((o) => isHelmfileEntry(o) && o.change === 'changed' && o.fields.some((f) => f.path === 'needs' || f.path.startsWith('needs['))).map(appOf));
+  return shown.size ? order.filter((c) => !(c.what === 'needs' && c.app !== undefined && shown.has(c.app))) : [...order];
 }

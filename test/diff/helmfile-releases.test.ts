@@ -80,7 +80,7 @@ interface JsonObject {
   fields: { path: string; from?: unknown; to?: unknown }[];
 }
 interface JsonDiff {
-  clusters: { name: string; status: string; objects: JsonObject[]; notes: string[]; counts: { added: number; changed: number; removed: number } }[];
+  clusters: { name: string; status: string; objects: JsonObject[]; notes: string[]; order: { what: string; app?: string }[]; counts: { added: number; changed: number; removed: number } }[];
   summary: { changes: boolean };
 }
 
@@ -317,5 +317,22 @@ test('diff, helmfile: a local chart is compared by a digest of its files, so a t
     } finally {
       rmSync(parent, { recursive: true, force: true });
     }
+  }
+});
+
+test('diff, helmfile: a needs change is shown once, as the release\'s field, not again as the order change of its app', async () => {
+  const { dir, parent } = makeRepo();
+  try {
+    edit(dir, 'helmfile.yaml.gotmpl', '    needs: [kube-system/cilium]\n    values:', '    needs: [kube-system/cilium, kube-system/spegel]\n    values:');
+    const r = await cli(['diff', '--repo', dir, '-o', 'json'], process.cwd(), { NO_COLOR: '1' });
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as JsonDiff;
+    assert.deepEqual(entries(json), [['changed', 'HelmfileRelease', 'kube-system/coredns', [['needs', ['kube-system/cilium'], ['kube-system/cilium', 'kube-system/spegel']]]]]);
+    // The wave the plan derives from the needs still shows: it is not the field written.
+    assert.deepEqual(json.clusters.flatMap((c) => c.order.map((o) => [o.what, o.app])), [['wave', 'helmfile:kube-system/coredns']]);
+    const text = await cli(['diff', '--repo', dir], process.cwd(), { NO_COLOR: '1' });
+    assert.equal(text.stdout.match(/spegel/g)?.length, 1, text.stdout);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
   }
 });
