@@ -27,6 +27,8 @@ import type { RepoFileSystem } from '../ports/filesystem.js';
 import { readRepositoryOrigin, repositoryOriginCommands, repositoryOriginOf } from '../adapters/git-origin.js';
 import type { RepositoryOrigin } from '../ports/git-repo.js';
 import type { RenderLeavesOptions } from './leaves.js';
+import type { LoadOptions } from './load-core.js';
+import type { HelmfileStateValues } from '../load/helmfile-state-values.js';
 
 /** How `--leaves` builds (the options of `render --leaves`, without where to write). */
 export type DiffLeavesOptions = Omit<RenderLeavesOptions, 'repoRoot' | 'outDir' | 'onProgress'>;
@@ -61,6 +63,16 @@ export interface DiffOptions {
   cacheDir?: string;
   /** The helmfile environment each side is read in (`-e`; default `default`). */
   helmfileEnvironment?: string;
+  /** helmfile's `--state-values-file`/`--state-values-set`, read once and given to both sides (ADR 0405). */
+  helmfileStateValues?: HelmfileStateValues;
+}
+
+/** The helmfile options every side is loaded with: both revisions read in the same environment and state values. */
+function helmfileLoadOptions(options: Pick<DiffOptions, 'helmfileEnvironment' | 'helmfileStateValues'>): Pick<LoadOptions, 'helmfileEnvironment' | 'helmfileStateValues'> {
+  return {
+    ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}),
+    ...(options.helmfileStateValues ? { helmfileStateValues: options.helmfileStateValues } : {}),
+  };
 }
 
 export interface PromotionDiffOptions extends Omit<DiffOptions, 'from' | 'to'> {
@@ -74,7 +86,7 @@ export interface PromotionDiffOptions extends Omit<DiffOptions, 'from' | 'to'> {
   clusters: readonly string[];
 }
 
-export interface BaseFindingsOptions extends Pick<DiffOptions, 'root' | 'clusters' | 'selectors' | 'complete' | 'helmfileEnvironment'> {
+export interface BaseFindingsOptions extends Pick<DiffOptions, 'root' | 'clusters' | 'selectors' | 'complete' | 'helmfileEnvironment' | 'helmfileStateValues'> {
   /** The revision to compare the working tree with. */
   base: string;
 }
@@ -177,7 +189,7 @@ export class Revisions {
         try {
           // A snapshot is a clone whose origin is the local repository: it takes the working
           // repository's origin and branch, so both sides name the same repoURL and revision.
-          const env = this.options.helmfileEnvironment !== undefined ? { helmfileEnvironment: this.options.helmfileEnvironment } : {};
+          const env = helmfileLoadOptions(this.options);
           load = loadFleet(root, label.commit !== null ? { origin: this.repositoryOrigin(), fs, ...env } : { fs, ...env });
         } catch (e) {
           // A commit from before the fleet existed holds no clusters: everything is added after it.
@@ -217,7 +229,7 @@ export class Revisions {
     const reads = emptyReadSet();
     let load: LoadResult;
     try {
-      load = loadFleet(tree.fs.root, { origin: this.repositoryOrigin(), fs: recordingFileSystem(tree.fs, reads), ...(this.options.helmfileEnvironment !== undefined ? { helmfileEnvironment: this.options.helmfileEnvironment } : {}) });
+      load = loadFleet(tree.fs.root, { origin: this.repositoryOrigin(), fs: recordingFileSystem(tree.fs, reads), ...helmfileLoadOptions(this.options) });
     } catch {
       return undefined;
     }
@@ -373,7 +385,7 @@ function withNotes(d: ClusterDiff, notes: readonly string[]): ClusterDiff {
 /** What a revision's record depends on besides its tree: the repository origin every side takes, and the selection. */
 export function recordContext(revs: Revisions, options: DiffOptions): unknown {
   // The checkout's place too: a layout may name the fleet after its directory.
-  return { top: revs.where.top, prefix: revs.where.prefix, origin: revs.repositoryOrigin(), clusters: options.clusters ?? [], selectors: options.selectors ?? [], ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}) };
+  return { top: revs.where.top, prefix: revs.where.prefix, origin: revs.repositoryOrigin(), clusters: options.clusters ?? [], selectors: options.selectors ?? [], ...helmfileLoadOptions(options) };
 }
 
 /**

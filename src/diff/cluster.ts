@@ -7,7 +7,7 @@ import type { K8sObject } from '../model/k8s.js';
 import type { PlanApp, PlanBootstrapStep } from '../model/plan.js';
 import { toYaml } from '../yaml/serialize.js';
 import { diffFields, sameValue } from './fields.js';
-import { helmfileReleaseNotes } from './helmfile.js';
+import { helmfileReleaseNotes, withoutReleaseNeeds } from './helmfile.js';
 import { unifiedDiff } from './lines.js';
 import { REDACTED, REDACTED_CHANGED, redactPair } from './redact.js';
 import type { ChangeCounts, ClusterDiff, LeafDiff, ObjectDiff, OrderChange } from './types.js';
@@ -133,7 +133,8 @@ export function diffCluster(from: ClusterSide | undefined, to: ClusterSide | und
   const side = (to ?? from)!;
   const empty: Pick<ClusterSide, 'objects' | 'apps' | 'bootstrap'> = { objects: [], apps: [], bootstrap: [] };
   const objects = diffObjects((from ?? empty).objects, (to ?? empty).objects);
-  const order = from && to ? diffOrder(from, to) : [];
+  // A release's needs change shows once, as its entry's field (./helmfile.ts).
+  const order = from && to ? withoutReleaseNeeds(diffOrder(from, to), objects) : [];
   const withLeaves = from?.leaves !== undefined || to?.leaves !== undefined;
   const leaves = withLeaves ? diffLeaves(from?.leaves ?? new Map(), to?.leaves ?? new Map()) : undefined;
   const changed = objects.length > 0 || order.length > 0 || (leaves?.length ?? 0) > 0;

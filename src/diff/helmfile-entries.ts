@@ -23,6 +23,8 @@ function mergedValues(r: HelmfileRelease): { values: Record<string, unknown>; un
 /** One release as an entry of the diff, with the file it is written in. */
 export function helmfileReleaseEntry(r: HelmfileRelease): { file: string; object: K8sObject } {
   const { values, unread } = mergedValues(r);
+  // Values files of the repository not read: compared by a digest of their text (./redact.ts marks it).
+  const unreadDigests = (r.values ?? []).flatMap((v) => ('file' in v && v.values === undefined && v.digest !== undefined ? [[v.file, v.digest] as const] : []));
   const said = [...(r.notRead ?? []), ...(r.fieldsNotRead ?? [])];
   // A values file not read that the reader's notes do not already name: not a file of the repository, or no map of values in it.
   const notRead = [...said, ...unread.filter((f) => !said.some((n) => n.startsWith(`values ${f} `))).map((f) => `values ${f} (not a file of the repository, or not a map of values)`)];
@@ -39,6 +41,8 @@ export function helmfileReleaseEntry(r: HelmfileRelease): { file: string; object
     needs: r.needs.map((n) => (n.namespace !== undefined ? `${n.namespace}/${n.name}` : n.name)),
     ...(r.labels !== undefined ? { labels: r.labels } : {}),
     ...(r.secrets?.length ? { secrets: Object.fromEntries(r.secrets.map((s) => [s.file, s.digest ?? '(not in the repository)'])) } : {}),
+    ...(unreadDigests.length ? { valuesNotRead: Object.fromEntries(unreadDigests) } : {}),
+    ...(r.chartFiles ? { chartFiles: { [r.chartFiles.folder]: r.chartFiles.digest } } : {}),
     ...(notRead.length ? { notRead } : {}),
   };
   return { file: r.file, object };

@@ -8,7 +8,7 @@
  * (./redact.ts); what the reader could not read is listed in `notRead`, never guessed.
  */
 import type { K8sObject } from '../model/k8s.js';
-import type { ObjectDiff } from './types.js';
+import type { ObjectDiff, OrderChange } from './types.js';
 
 /** The apiVersion of an entry that is a helmfile release, not a Kubernetes object. */
 export const HELMFILE_API = 'helmfile';
@@ -45,8 +45,31 @@ export function helmfileReleaseNotes(objects: readonly ObjectDiff[], sides: read
       notes.push(`${appOf(o)} is listed with installed: false: helmfile installs nothing, and uninstalls the release if the cluster has it`);
     }
     if (o.change !== 'changed') continue;
+    const [before, after] = entries(o);
+    // Files compared by digest (./redact.ts): what changed, said in words, never the digest.
+    const digests = (x: K8sObject | undefined, field: string) => (x && typeof x[field] === 'object' && x[field] !== null ? (x[field] as Record<string, unknown>) : {});
+    for (const [file, digest] of Object.entries(digests(after, 'valuesNotRead'))) {
+      const was = digests(before, 'valuesNotRead')[file];
+      if (was === undefined || was === digest) continue;
+      const why = (Array.isArray(after!.notRead) ? (after!.notRead as string[]) : []).find((n) => n.startsWith(`values ${file} (`));
+      notes.push(`${appOf(o)}: values file ${file} changed (not read: ${why ? why.slice(`values ${file} (`.length, -1) : 'no values read from it'})`);
+    }
+    for (const [folder, digest] of Object.entries(digests(after, 'chartFiles'))) {
+      const was = digests(before, 'chartFiles')[folder];
+      if (was !== undefined && was !== digest) notes.push(`${appOf(o)}: chart files changed (${folder}: --leaves shows what they render)`);
+    }
     const unread = new Set(entries(o).flatMap((x) => (Array.isArray(x.notRead) ? (x.notRead as string[]) : [])));
     if (unread.size) notes.push(`${appOf(o)}: not read, so a change there is not shown: ${[...unread].join('; ')}`);
   }
   return notes;
+}
+
+/**
+ * The order changes without the `needs` of a release whose entry already shows its `needs` field
+ * changed (helmfile-flux gives the plan the releases' needs): a reviewer sees the change once, as
+ * written in the helmfile, as on the flux layout whose releases have no needs in the plan (ADR 0395).
+ */
+export function withoutReleaseNeeds(order: readonly OrderChange[], objects: readonly ObjectDiff[]): OrderChange[] {
+  const shown = new Set(objects.filter((o) => isHelmfileEntry(o) && o.change === 'changed' && o.fields.some((f) => f.path === 'needs' || f.path.startsWith('needs['))).map(appOf));
+  return shown.size ? order.filter((c) => !(c.what === 'needs' && c.app !== undefined && shown.has(c.app))) : [...order];
 }

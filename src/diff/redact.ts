@@ -10,11 +10,32 @@ import { isHelmfileEntry } from './helmfile.js';
 export const REDACTED = '<redacted>';
 export const REDACTED_CHANGED = '<redacted: changed>';
 
+/** A field whose values (digests, or a Secret's data) are replaced by a marker, and its two markers. */
+interface Marked {
+  field: string;
+  same: string;
+  changed: string;
+}
+
+const SECRET_FIELDS: readonly Marked[] = [
+  { field: 'data', same: REDACTED, changed: REDACTED_CHANGED },
+  { field: 'stringData', same: REDACTED, changed: REDACTED_CHANGED },
+];
+/**
+ * A helmfile release's digests: its sops secrets files, its values files not read (a template that
+ * failed: compared by the digest of their text) and its local chart's files.
+ */
+const HELMFILE_FIELDS: readonly Marked[] = [
+  { field: 'secrets', same: REDACTED, changed: REDACTED_CHANGED },
+  { field: 'valuesNotRead', same: '<not read>', changed: '<not read: changed>' },
+  { field: 'chartFiles', same: '<files>', changed: '<files: changed>' },
+];
+
 /** The fields of an object whose values are replaced by markers. */
-function redactedFields(o: Record<string, unknown> | undefined): readonly string[] {
+function redactedFields(o: Record<string, unknown> | undefined): readonly Marked[] {
   if (o === undefined) return [];
-  if (o.kind === 'Secret' && (o.apiVersion === 'v1' || o.apiVersion === undefined)) return ['data', 'stringData'];
-  if (isHelmfileEntry(o)) return ['secrets'];
+  if (o.kind === 'Secret' && (o.apiVersion === 'v1' || o.apiVersion === undefined)) return SECRET_FIELDS;
+  if (isHelmfileEntry(o)) return HELMFILE_FIELDS;
   return [];
 }
 
@@ -30,12 +51,13 @@ export function redactPair<T extends Record<string, unknown>>(from: T | undefine
   if (fa.length === 0 && fb.length === 0) return [from, to];
   const a = from && fa.length ? { ...from } : from;
   const b = to && fb.length ? { ...to } : to;
-  for (const field of new Set([...fa, ...fb])) {
+  for (const m of new Set([...fa, ...fb])) {
+    const { field } = m;
     const av = values(from, field);
     const bv = values(to, field);
-    if (a && fa.includes(field) && av) (a as Record<string, unknown>)[field] = Object.fromEntries(Object.keys(av).map((k) => [k, REDACTED]));
-    if (b && fb.includes(field) && bv) {
-      (b as Record<string, unknown>)[field] = Object.fromEntries(Object.keys(bv).map((k) => [k, av && k in av && av[k] !== bv[k] ? REDACTED_CHANGED : REDACTED]));
+    if (a && fa.includes(m) && av) (a as Record<string, unknown>)[field] = Object.fromEntries(Object.keys(av).map((k) => [k, m.same]));
+    if (b && fb.includes(m) && bv) {
+      (b as Record<string, unknown>)[field] = Object.fromEntries(Object.keys(bv).map((k) => [k, av && k in av && av[k] !== bv[k] ? m.changed : m.same]));
     }
   }
   return [a, b];

@@ -54,6 +54,8 @@ export interface HelmfileRelease {
    * repository), so that a change is told without the values ever being read or shown.
    */
   secrets?: { file: string; digest?: string }[];
+  /** A chart in this repository: its folder and a digest of its files, so that diff tells a change of them (ADR 0395). */
+  chartFiles?: { folder: string; digest: string };
   /**
    * `false` for a release written `installed: false` (or whose installedTemplate renders false):
    * helmfile uninstalls it. Such a release is never in `FleetGraphs.helmfile` (nothing installs
@@ -74,7 +76,7 @@ export interface HelmfileSet {
  * One `values:` entry: a file name as written, an inline map (`from`: the helmfile template
  * whose output it is, ADR 0320), or the values of the app's Flux HelmRelease (`spec.values`).
  */
-export type HelmfileValues = { file: string; /** The file's values when it is a plain YAML file of the repository. */ values?: Record<string, unknown> } | { inline: Record<string, unknown>; from?: string } | { helmRelease: string; values: Record<string, unknown> };
+export type HelmfileValues = { file: string; /** The file's values when it is a plain YAML file of the repository. */ values?: Record<string, unknown>; /** A file of the repository whose values were not read: a digest of its text (diff tells a change; ADR 0395). */ digest?: string } | { inline: Record<string, unknown>; from?: string } | { helmRelease: string; values: Record<string, unknown> };
 
 export interface HelmfileHook {
   events: string[];

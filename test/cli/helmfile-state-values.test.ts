@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { cli, removeTree } from '../support/fleet-fixture.js';
 import { WEB_CHART, appNames, committedRepo, renderLeaves, webHelmfile } from '../support/helmfile-cli.js';
 import { parseStateValuesSet, mergeStateValues } from '../../src/load/helmfile-state-values.js';
@@ -98,7 +99,6 @@ test('state values flags that fleetplan cannot read, or on a repository without 
       [['plan', '--repo', dir, '--state-values-set', 'ns'], /--state-values-set ns: "ns" is not KEY=VALUE/],
       [['plan', '--repo', dir, '--state-values-set', 'list[0]=x'], /list indexes \(list\[0\]\) are not read by fleetplan/],
       [['plan', '--repo', dir, '--state-values-file', join(dir, 'values.gotmpl')], /a values template, which helmfile renders and fleetplan does not read/],
-      [['validate', '--repo', dir, '--base', 'main', '--state-values-set', 'ns=x'], /--base does not take helmfile state values yet/],
     ];
     for (const [args, want] of cases) {
       const r = await cli(args);
@@ -125,4 +125,52 @@ test('--state-values-set values are typed and merged as helmfile types and merge
   assert.throws(() => parseStateValuesSet(['novalue']), InputError);
   // A null never replaces a value that is there; a list without nulls replaces, one with nulls merges by index.
   assert.deepEqual(mergeStateValues({ a: 1, l: [1, 2, 3], m: [{ x: 1 }, 2] }, { a: null, b: null, l: [9], m: [{ y: 2 }, null] }), { a: 1, b: null, l: [9], m: [{ x: 1, y: 2 }, 2] });
+});
+
+test('--state-values-file is read from the current folder, not from --repo (helmfile reads it from its own current folder when it reads helmfile.d/)', async () => {
+  const dir = repo({ 'stage.yaml': 'ns: stage\n', 'elsewhere/stage.yaml': 'ns: other\n' });
+  try {
+    const fromRepo = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-file', 'stage.yaml'], dir);
+    assert.equal(fromRepo.code, 0, fromRepo.stderr);
+    assert.deepEqual(appNames(fromRepo.stdout), ['helmfile:stage/web']);
+    const fromOther = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-file', 'stage.yaml'], join(dir, 'elsewhere'));
+    assert.equal(fromOther.code, 0, fromOther.stderr);
+    assert.deepEqual(appNames(fromOther.stdout), ['helmfile:other/web']);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('diff and validate --base read both revisions with the same state values', async () => {
+  const dir = repo({ 'stage.yaml': 'ns: stage\n' });
+  try {
+    writeFileSync(join(dir, 'helmfile.yaml.gotmpl'), HELMFILE.replace('web.{{ .Values.ns }}.example.org', 'www.{{ .Values.ns }}.example.org'));
+    for (const flags of [['--state-values-set', 'ns=qa'], ['--state-values-file', join(dir, 'stage.yaml')]]) {
+      const want = flags[0] === '--state-values-set' ? 'qa' : 'stage';
+      const r = await cli(['diff', '--repo', dir, '-o', 'json', ...flags]);
+      assert.equal(r.code, 0, `${flags.join(' ')}: ${r.stderr}`);
+      const objects = (JSON.parse(r.stdout) as { clusters: { objects: { change: string; name: string; namespace?: string; fields: { path: string; from: unknown; to: unknown }[] }[] }[] }).clusters.flatMap((c) => c.objects);
+      // Both sides read in the namespace the flag gives: one release changed there, none added or removed.
+      assert.deepEqual(objects.map((o) => [o.change, o.namespace, o.name, o.fields.map((f) => [f.path, f.from, f.to])]), [['changed', want, 'web', [['values.host', `web.${want}.example.org`, `www.${want}.example.org`]]]], flags.join(' '));
+    }
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('validate --base --state-values-set: both revisions read with the set values (a fail() the values satisfy on both sides is no finding)', async () => {
+  const failing = HELMFILE.replace('namespace: {{ .Values.ns }}', 'namespace: {{ .Values.ns }}{{ if not (hasKey .Values "ticket") }}{{ fail "pass ticket" }}{{ end }}');
+  const dir = repo({ 'helmfile.yaml.gotmpl': failing });
+  try {
+    writeFileSync(join(dir, 'helmfile.yaml.gotmpl'), failing.replace('web.{{ .Values.ns }}.example.org', 'www.{{ .Values.ns }}.example.org'));
+    const withSet = await cli(['validate', '--repo', dir, '--base', 'main', '-o', 'json', '--state-values-set', 'ticket=1']);
+    assert.equal(withSet.code, 0, withSet.stderr + withSet.stdout);
+    const delta = JSON.parse(withSet.stdout) as { introduced: unknown[]; fixed: unknown[] };
+    assert.deepEqual([delta.introduced, delta.fixed], [[], []]);
+    // Read with the values on one side only, the base's failed template would be "fixed".
+    const without = await cli(['validate', '--repo', dir, '--base', 'main', '-o', 'json']);
+    assert.deepEqual((JSON.parse(without.stdout) as { fixed: unknown[] }).fixed, []);
+  } finally {
+    removeTree(dir);
+  }
 });

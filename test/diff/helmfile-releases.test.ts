@@ -80,7 +80,7 @@ interface JsonObject {
   fields: { path: string; from?: unknown; to?: unknown }[];
 }
 interface JsonDiff {
-  clusters: { name: string; status: string; objects: JsonObject[]; notes: string[]; counts: { added: number; changed: number; removed: number } }[];
+  clusters: { name: string; status: string; objects: JsonObject[]; notes: string[]; order: { what: string; app?: string }[]; counts: { added: number; changed: number; removed: number } }[];
   summary: { changes: boolean };
 }
 
@@ -272,9 +272,66 @@ test('diff, helmfile: a values file with no map of values is said not read; once
     writeFileSync(join(dir, 'values/cilium.yaml'), 'hubble:\n  enabled: true\n');
     const { json, exit } = await diffJson(dir);
     assert.deepEqual(entries(json), [
-      ['changed', 'HelmfileRelease', 'kube-system/cilium', [['notRead', ['values values/cilium.yaml (not a file of the repository, or not a map of values)'], undefined], ['values.hubble', undefined, { enabled: true }]]],
+      ['changed', 'HelmfileRelease', 'kube-system/cilium', [['notRead', ['values values/cilium.yaml (not a file of the repository, or not a map of values)'], undefined], ['values.hubble', undefined, { enabled: true }], ['valuesNotRead', { 'values/cilium.yaml': '<not read>' }, undefined]]],
     ]);
     assert.equal(exit, 1);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test('diff, helmfile: a values template that could not be read is compared by a digest of its text: a change is told, its text never shown', async () => {
+  // The template fails the same way on both sides; only a comment differs.
+  const failing = (v: string) => `replicas: {{ required "needed" .Values.nothere }} # ${v}\n`;
+  const { dir, parent } = makeRepo({ ...FILES, 'helmfile.yaml.gotmpl': HELMFILE.replace('      - values/cilium.yaml\n', '      - values/cilium.yaml\n      - values/extra.yaml.gotmpl\n'), 'values/extra.yaml.gotmpl': failing('first') });
+  try {
+    const same = await diffJson(dir);
+    assert.deepEqual(entries(same.json), [], 'the same text: no change');
+    writeFileSync(join(dir, 'values/extra.yaml.gotmpl'), failing('second'));
+    const { json, exit, stdout } = await diffJson(dir);
+    assert.deepEqual(entries(json), [['changed', 'HelmfileRelease', 'kube-system/cilium', [['valuesNotRead["values/extra.yaml.gotmpl"]', '<not read>', '<not read: changed>']]]]);
+    assert.equal(exit, 1);
+    assert.ok(!stdout.includes('first') && !stdout.includes('second'), 'the text of the file is not shown');
+    assert.match(json.clusters[0]!.notes.join('\n'), /helmfile:kube-system\/cilium: values file values\/extra\.yaml\.gotmpl changed \(not read: values\/extra\.yaml\.gotmpl:1: .*\)/);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test('diff, helmfile: a local chart is compared by a digest of its files, so a template or values.yaml change is told without --leaves', async () => {
+  const chart = {
+    'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+    'charts/web/values.yaml': 'replicas: 1\n',
+    'charts/web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+  };
+  const helmfile = `releases:\n  - name: web\n    namespace: apps\n    chart: ./charts/web\n`;
+  for (const [file, text] of [['charts/web/values.yaml', 'replicas: 2\n'], ['charts/web/templates/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web2\n'], ['charts/web/templates/new.yaml', 'kind: x\n'], ['charts/web/Chart.yaml', 'apiVersion: v2\nname: web\nversion: 0.2.0\n']] as const) {
+    const { dir, parent } = makeRepo({ 'helmfile.yaml': helmfile, ...chart });
+    try {
+      assert.deepEqual(entries((await diffJson(dir)).json), [], 'no change: nothing');
+      writeFileSync(join(dir, file), text);
+      const { json, exit } = await diffJson(dir);
+      assert.deepEqual(entries(json), [['changed', 'HelmfileRelease', 'apps/web', [['chartFiles["charts/web"]', '<files>', '<files: changed>']]]], file);
+      assert.equal(exit, 1);
+      assert.match(json.clusters[0]!.notes.join('\n'), /helmfile:apps\/web: chart files changed \(charts\/web: --leaves shows what they render\)/);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  }
+});
+
+test('diff, helmfile: a needs change is shown once, as the release\'s field, not again as the order change of its app', async () => {
+  const { dir, parent } = makeRepo();
+  try {
+    edit(dir, 'helmfile.yaml.gotmpl', '    needs: [kube-system/cilium]\n    values:', '    needs: [kube-system/cilium, kube-system/spegel]\n    values:');
+    const r = await cli(['diff', '--repo', dir, '-o', 'json'], process.cwd(), { NO_COLOR: '1' });
+    assert.equal(r.code, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as JsonDiff;
+    assert.deepEqual(entries(json), [['changed', 'HelmfileRelease', 'kube-system/coredns', [['needs', ['kube-system/cilium'], ['kube-system/cilium', 'kube-system/spegel']]]]]);
+    // The wave the plan derives from the needs still shows: it is not the field written.
+    assert.deepEqual(json.clusters.flatMap((c) => c.order.map((o) => [o.what, o.app])), [['wave', 'helmfile:kube-system/coredns']]);
+    const text = await cli(['diff', '--repo', dir], process.cwd(), { NO_COLOR: '1' });
+    assert.equal(text.stdout.match(/spegel/g)?.length, 1, text.stdout);
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }

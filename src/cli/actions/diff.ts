@@ -10,6 +10,7 @@ import { FleetplanError, InputError, UsageError, parseSelector } from '../../ent
 import { diffFleet, formatDiff, hasChanges } from '../../entry/diff-run.js';
 import type { DiffLeavesOptions, DiffPalette } from '../../entry/diff-run.js';
 import type { Palette } from '../color.js';
+import type { HelmfileStateValues } from '../../entry/fleet-plan.js';
 import { defaultCacheDir } from '../../adapters/cache-dir.js';
 import { FORMATS } from '../commands/diff.js';
 
@@ -39,6 +40,16 @@ function diffCacheOption(ctx: CommandContext): { cacheDir?: string } {
   return dir !== undefined ? { cacheDir: dir } : {};
 }
 
+/**
+ * helmfile's state values flags, read once for both revisions (ADR 0405); the loading modules they
+ * need are imported only when one is given (a diff answered from records loads no fleet stage).
+ */
+async function stateValuesOption(ctx: CommandContext): Promise<{ helmfileStateValues?: HelmfileStateValues }> {
+  if (ctx.values['state-values-set'] === undefined && ctx.values['state-values-file'] === undefined) return {};
+  const stateValues = (await import('../fleet-read.js')).helmfileStateValues(ctx);
+  return stateValues ? { helmfileStateValues: stateValues } : {};
+}
+
 export async function run(ctx: CommandContext): Promise<number> {
   const format = choice(ctx, 'output', FORMATS, 'text');
   for (const flag of ['from', 'to'] as const) {
@@ -57,6 +68,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     clusters: clusterNames(ctx),
     selectors: selectorTexts(ctx).map((s) => parseSelector(s)),
     ...(typeof ctx.values.environment === 'string' ? { helmfileEnvironment: ctx.values.environment } : {}),
+    ...(await stateValuesOption(ctx)),
     ...(ctx.values.leaves === true ? { leaves: leafOptions(ctx) } : {}),
     // Only a side that is loaded needs it: a diff answered from records loads no fleet stage.
     complete: async (result, at) => (await import('../fleet-read.js')).completeRead(ctx, result, at),

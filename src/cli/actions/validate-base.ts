@@ -1,7 +1,7 @@
 /** `fleetplan validate --base REV`: only the findings the working tree introduces and fixes. */
 import type { CommandContext } from '../command.js';
 import { clusterNames, repoRoot, selectorTexts, yamlOfJson } from '../common.js';
-import { completeRead } from '../fleet-read.js';
+import { completeRead, helmfileStateValues } from '../fleet-read.js';
 import { UsageError, hasErrors, parseSelector, toSortedJson } from '../../entry/core.js';
 import { validateAgainstBase } from '../../entry/diff.js';
 import { findingLine } from '../../entry/fleet.js';
@@ -14,15 +14,14 @@ export async function validateBase(ctx: CommandContext, format: string): Promise
   if (ctx.values.leaves !== undefined || ctx.values['argocd-crds'] !== undefined) {
     throw new UsageError('--base compares the repository statically; --leaves and --argocd-crds do not combine with it');
   }
-  if (ctx.values['state-values-set'] !== undefined || ctx.values['state-values-file'] !== undefined) {
-    throw new UsageError('--base does not take helmfile state values yet (--state-values-set, --state-values-file)', { hint: 'validate without --base to read the helmfiles with them' });
-  }
+  const stateValues = helmfileStateValues(ctx);
   const delta = await validateAgainstBase({
     root: repoRoot(ctx),
     base,
     clusters: clusterNames(ctx),
     selectors: selectorTexts(ctx).map((s) => parseSelector(s)),
     ...(typeof ctx.values.environment === 'string' ? { helmfileEnvironment: ctx.values.environment } : {}),
+    ...(stateValues ? { helmfileStateValues: stateValues } : {}),
     complete: (result, at) => completeRead(ctx, result, at),
   });
   const count = (list: readonly { severity: string }[], s: string) => list.filter((f) => f.severity === s).length;

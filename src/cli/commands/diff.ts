@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../command.js';
-import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions } from '../command.js';
+import { clusterOptions, clusterSecretsOptions, helmfileEnvironmentOptions, helmfileStateValuesOptions } from '../command.js';
 
 export const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 
@@ -38,6 +38,8 @@ message, not by line).
                --leaves): a later diff whose changes touch none of it answers without loading
   -e, --environment NAME  (helmfile + Flux) read the helmfiles as helmfile -e NAME does: that
                environment's values in their templates, its helmfiles run (default "default")
+  --state-values-set KEY=VALUE, --state-values-file FILE  (helmfile + Flux; repeatable) helmfile's
+               state values, read once and given to both revisions; FILE from the current folder
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
                repository read as Argo CD reads it, relative to --repo: only what it reaches is
                read (default: every Argo CD object no other object applies is guessed a root)`,
@@ -51,6 +53,7 @@ message, not by line).
     ...clusterOptions,
     ...clusterSecretsOptions,
     ...helmfileEnvironmentOptions,
+    ...helmfileStateValuesOptions,
     from: { type: 'string' },
     to: { type: 'string' },
     output: { type: 'string', short: 'o' },
@@ -62,5 +65,5 @@ message, not by line).
     fetch: { type: 'boolean' },
     'registry-config': { type: 'string' },
   },
-  complete: { flags: { environment: 'none', output: FORMATS, clusters: 'file', root: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
+  complete: { flags: { environment: 'none', 'state-values-file': 'file', 'state-values-set': 'none', output: FORMATS, clusters: 'file', root: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
 };

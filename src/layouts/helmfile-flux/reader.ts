@@ -723,15 +723,18 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
           // A plain values file of the repository: its values (in the environment read, ADR 0383), as
           // helm reads it (-f), for render --leaves; the name stays as written for plan and bootstrap,
           // which fill in the environment they run.
-          const parsed = parseLocated(path, fs.readText(path)).docs[0];
-          return isObj(parsed?.value) ? [{ file: x, values: parsed.value }] : [{ file: x }];
+          const plain = fs.readText(path);
+          const parsed = parseLocated(path, plain).docs[0];
+          return isObj(parsed?.value) ? [{ file: x, values: parsed.value }] : [{ file: x, digest: textDigest(plain) }];
         }
         // A values template: rendered with the release's data and its own directory as readFile's base.
+        // One not read keeps a digest of its text, so that diff tells a change of it (ADR 0395).
+        const source = fs.readText(path);
+        const unread = (): HelmfileValues[] => [{ file: x, digest: textDigest(source) }];
         try {
-          const source = fs.readText(path);
           if (!stateValues.known && READS_VALUES.test(source)) {
             notRead.push(`values ${x} (${path}: it reads environment values that are not known: see helmfile-value-not-read)`);
-            return [{ file: x }];
+            return unread();
           }
           const data = releaseTemplateData({ name: releaseName, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
           const text = renderHelmfileTemplate(source, data, { fs, baseDir: dirOf(path), env }, { file: path, firstLine: 1 });
@@ -741,14 +744,14 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
           const scope = options.scope ? `${options.scope}: ` : '';
           if (rendered && reportRefs(rendered.value, [], path, rendered.locate, sink, `a value of release ${id}`, scope)) {
             notRead.push(`values ${x} (a vals ref+ secret reference: see helmfile-value-not-read)`);
-            return [{ file: x }];
+            return unread();
           }
           return [{ inline: parsed, from: `${path} (helmfile template)` }];
         } catch (e) {
           const err = e instanceof HelmfileTemplateError ? e : new HelmfileTemplateError(`the rendered values are not YAML: ${(e as Error).message.split('\n')[0]}`, path, 1, 'template');
           templateNotRead(sink, err, id, `the values of ${x}`, options);
           notRead.push(`values ${x} (${err.file}:${err.line}: ${err.message})`);
-          return [{ file: x }];
+          return unread();
         }
       });
       // Labels and setTemplate values, rendered as helmfile renders them (not trimmed); one not read
@@ -794,6 +797,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         ...(labels !== undefined ? { labels } : {}),
         ...(fieldsNotRead.length ? { fieldsNotRead } : {}),
         ...(secretFiles.length ? { secrets: secretFiles } : {}),
+        ...localChartDigest(fs, dir, chart),
         ...(uninstalled ? { installed: false as const } : {}),
       };
       releasePaths.set(release, ['releases', i]);
@@ -864,6 +868,28 @@ function conditionEnabled(condition: string, values: Record<string, unknown>): b
     at = at[k];
   }
   return at === true;
+}
+
+/**
+ * A chart in this repository (`./charts/web`, from the state's folder): its folder and a digest of
+ * every file in it, paths and text, so that diff tells a change of its templates, values.yaml or
+ * Chart.yaml without building it (ADR 0395). Every file, because a template reads any of them
+ * through `.Files`. Nothing for a chart that is not a folder of the repository.
+ */
+function localChartDigest(fs: RepoFileSystem, dir: string, chart: string | undefined): Pick<HelmfileRelease, 'chartFiles'> {
+  if (chart === undefined || !/^\.\.?(\/|$)/.test(chart)) return {};
+  const folder = joinRelative(dir, chart);
+  if (folder === undefined || !fs.isDirectory(folder)) return {};
+  const hash = createHash('sha256');
+  const walk = (d: string): void => {
+    for (const name of fs.list(d)) {
+      const path = d === '.' ? name : `${d}/${name}`;
+      if (fs.isDirectory(path)) walk(path);
+      else hash.update(`${path.slice(folder.length)}\0${fs.readText(path)}\0`);
+    }
+  };
+  walk(folder);
+  return { chartFiles: { folder, digest: hash.digest('hex').slice(0, 16) } };
 }
 
 /** A short digest of a file's text: tells that it changed without holding what it says. */
