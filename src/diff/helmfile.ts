@@ -59,7 +59,7 @@ export function helmfileReleaseNotes(objects: readonly ObjectDiff[], sides: read
       if (was !== undefined && was !== digest) notes.push(`${appOf(o)}: chart files changed (${folder}: --leaves shows what they render)`);
     }
     const unread = new Set(entries(o).flatMap((x) => (Array.isArray(x.notRead) ? (x.notRead as string[]) : [])));
-    if (unread.size) notes.push(`${appOf(o)}: not read, so a change there is not shown: ${[...unread].join('; ')}`);
+    if (unread.size) notes.push(`${appOf(o)}: not read, so what a change there does to the release is not shown: ${[...unread].join('; ')}`);
   }
   return notes;
 }

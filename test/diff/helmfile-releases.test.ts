@@ -225,7 +225,7 @@ test('diff, helmfile: a sops-encrypted secrets file is named, its change told, i
     assert.deepEqual(entries(json), [['changed', 'HelmfileRelease', 'kube-system/cilium', [['secrets["secrets/cilium.yaml"]', '<redacted>', '<redacted: changed>']]]]);
     assert.equal(exit, 1);
     assert.ok(!stdout.includes('first') && !stdout.includes('second') && !stdout.includes('ENC['), 'neither the encrypted text nor a digest of it is shown');
-    assert.match(json.clusters[0]!.notes.join('\n'), /helmfile:kube-system\/cilium: not read, so a change there is not shown: secrets \(1 sops-encrypted values file: see helmfile-value-not-read\)/);
+    assert.match(json.clusters[0]!.notes.join('\n'), /helmfile:kube-system\/cilium: not read, so what a change there does to the release is not shown: secrets \(1 sops-encrypted values file: see helmfile-value-not-read\)/);
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }
