@@ -18,7 +18,7 @@ import { transform } from './generators/transform.js';
 import type { GoTemplateCompiler, RenderData } from './render.js';
 import { Renderer, compileObject, fillMissing } from './render.js';
 import { applicationPatchSchema, strategicMergePatch } from './smp.js';
-import type { Application, ApplicationSet, ApplicationSetTemplate, ClusterSecret, JsonObject, ParamSet } from './types.js';
+import type { Application, ApplicationSet, ApplicationSetTemplate, ClusterSecret, GeneratedApplication, JsonObject, ParamSet } from './types.js';
 import { ApplicationSetError, atPath } from './types.js';
 import { hasNoKeys, isPlainObject } from './go-value.js';
 import { parseYaml } from '../yaml/index.js';
@@ -50,14 +50,7 @@ export interface GenerateOptions {
 
 export const defaultGenerateOptions: Required<Pick<GenerateOptions, 'fileGlobbing'>> = { fileGlobbing: 'pathspec' };
 
-export interface GeneratedApplication {
-  /** The Application (built on first use when it came from a compiled template). */
-  application: Application;
-  /** The parameter set the Application was rendered from. */
-  params: ParamSet;
-  /** Spec path of the generator that produced it, e.g. `spec.generators[0].matrix`. */
-  generator: string;
-}
+export type { GeneratedApplication } from './types.js';
 
 export interface InvalidApplication {
   name: string;

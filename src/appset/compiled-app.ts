@@ -16,13 +16,12 @@
  * a value that is not JSON data) takes the general path: `compileApplicationTemplate` returns
  * undefined, or the caller renders that one parameter set the general way.
  */
-import type { Application, ParamSet } from './types.js';
+import type { Application, GeneratedApplication, ParamSet } from './types.js';
 import type { CompiledString, FieldTemplate, RenderData, Renderer } from './render.js';
 import { compileTemplatedString, isTemplated, pairFieldString } from './render.js';
 import { mergeFirstWins } from './generators/matrix.js';
 import { dumpSorted, dumpSortedString } from '../yaml/index.js';
 import { isOmitEmptyString, storedApplication } from './stored.js';
-import type { GeneratedApplication } from './applications.js';
 
 type Materialize = (values: readonly string[]) => unknown;
 

@@ -82,3 +82,13 @@ export class ApplicationSetError extends InputError {
 export function atPath(path: string, hint?: string): ErrorDetails {
   return hint === undefined ? { location: { file: '', path } } : { location: { file: '', path }, hint };
 }
+
+/** An Application an ApplicationSet generates, with what it was generated from. */
+export interface GeneratedApplication {
+  /** The Application (built on first use when it came from a compiled template). */
+  application: Application;
+  /** The parameter set the Application was rendered from. */
+  params: ParamSet;
+  /** Spec path of the generator that produced it, e.g. `spec.generators[0].matrix`. */
+  generator: string;
+}
