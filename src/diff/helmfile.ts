@@ -8,6 +8,7 @@
  * (./redact.ts); what the reader could not read is listed in `notRead`, never guessed.
  */
 import type { K8sObject } from '../model/k8s.js';
+import { releaseApp } from '../model/release-app.js';
 import type { ObjectDiff, OrderChange } from './types.js';
 
 /** The apiVersion of an entry that is a helmfile release, not a Kubernetes object. */
@@ -20,14 +21,10 @@ export function isHelmfileEntry(o: { apiVersion?: unknown } | undefined): boolea
   return o !== undefined && o.apiVersion === HELMFILE_API;
 }
 
-/**
- * The plan's app name of an entry (model/graphs.ts releaseApp, written out here: the warm diff
- * loads this module and not the graphs and merge modules, test/diff/warm-modules.test.ts).
- */
+/** The plan's app name of an entry. */
 function appOf(o: { kind: string; name: string; namespace?: string }): string {
-  return `${o.kind === HELMFILE_CRDS ? 'helmfile-crds' : 'helmfile'}:${o.namespace ?? ''}/${o.name}`;
+  return releaseApp({ name: o.name, namespace: o.namespace ?? '', phase: o.kind === HELMFILE_CRDS ? 'crds' : 'apps' });
 }
-
 /**
  * What a reviewer must know beside the fields: a release no longer listed stays installed
  * (helmfile uninstalls only releases written `installed: false`), and a changed release with

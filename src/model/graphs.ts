@@ -148,18 +148,8 @@ export function releaseBaseDir(r: Pick<HelmfileRelease, 'file' | 'baseDir'>): st
   return i < 0 ? '.' : r.file.slice(0, i);
 }
 
-export function releaseId(r: { namespace: string; name: string }): string {
-  return `${r.namespace}/${r.name}`;
-}
-
-/**
- * The app name a helmfile release gets in the plan: `helmfile:<ns>/<name>` for the apps phase,
- * `helmfile-crds:<ns>/<name>` for the CRD phase, so that one release in both phases (its CRDs
- * extracted first, the release installed later) stays two apps.
- */
-export function releaseApp(r: { namespace: string; name: string; phase?: 'crds' | 'apps' }): string {
-  return `${r.phase === 'crds' ? 'helmfile-crds' : 'helmfile'}:${releaseId(r)}`;
-}
+// A release's id and app name live in ./release-app.ts (the diff's warm path needs them, not this module).
+export { releaseApp, releaseId } from './release-app.js';
 
 /** The app name a Flux Kustomization gets in the plan. */
 export function kustomizationApp(k: { namespace: string; name: string }): string {
