@@ -885,11 +885,24 @@ function localChartDigest(fs: RepoFileSystem, dir: string, chart: string | undef
     for (const name of fs.list(d)) {
       const path = d === '.' ? name : `${d}/${name}`;
       if (fs.isDirectory(path)) walk(path);
-      else hash.update(`${path.slice(folder.length)}\0${fs.readText(path)}\0`);
+      else hash.update(`${path.slice(folder.length)}\0${chartFileText(fs, path)}\0`);
     }
   };
   walk(folder);
   return { chartFiles: { folder, digest: hash.digest('hex').slice(0, 16) } };
+}
+
+/**
+ * A chart file's text for the digest; one fleetplan does not read (larger than its input limit)
+ * counts by the reason, so that plan and render of the repository go on (a change of that file
+ * alone is then not told).
+ */
+function chartFileText(fs: RepoFileSystem, path: string): string {
+  try {
+    return fs.readText(path);
+  } catch (e) {
+    return `not read: ${e instanceof Error ? e.message : String(e)}`;
+  }
 }
 
 /** A short digest of a file's text: tells that it changed without holding what it says. */
