@@ -30,6 +30,7 @@ import { releaseApp } from '../../model/graphs.js';
 import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../../model/constants.js';
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
+import { resourceSetsNotRead } from './resourceset.js';
 import { sameRepository } from '../../model/git-url.js';
 import { checkedOutRef, gitRefText, originURL } from '../../load/repository-origin.js';
 import type { Built, BuildContext } from './build.js';
@@ -833,6 +834,9 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
       sp.releases.push(`HelmRelease ${ns}/${String(metaOf(o).name)} (${b.file}:${b.locate(['metadata', 'name']).line})`);
       sp.file ??= b.file;
     }
+    // ResourceSets among the applied objects: flux-operator builds them in the cluster; fleetplan says it does not (ADR 0416).
+    const resourceSets = resourceSetsNotRead(read.objects, e.cluster);
+    findings.push(...resourceSets.findings);
     const spokeList = [...spokes.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const hubNotes = spokeList.filter((sp) => sp.ks.length > 0).map((sp) => `spoke ${sp.name}: ${sp.ks.join(', ')} apply their objects to cluster ${sp.name} through spec.kubeConfig (${kubeConfigText(sp.target)}); this cluster holds and reconciles the Kustomization objects, their objects are listed under ${sp.name}`);
     clusters.push({
@@ -841,7 +845,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
       metadata: { name: e.cluster },
       spec: { role: spokeList.length > 0 ? 'hub' : 'standalone', platform: 'kubernetes', groups: groupNames },
       ...(releases.length + uninstalled.length > 0 ? { helmfileReleases: [...releases, ...uninstalled] } : {}),
-      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [helmfileNote(releases, e.cluster)] : []), ...charts.notes, ...hubNotes, ...notRead.map((r) => `not read: ${r}`)],
+      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [helmfileNote(releases, e.cluster)] : []), ...charts.notes, ...hubNotes, ...notRead.map((r) => `not read: ${r}`), ...resourceSets.notes],
     });
     for (const sp of spokeList) {
       const spokeGroups: string[] = [];
