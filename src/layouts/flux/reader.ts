@@ -587,7 +587,10 @@ function helmReleaseChecks(read: ClusterRead): { findings: Finding[]; notes: str
       const at = b.locate(['spec', 'valuesFrom', j]);
       findings.push({ severity: 'warning', code: 'flux-values-from-missing', message: `HelmRelease ${id} takes values from ${kind} ${ns}/${String(vf.name)}, which no Kustomization of this cluster applies; helm-controller fails the release until it exists, and fleetplan cannot show those values`, file: b.file, line: at.line, column: at.column, hint: `commit the ${kind} (SOPS-free) with the release, mark the reference optional: true, or ignore this if the cluster creates it (ExternalSecret, operator)` });
     });
-    const chartSpec = isObj(spec.chart) && isObj(spec.chart.spec) ? spec.chart.spec : undefined;
+    // A chartRef to a HelmChart: the chart is the HelmChart's (its spec has chart.spec's fields), reported at the HelmChart.
+    const viaChart = isObj(spec.chartRef) && spec.chartRef.kind === 'HelmChart' ? find('HelmChart', String(spec.chartRef.name), str(spec.chartRef.namespace) ?? ns) : undefined;
+    const chartSpec = isObj(spec.chart) && isObj(spec.chart.spec) ? spec.chart.spec : viaChart && isObj(viaChart.obj.spec) ? viaChart.obj.spec : undefined;
+    const [at0, base, label] = viaChart && chartSpec === viaChart.obj.spec ? [viaChart, ['spec'], `HelmRelease ${id}: HelmChart ${idOf(viaChart.obj)}`] : [b, ['spec', 'chart', 'spec'], `HelmRelease ${id}`];
     if (chartSpec) {
       const sref = isObj(chartSpec.sourceRef) ? chartSpec.sourceRef : {};
       if (sref.kind === 'GitRepository') {
@@ -599,9 +602,9 @@ function helmReleaseChecks(read: ClusterRead): { findings: Finding[]; notes: str
         pinned.push(`${id}: ${String(chartSpec.chart)} ${version}`);
         continue;
       }
-      const at = chartSpec.version === undefined ? b.locate(['spec', 'chart', 'spec']) : b.locate(['spec', 'chart', 'spec', 'version']);
+      const at = chartSpec.version === undefined ? at0.locate(base) : at0.locate([...base, 'version']);
       floating.push(`${id}: ${String(chartSpec.chart)} ${version}`);
-      findings.push({ severity: 'info', code: 'flux-chart-version-range', message: `HelmRelease ${id}: chart ${String(chartSpec.chart)} version ${JSON.stringify(version)} is ${chartSpec.version === undefined ? 'not set (any version)' : 'a range'}; helm-controller installs the newest matching version of ${String(sref.kind)} ${String(sref.name)} at reconcile time, which fleetplan cannot know offline, so it names no version`, file: b.file, line: at.line, column: at.column, hint: 'pin an exact version for a plan that says exactly what is installed' });
+      findings.push({ severity: 'info', code: 'flux-chart-version-range', message: `${label}: chart ${String(chartSpec.chart)} version ${JSON.stringify(version)} is ${chartSpec.version === undefined ? 'not set (any version)' : 'a range'}; helm-controller installs the newest matching version of ${String(sref.kind)} ${String(sref.name)} at reconcile time, which fleetplan cannot know offline, so it names no version`, file: at0.file, line: at.line, column: at.column, hint: 'pin an exact version for a plan that says exactly what is installed' });
     } else if (isObj(spec.chartRef)) {
       const ref = spec.chartRef;
       const rns = str(ref.namespace) ?? ns;
