@@ -9,22 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-
-const instance = (cluster: string) => `apiVersion: fluxcd.controlplane.io/v1
-kind: FluxInstance
-metadata:
-  name: flux
-  namespace: flux-system
-spec:
-  distribution:
-    version: "2.x"
-    registry: ghcr.io/fluxcd
-  sync:
-    kind: GitRepository
-    url: https://example.com/org/fleet.git
-    ref: refs/heads/main
-    path: clusters/${cluster}
-`;
+import { fluxInstance } from '../support/flux-fixture.js';
 
 const tenantsKs = `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -130,7 +115,7 @@ spec:
 
 function repo(): Record<string, string> {
   return {
-    'clusters/one/flux-system/flux-instance.yaml': instance('one'),
+    'clusters/one/flux-system/flux-instance.yaml': fluxInstance('clusters/one'),
     'clusters/one/flux-system/flux-operator.yaml': operatorSet,
     'clusters/one/flux-system/kustomization.yaml': 'resources:\n  - flux-instance.yaml\n  - flux-operator.yaml\n',
     'clusters/one/tenants.yaml': tenantsKs,
