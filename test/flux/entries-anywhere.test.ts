@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { gotkSync } from '../support/flux-fixture.js';
+import { fluxInstance, gotkSync } from '../support/flux-fixture.js';
 
 const ks = (name: string, path: string, extra = '', ns = 'flux-system', source = 'kind: GitRepository\n    name: flux-system') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -87,22 +87,6 @@ test('flux entries: a flux-system Kustomization outside clusters/ (hub/flux-syst
   assert.deepEqual(p.clusters.map((c) => c.name), ['hub']);
   assert.deepEqual(appNames(p, 'hub'), ['flux:flux-system/flux-system', 'flux:flux-system/infra']);
 });
-
-const fluxInstance = (path: string) => `apiVersion: fluxcd.controlplane.io/v1
-kind: FluxInstance
-metadata:
-  name: flux
-  namespace: flux-system
-spec:
-  distribution:
-    version: 2.x
-    registry: ghcr.io/fluxcd
-  sync:
-    kind: GitRepository
-    url: https://example.org/fleet.git
-    ref: refs/heads/main
-    path: ${path}
-`;
 
 test('flux entries: FluxInstances under kubernetes/<cluster>/ are clusters named by the segment where their sync paths differ', async () => {
   const files: Record<string, string> = {};

@@ -26,6 +26,25 @@ export async function withRenderedLeaves<T>(files: Record<string, string>, read:
   }
 }
 
+/** A FluxInstance flux-system/flux whose spec.sync is the GitRepository https://example.org/fleet.git (main) at `path`. */
+export function fluxInstance(path: string): string {
+  return `apiVersion: fluxcd.controlplane.io/v1
+kind: FluxInstance
+metadata:
+  name: flux
+  namespace: flux-system
+spec:
+  distribution:
+    version: 2.x
+    registry: ghcr.io/fluxcd
+  sync:
+    kind: GitRepository
+    url: https://example.org/fleet.git
+    ref: refs/heads/main
+    path: ${path}
+`;
+}
+
 /** A Flux Kustomization `name` of the flux-system GitRepository at `./path`; `extra` is more of its spec (indented two spaces); `namespace` its metadata.namespace. */
 export function fluxKustomization(name: string, path: string, extra = '', namespace?: string): string {
   return `apiVersion: kustomize.toolkit.fluxcd.io/v1

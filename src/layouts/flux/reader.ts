@@ -30,6 +30,7 @@ import { releaseApp } from '../../model/graphs.js';
 import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../../model/constants.js';
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
+import { resourceSetsNotRead } from './resourceset.js';
 import { sameRepository } from '../../model/git-url.js';
 import { checkedOutRef, gitRefText, originURL } from '../../load/repository-origin.js';
 import type { Built, BuildContext } from './build.js';
@@ -586,7 +587,10 @@ function helmReleaseChecks(read: ClusterRead): { findings: Finding[]; notes: str
       const at = b.locate(['spec', 'valuesFrom', j]);
       findings.push({ severity: 'warning', code: 'flux-values-from-missing', message: `HelmRelease ${id} takes values from ${kind} ${ns}/${String(vf.name)}, which no Kustomization of this cluster applies; helm-controller fails the release until it exists, and fleetplan cannot show those values`, file: b.file, line: at.line, column: at.column, hint: `commit the ${kind} (SOPS-free) with the release, mark the reference optional: true, or ignore this if the cluster creates it (ExternalSecret, operator)` });
     });
-    const chartSpec = isObj(spec.chart) && isObj(spec.chart.spec) ? spec.chart.spec : undefined;
+    // A chartRef to a HelmChart: the chart is the HelmChart's (its spec has chart.spec's fields), reported at the HelmChart.
+    const viaChart = isObj(spec.chartRef) && spec.chartRef.kind === 'HelmChart' ? find('HelmChart', String(spec.chartRef.name), str(spec.chartRef.namespace) ?? ns) : undefined;
+    const chartSpec = isObj(spec.chart) && isObj(spec.chart.spec) ? spec.chart.spec : viaChart && isObj(viaChart.obj.spec) ? viaChart.obj.spec : undefined;
+    const [at0, base, label] = viaChart && chartSpec === viaChart.obj.spec ? [viaChart, ['spec'], `HelmRelease ${id}: HelmChart ${idOf(viaChart.obj)}`] : [b, ['spec', 'chart', 'spec'], `HelmRelease ${id}`];
     if (chartSpec) {
       const sref = isObj(chartSpec.sourceRef) ? chartSpec.sourceRef : {};
       if (sref.kind === 'GitRepository') {
@@ -598,9 +602,9 @@ function helmReleaseChecks(read: ClusterRead): { findings: Finding[]; notes: str
         pinned.push(`${id}: ${String(chartSpec.chart)} ${version}`);
         continue;
       }
-      const at = chartSpec.version === undefined ? b.locate(['spec', 'chart', 'spec']) : b.locate(['spec', 'chart', 'spec', 'version']);
+      const at = chartSpec.version === undefined ? at0.locate(base) : at0.locate([...base, 'version']);
       floating.push(`${id}: ${String(chartSpec.chart)} ${version}`);
-      findings.push({ severity: 'info', code: 'flux-chart-version-range', message: `HelmRelease ${id}: chart ${String(chartSpec.chart)} version ${JSON.stringify(version)} is ${chartSpec.version === undefined ? 'not set (any version)' : 'a range'}; helm-controller installs the newest matching version of ${String(sref.kind)} ${String(sref.name)} at reconcile time, which fleetplan cannot know offline, so it names no version`, file: b.file, line: at.line, column: at.column, hint: 'pin an exact version for a plan that says exactly what is installed' });
+      findings.push({ severity: 'info', code: 'flux-chart-version-range', message: `${label}: chart ${String(chartSpec.chart)} version ${JSON.stringify(version)} is ${chartSpec.version === undefined ? 'not set (any version)' : 'a range'}; helm-controller installs the newest matching version of ${String(sref.kind)} ${String(sref.name)} at reconcile time, which fleetplan cannot know offline, so it names no version`, file: at0.file, line: at.line, column: at.column, hint: 'pin an exact version for a plan that says exactly what is installed' });
     } else if (isObj(spec.chartRef)) {
       const ref = spec.chartRef;
       const rns = str(ref.namespace) ?? ns;
@@ -833,6 +837,9 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
       sp.releases.push(`HelmRelease ${ns}/${String(metaOf(o).name)} (${b.file}:${b.locate(['metadata', 'name']).line})`);
       sp.file ??= b.file;
     }
+    // ResourceSets among the applied objects: flux-operator builds them in the cluster; fleetplan says it does not (ADR 0416).
+    const resourceSets = resourceSetsNotRead(read.objects, e.cluster);
+    findings.push(...resourceSets.findings);
     const spokeList = [...spokes.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const hubNotes = spokeList.filter((sp) => sp.ks.length > 0).map((sp) => `spoke ${sp.name}: ${sp.ks.join(', ')} apply their objects to cluster ${sp.name} through spec.kubeConfig (${kubeConfigText(sp.target)}); this cluster holds and reconciles the Kustomization objects, their objects are listed under ${sp.name}`);
     clusters.push({
@@ -841,7 +848,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
       metadata: { name: e.cluster },
       spec: { role: spokeList.length > 0 ? 'hub' : 'standalone', platform: 'kubernetes', groups: groupNames },
       ...(releases.length + uninstalled.length > 0 ? { helmfileReleases: [...releases, ...uninstalled] } : {}),
-      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [helmfileNote(releases, e.cluster)] : []), ...charts.notes, ...hubNotes, ...notRead.map((r) => `not read: ${r}`)],
+      notes: [...(clusterName(e.cluster, entries) !== e.cluster ? [`cluster folder ${e.dir}: named ${clusterName(e.cluster, entries)} in the plan (cluster names are DNS-1123)`] : []), `entry: Kustomization ${str(metaOf(e.entry.obj).namespace) ?? 'flux-system'}/${String(metaOf(e.entry.obj).name)} in ${e.entry.file}${e.implied ? ` (${e.implied})` : ''} (${read.nodes.length} Flux Kustomization${read.nodes.length === 1 ? '' : 's'} read from it)`, FLUX_CLUSTERS_PLAN_NOTE, ...(releases.length ? [helmfileNote(releases, e.cluster)] : []), ...charts.notes, ...hubNotes, ...notRead.map((r) => `not read: ${r}`), ...resourceSets.notes],
     });
     for (const sp of spokeList) {
       const spokeGroups: string[] = [];

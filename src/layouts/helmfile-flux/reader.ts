@@ -121,6 +121,15 @@ function yamlFilesUnder(fs: RepoFileSystem, dir: string, depth: number, out: str
 }
 
 /**
+ * The folder that holds the layout's ks.yaml files: kubernetes/, else the top-level folders that
+ * hold ks.yaml files (`k8s/`: the same shape under another name).
+ */
+function ksRoots(fs: RepoFileSystem): string[] {
+  if (fs.isDirectory('kubernetes')) return ['kubernetes'];
+  return [...fs.list('.')].sort().filter((d) => !d.startsWith('.') && fs.isDirectory(d) && ksFiles(fs, d, 0, []).some((f) => /(^|\/)ks\.ya?ml$/.test(f)));
+}
+
+/**
  * True when kubernetes/ holds files named ks.yaml: the layout's own Kustomizations. The files of
  * kubernetes/flux/cluster/ alone do not count — they are the Flux entry's folder, which the flux
  * layout follows to every Kustomization, whatever its file name (ADR 0384).
@@ -1204,7 +1213,8 @@ function toKustomization(raw: RawKs, v: Record<string, unknown>): FluxKustomizat
 function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomization[]; yamls: string[]; index: RepoConfigIndex } {
   const kustomizationFiles: string[] = [];
   const yamls: string[] = [];
-  const files = fs.isDirectory('kubernetes') ? ksFiles(fs, 'kubernetes', 0, [], kustomizationFiles, yamls) : [];
+  const roots = ksRoots(fs);
+  const files = roots.flatMap((root) => ksFiles(fs, root, 0, [], kustomizationFiles, yamls));
   const index = new RepoConfigIndex(fs, () => yamls);
   const chains = listingChains(fs, kustomizationFiles, findings);
   const raws: RawKs[] = [];
@@ -1214,7 +1224,7 @@ function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomiz
   // named, so that a plan that leaves them out says so.
   const read = new Set(files);
   const unread = yamls.filter((f) => {
-    if (read.has(f) || f.startsWith('kubernetes/components/')) return false;
+    if (read.has(f) || roots.some((root) => f.startsWith(`${root}/components/`))) return false;
     try {
       const t = fs.readText(f);
       return /^apiVersion:\s*kustomize\.toolkit\.fluxcd\.io\//m.test(t) && /^kind:\s*Kustomization\s*$/m.test(t);

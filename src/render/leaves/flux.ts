@@ -311,6 +311,35 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
     const remote = kubeConfigTarget(spec, ns);
     if (remote === null) rc.problem ??= 'spec.kubeConfig names neither a Secret nor a ConfigMap: helm-controller cannot reach the cluster it installs on';
     else if (remote !== undefined) rc.kubeConfig = remote;
+    /** The chart of a chart.spec template, or of a HelmChart (its spec has the same fields); `srcNamespace` is where its sourceRef is looked up by default. */
+    const chartFromSpec = (cs: Record<string, unknown>, srcNamespace: string): void => {
+      const sref = isObj(cs.sourceRef) ? cs.sourceRef : {};
+      const kind = String(sref.kind);
+      const rns = typeof sref.namespace === 'string' ? sref.namespace : srcNamespace;
+      const src = get(kind, String(sref.name), rns);
+      const sspec = src && isObj(src.spec) ? src.spec : undefined;
+      const chart = String(cs.chart);
+      const version = typeof cs.version === 'string' ? cs.version : undefined;
+      if (kind === 'GitRepository' && selfRepository(String(sref.name), rns)) {
+        rc.repoPath = chart.replace(/^\.\//, '').replace(/\/+$/, '');
+        rc.display = `${chart} (GitRepository ${rns}/${String(sref.name)})`;
+      } else if (kind === 'HelmRepository' && sspec && typeof sspec.url === 'string') {
+        rc.display = `${sspec.url} ${chart}${version ? `@${version}` : ''}`;
+        // type: oci: the chart is `<url>/<chart>` in the registry (and `insecure: true` is plain HTTP there).
+        const oci = sspec.type === 'oci' || sspec.url.startsWith('oci://');
+        rc.chart = oci ? `${sspec.url.replace(/\/+$/, '')}/${chart}` : chart;
+        if (!oci) rc.repoURL = sspec.url;
+        if (oci && sspec.insecure === true) rc.plainHttp = true;
+        if (version !== undefined && /^v?\d+\.\d+\.\d+([-+].*)?$/.test(version)) rc.version = version;
+        else {
+          if (version !== undefined) rc.version = version;
+          rc.range = true;
+        }
+      } else {
+        rc.display = `${kind} ${rns}/${String(sref.name)} ${chart}`;
+        rc.problem ??= `the chart's source ${kind} ${rns}/${String(sref.name)} is not in the Kustomization's output or the repository (or is another Git repository)`;
+      }
+    };
     if (isObj(spec.chartRef)) {
       const ref = spec.chartRef;
       const kind = String(ref.kind);
@@ -335,38 +364,15 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
         if (tag !== undefined && !/^v?\d+\.\d+\.\d+([-+].*)?$/.test(tag)) rc.problem ??= `OCIRepository ${rns}/${String(ref.name)} selects tag ${tag}${typeof r.tag === 'string' ? '' : ' (no ref: Flux takes latest)'}, which is not a chart version: Helm cannot pull a chart by it; pin ref.digest or a version tag`;
         if (sspec.insecure === true) rc.plainHttp = true;
         if (typeof sspec.provider === 'string' && sspec.provider !== 'generic') rc.problem ??= `OCIRepository ${rns}/${String(ref.name)} logs in with provider ${sspec.provider}, which fleetplan does not do (give the registry's login with --registry-config)`;
+      } else if (kind === 'HelmChart' && sspec) {
+        // A HelmChart builds its chart from its own sourceRef, in its own namespace, as a chart.spec template does.
+        chartFromSpec(sspec, rns);
       } else {
         rc.display = `${kind} ${rns}/${String(ref.name)}`;
         rc.problem ??= `chartRef ${kind} ${rns}/${String(ref.name)} is not in the Kustomization's output or the repository`;
       }
     } else if (isObj(spec.chart) && isObj(spec.chart.spec)) {
-      const cs = spec.chart.spec;
-      const sref = isObj(cs.sourceRef) ? cs.sourceRef : {};
-      const kind = String(sref.kind);
-      const rns = typeof sref.namespace === 'string' ? sref.namespace : ns;
-      const src = get(kind, String(sref.name), rns);
-      const sspec = src && isObj(src.spec) ? src.spec : undefined;
-      const chart = String(cs.chart);
-      const version = typeof cs.version === 'string' ? cs.version : undefined;
-      if (kind === 'GitRepository' && selfRepository(String(sref.name), rns)) {
-        rc.repoPath = chart.replace(/^\.\//, '').replace(/\/+$/, '');
-        rc.display = `${chart} (GitRepository ${rns}/${String(sref.name)})`;
-      } else if (kind === 'HelmRepository' && sspec && typeof sspec.url === 'string') {
-        rc.display = `${sspec.url} ${chart}${version ? `@${version}` : ''}`;
-        // type: oci: the chart is `<url>/<chart>` in the registry (and `insecure: true` is plain HTTP there).
-        const oci = sspec.type === 'oci' || sspec.url.startsWith('oci://');
-        rc.chart = oci ? `${sspec.url.replace(/\/+$/, '')}/${chart}` : chart;
-        if (!oci) rc.repoURL = sspec.url;
-        if (oci && sspec.insecure === true) rc.plainHttp = true;
-        if (version !== undefined && /^v?\d+\.\d+\.\d+([-+].*)?$/.test(version)) rc.version = version;
-        else {
-          if (version !== undefined) rc.version = version;
-          rc.range = true;
-        }
-      } else {
-        rc.display = `${kind} ${rns}/${String(sref.name)} ${chart}`;
-        rc.problem ??= `the chart's source ${kind} ${rns}/${String(sref.name)} is not in the Kustomization's output or the repository (or is another Git repository)`;
-      }
+      chartFromSpec(spec.chart.spec, ns);
     } else {
       rc.problem = 'the HelmRelease has neither chartRef nor chart.spec';
     }
