@@ -26,12 +26,21 @@ export async function load(ctx: CommandContext, options: { clusterSecrets?: bool
   const environment = helmfileEnvironment(ctx);
   const stateValues = helmfileStateValues(ctx);
   const result = await loadFleetAsync(root, { ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues ? { helmfileStateValues: stateValues } : {}) });
-  // A helmfile repository whose releases are all unread in that environment (say, a requiredEnv) is still one: its findings say why.
-  const helmfile = result.fleet.capabilities.helmfileEnvironments || hasHelmfileBootstrap(result.fleet);
-  if (environment !== undefined && !helmfile) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
-  if (stateValues && !helmfile) throw new UsageError(`${stateValues.given[0]}: helmfile's state values apply to helmfile + Flux repositories only`, { hint: `this repository is read as the ${result.fleet.layout} layout, which has no helmfile` });
   await completeRead(ctx, result, root, options);
   return result;
+}
+
+/**
+ * `-e` and the state values flags on a fleet read without helmfiles are usage errors, for every
+ * command that reads a fleet (plan, render, validate, diff and validate --base, through
+ * completeRead): they would silently change nothing.
+ */
+function refuseHelmfileFlags(ctx: CommandContext, result: LoadResult): void {
+  // A helmfile repository whose releases are all unread in that environment (say, a requiredEnv) is still one: its findings say why.
+  if (result.fleet.capabilities.helmfileEnvironments || hasHelmfileBootstrap(result.fleet)) return;
+  if (ctx.values['environment'] !== undefined) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only', { hint: `this repository is read as the ${result.fleet.layout} layout, which has no helmfile` });
+  const given = ['state-values-file', 'state-values-set'].flatMap((name) => (Array.isArray(ctx.values[name]) ? (ctx.values[name] as unknown[]).map((v) => `--${name} ${String(v)}`) : []));
+  if (given.length) throw new UsageError(`${given[0]}: helmfile's state values apply to helmfile + Flux repositories only`, { hint: `this repository is read as the ${result.fleet.layout} layout, which has no helmfile` });
 }
 
 /** `-e NAME` (commands with helmfileEnvironmentOptions), or undefined. */
@@ -100,9 +109,10 @@ function rootFlags(ctx: CommandContext): string[] | undefined {
 /**
  * Finishes reading a fleet read at `root` (see load): follows the repository's Applications where
  * the layout reader left that to the real tools (the argocd layout), and builds the clusters a
- * layout reader could not read exactly.
+ * layout reader could not read exactly. Refuses the helmfile flags on a fleet without helmfiles first.
  */
 export async function completeRead(ctx: CommandContext, result: LoadResult, root: string, options: { clusterSecrets?: boolean } = {}): Promise<void> {
+  refuseHelmfileFlags(ctx, result);
   const secrets = options.clusterSecrets === false ? undefined : await clusterSecretsFile(ctx, result);
   // A layout that reads its clusters' identities from --clusters (Validated Patterns' managed clusters): read again with them.
   if (secrets && result.withClusters) {

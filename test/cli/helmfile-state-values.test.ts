@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { cli, removeTree } from '../support/fleet-fixture.js';
+import { baseFleet, cli, removeTree } from '../support/fleet-fixture.js';
 import { WEB_CHART, appNames, committedRepo, renderLeaves, webHelmfile } from '../support/helmfile-cli.js';
 import { parseStateValuesSet, mergeStateValues } from '../../src/load/helmfile-state-values.js';
 import { InputError } from '../../src/errors/index.js';
@@ -170,6 +170,29 @@ test('validate --base --state-values-set: both revisions read with the set value
     // Read with the values on one side only, the base's failed template would be "fixed".
     const without = await cli(['validate', '--repo', dir, '--base', 'main', '-o', 'json']);
     assert.deepEqual((JSON.parse(without.stdout) as { fixed: unknown[] }).fixed, []);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('-e and the state values flags on a repository without helmfiles: the same usage error from plan, diff and validate --base', async () => {
+  const dir = committedRepo(baseFleet());
+  try {
+    writeFileSync(join(dir, 'touched.yaml'), 'ns: x\n');
+    const cases: [string[], RegExp][] = [
+      [['--state-values-set', 'ns=x'], /--state-values-set ns=x: helmfile's state values apply to helmfile \+ Flux repositories only \(this repository is read as the native layout/],
+      [['--state-values-file', join(dir, 'touched.yaml')], /--state-values-file .*touched\.yaml: helmfile's state values apply to helmfile \+ Flux repositories only/],
+      [['-e', 'prod'], /--environment is the helmfile environment: it applies to helmfile \+ Flux repositories only/],
+    ];
+    for (const [flags, want] of cases) {
+      for (const command of [['plan'], ['diff'], ['validate', '--base', 'main']]) {
+        // Twice: a diff answered from its records refuses them too.
+        for (const r of [await cli([...command, '--repo', dir, ...flags]), await cli([...command, '--repo', dir, ...flags])]) {
+          assert.equal(r.code, 2, `${command.join(' ')} ${flags.join(' ')}: ${r.stdout}${r.stderr}`);
+          assert.match(r.stderr, want, `${command.join(' ')} ${flags.join(' ')}`);
+        }
+      }
+    }
   } finally {
     removeTree(dir);
   }
