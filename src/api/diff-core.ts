@@ -68,8 +68,10 @@ export interface DiffOptions {
 }
 
 /** The helmfile options every side is loaded with: both revisions read in the same environment and state values. */
-function helmfileLoadOptions(options: Pick<DiffOptions, 'helmfileEnvironment' | 'helmfileStateValues'>): Pick<LoadOptions, 'helmfileEnvironment' | 'helmfileStateValues'> {
+function helmfileLoadOptions(options: Pick<DiffOptions, 'helmfileEnvironment' | 'helmfileStateValues'>): Pick<LoadOptions, 'helmfileEnvironment' | 'helmfileStateValues' | 'helmfileChartDigests'> {
   return {
+    // Local charts compared by the digest of their files, which only diff reads (ADR 0395).
+    helmfileChartDigests: true,
     ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}),
     ...(options.helmfileStateValues ? { helmfileStateValues: options.helmfileStateValues } : {}),
   };

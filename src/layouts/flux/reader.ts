@@ -671,7 +671,7 @@ function helmfileNote(releases: readonly HelmfileRelease[], cluster: string): st
   return `bootstrap: the helmfile releases of ${files} run before Flux (their CRD phase first); their templates are executed as helmfile does, with ${HELMFILE_CLUSTER_ENV}=${cluster}${unread.length ? `; not read: ${unread.join(' | ')}` : ''}`;
 }
 
-export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues } = {}): LoadResult {
+export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues; helmfileChartDigests?: boolean } = {}): LoadResult {
   const environment = context.helmfileEnvironment;
   const stateValues = context.helmfileStateValues;
   const findings: Finding[] = [];
@@ -710,7 +710,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
     const releases: HelmfileRelease[] = [];
     const uninstalled: HelmfileRelease[] = [];
     const env = new Map([[HELMFILE_CLUSTER_ENV, e.cluster]]);
-    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}) });
+    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
     const read = readCluster(fs, e);
     const charts = helmReleaseChecks(read);
     read.findings.push(...charts.findings);

@@ -407,6 +407,8 @@ export interface HelmfileReadOptions {
    * their findings left out: nothing installs them); absent: they are not read (ADR 0395).
    */
   uninstalled?: HelmfileRelease[];
+  /** Digest each local chart's files (`chartFiles`, for diff only: ADR 0395); absent, they are not read. */
+  chartDigests?: boolean;
 }
 
 /** Templates a release inherits: its `inherit: [{template}]`, else the document's `defaultInherit`. */
@@ -797,7 +799,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         ...(labels !== undefined ? { labels } : {}),
         ...(fieldsNotRead.length ? { fieldsNotRead } : {}),
         ...(secretFiles.length ? { secrets: secretFiles } : {}),
-        ...localChartDigest(fs, dir, chart),
+        ...(options.chartDigests ? localChartDigest(fs, dir, chart) : {}),
         ...(uninstalled ? { installed: false as const } : {}),
       };
       releasePaths.set(release, ['releases', i]);
@@ -1382,7 +1384,7 @@ export function groupSource(file: string, apps: Record<string, AppSpec>, at: Map
   };
 }
 
-export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues } = {}): LoadResult {
+export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues; helmfileChartDigests?: boolean } = {}): LoadResult {
   const environment = context.helmfileEnvironment;
   const stateValues = context.helmfileStateValues;
   const findings: Finding[] = [];
@@ -1390,7 +1392,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
   // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
   const nested = new Set<string>();
   const uninstalled: HelmfileRelease[] = [];
-  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}) });
+  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
