@@ -25,7 +25,8 @@ export async function load(ctx: CommandContext, options: { clusterSecrets?: bool
   const root = repoRoot(ctx);
   const environment = helmfileEnvironment(ctx);
   const stateValues = helmfileStateValues(ctx);
-  const result = await loadFleetAsync(root, { ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues ? { helmfileStateValues: stateValues } : {}) });
+  const env = helmfileEnv(ctx);
+  const result = await loadFleetAsync(root, { ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues ? { helmfileStateValues: stateValues } : {}), ...(env ? { helmfileEnv: env } : {}) });
   await completeRead(ctx, result, root, options);
   return result;
 }
@@ -39,8 +40,9 @@ function refuseHelmfileFlags(ctx: CommandContext, result: LoadResult): void {
   // A helmfile repository whose releases are all unread in that environment (say, a requiredEnv) is still one: its findings say why.
   if (result.fleet.capabilities.helmfileEnvironments || hasHelmfileBootstrap(result.fleet)) return;
   if (ctx.values['environment'] !== undefined) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only', { hint: `this repository is read as the ${result.fleet.layout} layout, which has no helmfile` });
-  const given = ['state-values-file', 'state-values-set'].flatMap((name) => (Array.isArray(ctx.values[name]) ? (ctx.values[name] as unknown[]).map((v) => `--${name} ${String(v)}`) : []));
-  if (given.length) throw new UsageError(`${given[0]}: helmfile's state values apply to helmfile + Flux repositories only`, { hint: `this repository is read as the ${result.fleet.layout} layout, which has no helmfile` });
+  const given = ['state-values-file', 'state-values-set', 'helmfile-env'].flatMap((name) => (Array.isArray(ctx.values[name]) ? (ctx.values[name] as unknown[]).map((v) => `--${name} ${String(v)}`) : []));
+  const first = given[0];
+  if (first !== undefined) throw new UsageError(`${first}: ${first.startsWith('--helmfile-env') ? 'the variables of helmfile templates apply' : 'helmfile\'s state values apply'} to helmfile + Flux repositories only`, { hint: `this repository is read as the ${result.fleet.layout} layout, which has no helmfile` });
 }
 
 /** `-e NAME` (commands with helmfileEnvironmentOptions), or undefined. */
@@ -67,6 +69,23 @@ export function helmfileStateValues(ctx: CommandContext): HelmfileStateValues | 
     if (e instanceof InputError) throw new UsageError(e.message, { ...(e.hint ? { hint: e.hint } : {}), cause: e });
     throw e;
   }
+}
+
+/**
+ * `--helmfile-env NAME=VALUE` (repeatable; commands with helmfileStateValuesOptions): the variables a
+ * helmfile's `env`/`requiredEnv` read, as the shell that runs helmfile sets them; undefined when not given.
+ */
+export function helmfileEnv(ctx: CommandContext): Record<string, string> | undefined {
+  const given = ctx.values['helmfile-env'];
+  if (!Array.isArray(given) || given.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const arg of given.map(String)) {
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? '' : arg.slice(0, eq);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--helmfile-env ${arg}: not NAME=VALUE`, { hint: 'e.g. --helmfile-env CLUSTER_NAME=prod (repeatable); an empty value is NAME=' });
+    out[name] = arg.slice(eq + 1);
+  }
+  return out;
 }
 
 /**

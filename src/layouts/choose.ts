@@ -19,6 +19,8 @@ export interface LoadContext {
   helmfileStateValues?: HelmfileStateValues;
   /** Digest each local chart's files, for diff (ADR 0395; LoadOptions.helmfileChartDigests). */
   helmfileChartDigests?: boolean;
+  /** The variables helmfile's `env`/`requiredEnv` read (LoadOptions.helmfileEnv). */
+  helmfileEnv?: Record<string, string>;
 }
 
 /** What choosing a layout asks of a reader: whether the repository is its, and why or why not. */

@@ -671,7 +671,7 @@ function helmfileNote(releases: readonly HelmfileRelease[], cluster: string): st
   return `bootstrap: the helmfile releases of ${files} run before Flux (their CRD phase first); their templates are executed as helmfile does, with ${HELMFILE_CLUSTER_ENV}=${cluster}${unread.length ? `; not read: ${unread.join(' | ')}` : ''}`;
 }
 
-export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues; helmfileChartDigests?: boolean } = {}): LoadResult {
+export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues; helmfileChartDigests?: boolean; helmfileEnv?: Record<string, string> } = {}): LoadResult {
   const environment = context.helmfileEnvironment;
   const stateValues = context.helmfileStateValues;
   const findings: Finding[] = [];
@@ -706,10 +706,11 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
       }
       return sp;
     };
-    // The helmfile runs once per cluster, with CLUSTER set to the cluster's folder name (ADR 0320).
+    // The helmfile runs once per cluster, with CLUSTER set to the cluster's folder name (ADR 0320),
+    // over the variables --helmfile-env gives (ADR 0413).
     const releases: HelmfileRelease[] = [];
     const uninstalled: HelmfileRelease[] = [];
-    const env = new Map([[HELMFILE_CLUSTER_ENV, e.cluster]]);
+    const env = new Map([...Object.entries(context.helmfileEnv ?? {}), [HELMFILE_CLUSTER_ENV, e.cluster]]);
     for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
     const read = readCluster(fs, e);
     const charts = helmReleaseChecks(read);

@@ -336,7 +336,7 @@ function loadValuesList(fs: RepoFileSystem, list: readonly unknown[], file: stri
     let text = fs.readText(target);
     if (target.endsWith('.gotmpl')) {
       try {
-        text = renderHelmfileTemplate(text, stateTemplateData(options.environment ?? 'default', values), { fs, baseDir: dirOf(target), env }, { file: target, firstLine: 1 });
+        text = renderHelmfileTemplate(text, stateTemplateData(options.environment ?? 'default', values), { fs, baseDir: dirOf(target), env, envNotGiven: noteEnv(findings, options) }, { file: target, firstLine: 1 });
       } catch (e) {
         if (!(e instanceof HelmfileTemplateError)) throw e;
         return notRead(e.message);
@@ -432,12 +432,26 @@ function releaseField(r: Record<string, unknown>, inherited: readonly ReleaseTem
   return v === undefined || v === '' ? undefined : { value: v, file, line: locate([key]).line };
 }
 
+/**
+ * The note for an `env` a template read of a variable fleetplan was not given: it read "", as helmfile
+ * reads an unset variable, which is right only when the shell that runs helmfile does not set it
+ * (docs/adr/0413). One finding per file, line and variable.
+ */
+function noteEnv(findings: Finding[], options: HelmfileReadOptions): (variable: string, file: string, line: number) => void {
+  const scope = options.scope ? `${options.scope}: ` : '';
+  return (variable, file, line) => {
+    const message = `${scope}env "${variable}" read as "" (helmfile's value for an unset variable): fleetplan does not read the environment of the shell that runs helmfile`;
+    if (findings.some((f) => f.code === 'helmfile-env-not-read' && f.file === file && f.line === line && f.message === message)) return;
+    findings.push({ severity: 'warning', code: 'helmfile-env-not-read', message, file, line, hint: `if that shell sets it, give the value with --helmfile-env ${variable}=VALUE (plan, render, validate and diff)` });
+  };
+}
+
 /** A template not read: one finding per template place and reason (several releases share a template). */
 function templateNotRead(findings: Finding[], e: HelmfileTemplateError, release: string, what: string, options: HelmfileReadOptions): void {
   const scope = options.scope ? `${options.scope}: ` : '';
   const how =
     e.kind === 'env'
-      ? `helmfile reads ${e.variable} from the shell that runs it, which fleetplan does not know${options.env?.size ? ` (it sets only ${[...options.env.keys()].join(', ')})` : ''}; write the value into the helmfile (environments:, values:) to have it read`
+      ? `helmfile reads ${e.variable} from the shell that runs it, which fleetplan does not read${options.env?.size ? ` (it sets only ${[...options.env.keys()].join(', ')})` : ''}; give it with --helmfile-env ${e.variable}=VALUE, or write the value into the helmfile (environments:, values:)`
       : e.kind === 'exec'
         ? 'fleetplan never runs commands from a repository; read the value from a file (readFile) or write it into the helmfile'
         : e.kind === 'file'
@@ -533,10 +547,10 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
     if (rendered && body.includes('{{')) {
       if (!acc.known && READS_VALUES.test(body)) return fail('it reads environment values that are not known (see helmfile-value-not-read)', part.line, 'plan leaves these releases out; helmfile renders each part of the state file with the environment values before it');
       try {
-        body = renderHelmfileTemplate(body, stateTemplateData(environment, acc.values), { fs, baseDir: dir, env }, { file, firstLine: part.line });
+        body = renderHelmfileTemplate(body, stateTemplateData(environment, acc.values), { fs, baseDir: dir, env, envNotGiven: noteEnv(findings, options) }, { file, firstLine: part.line });
       } catch (e) {
         if (!(e instanceof HelmfileTemplateError)) throw e;
-        return fail(e.message, e.line, e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders each part of the state file with the environment values of the parts before it, and fails the same way');
+        return fail(e.message, e.line, e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does: give it with --helmfile-env ${e.variable ?? 'NAME'}=VALUE; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders each part of the state file with the environment values of the parts before it, and fails the same way');
       }
     }
     // Lines of a rendered part are the template's as long as no action removes a line.
@@ -596,7 +610,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const chartField = releaseField(r, inherited, 'chart', file, at);
       const versionField = releaseField(r, inherited, 'version', file, at);
       // The state's `namespace:` replaces the release's before helmfile renders it (ApplyOverrides).
-      const identity = releaseIdentity({ name: r.name, namespace: stateNamespace ?? str(r.namespace) ?? 'default', ...(stateNamespace === undefined ? { field: 'namespace' } : {}) }, { file, at, index: i, known: stateValues.known, values: stateValues.values, environment, ctx: { fs, baseDir: dir, env }, findings, options });
+      const identity = releaseIdentity({ name: r.name, namespace: stateNamespace ?? str(r.namespace) ?? 'default', ...(stateNamespace === undefined ? { field: 'namespace' } : {}) }, { file, at, index: i, known: stateValues.known, values: stateValues.values, environment, ctx: { fs, baseDir: dir, env, envNotGiven: noteEnv(findings, options) }, findings, options });
       if (identity === undefined) return;
       const { name: releaseName, namespace: ns } = identity;
       const id = `${ns}/${releaseName}`;
@@ -614,7 +628,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         }
         try {
           const data = releaseTemplateData({ name: releaseName, namespace: ns, chart: chartField?.value, version: versionField?.value }, environment, stateValues.values);
-          return renderHelmfileTemplate(f.value, data, { fs, baseDir: dir, env }, { file: f.file, firstLine: f.line }).trim();
+          return renderHelmfileTemplate(f.value, data, { fs, baseDir: dir, env, envNotGiven: noteEnv(findings, options) }, { file: f.file, firstLine: f.line }).trim();
         } catch (e) {
           if (!(e instanceof HelmfileTemplateError)) throw e;
           templateNotRead(sink, e, id, what, options);
@@ -739,7 +753,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
             return unread();
           }
           const data = releaseTemplateData({ name: releaseName, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
-          const text = renderHelmfileTemplate(source, data, { fs, baseDir: dirOf(path), env }, { file: path, firstLine: 1 });
+          const text = renderHelmfileTemplate(source, data, { fs, baseDir: dirOf(path), env, envNotGiven: noteEnv(findings, options) }, { file: path, firstLine: 1 });
           const parsed = parseYamlAll(text, { schema: 'core' })[0] ?? {};
           if (!isObj(parsed)) throw new HelmfileTemplateError(`the rendered values are not a map of values`, path, 1, 'template');
           const rendered = parseLocated(path, text).docs[0];
@@ -767,7 +781,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         }
         try {
           const data = releaseTemplateData({ name: r.name as string, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
-          return renderHelmfileTemplate(value, data, { fs, baseDir: dir, env }, { file, firstLine: line });
+          return renderHelmfileTemplate(value, data, { fs, baseDir: dir, env, envNotGiven: noteEnv(findings, options) }, { file, firstLine: line });
         } catch (e) {
           if (!(e instanceof HelmfileTemplateError)) throw e;
           fieldsNotRead.push(`${what} (${e.file}:${e.line}: ${e.message})`);
@@ -1384,7 +1398,7 @@ export function groupSource(file: string, apps: Record<string, AppSpec>, at: Map
   };
 }
 
-export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues; helmfileChartDigests?: boolean } = {}): LoadResult {
+export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues; helmfileChartDigests?: boolean; helmfileEnv?: Record<string, string> } = {}): LoadResult {
   const environment = context.helmfileEnvironment;
   const stateValues = context.helmfileStateValues;
   const findings: Finding[] = [];
@@ -1392,7 +1406,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
   // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
   const nested = new Set<string>();
   const uninstalled: HelmfileRelease[] = [];
-  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
+  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(context.helmfileEnv ? { env: new Map(Object.entries(context.helmfileEnv)) } : {}), ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
