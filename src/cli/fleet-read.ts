@@ -2,6 +2,7 @@
  * Reading the fleet in --repo for a command: loading, finishing what the layout reader left to the
  * real tools, choosing clusters, reporting findings. Imported by the actions that read a fleet.
  */
+import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { InputError, UsageError, parseSelector, selectClustersByLabels } from '../entry/core.js';
 import type { Finding, Fleet } from '../entry/core.js';
@@ -54,15 +55,20 @@ export function helmfileEnvironment(ctx: CommandContext): string | undefined {
 }
 
 /**
- * helmfile's `--state-values-file` (files from the current folder, as every file flag) and
- * `--state-values-set` (commands with helmfileStateValuesOptions), or undefined when neither is given.
+ * helmfile's `--state-values-file` and `--state-values-set` (commands with
+ * helmfileStateValuesOptions), or undefined when neither is given. Each file is read from the
+ * current folder when it is there; the load reads a state's copy from the state's folder where
+ * helmfile reads it from there (ADR 0405).
  */
 export function helmfileStateValues(ctx: CommandContext): HelmfileStateValues | undefined {
   const list = (name: string) => (Array.isArray(ctx.values[name]) ? (ctx.values[name] as unknown[]).map(String) : []);
   const files = list('state-values-file');
   const set = list('state-values-set');
   if (!files.length && !set.length) return undefined;
-  const read = files.map((name) => ({ name, text: readTextFile(resolve(ctx.io.cwd, name), name) }));
+  const read = files.map((name) => {
+    const abs = resolve(ctx.io.cwd, name);
+    return existsSync(abs) ? { name, text: readTextFile(abs, name) } : { name };
+  });
   try {
     return readStateValues(read, set);
   } catch (e) {

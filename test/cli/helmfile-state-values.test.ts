@@ -127,17 +127,35 @@ test('--state-values-set values are typed and merged as helmfile types and merge
   assert.deepEqual(mergeStateValues({ a: 1, l: [1, 2, 3], m: [{ x: 1 }, 2] }, { a: null, b: null, l: [9], m: [{ y: 2 }, null] }), { a: 1, b: null, l: [9], m: [{ x: 1, y: 2 }, 2] });
 });
 
-test('--state-values-file is read from the current folder, not from --repo (helmfile reads it from its own current folder when it reads helmfile.d/)', async () => {
-  const dir = repo({ 'stage.yaml': 'ns: stage\n', 'elsewhere/stage.yaml': 'ns: other\n' });
+test('--state-values-file is read as helmfile reads it: from the helmfile\'s folder when it reads one state file, from the current folder when helmfile.d/ holds several', async () => {
+  const single = repo({ 'stage.yaml': 'ns: stage\n', 'elsewhere/stage.yaml': 'ns: other\n', 'elsewhere/only-here.yaml': 'ns: x\n' });
+  const twoStates = HELMFILE.replace('name: web', 'name: {{ .Values.name }}');
+  const several = committedRepo({
+    'helmfile.d/a.yaml.gotmpl': twoStates.replace("- ns: dev\n", "- ns: dev\n        name: web\n").replace("- ns: prod\n", "- ns: prod\n        name: web\n"),
+    'helmfile.d/b.yaml.gotmpl': twoStates.replace("- ns: dev\n", "- ns: dev\n        name: api\n").replace("- ns: prod\n", "- ns: prod\n        name: api\n").replace('./charts/web', '../charts/web'),
+    ...WEB_CHART,
+    'stage.yaml': 'ns: stage\n',
+    'elsewhere/stage.yaml': 'ns: other\n',
+  });
   try {
-    const fromRepo = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-file', 'stage.yaml'], dir);
-    assert.equal(fromRepo.code, 0, fromRepo.stderr);
-    assert.deepEqual(appNames(fromRepo.stdout), ['helmfile:stage/web']);
-    const fromOther = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-file', 'stage.yaml'], join(dir, 'elsewhere'));
-    assert.equal(fromOther.code, 0, fromOther.stderr);
-    assert.deepEqual(appNames(fromOther.stdout), ['helmfile:other/web']);
+    const plan = async (dir: string, cwd: string) => {
+      const r = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-file', 'stage.yaml'], cwd);
+      assert.equal(r.code, 0, r.stderr);
+      return appNames(r.stdout).sort();
+    };
+    // `helmfile -f DIR/helmfile.yaml.gotmpl --state-values-file stage.yaml` changes into DIR first.
+    assert.deepEqual(await plan(single, single), ['helmfile:stage/web']);
+    assert.deepEqual(await plan(single, join(single, 'elsewhere')), ['helmfile:stage/web']);
+    // Several state files are read in parallel from where helmfile was started.
+    assert.deepEqual(await plan(several, several), ['helmfile:stage/api', 'helmfile:stage/web']);
+    assert.deepEqual(await plan(several, join(several, 'elsewhere')), ['helmfile:other/api', 'helmfile:other/web']);
+    // A file only in the current folder, not in the helmfile's: helmfile does not find it either.
+    const missing = await cli(['plan', '--repo', single, '--state-values-file', 'only-here.yaml'], join(single, 'elsewhere'));
+    assert.equal(missing.code, 2, missing.stdout + missing.stderr);
+    assert.match(missing.stderr, /--state-values-file only-here\.yaml: helmfile reads it from the folder of helmfile\.yaml\.gotmpl \(only-here\.yaml is not a file of the repository\)/);
   } finally {
-    removeTree(dir);
+    removeTree(single);
+    removeTree(several);
   }
 });
 

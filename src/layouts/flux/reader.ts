@@ -23,7 +23,7 @@ import { fluxVariables, setFluxBuildScopes } from '../../load/flux-variables.js'
 import type { FluxBuildScope } from '../../load/flux-variables.js';
 import type { ConfigLookup, RepoObject } from '../../load/flux-variables.js';
 import type { HelmfileStateValues } from '../../load/helmfile-state-values.js';
-import { findNoCrossNamespaceRefs, groupSource, helmfileFiles, readDocs, readHelmfile, releaseSource } from '../helmfile-flux/reader.js';
+import { findNoCrossNamespaceRefs, groupSource, helmfileFiles, readDocs, readHelmfile, releaseSource, stateValuesOfFiles } from '../helmfile-flux/reader.js';
 import type { AppPlace } from '../helmfile-flux/reader.js';
 import type { HelmfileRelease } from '../../model/graphs.js';
 import { releaseApp } from '../../model/graphs.js';
@@ -684,6 +684,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
   // A helmfile bootstrap next to the clusters (bootstrap/helmfile/…) runs before Flux on each cluster:
   // its releases are the cluster's bootstrap phases (CRDs first), so that Kustomizations may use their APIs.
   const bootstrapFiles = helmfileFiles(fs);
+  const cliValues = stateValuesOfFiles(fs, bootstrapFiles, stateValues);
   // Spokes (ADR 0369): per hub and kubeconfig reference, one cluster of the plan.
   const taken = new Set(entries.map((e) => clusterName(e.cluster, entries)));
   const spokeNames = new Map<string, string>();
@@ -711,7 +712,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
     const releases: HelmfileRelease[] = [];
     const uninstalled: HelmfileRelease[] = [];
     const env = new Map([...Object.entries(context.helmfileEnv ?? {}), [HELMFILE_CLUSTER_ENV, e.cluster]]);
-    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
+    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, uninstalled, ...(environment !== undefined ? { environment } : {}), ...cliValues(f), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
     const read = readCluster(fs, e);
     const charts = helmReleaseChecks(read);
     read.findings.push(...charts.findings);

@@ -34,8 +34,8 @@ import { KUSTOMIZATION_FILES, applyListing, applyPatches, listingChains, notEmul
 import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
 import { readHelmfileEnvironments } from '../../load/helmfile-environments.js';
-import { applyStateValues } from '../../load/helmfile-state-values.js';
-import type { HelmfileStateValues } from '../../load/helmfile-state-values.js';
+import { applyStateValues, resolveStateValues } from '../../load/helmfile-state-values.js';
+import type { HelmfileStateValues, ResolvedStateValues } from '../../load/helmfile-state-values.js';
 import { HelmfileTemplateError, releaseTemplateData, renderHelmfileTemplate } from './template.js';
 import { DEFAULT_HELMFILE_ENVIRONMENT, selectEnvironment } from '../../order/helmfile-plan.js';
 import type { HelmfileTemplateContext } from './template.js';
@@ -66,6 +66,21 @@ export function helmfileFiles(fs: RepoFileSystem): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The command line's state values for each top-level state file of `helmfileFiles`, as helmfile
+ * gives them when it runs on the file's folder (`helmfile -f bootstrap/helmfile.yaml`, or
+ * `-f helmfile.d`): a state read alone takes a relative `--state-values-file` from its own folder,
+ * the states of a helmfile.d/ (or helmfile/) folder of several files from the current folder (ADR 0405).
+ */
+export function stateValuesOfFiles(fs: RepoFileSystem, files: readonly string[], given: HelmfileStateValues | undefined): (file: string) => { stateValues?: ResolvedStateValues } {
+  if (given === undefined) return () => ({});
+  return (file) => {
+    const dir = dirOf(file);
+    const alone = !/(^|\/)helmfile(\.d)?$/.test(dir) || files.filter((f) => dirOf(f) === dir).length === 1;
+    return { stateValues: resolveStateValues(given, file, alone, fs) };
+  };
 }
 
 function ksFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[], kustomizations?: string[], yamls?: string[]): string[] {
@@ -395,7 +410,7 @@ export interface HelmfileReadOptions {
   /** A sub-helmfile's `values:` (helmfile's override values, merged over its environment values). */
   override?: Record<string, unknown>;
   /** The command line's state values (a top-level helmfile only: helmfile does not pass them to its `helmfiles:`). */
-  stateValues?: HelmfileStateValues;
+  stateValues?: ResolvedStateValues;
   /** A sub-helmfile's `selectors:` (or its parent's, inherited): only matching releases are read. */
   selectors?: readonly string[];
   /** The helmfiles being read, outermost first (a sub-helmfile that includes one of them is a loop). */
@@ -1406,7 +1421,9 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
   // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
   const nested = new Set<string>();
   const uninstalled: HelmfileRelease[] = [];
-  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(context.helmfileEnv ? { env: new Map(Object.entries(context.helmfileEnv)) } : {}), ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
+  const topLevel = helmfileFiles(fs);
+  const cliValues = stateValuesOfFiles(fs, topLevel, stateValues);
+  for (const f of topLevel) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(context.helmfileEnv ? { env: new Map(Object.entries(context.helmfileEnv)) } : {}), ...(environment !== undefined ? { environment } : {}), ...cliValues(f), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
