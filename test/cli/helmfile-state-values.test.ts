@@ -159,6 +159,19 @@ test('--state-values-file is read as helmfile reads it: from the helmfile\'s fol
   }
 });
 
+test('--state-values-file with bootstrap/helmfile.yaml (helmfile -f bootstrap/helmfile.yaml): a relative file is the one in bootstrap/, from any folder', async () => {
+  const dir = committedRepo({ 'bootstrap/helmfile.yaml.gotmpl': HELMFILE.replace('./charts/web', '../charts/web'), ...WEB_CHART, 'bootstrap/stage.yaml': 'ns: boot\n', 'stage.yaml': 'ns: root\n' });
+  try {
+    for (const cwd of [dir, join(dir, 'bootstrap')]) {
+      const r = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-file', 'stage.yaml'], cwd);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(appNames(r.stdout), ['helmfile:boot/web'], cwd);
+    }
+  } finally {
+    removeTree(dir);
+  }
+});
+
 test('diff and validate --base read both revisions with the same state values', async () => {
   const dir = repo({ 'stage.yaml': 'ns: stage\n' });
   try {
