@@ -65,13 +65,18 @@ export interface DiffOptions {
   helmfileEnvironment?: string;
   /** helmfile's `--state-values-file`/`--state-values-set`, read once and given to both sides (ADR 0405). */
   helmfileStateValues?: HelmfileStateValues;
+  /** The variables a helmfile's `env`/`requiredEnv` read, on both sides (LoadOptions.helmfileEnv). */
+  helmfileEnv?: Record<string, string>;
 }
 
 /** The helmfile options every side is loaded with: both revisions read in the same environment and state values. */
-function helmfileLoadOptions(options: Pick<DiffOptions, 'helmfileEnvironment' | 'helmfileStateValues'>): Pick<LoadOptions, 'helmfileEnvironment' | 'helmfileStateValues'> {
+function helmfileLoadOptions(options: Pick<DiffOptions, 'helmfileEnvironment' | 'helmfileStateValues' | 'helmfileEnv'>): Pick<LoadOptions, 'helmfileEnvironment' | 'helmfileStateValues' | 'helmfileChartDigests' | 'helmfileEnv'> {
   return {
+    // Local charts compared by the digest of their files, which only diff reads (ADR 0395).
+    helmfileChartDigests: true,
     ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}),
     ...(options.helmfileStateValues ? { helmfileStateValues: options.helmfileStateValues } : {}),
+    ...(options.helmfileEnv ? { helmfileEnv: options.helmfileEnv } : {}),
   };
 }
 
@@ -86,7 +91,7 @@ export interface PromotionDiffOptions extends Omit<DiffOptions, 'from' | 'to'> {
   clusters: readonly string[];
 }
 
-export interface BaseFindingsOptions extends Pick<DiffOptions, 'root' | 'clusters' | 'selectors' | 'complete' | 'helmfileEnvironment' | 'helmfileStateValues'> {
+export interface BaseFindingsOptions extends Pick<DiffOptions, 'root' | 'clusters' | 'selectors' | 'complete' | 'helmfileEnvironment' | 'helmfileStateValues' | 'helmfileEnv'> {
   /** The revision to compare the working tree with. */
   base: string;
 }

@@ -45,6 +45,16 @@ export interface LoadOptions {
    * environment values of the top-level helmfiles as `helmfile template` merges them.
    */
   helmfileStateValues?: HelmfileStateValues;
+  /**
+   * A digest of each local chart's files on its helmfile releases (`chartFiles`), which only diff
+   * compares (ADR 0395): plan and render leave it out and read none of those files.
+   */
+  helmfileChartDigests?: boolean;
+  /**
+   * The variables a helmfile's `env`/`requiredEnv` read (`--helmfile-env NAME=VALUE`): fleetplan
+   * never reads the process environment, so a variable not given here is unset (docs/adr/0413).
+   */
+  helmfileEnv?: Record<string, string>;
 }
 
 /** A layout chosen, with the findings that say why. */
@@ -104,7 +114,7 @@ function finishLoad(start: LoadStart, choose: (fs: RepoFileSystem) => LayoutChoi
   let result: LoadResult;
   try {
     chosen = choose(fs);
-    result = chosen.reader.load(fs, { origin, ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}), ...(options.helmfileStateValues ? { helmfileStateValues: options.helmfileStateValues } : {}) });
+    result = chosen.reader.load(fs, { origin, ...(options.helmfileEnvironment !== undefined ? { helmfileEnvironment: options.helmfileEnvironment } : {}), ...(options.helmfileStateValues ? { helmfileStateValues: options.helmfileStateValues } : {}), ...(options.helmfileChartDigests ? { helmfileChartDigests: true } : {}), ...(options.helmfileEnv ? { helmfileEnv: options.helmfileEnv } : {}) });
   } catch (e) {
     // No fleet found, because its own file is a link out of the repository: say so, not "no fleet".
     const first = links[0];

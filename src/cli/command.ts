@@ -113,6 +113,8 @@ export const helmfileEnvironmentOptions: OptionSpec = {
 export const helmfileStateValuesOptions: OptionSpec = {
   'state-values-file': { type: 'string', multiple: true },
   'state-values-set': { type: 'string', multiple: true },
+  // The variables a helmfile's env/requiredEnv read (fleetplan never reads its own environment; ADR 0413).
+  'helmfile-env': { type: 'string', multiple: true },
 };
 
 /** The flags of every command that works on some of the fleet's clusters. */

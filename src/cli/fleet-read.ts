@@ -2,6 +2,7 @@
  * Reading the fleet in --repo for a command: loading, finishing what the layout reader left to the
  * real tools, choosing clusters, reporting findings. Imported by the actions that read a fleet.
  */
+import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { InputError, UsageError, parseSelector, selectClustersByLabels } from '../entry/core.js';
 import type { Finding, Fleet } from '../entry/core.js';
@@ -25,13 +26,24 @@ export async function load(ctx: CommandContext, options: { clusterSecrets?: bool
   const root = repoRoot(ctx);
   const environment = helmfileEnvironment(ctx);
   const stateValues = helmfileStateValues(ctx);
-  const result = await loadFleetAsync(root, { ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues ? { helmfileStateValues: stateValues } : {}) });
-  // A helmfile repository whose releases are all unread in that environment (say, a requiredEnv) is still one: its findings say why.
-  const helmfile = result.fleet.capabilities.helmfileEnvironments || hasHelmfileBootstrap(result.fleet);
-  if (environment !== undefined && !helmfile) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only');
-  if (stateValues && !helmfile) throw new UsageError(`${stateValues.given[0]}: helmfile's state values apply to helmfile + Flux repositories only`, { hint: `this repository is read as the ${result.fleet.layout} layout, which has no helmfile` });
+  const env = helmfileEnv(ctx);
+  const result = await loadFleetAsync(root, { ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues ? { helmfileStateValues: stateValues } : {}), ...(env ? { helmfileEnv: env } : {}) });
   await completeRead(ctx, result, root, options);
   return result;
+}
+
+/**
+ * `-e` and the state values flags on a fleet read without helmfiles are usage errors, for every
+ * command that reads a fleet (plan, render, validate, diff and validate --base, through
+ * completeRead): they would silently change nothing.
+ */
+function refuseHelmfileFlags(ctx: CommandContext, result: LoadResult): void {
+  // A helmfile repository whose releases are all unread in that environment (say, a requiredEnv) is still one: its findings say why.
+  if (result.fleet.capabilities.helmfileEnvironments || hasHelmfileBootstrap(result.fleet)) return;
+  if (ctx.values['environment'] !== undefined) throw new UsageError('--environment is the helmfile environment: it applies to helmfile + Flux repositories only', { hint: `this repository is read as the ${result.fleet.layout} layout, which has no helmfile` });
+  const given = ['state-values-file', 'state-values-set', 'helmfile-env'].flatMap((name) => (Array.isArray(ctx.values[name]) ? (ctx.values[name] as unknown[]).map((v) => `--${name} ${String(v)}`) : []));
+  const first = given[0];
+  if (first !== undefined) throw new UsageError(`${first}: ${first.startsWith('--helmfile-env') ? 'the variables of helmfile templates apply' : 'helmfile\'s state values apply'} to helmfile + Flux repositories only`, { hint: `this repository is read as the ${result.fleet.layout} layout, which has no helmfile` });
 }
 
 /** `-e NAME` (commands with helmfileEnvironmentOptions), or undefined. */
@@ -43,21 +55,43 @@ export function helmfileEnvironment(ctx: CommandContext): string | undefined {
 }
 
 /**
- * helmfile's `--state-values-file` (files from the current folder, as every file flag) and
- * `--state-values-set` (commands with helmfileStateValuesOptions), or undefined when neither is given.
+ * helmfile's `--state-values-file` and `--state-values-set` (commands with
+ * helmfileStateValuesOptions), or undefined when neither is given. Each file is read from the
+ * current folder when it is there; the load reads a state's copy from the state's folder where
+ * helmfile reads it from there (ADR 0405).
  */
 export function helmfileStateValues(ctx: CommandContext): HelmfileStateValues | undefined {
   const list = (name: string) => (Array.isArray(ctx.values[name]) ? (ctx.values[name] as unknown[]).map(String) : []);
   const files = list('state-values-file');
   const set = list('state-values-set');
   if (!files.length && !set.length) return undefined;
-  const read = files.map((name) => ({ name, text: readTextFile(resolve(ctx.io.cwd, name), name) }));
+  const read = files.map((name) => {
+    const abs = resolve(ctx.io.cwd, name);
+    return existsSync(abs) ? { name, text: readTextFile(abs, name) } : { name };
+  });
   try {
     return readStateValues(read, set);
   } catch (e) {
     if (e instanceof InputError) throw new UsageError(e.message, { ...(e.hint ? { hint: e.hint } : {}), cause: e });
     throw e;
   }
+}
+
+/**
+ * `--helmfile-env NAME=VALUE` (repeatable; commands with helmfileStateValuesOptions): the variables a
+ * helmfile's `env`/`requiredEnv` read, as the shell that runs helmfile sets them; undefined when not given.
+ */
+export function helmfileEnv(ctx: CommandContext): Record<string, string> | undefined {
+  const given = ctx.values['helmfile-env'];
+  if (!Array.isArray(given) || given.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const arg of given.map(String)) {
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? '' : arg.slice(0, eq);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--helmfile-env ${arg}: not NAME=VALUE`, { hint: 'e.g. --helmfile-env CLUSTER_NAME=prod (repeatable); an empty value is NAME=' });
+    out[name] = arg.slice(eq + 1);
+  }
+  return out;
 }
 
 /**
@@ -100,9 +134,10 @@ function rootFlags(ctx: CommandContext): string[] | undefined {
 /**
  * Finishes reading a fleet read at `root` (see load): follows the repository's Applications where
  * the layout reader left that to the real tools (the argocd layout), and builds the clusters a
- * layout reader could not read exactly.
+ * layout reader could not read exactly. Refuses the helmfile flags on a fleet without helmfiles first.
  */
 export async function completeRead(ctx: CommandContext, result: LoadResult, root: string, options: { clusterSecrets?: boolean } = {}): Promise<void> {
+  refuseHelmfileFlags(ctx, result);
   const secrets = options.clusterSecrets === false ? undefined : await clusterSecretsFile(ctx, result);
   // A layout that reads its clusters' identities from --clusters (Validated Patterns' managed clusters): read again with them.
   if (secrets && result.withClusters) {

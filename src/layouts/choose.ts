@@ -17,6 +17,10 @@ export interface LoadContext {
   helmfileEnvironment?: string;
   /** helmfile's `--state-values-file`/`--state-values-set`, for the top-level helmfiles (ADR 0405). */
   helmfileStateValues?: HelmfileStateValues;
+  /** Digest each local chart's files, for diff (ADR 0395; LoadOptions.helmfileChartDigests). */
+  helmfileChartDigests?: boolean;
+  /** The variables helmfile's `env`/`requiredEnv` read (LoadOptions.helmfileEnv). */
+  helmfileEnv?: Record<string, string>;
 }
 
 /** What choosing a layout asks of a reader: whether the repository is its, and why or why not. */

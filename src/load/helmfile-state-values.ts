@@ -7,14 +7,26 @@
  */
 import { InputError } from '../errors/index.js';
 import { isPlainObject } from '../model/merge.js';
+import { joinRepoPath as joinRelative } from '../model/repo-path.js';
+import type { RepoFileSystem } from '../ports/filesystem.js';
 import { parseYamlAll } from '../yaml/index.js';
 
-/** The state values given on the command line: each file's values in order, then the set values. */
+/**
+ * The state values given on the command line: each file as given, with its values as read from
+ * the current folder (absent: no such file there), then the set values. Which copy of a relative
+ * file a state gets is resolveStateValues' to say.
+ */
 export interface HelmfileStateValues {
-  files: Record<string, unknown>[];
+  files: { name: string; values?: Record<string, unknown> }[];
   set: Record<string, unknown>;
   /** The flags as given, for the plan's note (`--state-values-set ns=prod`). */
   given: string[];
+}
+
+/** The state values one top-level state gets: each file's values in order, then the set values. */
+export interface ResolvedStateValues {
+  files: Record<string, unknown>[];
+  set: Record<string, unknown>;
 }
 
 /** helmfile's typedVal: true/false/null (any case), 0 and integers without a leading zero as numbers, else the text. */
@@ -111,30 +123,60 @@ export function mergeStateValues(base: Record<string, unknown>, over: Record<str
   return out;
 }
 
+/**
+ * The state values the top-level state `file` gets, with its relative `--state-values-file` paths
+ * resolved as helmfile resolves them (ADR 0405): from the state's folder when helmfile reads that
+ * state alone (it changes into the folder first: pkg/app/app.go `a.within(absd, processFile)`),
+ * read through `fs`; from the current folder when it reads several state files (helmfile.d/ of
+ * more than one file), as the command line read them. An absolute path is the same file anywhere.
+ * Throws InputError for a file helmfile would not find.
+ */
+export function resolveStateValues(state: HelmfileStateValues, file: string, alone: boolean, fs: RepoFileSystem): ResolvedStateValues {
+  const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '.';
+  const files = state.files.map(({ name, values }) => {
+    if (alone && !name.startsWith('/')) {
+      const path = joinRelative(dir, name);
+      if (path === undefined || !fs.exists(path) || fs.isDirectory(path)) {
+        throw new InputError(`--state-values-file ${name}: helmfile reads it from the folder of ${file} (${path ?? name} is not a file of the repository)`, { code: 'bad-state-values', hint: `helmfile changes into the folder of a state file it reads alone; give the path from there${dir === '.' ? '' : ` (${dir}/)`}, or an absolute one` });
+      }
+      return stateValuesFile(path, fs.readText(path));
+    }
+    if (values === undefined) throw new InputError(`--state-values-file ${name}: no such file in the current folder, where helmfile reads it when it reads several state files`, { code: 'bad-state-values', hint: 'give the path from the current folder, or an absolute one' });
+    return values;
+  });
+  return { files, set: state.set };
+}
+
 /** `values` with the command line's state values over them: the files' in order, then the set ones. */
-export function applyStateValues(values: Record<string, unknown>, state: HelmfileStateValues): Record<string, unknown> {
+export function applyStateValues(values: Record<string, unknown>, state: ResolvedStateValues): Record<string, unknown> {
   let out = values;
   for (const f of state.files) out = mergeStateValues(out, f);
   return Object.keys(state.set).length ? mergeStateValues(out, state.set) : out;
 }
 
 /**
- * The state values of the command line: `files` (`--state-values-file`, read by the caller, in
- * order) and `set` (`--state-values-set` arguments). A file is YAML whose first document is a map;
- * a `.gotmpl` file (helmfile renders it) is not read. Throws InputError naming the file.
+ * The state values of the command line: `files` (`--state-values-file`, read by the caller from the
+ * current folder, in order; no text: not there) and `set` (`--state-values-set` arguments). A file is
+ * YAML whose first document is a map; a `.gotmpl` file (helmfile renders it) is not read. Throws
+ * InputError naming the file.
  */
-export function readStateValues(files: readonly { name: string; text: string }[], set: readonly string[]): HelmfileStateValues {
-  const values = files.map(({ name, text }) => {
+export function readStateValues(files: readonly { name: string; text?: string }[], set: readonly string[]): HelmfileStateValues {
+  const read = files.map(({ name, text }) => {
     if (name.endsWith('.gotmpl')) throw new InputError(`--state-values-file ${name}: a values template, which helmfile renders and fleetplan does not read`, { code: 'bad-state-values', location: { file: name }, hint: 'give the rendered values as a plain YAML file' });
-    let doc: unknown;
-    try {
-      doc = parseYamlAll(text, { schema: 'core' })[0];
-    } catch (e) {
-      throw new InputError(`--state-values-file ${name}: not YAML: ${(e as Error).message.split('\n')[0]}`, { code: 'bad-state-values', location: { file: name }, hint: 'fix the YAML', cause: e });
-    }
-    if (doc === undefined || doc === null) return {};
-    if (!isPlainObject(doc)) throw new InputError(`--state-values-file ${name}: the first document is not a map of values`, { code: 'bad-state-values', location: { file: name }, hint: 'write the values as a YAML map (key: value)' });
-    return doc;
+    return text === undefined ? { name } : { name, values: stateValuesFile(name, text) };
   });
-  return { files: values, set: parseStateValuesSet(set), given: [...files.map((f) => `--state-values-file ${f.name}`), ...set.map((s) => `--state-values-set ${s}`)] };
+  return { files: read, set: parseStateValuesSet(set), given: [...files.map((f) => `--state-values-file ${f.name}`), ...set.map((s) => `--state-values-set ${s}`)] };
+}
+
+/** A state values file's values: YAML whose first document is a map. Throws InputError naming the file. */
+function stateValuesFile(name: string, text: string): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = parseYamlAll(text, { schema: 'core' })[0];
+  } catch (e) {
+    throw new InputError(`--state-values-file ${name}: not YAML: ${(e as Error).message.split('\n')[0]}`, { code: 'bad-state-values', location: { file: name }, hint: 'fix the YAML', cause: e });
+  }
+  if (doc === undefined || doc === null) return {};
+  if (!isPlainObject(doc)) throw new InputError(`--state-values-file ${name}: the first document is not a map of values`, { code: 'bad-state-values', location: { file: name }, hint: 'write the values as a YAML map (key: value)' });
+  return doc;
 }

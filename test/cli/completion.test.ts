@@ -32,7 +32,7 @@ const cases: { name: string; words: string[]; values: string[] | ((v: string[]) 
   { name: 'command names by prefix', words: ['p'], values: ['plan', 'promote'], directive: '4' },
   { name: 'top-level flags', words: ['--'], values: ['--help', '--version'], directive: '4' },
   { name: 'help COMMAND', words: ['help', 'v'], values: ['validate', 'version'], directive: '4' },
-  { name: 'flags of a command', words: ['plan', '--'], values: ['--cluster', '--clusters', '--environment', '--help', '--output', '--repo', '--root', '--selector', '--state-values-file', '--state-values-set'], directive: '4' },
+  { name: 'flags of a command', words: ['plan', '--'], values: ['--cluster', '--clusters', '--environment', '--helmfile-env', '--help', '--output', '--repo', '--root', '--selector', '--state-values-file', '--state-values-set'], directive: '4' },
   { name: 'a flag already given is not offered again, a repeatable one is', words: ['render', '-o', 'json', '--cluster', 'hub', '--'], values: (v) => !v.includes('--output') && v.includes('--cluster') && v.includes('--out'), directive: '4' },
   { name: '-o formats of plan', words: ['plan', '-o', ''], values: ['text', 'json', 'yaml', 'mermaid', 'dot'], directive: '4' },
   { name: '-o formats of validate', words: ['validate', '--output', ''], values: ['text', 'json', 'yaml', 'sarif'], directive: '4' },

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { cli, removeTree } from '../support/fleet-fixture.js';
+import { baseFleet, cli, removeTree } from '../support/fleet-fixture.js';
 import { WEB_CHART, appNames, committedRepo, renderLeaves, webHelmfile } from '../support/helmfile-cli.js';
 import { parseStateValuesSet, mergeStateValues } from '../../src/load/helmfile-state-values.js';
 import { InputError } from '../../src/errors/index.js';
@@ -127,15 +127,46 @@ test('--state-values-set values are typed and merged as helmfile types and merge
   assert.deepEqual(mergeStateValues({ a: 1, l: [1, 2, 3], m: [{ x: 1 }, 2] }, { a: null, b: null, l: [9], m: [{ y: 2 }, null] }), { a: 1, b: null, l: [9], m: [{ x: 1, y: 2 }, 2] });
 });
 
-test('--state-values-file is read from the current folder, not from --repo (helmfile reads it from its own current folder when it reads helmfile.d/)', async () => {
-  const dir = repo({ 'stage.yaml': 'ns: stage\n', 'elsewhere/stage.yaml': 'ns: other\n' });
+test('--state-values-file is read as helmfile reads it: from the helmfile\'s folder when it reads one state file, from the current folder when helmfile.d/ holds several', async () => {
+  const single = repo({ 'stage.yaml': 'ns: stage\n', 'elsewhere/stage.yaml': 'ns: other\n', 'elsewhere/only-here.yaml': 'ns: x\n' });
+  const twoStates = HELMFILE.replace('name: web', 'name: {{ .Values.name }}');
+  const several = committedRepo({
+    'helmfile.d/a.yaml.gotmpl': twoStates.replace("- ns: dev\n", "- ns: dev\n        name: web\n").replace("- ns: prod\n", "- ns: prod\n        name: web\n"),
+    'helmfile.d/b.yaml.gotmpl': twoStates.replace("- ns: dev\n", "- ns: dev\n        name: api\n").replace("- ns: prod\n", "- ns: prod\n        name: api\n").replace('./charts/web', '../charts/web'),
+    ...WEB_CHART,
+    'stage.yaml': 'ns: stage\n',
+    'elsewhere/stage.yaml': 'ns: other\n',
+  });
   try {
-    const fromRepo = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-file', 'stage.yaml'], dir);
-    assert.equal(fromRepo.code, 0, fromRepo.stderr);
-    assert.deepEqual(appNames(fromRepo.stdout), ['helmfile:stage/web']);
-    const fromOther = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-file', 'stage.yaml'], join(dir, 'elsewhere'));
-    assert.equal(fromOther.code, 0, fromOther.stderr);
-    assert.deepEqual(appNames(fromOther.stdout), ['helmfile:other/web']);
+    const plan = async (dir: string, cwd: string) => {
+      const r = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-file', 'stage.yaml'], cwd);
+      assert.equal(r.code, 0, r.stderr);
+      return appNames(r.stdout).sort();
+    };
+    // `helmfile -f DIR/helmfile.yaml.gotmpl --state-values-file stage.yaml` changes into DIR first.
+    assert.deepEqual(await plan(single, single), ['helmfile:stage/web']);
+    assert.deepEqual(await plan(single, join(single, 'elsewhere')), ['helmfile:stage/web']);
+    // Several state files are read in parallel from where helmfile was started.
+    assert.deepEqual(await plan(several, several), ['helmfile:stage/api', 'helmfile:stage/web']);
+    assert.deepEqual(await plan(several, join(several, 'elsewhere')), ['helmfile:other/api', 'helmfile:other/web']);
+    // A file only in the current folder, not in the helmfile's: helmfile does not find it either.
+    const missing = await cli(['plan', '--repo', single, '--state-values-file', 'only-here.yaml'], join(single, 'elsewhere'));
+    assert.equal(missing.code, 2, missing.stdout + missing.stderr);
+    assert.match(missing.stderr, /--state-values-file only-here\.yaml: helmfile reads it from the folder of helmfile\.yaml\.gotmpl \(only-here\.yaml is not a file of the repository\)/);
+  } finally {
+    removeTree(single);
+    removeTree(several);
+  }
+});
+
+test('--state-values-file with bootstrap/helmfile.yaml (helmfile -f bootstrap/helmfile.yaml): a relative file is the one in bootstrap/, from any folder', async () => {
+  const dir = committedRepo({ 'bootstrap/helmfile.yaml.gotmpl': HELMFILE.replace('./charts/web', '../charts/web'), ...WEB_CHART, 'bootstrap/stage.yaml': 'ns: boot\n', 'stage.yaml': 'ns: root\n' });
+  try {
+    for (const cwd of [dir, join(dir, 'bootstrap')]) {
+      const r = await cli(['plan', '--repo', dir, '-o', 'json', '--state-values-file', 'stage.yaml'], cwd);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(appNames(r.stdout), ['helmfile:boot/web'], cwd);
+    }
   } finally {
     removeTree(dir);
   }
@@ -170,6 +201,29 @@ test('validate --base --state-values-set: both revisions read with the set value
     // Read with the values on one side only, the base's failed template would be "fixed".
     const without = await cli(['validate', '--repo', dir, '--base', 'main', '-o', 'json']);
     assert.deepEqual((JSON.parse(without.stdout) as { fixed: unknown[] }).fixed, []);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('-e and the state values flags on a repository without helmfiles: the same usage error from plan, diff and validate --base', async () => {
+  const dir = committedRepo(baseFleet());
+  try {
+    writeFileSync(join(dir, 'touched.yaml'), 'ns: x\n');
+    const cases: [string[], RegExp][] = [
+      [['--state-values-set', 'ns=x'], /--state-values-set ns=x: helmfile's state values apply to helmfile \+ Flux repositories only \(this repository is read as the native layout/],
+      [['--state-values-file', join(dir, 'touched.yaml')], /--state-values-file .*touched\.yaml: helmfile's state values apply to helmfile \+ Flux repositories only/],
+      [['-e', 'prod'], /--environment is the helmfile environment: it applies to helmfile \+ Flux repositories only/],
+    ];
+    for (const [flags, want] of cases) {
+      for (const command of [['plan'], ['diff'], ['validate', '--base', 'main']]) {
+        // Twice: a diff answered from its records refuses them too.
+        for (const r of [await cli([...command, '--repo', dir, ...flags]), await cli([...command, '--repo', dir, ...flags])]) {
+          assert.equal(r.code, 2, `${command.join(' ')} ${flags.join(' ')}: ${r.stdout}${r.stderr}`);
+          assert.match(r.stderr, want, `${command.join(' ')} ${flags.join(' ')}`);
+        }
+      }
+    }
   } finally {
     removeTree(dir);
   }

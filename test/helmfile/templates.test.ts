@@ -193,3 +193,16 @@ test('an OCI chart of a helmfile release is a chart, not an Argo CD oci:// artif
     removeTree(home);
   }
 });
+
+test('render --leaves says a helmfile release\'s local chart outside the repository is not built because it is outside', async () => {
+  const top = mkdtempSync(join(tmpdir(), 'fleetplan-test-'));
+  const dir = writeTree({ 'helmfile.yaml': 'releases:\n  - name: web\n    namespace: web\n    chart: ../chart\n' }, join(top, 'helmfile'));
+  writeTree({ 'Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n' }, join(top, 'chart'));
+  try {
+    const r = await cli(['render', '--repo', dir, '--out', join(top, 'out'), '--leaves']);
+    assert.match(r.stderr, /helmfile:web\/web not rendered: the helmfile release's local chart \.\.\/chart is outside the repository/);
+    assert.doesNotMatch(r.stderr, /a chart or values whose helmfile template was not read/);
+  } finally {
+    removeTree(top);
+  }
+});

@@ -150,7 +150,7 @@ test('helmfile readDirEntries lists a folder\'s entries by name, with Name and I
 
 test('helmfile state whose base cannot be loaded gives no releases, as helmfile fails it, named at the bases entry', () => {
   const cases: [string, Record<string, string>, RegExp][] = [
-    ['a base that reads a variable of the shell', { 'env.gotmpl': 'environments:\n  default:\n    values:\n      - dir: {{ env "ENV_DIR" }}\n' }, /bases\[0\] env\.gotmpl is not read \(see the helmfile-template-not-read at env\.gotmpl\)/],
+    ['a base that reads a variable of the shell', { 'env.gotmpl': 'environments:\n  default:\n    values:\n      - dir: {{ requiredEnv "ENV_DIR" }}\n' }, /bases\[0\] env\.gotmpl is not read \(see the helmfile-template-not-read at env\.gotmpl\)/],
     ['a base that is not in the repository', {}, /bases\[0\] env\.gotmpl is not a file of this repository/],
   ];
   for (const [name, files, want] of cases) {

@@ -50,6 +50,13 @@ async function stateValuesOption(ctx: CommandContext): Promise<{ helmfileStateVa
   return stateValues ? { helmfileStateValues: stateValues } : {};
 }
 
+/** `--helmfile-env`, given to both revisions (ADR 0413); its module is imported only when it is given. */
+async function helmfileEnvOption(ctx: CommandContext): Promise<{ helmfileEnv?: Record<string, string> }> {
+  if (ctx.values['helmfile-env'] === undefined) return {};
+  const env = (await import('../fleet-read.js')).helmfileEnv(ctx);
+  return env ? { helmfileEnv: env } : {};
+}
+
 export async function run(ctx: CommandContext): Promise<number> {
   const format = choice(ctx, 'output', FORMATS, 'text');
   for (const flag of ['from', 'to'] as const) {
@@ -69,6 +76,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     selectors: selectorTexts(ctx).map((s) => parseSelector(s)),
     ...(typeof ctx.values.environment === 'string' ? { helmfileEnvironment: ctx.values.environment } : {}),
     ...(await stateValuesOption(ctx)),
+    ...(await helmfileEnvOption(ctx)),
     ...(ctx.values.leaves === true ? { leaves: leafOptions(ctx) } : {}),
     // Only a side that is loaded needs it: a diff answered from records loads no fleet stage.
     complete: async (result, at) => (await import('../fleet-read.js')).completeRead(ctx, result, at),

@@ -1,7 +1,7 @@
 /** `fleetplan validate --base REV`: only the findings the working tree introduces and fixes. */
 import type { CommandContext } from '../command.js';
 import { clusterNames, repoRoot, selectorTexts, yamlOfJson } from '../common.js';
-import { completeRead, helmfileStateValues } from '../fleet-read.js';
+import { completeRead, helmfileEnv, helmfileStateValues } from '../fleet-read.js';
 import { UsageError, hasErrors, parseSelector, toSortedJson } from '../../entry/core.js';
 import { validateAgainstBase } from '../../entry/diff.js';
 import { findingLine } from '../../entry/fleet.js';
@@ -15,6 +15,7 @@ export async function validateBase(ctx: CommandContext, format: string): Promise
     throw new UsageError('--base compares the repository statically; --leaves and --argocd-crds do not combine with it');
   }
   const stateValues = helmfileStateValues(ctx);
+  const env = helmfileEnv(ctx);
   const delta = await validateAgainstBase({
     root: repoRoot(ctx),
     base,
@@ -22,6 +23,7 @@ export async function validateBase(ctx: CommandContext, format: string): Promise
     selectors: selectorTexts(ctx).map((s) => parseSelector(s)),
     ...(typeof ctx.values.environment === 'string' ? { helmfileEnvironment: ctx.values.environment } : {}),
     ...(stateValues ? { helmfileStateValues: stateValues } : {}),
+    ...(env ? { helmfileEnv: env } : {}),
     complete: (result, at) => completeRead(ctx, result, at),
   });
   const count = (list: readonly { severity: string }[], s: string) => list.filter((f) => f.severity === s).length;

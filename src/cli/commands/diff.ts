@@ -40,6 +40,9 @@ message, not by line).
                environment's values in their templates, its helmfiles run (default "default")
   --state-values-set KEY=VALUE, --state-values-file FILE  (helmfile + Flux; repeatable) helmfile's
                state values, read once and given to both revisions; FILE from the current folder
+  --helmfile-env NAME=VALUE  (helmfile + Flux; repeatable) a variable the helmfiles' env and
+               requiredEnv read, as the shell that runs helmfile sets it (fleetplan never reads
+               its own environment: an env of a variable not given reads "", with a warning)
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
                repository read as Argo CD reads it, relative to --repo: only what it reaches is
                read (default: every Argo CD object no other object applies is guessed a root)`,
@@ -65,5 +68,5 @@ message, not by line).
     fetch: { type: 'boolean' },
     'registry-config': { type: 'string' },
   },
-  complete: { flags: { environment: 'none', 'state-values-file': 'file', 'state-values-set': 'none', output: FORMATS, clusters: 'file', root: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
+  complete: { flags: { environment: 'none', 'state-values-file': 'file', 'state-values-set': 'none', 'helmfile-env': 'none', output: FORMATS, clusters: 'file', root: 'file', from: 'none', to: 'none', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', 'registry-config': 'file' } },
 };

@@ -20,6 +20,9 @@ ApplicationSet generates, computed offline from the repository at the sector's r
   --state-values-set KEY=VALUE, --state-values-file FILE  (helmfile + Flux; repeatable) helmfile's
                state values, merged over the environment values of the top-level helmfiles as
                helmfile merges them (the files, then the set values); FILE from the current folder
+  --helmfile-env NAME=VALUE  (helmfile + Flux; repeatable) a variable the helmfiles' env and
+               requiredEnv read, as the shell that runs helmfile sets it (fleetplan never reads
+               its own environment: an env of a variable not given reads "", with a warning)
   --clusters FILE  cluster Secrets for the ApplicationSets of a repository read as Argo CD
                reads it (the argocd layout), instead of the repository's own
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a

@@ -55,6 +55,9 @@ app is not built and says so.
   --state-values-set KEY=VALUE, --state-values-file FILE  (helmfile + Flux; repeatable) helmfile's
                state values, merged over the environment values of the top-level helmfiles as
                helmfile merges them (the files, then the set values); FILE from the current folder
+  --helmfile-env NAME=VALUE  (helmfile + Flux; repeatable) a variable the helmfiles' env and
+               requiredEnv read, as the shell that runs helmfile sets it (fleetplan never reads
+               its own environment: an env of a variable not given reads "", with a warning)
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
                repository read as Argo CD reads it, relative to --repo: only what it reaches is
                read (default: every Argo CD object no other object applies is guessed a root)`,
@@ -85,5 +88,5 @@ app is not built and says so.
     fetch: { type: 'boolean' },
     'registry-config': { type: 'string' },
   },
-  complete: { flags: { environment: 'none', 'state-values-file': 'file', 'state-values-set': 'none', phase: ['1', '2'], output: FORMATS, clusters: 'file', root: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', jsonnet: 'file', 'registry-config': 'file' } },
+  complete: { flags: { environment: 'none', 'state-values-file': 'file', 'state-values-set': 'none', 'helmfile-env': 'none', phase: ['1', '2'], output: FORMATS, clusters: 'file', root: 'file', out: 'dir', 'cache-dir': 'dir', kustomize: 'file', helm: 'file', jsonnet: 'file', 'registry-config': 'file' } },
 };

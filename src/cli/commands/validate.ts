@@ -33,6 +33,9 @@ Exit 1 on errors, 0 when there are only warnings or nothing.
   --state-values-set KEY=VALUE, --state-values-file FILE  (helmfile + Flux; repeatable) helmfile's
                state values, merged over the environment values of the top-level helmfiles as
                helmfile merges them (the files, then the set values); FILE from the current folder
+  --helmfile-env NAME=VALUE  (helmfile + Flux; repeatable) a variable the helmfiles' env and
+               requiredEnv read, as the shell that runs helmfile sets it (fleetplan never reads
+               its own environment: an env of a variable not given reads "", with a warning)
   --root FILE  (repeatable) a root Application file, or a directory (a kustomization is built), of a
                repository read as Argo CD reads it, relative to --repo: only what it reaches is
                read (default: every Argo CD object no other object applies is guessed a root)`,
@@ -44,5 +47,5 @@ Exit 1 on errors, 0 when there are only warnings or nothing.
     { what: 'check the objects render --leaves built instead of reading the sources', run: 'fleetplan validate --repo examples/lab --leaves out', notRun: 'needs the output of render --leaves --out out' },
   ],
   options: { ...clusterOptions, ...clusterSecretsOptions, ...helmfileEnvironmentOptions, ...helmfileStateValuesOptions, output: { type: 'string', short: 'o' }, leaves: { type: 'string' }, 'argocd-crds': { type: 'string' }, base: { type: 'string' } },
-  complete: { flags: { environment: 'none', 'state-values-file': 'file', 'state-values-set': 'none', output: FORMATS, clusters: 'file', root: 'file', leaves: 'dir', 'argocd-crds': 'file', base: 'none' } },
+  complete: { flags: { environment: 'none', 'state-values-file': 'file', 'state-values-set': 'none', 'helmfile-env': 'none', output: FORMATS, clusters: 'file', root: 'file', leaves: 'dir', 'argocd-crds': 'file', base: 'none' } },
 };

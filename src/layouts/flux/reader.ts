@@ -23,7 +23,7 @@ import { fluxVariables, setFluxBuildScopes } from '../../load/flux-variables.js'
 import type { FluxBuildScope } from '../../load/flux-variables.js';
 import type { ConfigLookup, RepoObject } from '../../load/flux-variables.js';
 import type { HelmfileStateValues } from '../../load/helmfile-state-values.js';
-import { findNoCrossNamespaceRefs, groupSource, helmfileFiles, readDocs, readHelmfile, releaseSource } from '../helmfile-flux/reader.js';
+import { findNoCrossNamespaceRefs, groupSource, helmfileFiles, readDocs, readHelmfile, releaseSource, stateValuesOfFiles } from '../helmfile-flux/reader.js';
 import type { AppPlace } from '../helmfile-flux/reader.js';
 import type { HelmfileRelease } from '../../model/graphs.js';
 import { releaseApp } from '../../model/graphs.js';
@@ -675,7 +675,7 @@ function helmfileNote(releases: readonly HelmfileRelease[], cluster: string): st
   return `bootstrap: the helmfile releases of ${files} run before Flux (their CRD phase first); their templates are executed as helmfile does, with ${HELMFILE_CLUSTER_ENV}=${cluster}${unread.length ? `; not read: ${unread.join(' | ')}` : ''}`;
 }
 
-export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues } = {}): LoadResult {
+export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues; helmfileChartDigests?: boolean; helmfileEnv?: Record<string, string> } = {}): LoadResult {
   const environment = context.helmfileEnvironment;
   const stateValues = context.helmfileStateValues;
   const findings: Finding[] = [];
@@ -688,6 +688,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
   // A helmfile bootstrap next to the clusters (bootstrap/helmfile/…) runs before Flux on each cluster:
   // its releases are the cluster's bootstrap phases (CRDs first), so that Kustomizations may use their APIs.
   const bootstrapFiles = helmfileFiles(fs);
+  const cliValues = stateValuesOfFiles(fs, bootstrapFiles, stateValues);
   // Spokes (ADR 0369): per hub and kubeconfig reference, one cluster of the plan.
   const taken = new Set(entries.map((e) => clusterName(e.cluster, entries)));
   const spokeNames = new Map<string, string>();
@@ -710,11 +711,12 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
       }
       return sp;
     };
-    // The helmfile runs once per cluster, with CLUSTER set to the cluster's folder name (ADR 0320).
+    // The helmfile runs once per cluster, with CLUSTER set to the cluster's folder name (ADR 0320),
+    // over the variables --helmfile-env gives (ADR 0413).
     const releases: HelmfileRelease[] = [];
     const uninstalled: HelmfileRelease[] = [];
-    const env = new Map([[HELMFILE_CLUSTER_ENV, e.cluster]]);
-    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}) });
+    const env = new Map([...Object.entries(context.helmfileEnv ?? {}), [HELMFILE_CLUSTER_ENV, e.cluster]]);
+    for (const f of bootstrapFiles) readHelmfile(fs, f, findings, releases, { env, scope: `cluster ${e.cluster}`, uninstalled, ...(environment !== undefined ? { environment } : {}), ...cliValues(f), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
     const read = readCluster(fs, e);
     const charts = helmReleaseChecks(read);
     read.findings.push(...charts.findings);

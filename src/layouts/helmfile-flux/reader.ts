@@ -34,8 +34,8 @@ import { KUSTOMIZATION_FILES, applyListing, applyPatches, listingChains, notEmul
 import type { ListingPatch, ListingStep } from './listing.js';
 import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
 import { readHelmfileEnvironments } from '../../load/helmfile-environments.js';
-import { applyStateValues } from '../../load/helmfile-state-values.js';
-import type { HelmfileStateValues } from '../../load/helmfile-state-values.js';
+import { applyStateValues, resolveStateValues } from '../../load/helmfile-state-values.js';
+import type { HelmfileStateValues, ResolvedStateValues } from '../../load/helmfile-state-values.js';
 import { HelmfileTemplateError, releaseTemplateData, renderHelmfileTemplate } from './template.js';
 import { DEFAULT_HELMFILE_ENVIRONMENT, selectEnvironment } from '../../order/helmfile-plan.js';
 import type { HelmfileTemplateContext } from './template.js';
@@ -66,6 +66,21 @@ export function helmfileFiles(fs: RepoFileSystem): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The command line's state values for each top-level state file of `helmfileFiles`, as helmfile
+ * gives them when it runs on the file's folder (`helmfile -f bootstrap/helmfile.yaml`, or
+ * `-f helmfile.d`): a state read alone takes a relative `--state-values-file` from its own folder,
+ * the states of a helmfile.d/ (or helmfile/) folder of several files from the current folder (ADR 0405).
+ */
+export function stateValuesOfFiles(fs: RepoFileSystem, files: readonly string[], given: HelmfileStateValues | undefined): (file: string) => { stateValues?: ResolvedStateValues } {
+  if (given === undefined) return () => ({});
+  return (file) => {
+    const dir = dirOf(file);
+    const alone = !/(^|\/)helmfile(\.d)?$/.test(dir) || files.filter((f) => dirOf(f) === dir).length === 1;
+    return { stateValues: resolveStateValues(given, file, alone, fs) };
+  };
 }
 
 function ksFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[], kustomizations?: string[], yamls?: string[]): string[] {
@@ -345,7 +360,7 @@ function loadValuesList(fs: RepoFileSystem, list: readonly unknown[], file: stri
     let text = fs.readText(target);
     if (target.endsWith('.gotmpl')) {
       try {
-        text = renderHelmfileTemplate(text, stateTemplateData(options.environment ?? 'default', values), { fs, baseDir: dirOf(target), env }, { file: target, firstLine: 1 });
+        text = renderHelmfileTemplate(text, stateTemplateData(options.environment ?? 'default', values), { fs, baseDir: dirOf(target), env, envNotGiven: noteEnv(findings, options) }, { file: target, firstLine: 1 });
       } catch (e) {
         if (!(e instanceof HelmfileTemplateError)) throw e;
         return notRead(e.message);
@@ -404,7 +419,7 @@ export interface HelmfileReadOptions {
   /** A sub-helmfile's `values:` (helmfile's override values, merged over its environment values). */
   override?: Record<string, unknown>;
   /** The command line's state values (a top-level helmfile only: helmfile does not pass them to its `helmfiles:`). */
-  stateValues?: HelmfileStateValues;
+  stateValues?: ResolvedStateValues;
   /** A sub-helmfile's `selectors:` (or its parent's, inherited): only matching releases are read. */
   selectors?: readonly string[];
   /** The helmfiles being read, outermost first (a sub-helmfile that includes one of them is a loop). */
@@ -416,6 +431,8 @@ export interface HelmfileReadOptions {
    * their findings left out: nothing installs them); absent: they are not read (ADR 0395).
    */
   uninstalled?: HelmfileRelease[];
+  /** Digest each local chart's files (`chartFiles`, for diff only: ADR 0395); absent, they are not read. */
+  chartDigests?: boolean;
 }
 
 /** Templates a release inherits: its `inherit: [{template}]`, else the document's `defaultInherit`. */
@@ -439,12 +456,26 @@ function releaseField(r: Record<string, unknown>, inherited: readonly ReleaseTem
   return v === undefined || v === '' ? undefined : { value: v, file, line: locate([key]).line };
 }
 
+/**
+ * The note for an `env` a template read of a variable fleetplan was not given: it read "", as helmfile
+ * reads an unset variable, which is right only when the shell that runs helmfile does not set it
+ * (docs/adr/0413). One finding per file, line and variable.
+ */
+function noteEnv(findings: Finding[], options: HelmfileReadOptions): (variable: string, file: string, line: number) => void {
+  const scope = options.scope ? `${options.scope}: ` : '';
+  return (variable, file, line) => {
+    const message = `${scope}env "${variable}" read as "" (helmfile's value for an unset variable): fleetplan does not read the environment of the shell that runs helmfile`;
+    if (findings.some((f) => f.code === 'helmfile-env-not-read' && f.file === file && f.line === line && f.message === message)) return;
+    findings.push({ severity: 'warning', code: 'helmfile-env-not-read', message, file, line, hint: `if that shell sets it, give the value with --helmfile-env ${variable}=VALUE (plan, render, validate and diff)` });
+  };
+}
+
 /** A template not read: one finding per template place and reason (several releases share a template). */
 function templateNotRead(findings: Finding[], e: HelmfileTemplateError, release: string, what: string, options: HelmfileReadOptions): void {
   const scope = options.scope ? `${options.scope}: ` : '';
   const how =
     e.kind === 'env'
-      ? `helmfile reads ${e.variable} from the shell that runs it, which fleetplan does not know${options.env?.size ? ` (it sets only ${[...options.env.keys()].join(', ')})` : ''}; write the value into the helmfile (environments:, values:) to have it read`
+      ? `helmfile reads ${e.variable} from the shell that runs it, which fleetplan does not read${options.env?.size ? ` (it sets only ${[...options.env.keys()].join(', ')})` : ''}; give it with --helmfile-env ${e.variable}=VALUE, or write the value into the helmfile (environments:, values:)`
       : e.kind === 'exec'
         ? 'fleetplan never runs commands from a repository; read the value from a file (readFile) or write it into the helmfile'
         : e.kind === 'file'
@@ -540,10 +571,10 @@ function readState(fs: RepoFileSystem, file: string, findings: Finding[], env: R
     if (rendered && body.includes('{{')) {
       if (!acc.known && READS_VALUES.test(body)) return fail('it reads environment values that are not known (see helmfile-value-not-read)', part.line, 'plan leaves these releases out; helmfile renders each part of the state file with the environment values before it');
       try {
-        body = renderHelmfileTemplate(body, stateTemplateData(environment, acc.values), { fs, baseDir: dir, env }, { file, firstLine: part.line });
+        body = renderHelmfileTemplate(body, stateTemplateData(environment, acc.values), { fs, baseDir: dir, env, envNotGiven: noteEnv(findings, options) }, { file, firstLine: part.line });
       } catch (e) {
         if (!(e instanceof HelmfileTemplateError)) throw e;
-        return fail(e.message, e.line, e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders each part of the state file with the environment values of the parts before it, and fails the same way');
+        return fail(e.message, e.line, e.kind === 'env' ? `helmfile reads ${e.variable ?? 'the variable'} from the shell, which fleetplan never does: give it with --helmfile-env ${e.variable ?? 'NAME'}=VALUE; plan leaves these releases out` : 'plan leaves these releases out; helmfile renders each part of the state file with the environment values of the parts before it, and fails the same way');
       }
     }
     // Lines of a rendered part are the template's as long as no action removes a line.
@@ -603,7 +634,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
       const chartField = releaseField(r, inherited, 'chart', file, at);
       const versionField = releaseField(r, inherited, 'version', file, at);
       // The state's `namespace:` replaces the release's before helmfile renders it (ApplyOverrides).
-      const identity = releaseIdentity({ name: r.name, namespace: stateNamespace ?? str(r.namespace) ?? 'default', ...(stateNamespace === undefined ? { field: 'namespace' } : {}) }, { file, at, index: i, known: stateValues.known, values: stateValues.values, environment, ctx: { fs, baseDir: dir, env }, findings, options });
+      const identity = releaseIdentity({ name: r.name, namespace: stateNamespace ?? str(r.namespace) ?? 'default', ...(stateNamespace === undefined ? { field: 'namespace' } : {}) }, { file, at, index: i, known: stateValues.known, values: stateValues.values, environment, ctx: { fs, baseDir: dir, env, envNotGiven: noteEnv(findings, options) }, findings, options });
       if (identity === undefined) return;
       const { name: releaseName, namespace: ns } = identity;
       const id = `${ns}/${releaseName}`;
@@ -621,7 +652,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         }
         try {
           const data = releaseTemplateData({ name: releaseName, namespace: ns, chart: chartField?.value, version: versionField?.value }, environment, stateValues.values);
-          return renderHelmfileTemplate(f.value, data, { fs, baseDir: dir, env }, { file: f.file, firstLine: f.line }).trim();
+          return renderHelmfileTemplate(f.value, data, { fs, baseDir: dir, env, envNotGiven: noteEnv(findings, options) }, { file: f.file, firstLine: f.line }).trim();
         } catch (e) {
           if (!(e instanceof HelmfileTemplateError)) throw e;
           templateNotRead(sink, e, id, what, options);
@@ -746,7 +777,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
             return unread();
           }
           const data = releaseTemplateData({ name: releaseName, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
-          const text = renderHelmfileTemplate(source, data, { fs, baseDir: dirOf(path), env }, { file: path, firstLine: 1 });
+          const text = renderHelmfileTemplate(source, data, { fs, baseDir: dirOf(path), env, envNotGiven: noteEnv(findings, options) }, { file: path, firstLine: 1 });
           const parsed = parseYamlAll(text, { schema: 'core' })[0] ?? {};
           if (!isObj(parsed)) throw new HelmfileTemplateError(`the rendered values are not a map of values`, path, 1, 'template');
           const rendered = parseLocated(path, text).docs[0];
@@ -774,7 +805,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         }
         try {
           const data = releaseTemplateData({ name: r.name as string, namespace: ns, ...(chart !== undefined ? { chart } : {}), ...(version !== undefined ? { version } : {}) }, environment, stateValues.values);
-          return renderHelmfileTemplate(value, data, { fs, baseDir: dir, env }, { file, firstLine: line });
+          return renderHelmfileTemplate(value, data, { fs, baseDir: dir, env, envNotGiven: noteEnv(findings, options) }, { file, firstLine: line });
         } catch (e) {
           if (!(e instanceof HelmfileTemplateError)) throw e;
           fieldsNotRead.push(`${what} (${e.file}:${e.line}: ${e.message})`);
@@ -806,7 +837,7 @@ export function readHelmfile(fs: RepoFileSystem, file: string, findings: Finding
         ...(labels !== undefined ? { labels } : {}),
         ...(fieldsNotRead.length ? { fieldsNotRead } : {}),
         ...(secretFiles.length ? { secrets: secretFiles } : {}),
-        ...localChartDigest(fs, dir, chart),
+        ...(options.chartDigests ? localChartDigest(fs, dir, chart) : {}),
         ...(uninstalled ? { installed: false as const } : {}),
       };
       releasePaths.set(release, ['releases', i]);
@@ -1392,7 +1423,7 @@ export function groupSource(file: string, apps: Record<string, AppSpec>, at: Map
   };
 }
 
-export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues } = {}): LoadResult {
+export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironment?: string; helmfileStateValues?: HelmfileStateValues; helmfileChartDigests?: boolean; helmfileEnv?: Record<string, string> } = {}): LoadResult {
   const environment = context.helmfileEnvironment;
   const stateValues = context.helmfileStateValues;
   const findings: Finding[] = [];
@@ -1400,7 +1431,9 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
   // A state file another one includes through `helmfiles:` is read there, with that entry's values and selectors.
   const nested = new Set<string>();
   const uninstalled: HelmfileRelease[] = [];
-  for (const f of helmfileFiles(fs)) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(environment !== undefined ? { environment } : {}), ...(stateValues ? { stateValues } : {}) });
+  const topLevel = helmfileFiles(fs);
+  const cliValues = stateValuesOfFiles(fs, topLevel, stateValues);
+  for (const f of topLevel) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(context.helmfileEnv ? { env: new Map(Object.entries(context.helmfileEnv)) } : {}), ...(environment !== undefined ? { environment } : {}), ...cliValues(f), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
   const { flux, yamls } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));

@@ -9,8 +9,9 @@
  * - `readFile` resolves relative names against the renderer's base directory: the state file's
  *   directory for release fields, the values file's own directory for a `.gotmpl` values file; a
  *   name that leaves the repository, or an absolute one, is refused (the template is not read);
- * - the environment is what the caller passes (never the machine's): `requiredEnv`/`env` of a
- *   variable not given fails, with the variable named;
+ * - the environment is what the caller passes (never the machine's): `requiredEnv` of a variable
+ *   not given fails, with the variable named; `env` of one reads "" (what helmfile's os.Getenv gives
+ *   for an unset variable) and is told to `ctx.envNotGiven` (docs/adr/0413);
  * - `exec`, `envExec`, `fetchSecretValue`, `expandSecretRefs` are never run: the template is not read.
  */
 import { parseTemplates } from '../../gotemplate/parse.js';
@@ -32,6 +33,8 @@ export interface HelmfileTemplateContext {
   baseDir: string;
   /** The environment variables the template sees (`requiredEnv`, `env`). */
   env: ReadonlyMap<string, string>;
+  /** Told each variable an `env` read that `env` does not give (it read ""), with where: the caller notes it. */
+  envNotGiven?: (variable: string, file: string, line: number) => void;
 }
 
 /** Why a template could not be read, at the template's own file and line. */
@@ -77,7 +80,7 @@ function toYaml(v: GoValue): string {
 }
 
 /** The function map of one renderer (its base directory and environment). */
-function helmfileFuncs(ctx: HelmfileTemplateContext, render: (text: string, data: GoValue) => string): Map<string, FuncDef> {
+function helmfileFuncs(ctx: HelmfileTemplateContext, render: (text: string, data: GoValue) => string, notGiven: Set<string>): Map<string, FuncDef> {
   const resolve = (name: string): string => {
     const p = joinRepoPath(ctx.baseDir, name);
     if (p === undefined) throw new Refused(`readFile ${JSON.stringify(name)} leaves the repository (or is absolute), which fleetplan does not read`, 'file');
@@ -124,10 +127,12 @@ function helmfileFuncs(ctx: HelmfileTemplateContext, render: (text: string, data
     if (v === undefined || v === '') throw new Refused(`required env var \`${name}\` is not set`, 'env', name);
     return v;
   }) as never));
+  // helmfile's env is os.Getenv: "" for an unset variable. fleetplan knows none of the shell's.
   m.set('env', def(['string'], ((name: string) => {
     const v = lookupEnv(name);
-    if (v === undefined) throw new Refused(`env var \`${name}\` comes from the shell that runs helmfile, which fleetplan does not know`, 'env', name);
-    return v;
+    if (v !== undefined) return v;
+    notGiven.add(name);
+    return '';
   }) as never));
   const getOrNil = (path: string, v: GoValue): GoValue => {
     let at: GoValue = v;
@@ -175,11 +180,12 @@ function lineOf(message: string, name: string): number {
  */
 export function renderHelmfileTemplate(text: string, data: unknown, ctx: HelmfileTemplateContext, where: { file: string; firstLine: number }): string {
   let depth = 0;
+  const notGiven = new Set<string>();
   const render = (t: string, d: GoValue): string => {
     if (++depth > 20) throw new FuncError('tpl nests more than 20 deep');
     try {
       const name = where.file;
-      const funcs = helmfileFuncs(ctx, render);
+      const funcs = helmfileFuncs(ctx, render, notGiven);
       // helmfile's `include` runs a named template of the set: the `_*.tpl` helpers of the base
       // directory, parsed first in file-name order, then the text itself (pkg/tmpl/context_tmpl.go).
       let nested = 0;
@@ -203,13 +209,22 @@ export function renderHelmfileTemplate(text: string, data: unknown, ctx: Helmfil
   try {
     return render(text, goValueFromJsonIntegralAsInt(data));
   } catch (e) {
+    notGiven.clear();
     const msg = (e as Error).message;
     const refused = findRefused(e);
     const line = where.firstLine + lineOf(msg, where.file) - 1;
     if (refused) throw new HelmfileTemplateError(msg, where.file, line, refused.kind, refused.variable);
     if (e instanceof GoTemplateError || e instanceof FuncError) throw new HelmfileTemplateError(msg, where.file, line, 'template');
     throw e;
+  } finally {
+    for (const v of notGiven) ctx.envNotGiven?.(v, where.file, where.firstLine + envLine(text, v));
   }
+}
+
+/** The line (from 0) of the text's first `env "NAME"`; 0 when the name is not written there (a variable, a `tpl`). */
+function envLine(text: string, variable: string): number {
+  const at = text.search(new RegExp(`\\benv\\s+["\`]${variable.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["\`]`));
+  return at < 0 ? 0 : text.slice(0, at).split('\n').length - 1;
 }
 
 /** The `_*.tpl` files of the template's base directory, by name (helmfile globs `<basePath>/_*.tpl`). */
@@ -229,8 +244,8 @@ function findRefused(e: unknown): Refused | undefined {
   for (let x: unknown = e, i = 0; x instanceof Error && i < 10; x = (x as Error & { cause?: unknown }).cause, i++) if (x instanceof Refused) return x;
   // The executor wraps a function's error in a new message: recognise ours by their text.
   const msg = e instanceof Error ? e.message : '';
-  const env = /required env var `([^`]+)` is not set|env var `([^`]+)` comes from the shell/.exec(msg);
-  if (env) return new Refused(msg, 'env', env[1] ?? env[2]);
+  const env = /required env var `([^`]+)` is not set/.exec(msg);
+  if (env) return new Refused(msg, 'env', env[1]);
   if (/runs a command, which fleetplan never does/.test(msg)) return new Refused(msg, 'exec');
   if (/no such file or directory|leaves the repository \(or is absolute\)|no such directory/.test(msg)) return new Refused(msg, 'file');
   return undefined;

@@ -111,7 +111,9 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
       const namespace = app.destination.namespace ?? c.gitopsNamespace;
       if (src.chart !== undefined && src.repoURL === 'helmfile') {
         // A helmfile release whose chart or values fleetplan could not read, or a local chart (ADR 0320).
-        skipped.push({ cluster: c.name, app: app.name, reason: `the helmfile release's chart ${src.chart} is not one render --leaves builds (a local chart, or a chart or values whose helmfile template was not read: see helmfile-template-not-read)` });
+        // A local chart that reaches here leaves the repository (one inside it is a path source).
+        const reason = /^\.\.?(\/|$)/.test(src.chart) ? `the helmfile release's local chart ${src.chart} is outside the repository, which fleetplan does not read` : `the helmfile release's chart ${src.chart} is not one render --leaves builds (a chart or values whose helmfile template was not read: see helmfile-template-not-read)`;
+        skipped.push({ cluster: c.name, app: app.name, reason });
         continue;
       }
       if (fleet.engine === 'argocd' && src.repoURL !== undefined && src.repoURL.startsWith('oci://')) {
