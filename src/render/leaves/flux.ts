@@ -21,6 +21,7 @@ import { isPlainObject as isObj, deepMerge, clone } from '../../model/merge.js';
 import { fluxSubstitute } from '../../model/flux-substitute.js';
 import { kubeConfigTarget } from '../../model/k8s.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
+import { helmHookEvents } from './helm-hooks.js';
 
 type Obj = Record<string, unknown>;
 
@@ -201,6 +202,55 @@ export interface ReleaseChart {
    * to the chart itself for a chart from a Helm repository.
    */
   valuesFiles?: { files: string[]; ignoreMissing: boolean };
+  /** Which of the chart's hooks helm-controller's actions run (ADR 0418). */
+  hooks: ReleaseHooks;
+}
+
+/**
+ * The Helm hooks helm-controller runs for a HelmRelease: those of install and upgrade unless that
+ * action's `disableHooks`; test hooks only through `helm test`, run when `spec.test.enable`, with
+ * `spec.test.filters` by name (Helm's ReleaseTesting: excluded names out, then, when any name is
+ * included, only those). Delete and rollback hooks run at no install or upgrade.
+ */
+export interface ReleaseHooks {
+  install: boolean;
+  upgrade: boolean;
+  test: boolean;
+  include: string[];
+  exclude: string[];
+}
+
+export function releaseHooks(spec: Obj): ReleaseHooks {
+  const off = (k: string) => isObj(spec[k]) && (spec[k] as Obj).disableHooks === true;
+  const t = isObj(spec.test) ? spec.test : {};
+  const filters = Array.isArray(t.filters) ? t.filters.filter(isObj).filter((f) => typeof f.name === 'string') : [];
+  return {
+    install: !off('install'),
+    upgrade: !off('upgrade'),
+    test: t.enable === true,
+    include: filters.filter((f) => f.exclude !== true).map((f) => String(f.name)),
+    exclude: filters.filter((f) => f.exclude === true).map((f) => String(f.name)),
+  };
+}
+
+/**
+ * Whether helm-controller puts the chart object `o` on the cluster: every manifest, and a hook when
+ * one of its events is run (`true`); else why not, for the leaves' note: `test` (tests not enabled or
+ * filtered out), `disabled` (disableHooks of its actions) or `other` (delete and rollback hooks).
+ */
+export function createdByHelmController(o: unknown, hooks: ReleaseHooks): true | 'test' | 'disabled' | 'other' {
+  const events = helmHookEvents(o);
+  if (events === undefined) return true;
+  const name = isObj(o) && isObj(o.metadata) ? String(o.metadata.name) : '';
+  const install = events.some((e) => e === 'pre-install' || e === 'post-install');
+  const upgrade = events.some((e) => e === 'pre-upgrade' || e === 'post-upgrade');
+  if ((install && hooks.install) || (upgrade && hooks.upgrade)) return true;
+  if (events.includes('test')) {
+    const tested = hooks.test && !hooks.exclude.includes(name) && (hooks.include.length === 0 || hooks.include.includes(name));
+    if (tested) return true;
+    if (!install && !upgrade) return 'test';
+  }
+  return install || upgrade ? 'disabled' : 'other';
 }
 
 /**
@@ -333,6 +383,7 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
       namespace: targetNamespace ?? ns,
       display: '?',
       values: {},
+      hooks: releaseHooks(spec),
     };
     const get = (kind: string, n: string, namespace: string) => find(objects, kind, n, namespace) ?? lookup(kind, n, namespace);
     if (rc.releaseName.length > 53) rc.problem = `release name ${rc.releaseName} is longer than 53 characters (Flux shortens it with a hash; fleetplan does not)`;
