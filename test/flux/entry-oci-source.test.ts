@@ -7,22 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { fluxInstance } from '../support/flux-fixture.js';
 
-const instance = `apiVersion: fluxcd.controlplane.io/v1
-kind: FluxInstance
-metadata:
-  name: flux
-  namespace: flux-system
-spec:
-  distribution:
-    version: 2.x
-    registry: ghcr.io/fluxcd
-  sync:
-    kind: OCIRepository
-    url: oci://ghcr.io/example/fleet
-    ref: latest
-    path: clusters/home
-`;
+const instance = fluxInstance('clusters/home', { kind: 'OCIRepository', url: 'oci://ghcr.io/example/fleet', ref: 'latest' });
 
 test('flux entry from an OCIRepository: the not-read message names the OCIRepository and the FluxInstance file, no GitRepository', async () => {
   const dir = writeTree({
