@@ -4,15 +4,18 @@
  * package's `.tools/bin`. Helm 4 is refused: kustomize's helmCharts runs `helm version -c`, a flag
  * Helm 4 removed, so builds would fail later with a worse message.
  */
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import { ToolError } from '../errors/index.js';
 import type { HelmTemplateRequest, HelmTool, ToolLocation } from '../ports/tools.js';
 import type { Limiter } from './process.js';
 import { parseVersion, runTool, sharedLimiter } from './process.js';
 import type { ToolCandidate, ToolReport, ToolSearchSpec } from './tools.js';
 import { firstUsable, searchTool } from './tools.js';
+import { extractLayer } from './oci-artifact.js';
+import { deepMerge, isPlainObject } from '../model/merge.js';
+import { parseYamlAll } from '../yaml/index.js';
 
 export const HELM_INSTALL_HINT =
   'install Helm 3 (https://helm.sh/docs/intro/install/; not Helm 4), or point --helm / FLEETPLAN_HELM at one; ' +
@@ -81,6 +84,10 @@ class ProcessHelm implements HelmTool {
           const b = await runTool(this.binary, ['dependency', 'build', chart, '--skip-refresh'], { env: this.env }, HELM_INSTALL_HINT);
           if (b.code !== 0) throw new ToolError(b.stderr.trim() || `helm dependency build exited with ${b.code ?? b.signal}`, { code: 'build-failed' });
         }
+        if (req.defaultValues) {
+          tmp ??= await mkdtemp(join(tmpdir(), 'fleetplan-chart-'));
+          chart = await withDefaultValues(chart, req.chart === chart ? join(tmp, 'chart') : undefined, req.defaultValues);
+        }
         // The same flags Argo CD's repo-server passes for a Helm source.
         const args = ['template', req.releaseName, chart, '--namespace', req.namespace, '--include-crds'];
         for (const f of req.valueFiles) args.push('--values', f);
@@ -99,6 +106,53 @@ class ProcessHelm implements HelmTool {
       }
     });
   }
+}
+
+/** Largest chart archive unpacked to replace its values.yaml. */
+const MAX_CHART_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The chart with its values.yaml replaced, as source-controller packages a Flux chart with
+ * `valuesFiles` (OverwriteChartDefaultValues). `copy` is where to put a copy of `chart` (a directory
+ * or a .tgz), or undefined when `chart` is already a private copy.
+ */
+async function withDefaultValues(chart: string, copy: string | undefined, dv: NonNullable<HelmTemplateRequest['defaultValues']>): Promise<string> {
+  let dir = chart;
+  if (copy !== undefined) {
+    if ((await stat(chart)).isDirectory()) await cp(chart, copy, { recursive: true });
+    else extractLayer(chart, await readFile(chart), 'tar+gzip', copy, true, MAX_CHART_BYTES);
+    dir = copy;
+  }
+  const valuesYaml = join(dir, 'values.yaml');
+  const own = await readFile(valuesYaml, 'utf8').catch(() => undefined);
+  if (own === undefined) throw new ToolError(`chart ${chart} has no values.yaml: source-controller cannot merge valuesFiles into it ("failed to locate values file: values.yaml")`, { code: 'build-failed' });
+  let values: unknown;
+  if ('values' in dv) values = dv.values;
+  else {
+    // mergeChartValues: paths among the chart's files; `values.yaml` is the chart's own values.
+    let merged: Record<string, unknown> = {};
+    for (const p of dv.chartFiles) {
+      const name = posix.normalize(p);
+      const own = name === 'values.yaml';
+      const isChartFile = own || !(/^(\.\.|\/)/.test(name) || /^(templates|charts)\//.test(name) || name === 'Chart.yaml' || name === 'Chart.lock' || name === 'requirements.yaml' || name === 'requirements.lock');
+      const text = isChartFile ? await readFile(join(dir, name), 'utf8').catch(() => undefined) : undefined;
+      if (text === undefined) {
+        if (dv.ignoreMissing) continue;
+        throw new ToolError(`chart ${chart} has no values file ${p}; source-controller fails the chart ("no values file found at path '${p}'")`, { code: 'build-failed' });
+      }
+      let doc: unknown;
+      try {
+        doc = parseYamlAll(text, { schema: 'kubernetes' })[0] ?? {};
+      } catch (e) {
+        throw new ToolError(`values file ${p} of chart ${chart} is not YAML: ${(e as Error).message}`, { code: 'build-failed' });
+      }
+      if (!isPlainObject(doc)) throw new ToolError(`values file ${p} of chart ${chart} is not a map of values`, { code: 'build-failed' });
+      merged = deepMerge(merged, doc);
+    }
+    values = merged;
+  }
+  await writeFile(valuesYaml, isPlainObject(values) && Object.keys(values).length === 0 ? '' : JSON.stringify(values));
+  return dir;
 }
 
 /**

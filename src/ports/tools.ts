@@ -43,6 +43,13 @@ export interface HelmTemplateRequest {
    * the dependency folders, absolute, laid out as under `root`) so that the repository stays as it is.
    */
   dependencyBuild?: { root: string; dirs: readonly string[] };
+  /**
+   * The chart's values.yaml replaced before templating, as source-controller packages a Flux chart
+   * with `valuesFiles` (OverwriteChartDefaultValues): by `values`, or by the merge of `chartFiles`,
+   * paths inside the chart (`values.yaml` is the chart's own), a missing one an error unless
+   * `ignoreMissing`. A chart without a values.yaml is an error, as in source-controller.
+   */
+  defaultValues?: { values: unknown } | { chartFiles: readonly string[]; ignoreMissing: boolean };
 }
 
 /** A located Helm 3. */

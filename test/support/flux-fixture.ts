@@ -26,8 +26,8 @@ export async function withRenderedLeaves<T>(files: Record<string, string>, read:
   }
 }
 
-/** A FluxInstance flux-system/flux whose spec.sync is the GitRepository https://example.org/fleet.git (main) at `path`. */
-export function fluxInstance(path: string): string {
+/** A FluxInstance flux-system/flux whose spec.sync is the GitRepository https://example.org/fleet.git (main) at `path`, or the source `sync` says. */
+export function fluxInstance(path: string, sync: { kind: string; url: string; ref: string } = { kind: 'GitRepository', url: 'https://example.org/fleet.git', ref: 'refs/heads/main' }): string {
   return `apiVersion: fluxcd.controlplane.io/v1
 kind: FluxInstance
 metadata:
@@ -38,9 +38,9 @@ spec:
     version: 2.x
     registry: ghcr.io/fluxcd
   sync:
-    kind: GitRepository
-    url: https://example.org/fleet.git
-    ref: refs/heads/main
+    kind: ${sync.kind}
+    url: ${sync.url}
+    ref: ${sync.ref}
     path: ${path}
 `;
 }

@@ -52,7 +52,7 @@ export interface ClusterEntry {
   /** The file holds no entry Kustomization: what fleetplan reads instead (`flux bootstrap --path`, a FluxInstance's sync). */
   implied?: string;
   /** The URL and ref (`refs/heads/main`) of the entry's source where the entry says them (a FluxInstance's sync). */
-  source?: { url?: string; ref?: string };
+  source?: { url?: string; ref?: string; declared?: string };
 }
 
 /** The flux-system Kustomization `flux bootstrap --path=<dir>` writes into gotk-sync.yaml. */
@@ -98,7 +98,7 @@ function bootstrapEntry(fs: RepoFileSystem, f: string, text: string): Built | un
 }
 
 /** flux-operator: a FluxInstance's spec.sync makes the source and Kustomization, named after its namespace. */
-function instanceEntry(fs: RepoFileSystem, f: string, text: string): { entry: Built; implied: string; source: { url?: string; ref?: string } } | undefined {
+function instanceEntry(fs: RepoFileSystem, f: string, text: string): { entry: Built; implied: string; source: { url?: string; ref?: string; declared: string } } | undefined {
   if (!/^kind:\s*(FluxInstance|HelmRelease)\s*$/m.test(text) || !/\bsync:/.test(text)) return undefined;
   const doc = readDocs(fs, f, []).find((d) => syncOf(d.value) !== undefined);
   if (!doc) return undefined;
@@ -111,7 +111,7 @@ function instanceEntry(fs: RepoFileSystem, f: string, text: string): { entry: Bu
   k.metadata = { name: sname, namespace: ns };
   k.spec = { ...(k.spec as Obj), sourceRef: { kind, name: sname } };
   const what = fi.kind === 'FluxInstance' ? `FluxInstance ${ns}/${String(metaOf(fi).name)} spec.sync` : `HelmRelease ${ns}/${String(metaOf(fi).name)} values instance.sync (the FluxInstance it installs)`;
-  return { entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from ${what}, path ${String(sync.path)}`, source: { ...(str(sync.url) !== undefined ? { url: str(sync.url)! } : {}), ...(str(sync.ref) !== undefined ? { ref: str(sync.ref)! } : {}) } };
+  return { entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from ${what}, path ${String(sync.path)}`, source: { ...(str(sync.url) !== undefined ? { url: str(sync.url)! } : {}), ...(str(sync.ref) !== undefined ? { ref: str(sync.ref)! } : {}), declared: `${what} in ${f}` } };
 }
 
 function readTextOrUndefined(fs: RepoFileSystem, f: string): string | undefined {
@@ -433,6 +433,14 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
   const rootSpec = isObj(rootObj.spec) ? rootObj.spec : {};
   const rootRef = isObj(rootSpec.sourceRef) ? rootSpec.sourceRef : {};
   const self = { name: str(rootRef.name) ?? 'flux-system', namespace: str(rootRef.namespace) ?? rootNs };
+  const selfKind = str(rootRef.kind) ?? 'GitRepository';
+  /** The entry's source as the repository declares it: where, and its URL (a FluxInstance's sync, else the source object read). */
+  const selfSource = (): string => {
+    const decl = objects.find((b) => b.obj.kind === selfKind && metaOf(b.obj).name === self.name && (str(metaOf(b.obj).namespace) ?? rootNs) === self.namespace);
+    const url = e.source?.url ?? (decl && isObj(decl.obj.spec) ? str(decl.obj.spec.url) : undefined);
+    const where = e.source?.declared ?? (decl ? `in ${decl.file}` : 'declared nowhere in the repository');
+    return `${selfKind} ${self.namespace}/${self.name} (${where}${url !== undefined ? `, ${url}` : ''})`;
+  };
   const root: Node = { id: `${rootNs}/${String(metaOf(rootObj).name)}`, built: { ...e.entry, obj: { ...rootObj, metadata: { ...metaOf(rootObj), namespace: rootNs } } } };
   const nodes = new Map<string, Node>([[root.id, root]]);
   const objects: Built[] = [];
@@ -474,7 +482,10 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
     } else {
       const same = kind === 'GitRepository' ? sameGitSource(fs, e, objects, self, refName, refNs) : undefined;
       if (same === true) repoPath = path;
-      else n.notRead = `its source ${kind} ${refNs}/${refName} is not this repository (GitRepository ${self.namespace}/${self.name})${typeof same === 'string' ? `: ${same}` : ''}`;
+      else if (selfKind !== 'GitRepository' && kind === selfKind && refName === self.name && refNs === self.namespace) {
+        // The entry itself builds an artifact (a FluxInstance synced from an OCIRepository): not this repository's files.
+        n.notRead = `its source is the entry's ${selfSource()}, an artifact built elsewhere, not this repository's files`;
+      } else n.notRead = `its source ${kind} ${refNs}/${refName} is not this repository (${selfKind === 'GitRepository' ? 'GitRepository' : 'the entry builds'} ${selfKind === 'GitRepository' ? `${self.namespace}/${self.name}` : selfSource()})${typeof same === 'string' ? `: ${same}` : ''}`;
     }
     if (repoPath === undefined) {
       n.notRead ??= `spec.path ${String(spec.path)} leaves the artifact`;

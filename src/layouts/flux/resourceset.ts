@@ -8,9 +8,16 @@
  */
 import type { Finding } from '../../model/finding.js';
 import { isObj } from '../../load/manifests.js';
-import type { Built } from './build.js';
+import type { YamlPath } from '../../model/source.js';
 
 type Obj = Record<string, unknown>;
+
+/** An object and where it is written (the flux layout's Built; declared here so that the helmfile-flux layout can use this without an import cycle). */
+interface Built {
+  obj: Obj;
+  file: string;
+  locate(path: YamlPath): { line: number; column: number };
+}
 
 const TEMPLATE_FIELDS = ['resources', 'resourcesTemplate', 'steps'] as const;
 

@@ -40,6 +40,7 @@ import { HelmfileTemplateError, releaseTemplateData, renderHelmfileTemplate } fr
 import { DEFAULT_HELMFILE_ENVIRONMENT, selectEnvironment } from '../../order/helmfile-plan.js';
 import type { HelmfileTemplateContext } from './template.js';
 import { isFluxKustomization as isFluxKustomizationObject } from '../../model/k8s.js';
+import { resourceSetsNotRead } from '../flux/resourceset.js';
 
 export const CLUSTER_NAME = 'cluster';
 
@@ -1236,6 +1237,23 @@ function toKustomization(raw: RawKs, v: Record<string, unknown>): FluxKustomizat
   return k;
 }
 
+/** The ResourceSet documents of the YAML files below the paths of the Flux Kustomizations. */
+function resourceSetDocs(fs: RepoFileSystem, yamls: readonly string[], flux: readonly FluxKustomization[]): { obj: Record<string, unknown>; file: string; locate: (path: YamlPath) => { line: number; column: number } }[] {
+  const paths = [...new Set(flux.flatMap((k) => (k.path !== undefined ? [k.path] : [])))];
+  return yamls
+    .filter((f) => paths.some((p) => p === '.' || f.startsWith(`${p}/`)))
+    .filter((f) => /^kind:\s*ResourceSet\s*$/m.test(readTextOr(fs, f)))
+    .flatMap((f) => readDocs(fs, f, []).flatMap((d) => (isObj(d.value) ? [{ obj: d.value, file: f, locate: d.locate }] : [])));
+}
+
+function readTextOr(fs: RepoFileSystem, f: string): string {
+  try {
+    return fs.readText(f);
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Reads every Flux Kustomization of the repository as Flux applies it: the ks.yaml, then the
  * kustomization.yaml files that list it (listing.ts), then its parent Flux Kustomization's
@@ -1515,6 +1533,9 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
       hint: 'the objects come from the artifact in the cluster; plan, render and validate do not read them',
     });
   }
+  // flux-operator ResourceSets in the folders the Kustomizations build: named, as the flux layout names them (ADR 0416).
+  const resourceSets = resourceSetsNotRead(resourceSetDocs(fs, yamls, flux), CLUSTER_NAME);
+  findings.push(...resourceSets.findings);
   const groupNames: string[] = [];
   [...byFile.entries()].forEach(([file, g], i) => {
     const name = `layout-${i}`;
@@ -1528,7 +1549,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
     file: helmfileFiles(fs)[0] ?? flux[0]?.file ?? '.',
     metadata: { name: CLUSTER_NAME },
     spec: { role: 'standalone', platform: 'kubernetes', groups: groupNames },
-    notes: [HELMFILE_FLUX_PLAN_NOTE],
+    notes: [HELMFILE_FLUX_PLAN_NOTE, ...resourceSets.notes],
     // What helmfile runs in the environment (the helmfiles that define it), for diff.
     ...(listed.length ? { helmfileReleases: listed } : {}),
   };

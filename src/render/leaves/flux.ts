@@ -21,6 +21,7 @@ import { isPlainObject as isObj, deepMerge, clone } from '../../model/merge.js';
 import { fluxSubstitute } from '../../model/flux-substitute.js';
 import { kubeConfigTarget } from '../../model/k8s.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
+import { helmHookEvents } from './helm-hooks.js';
 
 type Obj = Record<string, unknown>;
 
@@ -195,6 +196,83 @@ export interface ReleaseChart {
   kubeConfig?: string;
   /** valuesFrom Secrets whose values were replaced by redaction markers (`Secret/name`). */
   redacted?: string[];
+  /**
+   * `valuesFiles` of the chart's spec (source-controller): merged in order, they replace the chart's
+   * values.yaml. Paths are relative to the source root for a chart of this repository (`repoPath`),
+   * to the chart itself for a chart from a Helm repository.
+   */
+  valuesFiles?: { files: string[]; ignoreMissing: boolean };
+  /** Which of the chart's hooks helm-controller's actions run (ADR 0418). */
+  hooks: ReleaseHooks;
+}
+
+/**
+ * The Helm hooks helm-controller runs for a HelmRelease: those of install and upgrade unless that
+ * action's `disableHooks`; test hooks only through `helm test`, run when `spec.test.enable`, with
+ * `spec.test.filters` by name (Helm's ReleaseTesting: excluded names out, then, when any name is
+ * included, only those). Delete and rollback hooks run at no install or upgrade.
+ */
+export interface ReleaseHooks {
+  install: boolean;
+  upgrade: boolean;
+  test: boolean;
+  include: string[];
+  exclude: string[];
+}
+
+export function releaseHooks(spec: Obj): ReleaseHooks {
+  const off = (k: string) => isObj(spec[k]) && (spec[k] as Obj).disableHooks === true;
+  const t = isObj(spec.test) ? spec.test : {};
+  const filters = Array.isArray(t.filters) ? t.filters.filter(isObj).filter((f) => typeof f.name === 'string') : [];
+  return {
+    install: !off('install'),
+    upgrade: !off('upgrade'),
+    test: t.enable === true,
+    include: filters.filter((f) => f.exclude !== true).map((f) => String(f.name)),
+    exclude: filters.filter((f) => f.exclude === true).map((f) => String(f.name)),
+  };
+}
+
+/**
+ * Whether helm-controller puts the chart object `o` on the cluster: every manifest, and a hook when
+ * one of its events is run (`true`); else why not, for the leaves' note: `test` (tests not enabled or
+ * filtered out), `disabled` (disableHooks of its actions) or `other` (delete and rollback hooks).
+ */
+export function createdByHelmController(o: unknown, hooks: ReleaseHooks): true | 'test' | 'disabled' | 'other' {
+  const events = helmHookEvents(o);
+  if (events === undefined) return true;
+  const name = isObj(o) && isObj(o.metadata) ? String(o.metadata.name) : '';
+  const install = events.some((e) => e === 'pre-install' || e === 'post-install');
+  const upgrade = events.some((e) => e === 'pre-upgrade' || e === 'post-upgrade');
+  if ((install && hooks.install) || (upgrade && hooks.upgrade)) return true;
+  if (events.includes('test')) {
+    const tested = hooks.test && !hooks.exclude.includes(name) && (hooks.include.length === 0 || hooks.include.includes(name));
+    if (tested) return true;
+    if (!install && !upgrade) return 'test';
+  }
+  return install || upgrade ? 'disabled' : 'other';
+}
+
+/**
+ * The values files source-controller merges into a chart's values.yaml (GetValuesFiles): `valuesFiles`,
+ * after the deprecated `valuesFile` of the beta APIs that have it; `values.yaml` alone is the chart as
+ * it is (none). A string of what is wrong when the field is not a list of paths.
+ */
+export function chartValuesFiles(cs: Obj, apiVersion: string): { files: string[]; ignoreMissing: boolean } | string | undefined {
+  const files: string[] = [];
+  if (cs.valuesFile !== undefined && cs.valuesFile !== '') {
+    // Only the beta APIs have valuesFile (HelmChart v1beta1/v1beta2, HelmRelease v2beta1): v1/v2 drop it.
+    if (!/\/v\d+beta\d+$/.test(apiVersion)) return `valuesFile is not a field of ${apiVersion} (the API server drops it): list the file in valuesFiles`;
+    if (typeof cs.valuesFile !== 'string') return 'valuesFile is not a path';
+    files.push(cs.valuesFile);
+  }
+  if (cs.valuesFiles !== undefined && cs.valuesFiles !== null) {
+    if (!Array.isArray(cs.valuesFiles) || cs.valuesFiles.some((f) => typeof f !== 'string')) return 'valuesFiles is not a list of paths';
+    files.push(...(cs.valuesFiles as string[]));
+  }
+  const clean = (f: string) => f.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  if (files.length === 0 || (files.length === 1 && clean(files[0]!) === 'values.yaml')) return undefined;
+  return { files, ignoreMissing: cs.ignoreMissingValuesFiles === true };
 }
 
 /** The text that stands for a value from a Secret in rendered charts: never the value itself. */
@@ -305,6 +383,7 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
       namespace: targetNamespace ?? ns,
       display: '?',
       values: {},
+      hooks: releaseHooks(spec),
     };
     const get = (kind: string, n: string, namespace: string) => find(objects, kind, n, namespace) ?? lookup(kind, n, namespace);
     if (rc.releaseName.length > 53) rc.problem = `release name ${rc.releaseName} is longer than 53 characters (Flux shortens it with a hash; fleetplan does not)`;
@@ -312,7 +391,10 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
     if (remote === null) rc.problem ??= 'spec.kubeConfig names neither a Secret nor a ConfigMap: helm-controller cannot reach the cluster it installs on';
     else if (remote !== undefined) rc.kubeConfig = remote;
     /** The chart of a chart.spec template, or of a HelmChart (its spec has the same fields); `srcNamespace` is where its sourceRef is looked up by default. */
-    const chartFromSpec = (cs: Record<string, unknown>, srcNamespace: string): void => {
+    const chartFromSpec = (cs: Record<string, unknown>, srcNamespace: string, apiVersion: string): void => {
+      const vf = chartValuesFiles(cs, apiVersion);
+      if (typeof vf === 'string') rc.problem ??= vf;
+      else if (vf) rc.valuesFiles = vf;
       const sref = isObj(cs.sourceRef) ? cs.sourceRef : {};
       const kind = String(sref.kind);
       const rns = typeof sref.namespace === 'string' ? sref.namespace : srcNamespace;
@@ -366,13 +448,13 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
         if (typeof sspec.provider === 'string' && sspec.provider !== 'generic') rc.problem ??= `OCIRepository ${rns}/${String(ref.name)} logs in with provider ${sspec.provider}, which fleetplan does not do (give the registry's login with --registry-config)`;
       } else if (kind === 'HelmChart' && sspec) {
         // A HelmChart builds its chart from its own sourceRef, in its own namespace, as a chart.spec template does.
-        chartFromSpec(sspec, rns);
+        chartFromSpec(sspec, rns, String(src!.apiVersion));
       } else {
         rc.display = `${kind} ${rns}/${String(ref.name)}`;
         rc.problem ??= `chartRef ${kind} ${rns}/${String(ref.name)} is not in the Kustomization's output or the repository`;
       }
     } else if (isObj(spec.chart) && isObj(spec.chart.spec)) {
-      chartFromSpec(spec.chart.spec, ns);
+      chartFromSpec(spec.chart.spec, ns, hr.apiVersion);
     } else {
       rc.problem = 'the HelmRelease has neither chartRef nor chart.spec';
     }

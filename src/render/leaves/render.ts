@@ -16,13 +16,13 @@ import { FleetplanError, InputError, OperationError, ToolError, UsageError } fro
 import type { SourceLocation } from '../../errors/index.js';
 import type { BuildCache, ManifestWriter, OutputFile } from '../../ports/build-cache.js';
 import type { SourceReader } from '../../ports/source-reader.js';
-import type { HelmTool, JsonnetTool, KustomizeTool } from '../../ports/tools.js';
+import type { HelmTemplateRequest, HelmTool, JsonnetTool, KustomizeTool } from '../../ports/tools.js';
 import type { BuildInputs } from './inputs.js';
 import { appFileName } from '../../model/graphs.js';
 import { parseYamlAll, dumpYaml } from '../../yaml/index.js';
-import { isPlainObject } from '../../model/merge.js';
+import { deepMerge, isPlainObject } from '../../model/merge.js';
 import type { FluxSubstitution } from './flux.js';
-import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, applyCommonMetadata, fluxKustomizationFile, generatedResources, helmReleaseCharts, substituteFluxStream } from './flux.js';
+import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, applyCommonMetadata, createdByHelmController, fluxKustomizationFile, generatedResources, helmReleaseCharts, substituteFluxStream } from './flux.js';
 import { InputWalker } from './inputs.js';
 import type { ArtifactFetcher, ChartFetcher, RegistryCredentials } from '../../ports/chart-fetch.js';
 import type { DirectoryOptions } from './directory.js';
@@ -81,6 +81,12 @@ export type LeafSource =
       /** `helm.parameters`, build variables already substituted: `--set` (`--set-string` with forceString). */
       parameters?: HelmParameter[];
       values?: unknown;
+      /**
+       * Flux `valuesFiles` (source-controller, ADR 0418): merged in order, they replace the chart's
+       * values.yaml before the values above apply. Paths from the repository root for a chart
+       * directory of the repository, from the chart's root for a chart archive.
+       */
+      chartValuesFiles?: { files: string[]; ignoreMissing: boolean };
       /**
        * `crds`: only the CustomResourceDefinitions of `helm template --include-crds --no-hooks` (a
        * helmfile CRD-phase release, which bootstraps pipe through `select(.kind == "CustomResourceDefinition")`; ADR 0365).
@@ -375,6 +381,8 @@ export async function renderLeafJobs(
     let display: string;
     let valueFiles: string[] = [];
     let dependencyBuild: { root: string; dirs: string[] } | undefined;
+    let defaultValues: HelmTemplateRequest['defaultValues'];
+    let chartValuesInputs: { files: string[]; missing: string[] } | undefined;
     const fetchNotes: string[] = [];
     if (source.path !== undefined) {
       chart = inside(repoRoot, source.path);
@@ -392,6 +400,11 @@ export async function renderLeafJobs(
         });
       }
       valueFiles = named.filter((v) => !missing.includes(v)).map((v) => v.abs);
+      if (source.chartValuesFiles) {
+        const merged = mergeSourceValuesFiles(source.chartValuesFiles, source.path);
+        defaultValues = { values: merged.values };
+        chartValuesInputs = merged;
+      }
       const undelivered = kind === 'dir' ? missingChartDependencies(ports.reader, chart) : [];
       if (undelivered.length > 0) {
         const list = undelivered.map((d) => `${d.name}${d.version ? ` ${d.version}` : ''} from ${redactUrl(d.repository)}`).join(', ');
@@ -407,6 +420,7 @@ export async function renderLeafJobs(
       if (local.length > 0) dependencyBuild = { root: repoRoot, dirs: [chart, ...local.filter((d) => ports.reader.kind(d) === 'dir')] };
       // A missing values file that appears later changes the build: it is part of the key.
       inputs = { ...inputs, missing: [...inputs.missing, ...missing.map((v) => v.abs)].sort() };
+      if (chartValuesInputs) inputs = { ...inputs, files: [...new Set([...inputs.files, ...chartValuesInputs.files])].sort(), missing: [...inputs.missing, ...chartValuesInputs.missing].sort() };
       display = rel(chart);
     } else {
       const name = source.chart ?? '';
@@ -475,6 +489,8 @@ export async function renderLeafJobs(
       }
       valueFiles = named.filter((v) => !missing.includes(v)).map((v) => v.abs);
       inputs = { files: [archive, ...valueFiles].sort(), missing: missing.map((v) => v.abs).sort(), remote: [], usesHelm: true };
+      // Flux valuesFiles of a chart from a Helm repository are files of the chart archive (the adapter reads them there).
+      if (source.chartValuesFiles) defaultValues = { chartFiles: source.chartValuesFiles.files, ignoreMissing: source.chartValuesFiles.ignoreMissing };
     }
     const helm = await ports.helm();
     const material = {
@@ -488,6 +504,7 @@ export async function renderLeafJobs(
       ignoreMissingValueFiles: source.ignoreMissingValueFiles === true,
       parameters: source.parameters ?? [],
       values: source.values ?? null,
+      ...(source.chartValuesFiles ? { chartValuesFiles: source.chartValuesFiles } : {}),
       ...(source.only ? { only: source.only } : {}),
       ...fileMaterial(inputs, source.path !== undefined ? rel : (f) => (f === chart ? basename(f) : rel(f))),
     };
@@ -508,10 +525,44 @@ export async function renderLeafJobs(
             values: source.values,
             ...(source.parameters?.length ? { parameters: source.parameters } : {}),
             ...(dependencyBuild ? { dependencyBuild } : {}),
+            ...(defaultValues ? { defaultValues } : {}),
           })
           .then((text) => (source.only === 'crds' ? onlyCustomResourceDefinitions(text) : text)),
     };
   };
+
+  /**
+   * Flux `valuesFiles` of a chart of this repository, as source-controller merges them
+   * (mergeFileValues): paths from the source root, later files over earlier (maps merged), a missing
+   * file an error unless `ignoreMissing`.
+   */
+  function mergeSourceValuesFiles(vf: { files: string[]; ignoreMissing: boolean }, chartPath: string): { values: Record<string, unknown>; files: string[]; missing: string[] } {
+    let values: Record<string, unknown> = {};
+    const files: string[] = [];
+    const missing: string[] = [];
+    for (const f of vf.files) {
+      const abs = inside(repoRoot, f);
+      if (ports.reader.kind(abs) !== 'file') {
+        missing.push(abs);
+        if (vf.ignoreMissing) continue;
+        throw new InputError(`values file "${f}" of the Flux chart ${chartPath} does not exist (${rel(abs)}); source-controller fails the chart ("no values file found")`, {
+          code: 'missing-path',
+          location: { file: chartPath },
+          hint: 'fix the valuesFiles entry (a path from the source root), create the file, or set ignoreMissingValuesFiles: true',
+        });
+      }
+      files.push(abs);
+      let doc: unknown;
+      try {
+        doc = parseYamlAll(ports.reader.readText(abs), { schema: 'kubernetes' })[0] ?? {};
+      } catch (e) {
+        throw new InputError(`values file ${rel(abs)} of the Flux chart ${chartPath} is not YAML: ${(e as Error).message}`, { code: 'parse-error', location: { file: rel(abs) } });
+      }
+      if (!isPlainObject(doc)) throw new InputError(`values file ${rel(abs)} of the Flux chart ${chartPath} is not a map of values`, { code: 'parse-error', location: { file: rel(abs) } });
+      values = deepMerge(values, doc);
+    }
+    return { values, files, missing };
+  }
 
   function fileMaterial(inputs: BuildInputs, name: (abs: string) => string = rel) {
     return {
@@ -603,8 +654,9 @@ export async function renderLeafJobs(
       }
       try {
         const helmSource: Extract<LeafSource, { kind: 'helm' }> = rc.repoPath !== undefined
-          ? { kind: 'helm', path: rc.repoPath, releaseName: rc.releaseName, namespace: rc.namespace, values: rc.values }
+          ? { kind: 'helm', path: rc.repoPath, releaseName: rc.releaseName, namespace: rc.namespace, values: rc.values, ...(rc.valuesFiles ? { chartValuesFiles: rc.valuesFiles } : {}) }
           : {
+              ...(rc.valuesFiles ? { chartValuesFiles: rc.valuesFiles } : {}),
               kind: 'helm',
               chart: rc.chart!,
               ...(rc.repoURL !== undefined ? { repoURL: rc.repoURL } : {}),
@@ -618,7 +670,15 @@ export async function renderLeafJobs(
         const plan = await planHelm(helmSource);
         for (const n of plan.notes ?? []) notes.push(`HelmRelease ${rc.release}: ${n}`);
         const built = await obtain(plan);
-        const chartObjects = parseManifests(built.text, `${rc.display} (helm template)`);
+        const left = { test: 0, disabled: 0, other: 0 };
+        const chartObjects = parseManifests(built.text, `${rc.display} (helm template)`).filter((o) => {
+          const created = createdByHelmController(o, rc.hooks);
+          if (created !== true) left[created]++;
+          return created === true;
+        });
+        if (left.test) notes.push(`HelmRelease ${rc.release}: ${left.test} helm test hook${left.test === 1 ? '' : 's'} left out: helm-controller runs tests only with spec.test.enable (and spec.test.filters)`);
+        if (left.disabled) notes.push(`HelmRelease ${rc.release}: ${left.disabled} install/upgrade hook${left.disabled === 1 ? '' : 's'} left out: spec.install/upgrade.disableHooks`);
+        if (left.other) notes.push(`HelmRelease ${rc.release}: ${left.other} delete/rollback hook${left.other === 1 ? '' : 's'} left out: helm-controller runs them only at uninstall or rollback`);
         const prefix = `helm_${rc.release.replace('/', '_')}-`;
         let into = files;
         if (cluster !== job.cluster) {
