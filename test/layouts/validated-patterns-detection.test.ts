@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 interface Finding {
   code: string;
@@ -16,8 +16,7 @@ interface Finding {
 
 /** An Application applied by hand, which makes the repository the argocd layout's. */
 const APP = {
-  'charts/hub/app.yaml':
-    'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: openshift-gitops\nspec:\n  project: default\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: web\n  source:\n    repoURL: https://github.com/acme/pattern\n    targetRevision: main\n    path: web\n',
+  'charts/hub/app.yaml': argoPathApplication({ name: 'web', path: 'web', namespace: 'web', repoURL: 'https://github.com/acme/pattern' }),
   'web/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
 };
 const HUB_VALUES = 'clusterGroup:\n  name: hub\n  isHubCluster: true\n  namespaces:\n    - web\n';

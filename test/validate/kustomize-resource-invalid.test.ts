@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 interface Finding {
   code: string;
@@ -17,21 +17,7 @@ interface Finding {
   severity: string;
 }
 
-const APP = `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: virt
-  namespace: argocd
-spec:
-  project: default
-  source:
-    repoURL: https://github.com/acme/apps.git
-    targetRevision: HEAD
-    path: components/virt
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: virt
-`;
+const APP = argoPathApplication({ name: 'virt', path: 'components/virt', namespace: 'virt' });
 const KUSTOMIZATION = 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - namespace.yaml\n  - cm.yaml\n';
 const NAMESPACE = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: virt\n';
 const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: virt\n  namespace: virt\n';
