@@ -22,7 +22,7 @@ import type { LayoutReader } from './choose.js';
 import type { RuleDefinition } from '../validate/index.js';
 import { chooseAmong, shortList } from './choose.js';
 import { nativeReader, regionSpecsDetector, rosaRegionalDetector } from './native-choice.js';
-import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns } from './validated-patterns/reader.js';
+import { VP_GLOBAL_FILE, detectValidatedPatterns, groupValuesFile, hubGroupName, loadValidatedPatterns, validatedPatternsMarkers, validatedPatternsMissing } from './validated-patterns/reader.js';
 
 export type { LayoutDetector, LayoutReader, LoadContext } from './choose.js';
 
@@ -108,6 +108,8 @@ export const argoCdReader: LayoutReader = {
 export const validatedPatternsReader: LayoutReader = {
   layout: 'validated-patterns',
   detect: detectValidatedPatterns,
+  markers: validatedPatternsMarkers,
+  missing: validatedPatternsMissing,
   load: loadValidatedPatterns,
   rules: [validatedPatternsRule],
 };
@@ -159,6 +161,10 @@ function lookalike(fs: RepoFileSystem): { what: string; hint: string } | undefin
     return hub === undefined
       ? { what: `${VP_GLOBAL_FILE} has no main.clusterGroupName`, hint: 'a Validated Patterns repository names its hub cluster group in main.clusterGroupName' }
       : { what: `${VP_GLOBAL_FILE} names cluster group ${hub}, but ${groupValuesFile(hub)} does not exist`, hint: `add ${groupValuesFile(hub)} with the group's clusterGroup values` };
+  }
+  const pattern = validatedPatternsMarkers(fs);
+  if (pattern.length > 0) {
+    return { what: `it has a Validated Pattern's cluster group values (${shortList(pattern)}) but ${validatedPatternsMissing(fs)}`, hint: `a Validated Patterns repository commits ${VP_GLOBAL_FILE} with main.clusterGroupName and values-<group>.yaml` };
   }
   const rosa = rosaLookalike(fs);
   if (rosa) return rosa;

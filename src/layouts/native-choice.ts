@@ -59,7 +59,8 @@ export const nativeDetectors: readonly LayoutDetector[] = [
   { ...notAsked('helmfile-flux'), markers: () => [] },
   // The flux layout's markers are its cluster entries, and clusterEntries reads none where fleet.yaml is.
   { ...notAsked('flux'), markers: () => [] },
-  notAsked('validated-patterns'),
+  // A pattern's markers are none where fleet.yaml is (validatedPatternsMarkers).
+  { ...notAsked('validated-patterns'), markers: () => [] },
   rosaRegionalDetector,
   // The argocd reader is the general one: choosing never lists its markers for another layout.
   notAsked('argocd'),

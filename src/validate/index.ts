@@ -106,6 +106,11 @@ export const rules: RuleDefinition[] = [
         summary: 'kustomization references a path that does not exist',
         help: 'kustomize build fails on a missing resource, component or base. Fix the entry or add the file.',
       },
+      'kustomize-resource-invalid': {
+        severity: 'error',
+        summary: 'kustomization lists a resource file that is not valid YAML',
+        help: 'kustomize build reads every file of resources and fails on one that does not parse (MalformedYAMLError), so Argo CD cannot sync the app. Fix the file\'s YAML.',
+      },
     },
     kustomizeReferencesRule,
   ),

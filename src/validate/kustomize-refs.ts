@@ -15,6 +15,7 @@
 import type { Finding } from '../model/finding.js';
 import { at } from '../load/native.js';
 import { parseYamlSource } from '../yaml/source.js';
+import { parseYamlAll } from '../yaml/index.js';
 import type { SourceFile } from '../model/source.js';
 import { isPlainObject } from '../model/merge.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
@@ -229,9 +230,29 @@ export function appKustomizations(ctx: Pick<RuleContext, 'fleet' | 'clusters' | 
   return walk;
 }
 
+/**
+ * Why a resource file kustomize would read does not parse, or undefined when it does. Read as the
+ * repository's other manifests are (a repeated key keeps its later value): only what no YAML reader
+ * takes is reported, so a file kustomize builds is never called broken.
+ */
+function unparsable(fs: RepoFileSystem, file: string, seen: Map<string, string | undefined>): string | undefined {
+  if (!seen.has(file)) {
+    let why: string | undefined;
+    try {
+      parseYamlAll(fs.readText(file), { schema: 'kubernetes', json: true, filename: file });
+    } catch (e) {
+      const m = /\((\d+):(\d+)\)/.exec((e as Error).message);
+      why = `${m ? `line ${m[1]}: ` : ''}${((e as { reason?: string }).reason ?? (e as Error).message).split('\n')[0]}`;
+    }
+    seen.set(file, why);
+  }
+  return seen.get(file);
+}
+
 export const kustomizeReferencesRule: Rule = (ctx) => {
   const { fs } = ctx;
   const out: Finding[] = [];
+  const parsed = new Map<string, string | undefined>();
   for (const { from, field, index, entry, target } of appKustomizations(ctx).references) {
     const { dir, source } = from;
     if (target === undefined) {
@@ -255,6 +276,16 @@ export const kustomizeReferencesRule: Rule = (ctx) => {
           ? `did you mean "${relativeReference(dir, likely, entry.endsWith('/'))}"? it names ${likely}; kustomize build fails here`
           : 'create it or fix the entry; kustomize build fails here',
       }));
+    } else if (field === 'resources' && /\.(ya?ml|json)$/.test(target) && !fs.isDirectory(target)) {
+      const why = unparsable(fs, target, parsed);
+      if (why !== undefined) {
+        out.push(at(source, [field, index], {
+          severity: 'error',
+          code: 'kustomize-resource-invalid',
+          message: `${field} entry "${entry}" of ${dir} names ${target}, which is not valid YAML (${why}): kustomize build fails here`,
+          hint: `fix the YAML of ${target} at that line`,
+        }));
+      }
     }
   }
   return out;

@@ -85,6 +85,25 @@ interface Case {
 
 const replace = (from: string, to: string) => (t: string) => t.replace(from, to);
 
+/** The repository's own clustergroup chart, which the operator's Application reads without main.multiSourceConfig. */
+const OWN_CHART: Edit = {
+  'common/clustergroup/Chart.yaml': 'apiVersion: v2\nname: clustergroup\nversion: 0.0.1\n',
+  'common/clustergroup/templates/ns.yaml': '{{- range .Values.clusterGroup.namespaces }}\n# {{ . }}\n{{- end }}\n',
+};
+/** A values schema of an older own chart: no argoProjects, an externalClusters the published chart does not have. */
+const OWN_SCHEMA = JSON.stringify({
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $ref: '#/definitions/ValidatedPatterns',
+  definitions: {
+    ValidatedPatterns: { type: 'object', properties: { clusterGroup: { $ref: '#/definitions/ClusterGroup' } } },
+    ClusterGroup: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(['name', 'isHubCluster', 'namespaces', 'subscriptions', 'projects', 'sharedValueFiles', 'applications', 'managedClusterGroups', 'externalClusters'].map((k) => [k, {}])),
+    },
+  },
+});
+
 const cases: Case[] = [
   // vp-unknown-argo-project
   {
@@ -180,6 +199,26 @@ const cases: Case[] = [
     name: 'vp-values-schema: an unknown clusterGroup key (a typo of applications)',
     edit: { 'values-edge.yaml': replace('  applications:', '  application:') },
     want: ['vp-values-schema values-edge.yaml:8 clusterGroup.application'],
+  },
+  // The operator's Application reads the repository's own common/clustergroup (no multiSourceConfig):
+  // its keys are that chart's, not the published chart's (vessel-id's managedSites, 0.0.1; ADR 0415).
+  {
+    name: 'vp-values-schema: passes for a key the repository\'s own chart reads (common/clustergroup without a values schema)',
+    edit: { ...OWN_CHART, 'common/clustergroup/templates/sites.yaml': '{{- range .Values.clusterGroup.managedSites }}\n# {{ .name }}\n{{- end }}\n', 'values-hub.yaml': replace('  argoProjects:', '  managedSites:\n    - name: edge\n  argoProjects:') },
+    want: [],
+  },
+  {
+    name: 'vp-values-unused: a key neither the published chart knows nor the repository\'s own chart (without a values schema) reads is a warning, not the published schema\'s error',
+    edit: { ...OWN_CHART, 'values-hub.yaml': replace('  argoProjects:', '  managedSites:\n    - name: edge\n  argoProjects:') },
+    want: ['vp-values-unused values-hub.yaml:12 clusterGroup.managedSites'],
+    message: /clusterGroup\.managedSites is read by no chart template of the repository: the repository's own chart common\/clustergroup \(version 0\.0\.1\), which the operator's Application reads, has no values\.schema\.json, so helm template does not refuse it and the setting does nothing/,
+    severity: 'warning',
+  },
+  {
+    name: 'vp-values-schema: the repository\'s own chart\'s schema decides: a key it allows passes, one it does not is an error',
+    edit: { ...OWN_CHART, 'common/clustergroup/values.schema.json': OWN_SCHEMA, 'values-hub.yaml': replace('  argoProjects:', '  externalClusters:\n    - other\n  argoProjects:') },
+    want: ['vp-values-schema values-edge.yaml:6 clusterGroup.argoProjects', 'vp-values-schema values-hub.yaml:14 clusterGroup.argoProjects'],
+    message: /clusterGroup\.argoProjects is not a clusterGroup setting of the repository's own chart common\/clustergroup \(version 0\.0\.1\): its values\.schema\.json refuses it/,
   },
   {
     name: 'vp-values-schema: an unquoted chartVersion is a number, not a string',

@@ -135,6 +135,45 @@ export function detectValidatedPatterns(fs: RepoFileSystem): boolean {
   return hub !== undefined && fs.exists(groupValuesFile(hub));
 }
 
+/** The root file parsed, or undefined when it is not there or does not parse (validate reports that). */
+function rootYaml(fs: RepoFileSystem, file: string): unknown {
+  try {
+    return parseYaml(fs.readText(file), { schema: 'core' });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The files that make a repository look like a pattern, whether or not it is one (ADR 0415): a root
+ * `values-<name>.yaml` with a `clusterGroup` map (the clustergroup chart's values of a cluster group)
+ * and a `values-global.yaml` that names the hub's cluster group (`main.clusterGroupName`). A chart's
+ * own values-global.yaml or values-prod.yaml has neither. None where fleet.yaml is (the native layout
+ * comes first and this one never reads such a repository).
+ */
+export function validatedPatternsMarkers(fs: RepoFileSystem): string[] {
+  if (fs.exists(FLEET_FILE)) return [];
+  return fs
+    .list('.')
+    .filter((f) => /^values-[^/]+\.yaml$/.test(f) && !fs.isDirectory(f))
+    .filter((f) => {
+      const v = rootYaml(fs, f);
+      return isPlainObject(getPath(v, ['clusterGroup'])) || (f === VP_GLOBAL_FILE && getPath(v, ['main', 'clusterGroupName']) !== undefined);
+    })
+    .sort();
+}
+
+/** Why a repository with this layout's markers is not read as this layout (ADR 0415). */
+export function validatedPatternsMissing(fs: RepoFileSystem): string {
+  if (!fs.exists(VP_GLOBAL_FILE) || fs.isDirectory(VP_GLOBAL_FILE)) {
+    const kept = fs.list('.').filter((f) => f.startsWith(`${VP_GLOBAL_FILE}.`)).sort();
+    return `there is no ${VP_GLOBAL_FILE}${kept.length ? ` (${kept.join(', ')} ${kept.length === 1 ? 'is' : 'are'} there)` : ''}, which names the hub's cluster group (main.clusterGroupName)`;
+  }
+  const hub = hubGroupName(fs);
+  if (hub === undefined) return `${VP_GLOBAL_FILE} sets no main.clusterGroupName (the hub's cluster group, as a file-name part)`;
+  return fs.exists(groupValuesFile(hub)) ? '' : `${VP_GLOBAL_FILE} names the hub's cluster group ${hub} (main.clusterGroupName), but there is no ${groupValuesFile(hub)}`;
+}
+
 /** `[key, value]` of a map, or `[index, item]` of a list: the chart accepts both shapes. */
 export function entriesOf(v: unknown): [string | number, unknown][] {
   if (Array.isArray(v)) return v.map((x, i) => [i, x]);

@@ -64,6 +64,11 @@ const codes = {
     summary: 'managed cluster group without its values-<group>.yaml',
     help: 'ACM runs the clustergroup chart on the group\'s clusters with values-<group>.yaml; its Applications ignore a missing value file, so nothing fails, but the clusters get no applications of their own. Create the file or fix managedClusterGroups.<key>.name.',
   },
+  'vp-values-unused': {
+    severity: 'warning' as const,
+    summary: 'a clusterGroup key that nothing reads: the repository\'s own clustergroup chart has no values schema',
+    help: 'The operator\'s Application reads the repository\'s own common/clustergroup (no main.multiSourceConfig). A chart without values.schema.json does not refuse unknown keys: helm template renders, and a key no template of the repository reads does nothing (an older name of a setting, such as managedSites, or a typo). Rename it to the setting the chart reads, or remove it (ADR 0415).',
+  },
   'vp-values-schema': {
     severity: 'error' as const,
     summary: 'clusterGroup values break the clustergroup chart\'s values contract',
@@ -101,12 +106,14 @@ export const validatedPatternsRule: RuleDefinition = {
     const out: Finding[] = [];
     const global = readRaw(fs, VP_GLOBAL_FILE);
     const hub = fleet.clusters.find((c) => c.spec.role === 'hub');
-    const published = !clusterGroupChart(fs, global.value).local;
+    const chart = clusterGroupChart(fs, global.value);
+    const published = !chart.local;
+    const keys = published ? PUBLISHED_KEYS : ownChartKeys(fs, chart.version);
     for (const def of fleet.clusters) {
       const own = readRaw(fs, def.file);
       if (!own.exists || own.broken || global.broken) continue; // vp-missing-group-values or the syntax error says so
       const gv = readGroupValues(global.value, def.name, own.value, own.exists);
-      out.push(...checkGroup(fleet, gv, own, global, def.name, published, def.spec.role === 'spoke'));
+      out.push(...checkGroup(fleet, gv, own, global, def.name, published, keys, def.spec.role === 'spoke'));
     }
     // Managed cluster groups whose values file is missing (they are still planned, with no apps of their own).
     if (hub) {
@@ -129,10 +136,62 @@ export const validatedPatternsRule: RuleDefinition = {
 };
 
 /**
+ * The clusterGroup keys of the chart the operator's Application reads. The published chart's
+ * values.schema.json refuses any key but CLUSTER_GROUP_KEYS. The repository's own common/clustergroup
+ * has its own contract (ADR 0415): its values.schema.json's ClusterGroup when that refuses other keys
+ * (0.8.x knows externalClusters and hostedSite, not argoProjects), else none: helm template renders
+ * any key, and one that no template of the repository reads does nothing.
+ */
+interface KeyContract {
+  /** The keys the chart's schema allows; undefined when it refuses none. */
+  allowed?: readonly string[];
+  /** The chart, as the findings name it. */
+  chart: string;
+  /** Whether some chart template of the repository reads the key (for a chart that refuses none). */
+  read?(key: string): boolean;
+}
+
+const PUBLISHED_KEYS: KeyContract = { allowed: CLUSTER_GROUP_KEYS, chart: 'the clustergroup chart' };
+
+function ownChartKeys(fs: RepoFileSystem, version: string): KeyContract {
+  const chart = `the repository's own chart common/clustergroup (version ${version})`;
+  const schemaFile = 'common/clustergroup/values.schema.json';
+  if (fs.exists(schemaFile)) {
+    let cg: unknown;
+    try {
+      cg = getPath(JSON.parse(fs.readText(schemaFile)), ['definitions', 'ClusterGroup']);
+    } catch {
+      cg = undefined; // a schema helm cannot read fails the chart, and no key check says more
+    }
+    if (isPlainObject(cg) && cg.additionalProperties === false && isPlainObject(cg.properties)) return { allowed: Object.keys(cg.properties), chart };
+  }
+  let text: string | undefined;
+  return {
+    chart,
+    read: (key) => {
+      text ??= templateTexts(fs, '.', 0).join('\n');
+      return new RegExp(`\\.${key.replace(/[^A-Za-z0-9_]/g, '\\$&')}\\b|"${key.replace(/[^A-Za-z0-9_]/g, '\\$&')}"`).test(text);
+    },
+  };
+}
+
+/** The texts of the files under every templates/ folder of the repository (not under dot folders). */
+function templateTexts(fs: RepoFileSystem, dir: string, depth: number, inTemplates = false): string[] {
+  if (depth > 6) return [];
+  return fs.list(dir).flatMap((name) => {
+    if (name.startsWith('.') || name === 'node_modules') return [];
+    const path = dir === '.' ? name : `${dir}/${name}`;
+    if (fs.isDirectory(path)) return templateTexts(fs, path, depth + 1, inTemplates || name === 'templates');
+    return inTemplates ? [fs.readText(path)] : [];
+  });
+}
+
+/**
  * `published`: the operator's Application reads the published clustergroup chart (0.9.x), not a copy in common/clustergroup.
+ * `keys`: the clusterGroup keys that chart takes.
  * `managed`: a managed cluster group, whose clustergroup Application the hub's acm chart writes.
  */
-function checkGroup(fleet: Fleet, gv: GroupValues, own: Raw, global: Raw, cluster: string, published: boolean, managed: boolean): Finding[] {
+function checkGroup(fleet: Fleet, gv: GroupValues, own: Raw, global: Raw, cluster: string, published: boolean, keys: KeyContract, managed: boolean): Finding[] {
   const out: Finding[] = [];
   const cg = gv.clusterGroup;
   const add = (file: string, path: (string | number)[], draft: Omit<FindingDraft, 'cluster'>) => out.push(place(fleet, { file, path: ['clusterGroup', ...path] }, { ...draft, cluster }));
@@ -147,7 +206,18 @@ function checkGroup(fleet: Fleet, gv: GroupValues, own: Raw, global: Raw, cluste
       continue;
     }
     for (const k of Object.keys(section)) {
-      if (!CLUSTER_GROUP_KEYS.includes(k)) schema(file, [k], `clusterGroup.${k} is not a clusterGroup setting of the clustergroup chart`, `known settings: ${CLUSTER_GROUP_KEYS.join(', ')}`);
+      if (keys.allowed) {
+        if (!keys.allowed.includes(k)) {
+          schema(file, [k], `clusterGroup.${k} is not a clusterGroup setting of ${keys.chart}${published ? '' : ': its values.schema.json refuses it'}`, `known settings: ${keys.allowed.join(', ')}`);
+        }
+      } else if (!CLUSTER_GROUP_KEYS.includes(k) && !keys.read!(k)) {
+        add(file, [k], {
+          severity: 'warning',
+          code: 'vp-values-unused',
+          message: `clusterGroup.${k} is read by no chart template of the repository: ${keys.chart}, which the operator's Application reads, has no values.schema.json, so helm template does not refuse it and the setting does nothing`,
+          hint: `rename it to the setting the chart reads, or remove it (the published chart's settings: ${CLUSTER_GROUP_KEYS.join(', ')})`,
+        });
+      }
     }
   }
 
