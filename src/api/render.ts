@@ -24,7 +24,7 @@ import { createFleetRepoSource } from '../adapters/fleet-repo.js';
 import { applicationSetApps } from '../order/applicationset-apps.js';
 import type { Finding } from '../model/finding.js';
 import type { K8sObject } from '../model/k8s.js';
-import { leafJobsFor } from '../render/leaves/jobs.js';
+import { leafJobsFor, type SkippedLeaf } from '../render/leaves/jobs.js';
 import { clusterDef } from '../model/fleet.js';
 import type { RenderLeavesResult } from '../render/leaves/index.js';
 import { renderLeaves } from './leaves.js';
@@ -330,7 +330,7 @@ function removeWritten(dir: string, paths: readonly string[], existed: boolean):
 export interface FleetLeavesResult {
   run: RenderLeavesResult;
   /** Apps that have no source fleetplan can build, with the reason. */
-  skipped: { cluster: string; app: string; reason: string }[];
+  skipped: SkippedLeaf[];
   /** Per built app, what its layout says about how it is built (ClusterDef.leafNotes); `app: ''` for a cluster's shared note (clusterLeafNotes). */
   notes: { cluster: string; app: string; note: string }[];
 }

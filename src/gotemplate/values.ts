@@ -261,31 +261,81 @@ export function byteLen(s: string): number {
   return ascii ? s.length : Buffer.byteLength(s, 'utf8');
 }
 
+/**
+ * Go's case mappings are Unicode's simple ones (UnicodeData.txt), one rune to one rune, from the
+ * Unicode version of Go's tables: 15.0.0 from Go 1.21 on (Argo CD, Helm, Flux builds). JavaScript's
+ * toUpperCase/toLowerCase are the full ones (SpecialCasing: ß → SS, ᾳ → ΑΙ) from the newer Unicode
+ * of node's ICU. One rune's mapping here is JavaScript's where that is one rune, with what differs
+ * (ADR 0414):
+ * - a full mapping to several runes whose simple mapping exists: the Greek letters with
+ *   ypogegrammeni, ᾀ–ᾇ, ᾐ–ᾗ, ᾠ–ᾧ → ᾈ–ᾏ, ᾘ–ᾟ, ᾨ–ᾯ (+8), ᾳ ῃ ῳ → ᾼ ῌ ῼ (+9); the others keep their rune;
+ * - İ's lowercase is i (JavaScript: i + combining dot);
+ * - titlecase (unicode.ToTitle) is the uppercase but for the digraphs Ǆ ǅ ǆ → ǅ (and Ǉ, Ǌ, Ǳ alike)
+ *   and Georgian Mkhedruli, whose titlecase is itself (its uppercase is Mtavruli);
+ * - letters whose case pairs came after Unicode 15.0 (ƛ, ɤ, Garay, …) have none in Go.
+ */
+const AFTER_GO_UNICODE: readonly (readonly [number, number])[] = [
+  [0x019b, 0x019b], [0x0264, 0x0264], [0x1c89, 0x1c8a], [0xa7cb, 0xa7cf], [0xa7d2, 0xa7d5], [0xa7da, 0xa7dc],
+  [0x10d50, 0x10d65], [0x10d70, 0x10d85], [0x16ea0, 0x16edf],
+];
+
+const oneRune = (s: string): boolean => s.length === 1 || (s.length === 2 && s.codePointAt(0)! > 0xffff);
+
+function afterGoUnicode(cp: number): boolean {
+  for (const [lo, hi] of AFTER_GO_UNICODE) if (cp >= lo && cp <= hi) return true;
+  return false;
+}
+
+/** unicode.ToUpper of one rune (a string of one code point). */
+export function goRuneUpper(r: string): string {
+  const u = r.toUpperCase();
+  if (u === r) return r;
+  const cp = r.codePointAt(0)!;
+  if (afterGoUnicode(cp) || afterGoUnicode(u.codePointAt(0)!)) return r;
+  if (oneRune(u)) return u;
+  if ((cp >= 0x1f80 && cp <= 0x1f87) || (cp >= 0x1f90 && cp <= 0x1f97) || (cp >= 0x1fa0 && cp <= 0x1fa7)) return String.fromCodePoint(cp + 8);
+  if (cp === 0x1fb3 || cp === 0x1fc3 || cp === 0x1ff3) return String.fromCodePoint(cp + 9);
+  return r;
+}
+
+/** unicode.ToLower of one rune. */
+export function goRuneLower(r: string): string {
+  if (r === '\u0130') return 'i';
+  const l = r.toLowerCase();
+  if (l === r || !oneRune(l)) return r;
+  return afterGoUnicode(r.codePointAt(0)!) || afterGoUnicode(l.codePointAt(0)!) ? r : l;
+}
+
+/** unicode.ToTitle of one rune. */
+export function goRuneTitle(r: string): string {
+  const cp = r.codePointAt(0)!;
+  if (cp >= 0x01c4 && cp <= 0x01cc) return String.fromCharCode(0x01c5 + 3 * Math.floor((cp - 0x01c4) / 3));
+  if (cp >= 0x01f1 && cp <= 0x01f3) return '\u01f2';
+  if ((cp >= 0x10d0 && cp <= 0x10fa) || (cp >= 0x10fd && cp <= 0x10ff)) return r;
+  return goRuneUpper(r);
+}
+
 /** strings.ToUpper: rune by rune, never expanding one rune into several (as JavaScript does for ß). */
 export function goToUpper(s: string): string {
   if (isAscii(s)) return s.toUpperCase();
   let out = '';
-  for (const r of s) {
-    const u = r.toUpperCase();
-    out += u.length === r.length || [...u].length === 1 ? u : r;
-  }
+  for (const r of s) out += goRuneUpper(r);
   return out;
 }
 
-/** strings.ToLower, rune by rune (İ becomes i, not i + combining dot). */
+/** strings.ToLower, rune by rune (İ becomes i, not i + combining dot; Σ is σ wherever it stands). */
 export function goToLower(s: string): string {
   if (isAscii(s)) return s.toLowerCase();
   let out = '';
-  for (const r of s) {
-    if (r === '\u0130') {
-      out += 'i';
-      continue;
-    }
-    const l = r.toLowerCase();
-    out += [...l].length === 1 ? l : r;
-  }
+  for (const r of s) out += goRuneLower(r);
   return out;
 }
+
+/** unicode.IsSpace of one rune (JavaScript's \s also has U+FEFF, which Go's has not). */
+export function isGoSpace(r: string): boolean {
+  return GO_SPACE.test(r);
+}
+const GO_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
 
 export function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;

@@ -78,20 +78,24 @@ for (const w of ['.inf', '.Inf', '.INF']) FLOAT_WORDS[`-${w}`] = -Infinity;
 /** The common case, a plain decimal that a double holds exactly (`3`, `8080`). */
 const SMALL_DECIMAL = /^(0|[1-9][0-9]{0,14})$/;
 const isInt = (s: string) => numeric(s) && (SMALL_DECIMAL.test(s) || goYamlInt(s.replace(/_/g, '')) !== undefined);
+/** Whether go-yaml v2 reads this plain scalar as an integer. */
+export const isGoYamlInt = isInt;
+/** The integer of a plain scalar for which isGoYamlInt holds, as a number (beyond 2^53: the nearest). */
+export const goYamlIntNumber = (s: string): number => (SMALL_DECIMAL.test(s) ? Number(s) : Number(goYamlInt(s.replace(/_/g, ''))!));
 
 /** go-yaml v2's integers; a value beyond 2^53 loses digits as a JavaScript number. */
 const int11 = new jsYaml.Type('tag:yaml.org,2002:int', {
   kind: 'scalar',
   resolve: isInt,
-  construct: (s: string) => (SMALL_DECIMAL.test(s) ? Number(s) : Number(goYamlInt(s.replace(/_/g, ''))!)),
-  // As js-yaml's own: -0 is a float (written -0.0).
-  predicate: (v: unknown) => typeof v === 'number' && Number.isInteger(v) && !Object.is(v, -0),
+  construct: goYamlIntNumber,
+  // As js-yaml's own: -0 is a float (written -0.0). A BigInt is an integer read exactly (sigs-yaml.ts).
+  predicate: (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && !Object.is(v, -0)) || typeof v === 'bigint',
   represent: { decimal: (v: unknown) => String(v) },
   defaultStyle: 'decimal',
 });
 
 /** The float a plain scalar is to go-yaml v2, or undefined. */
-function goYamlFloat(s: string): number | undefined {
+export function goYamlFloat(s: string): number | undefined {
   if (!mayBeNumber(s)) return undefined;
   if (Object.prototype.hasOwnProperty.call(FLOAT_WORDS, s)) return FLOAT_WORDS[s];
   let f: number;

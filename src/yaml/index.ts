@@ -7,6 +7,7 @@
  */
 import jsYaml from 'js-yaml';
 import { GO_YAML_V2_DUMP_SCHEMA, GO_YAML_V2_SCHEMA, KYAML_SCHEMA } from './go-yaml.js';
+import { loadAllAsJson } from './sigs-yaml.js';
 
 /**
  * - `default`: YAML 1.1-flavoured (js-yaml's default: timestamps, merge keys), as kubectl and
@@ -31,6 +32,12 @@ export interface ParseOptions {
   json?: boolean;
   /** Named in error messages. */
   filename?: string;
+  /**
+   * With the `kubernetes` schema (parseYamlAll): the documents as sigs.k8s.io/yaml turns them into
+   * JSON for kubectl, Argo CD and Helm: keys that are not strings written as Go writes them, keys
+   * it refuses (null, beyond int64) refused at their line, integers beyond 2^53 as BigInt (sigs-yaml.ts).
+   */
+  asJson?: boolean;
 }
 
 function schemaOf(s: ParseOptions['schema']): jsYaml.Schema {
@@ -43,6 +50,7 @@ function schemaOf(s: ParseOptions['schema']): jsYaml.Schema {
 }
 
 function loadOptions(o: ParseOptions): jsYaml.LoadOptions {
+  if (o.asJson && o.schema !== 'kubernetes') throw new Error('asJson reads with the kubernetes schema only');
   return { schema: schemaOf(o.schema), ...(o.json ? { json: true } : {}), ...(o.filename !== undefined ? { filename: o.filename } : {}) };
 }
 
@@ -53,6 +61,7 @@ export function parseYaml(text: string, options: ParseOptions = {}): unknown {
 
 /** Every document of a multi-document stream as plain data; throws on a syntax error. */
 export function parseYamlAll(text: string, options: ParseOptions = {}): unknown[] {
+  if (options.asJson) return loadAllAsJson(text, loadOptions(options));
   return jsYaml.loadAll(text, undefined, loadOptions(options));
 }
 
@@ -74,6 +83,9 @@ export function dumpYaml(value: unknown, options: DumpOptions = {}): string {
 }
 
 export { dumpSorted, stringAt as dumpSortedString } from './sorted-dump.js';
+
+/** A value read with `asJson`, its BigInts made numbers, to be handed on as JSON (sigs-yaml.ts). */
+export { withNumbers } from './sigs-yaml.js';
 
 /**
  * One document as plain data with the `yaml` package's YAML 1.2 reading (its `parse`): what the

@@ -109,12 +109,12 @@ test('render --leaves: a progress line on a terminal stderr, erased before the s
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, '');
   assert.ok(r.stderr.includes(`${ERASE}building 0/2 leaf sources…`), r.stderr);
-  assert.ok(r.stderr.includes(`${ERASE}leaves: 2 of 2 apps rendered`), r.stderr);
+  assert.ok(r.stderr.includes(`${ERASE}leaves: 2 of 3 apps rendered`), r.stderr);
 });
 
 test('render --leaves: nothing but the summary when stderr is not a terminal', async () => {
   const r = await renderLeaves(false);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!r.stderr.includes('\r') && !r.stderr.includes('building'), r.stderr);
-  assert.match(r.stderr, /\nleaves: 2 of 2 apps rendered/);
+  assert.match(r.stderr, /\nleaves: 2 of 3 apps rendered, .*; 1 not built \(fleetplan's own output: 1\)\n/);
 });

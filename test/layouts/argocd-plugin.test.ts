@@ -55,6 +55,8 @@ test('render --leaves builds no leaves for a plugin app and says why; other apps
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /note: in-cluster\/vault-app not rendered: built by plugin argocd-vault-plugin: not run/);
     assert.match(r.stderr, /note: in-cluster\/discovered-app not rendered: built by a plugin chosen by discovery/);
+    // The summary counts them: rendered + not built is every app.
+    assert.match(r.stderr, /\nleaves: 1 of 3 apps rendered, .*; 2 not built \(config-management plugin: 2\)\n/);
     assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'vault-app')), false, 'no pretended leaves');
     assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'discovered-app')), false);
     assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'plain-app', '01-configmap-plain.yaml')), true);

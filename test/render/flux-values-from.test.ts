@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { helmReleaseCharts, redactedValue, valuesFromReference } from '../../src/render/leaves/flux.js';
+import { parseManifests } from '../../src/render/leaves/manifests.js';
 
 type Obj = Record<string, unknown>;
 
@@ -60,4 +61,13 @@ test('flux-values-from: optional references that are absent are skipped; a missi
 test('flux-values-from: a ConfigMap\'s values text is read as helm-controller reads it (go-yaml v2): 0755 is 493, on is true', () => {
   const cm = { kind: 'ConfigMap', metadata: { name: 'v' }, data: { 'values.yaml': 'mode: 0755\nenabled: on\nratio: -.5\nduration: 1:20\n' } };
   assert.deepEqual(valuesFromReference({ kind: 'ConfigMap', name: 'v' }, cm), { value: { mode: 493, enabled: true, ratio: -0.5, duration: '1:20' }, secret: false });
+});
+
+test('flux-values-from: spec.values of a built HelmRelease with an integer beyond 2^53 (a BigInt, parseManifests) can be handed to helm as JSON', () => {
+  const [hr] = parseManifests(
+    'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: web\n  namespace: apps\nspec:\n  chart:\n    spec:\n      chart: ./charts/web\n      sourceRef: {kind: GitRepository, name: flux-system, namespace: flux-system}\n  values:\n    big: 9007199254740993\n    list: [9007199254740993]\n',
+    'built.yaml',
+  );
+  const [rc] = charts([hr!]);
+  assert.equal(JSON.stringify(rc!.values), '{"big":9007199254740992,"list":[9007199254740992]}');
 });

@@ -82,7 +82,7 @@ export async function run(ctx: CommandContext): Promise<number> {
       const cacheDir = ctx.values['cache-dir'] as string | undefined;
       const line = progress(ctx);
       // The builds run while the clusters' files are written (ADR 0276).
-      const { leaves: { run } } = await writeRenderedFleetWithLeaves(resolved, dir, writeOptions, {
+      const { leaves: { run, skipped } } = await writeRenderedFleetWithLeaves(resolved, dir, writeOptions, {
         onWritten: written,
         onPlanned: (jobs, skipped, notes) => {
           for (const s of skipped) ctx.io.stderr.write(`note: ${s.cluster}/${s.app} not rendered: ${s.reason}\n`);
@@ -100,7 +100,7 @@ export async function run(ctx: CommandContext): Promise<number> {
         ...(ctx.values.fetch === true ? { fetch: true } : {}),
         ...(typeof ctx.values['registry-config'] === 'string' ? { registryConfig: resolve(ctx.io.cwd, ctx.values['registry-config']) } : {}),
       }).finally(() => line.done());
-      ctx.io.stderr.write(formatLeafReport(run));
+      ctx.io.stderr.write(formatLeafReport(run, skipped));
       return run.results.some((r) => r.error) ? 1 : 0;
     }
     const chunks = format === 'json' ? renderedJsonChunks(resolved, generated, { phase }) : renderedYamlChunks(resolved, generated, { phase });

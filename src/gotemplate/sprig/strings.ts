@@ -6,13 +6,13 @@ import { sprintf } from '../fmt.js';
 import type { FuncDef } from '../funcs.js';
 import { def } from '../funcs.js';
 import type { GoValue } from '../values.js';
-import { byteLen, byteSlice, goToLower, goToUpper, newMap, typedMap, typedSlice } from '../values.js';
+import { byteLen, byteSlice, goRuneLower, goRuneTitle, goRuneUpper, goToLower, goToUpper, isGoSpace, newMap, typedMap, typedSlice } from '../values.js';
 import { strval } from './util.js';
 import { camelCaseToLowerCase, toCamelCase } from './xstrings.js';
 
 const isUpper = (c: string): boolean => /^\p{Lu}$/u.test(c);
 const isLower = (c: string): boolean => /^\p{Ll}$/u.test(c);
-const isSpaceRune = (c: string): boolean => /^[\s\u0085\u00a0]$/u.test(c);
+const isSpaceRune = isGoSpace;
 
 /** strings.Fields */
 export function fields(s: string): string[] {
@@ -24,17 +24,12 @@ function title(s: string): string {
   let prev = ' ';
   let out = '';
   for (const c of s) {
-    out += isSeparator(prev) ? goToTitle(c) : c;
+    out += isSeparator(prev) ? goRuneTitle(c) : c;
     prev = c;
   }
   return out;
 }
 
-/** unicode.ToTitle of one rune. */
-function goToTitle(c: string): string {
-  const u = goToUpper(c);
-  return u;
-}
 
 function isSeparator(c: string): boolean {
   const code = c.codePointAt(0)!;
@@ -62,13 +57,21 @@ function untitle(s: string): string {
   return out;
 }
 
-/** goutils.SwapCase: upper and title case become lower, lower becomes upper. */
+/** goutils.SwapCase: upper and title case become lower; lower becomes upper, or title at the start and after a space. */
 function swapcase(s: string): string {
   let out = '';
+  let whitespace = true;
   for (const c of s) {
-    if (isUpper(c) || /^\p{Lt}$/u.test(c)) out += goToLower(c);
-    else if (isLower(c)) out += goToUpper(c);
-    else out += c;
+    if (isUpper(c) || /^\p{Lt}$/u.test(c)) {
+      out += goRuneLower(c);
+      whitespace = false;
+    } else if (isLower(c)) {
+      out += whitespace ? goRuneTitle(c) : goRuneUpper(c);
+      whitespace = false;
+    } else {
+      out += c;
+      whitespace = isSpaceRune(c);
+    }
   }
   return out;
 }

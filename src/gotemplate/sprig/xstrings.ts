@@ -1,14 +1,13 @@
 /** huandu/xstrings' case conversions (ToCamelCase, ToSnakeCase, ToKebabCase), as sprig calls them. */
-import { goToLower, goToUpper } from '../values.js';
+import { goToLower, goToUpper, isGoSpace } from '../values.js';
 
 const upperRe = /^\p{Lu}$/u;
 const letterRe = /^\p{L}$/u;
 const numberRe = /^\p{N}$/u;
 const punctRe = /^\p{P}$/u;
-const spaceRe = /^[\s\u0085\u00a0]$/u;
 
 const isUpper = (r: string): boolean => upperRe.test(r);
-const isConnector = (r: string): boolean => r === '-' || r === '_' || spaceRe.test(r);
+const isConnector = (r: string): boolean => r === '-' || r === '_' || isGoSpace(r);
 const isNumber = (r: string): boolean => numberRe.test(r);
 const isPunct = (r: string): boolean => punctRe.test(r);
 

@@ -20,7 +20,7 @@
 import { isPlainObject as isObj, deepMerge, clone } from '../../model/merge.js';
 import { fluxSubstitute } from '../../model/flux-substitute.js';
 import { kubeConfigTarget } from '../../model/k8s.js';
-import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
+import { dumpYaml, parseYamlAll, withNumbers } from '../../yaml/index.js';
 import { helmHookEvents } from './helm-hooks.js';
 
 type Obj = Record<string, unknown>;
@@ -470,7 +470,8 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
       if (r.secret) rc.redacted = [...(rc.redacted ?? []), `Secret/${String(vf.name)}`];
       values = r.targetPath !== undefined ? setPath(values, r.targetPath, r.value) : deepMerge(values, r.value);
     }
-    if (isObj(spec.values)) values = deepMerge(values, spec.values);
+    // Helm keeps an integer beyond 2^53 exactly; the values go to helm as JSON, which carries no BigInt (ADR 0414).
+    if (isObj(spec.values)) values = deepMerge(values, withNumbers(spec.values) as Record<string, unknown>);
     rc.values = values;
     out.push(rc);
   }

@@ -30,9 +30,27 @@ import { isFluxKustomization } from '../../model/k8s.js';
 import { PHASE_LABEL } from '../../model/constants.js';
 import type { ChartLocations } from './render.js';
 
+/**
+ * Why an app is not built, in the few words the run's summary counts it under (formatLeafReport);
+ * SkippedLeaf.reason says it in full for that app.
+ */
+export const SKIP_KINDS = {
+  plugin: 'config-management plugin',
+  'own-output': "fleetplan's own output",
+  'other-cluster': 'built under another cluster',
+  'other-repository': 'source in another repository',
+  placeholder: 'placeholder repoURL',
+  'no-source': 'no source path',
+  'helmfile-release': 'helmfile release not read',
+  'not-a-source': "not one of the Application's sources",
+  'value-file': 'value file not readable',
+} as const;
+export type SkipKind = keyof typeof SKIP_KINDS;
+
 export interface SkippedLeaf {
   cluster: string;
   app: string;
+  kind: SkipKind;
   reason: string;
 }
 
@@ -54,13 +72,13 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
   for (const c of clusters) {
     const variables = substitutes ? c.vars : undefined;
     // Argo CD's own configuration (ADR 0240) reads the bootstrap files render --out writes.
-    if (selfManaged(fleet)) skipped.push({ cluster: c.name, app: SELF_APPLICATION, reason: `its objects are fleetplan's own output at ${fleet.renderedPath}/${c.name}/bootstrap` });
+    if (selfManaged(fleet)) skipped.push({ cluster: c.name, app: SELF_APPLICATION, kind: 'own-output', reason: `its objects are fleetplan's own output at ${fleet.renderedPath}/${c.name}/bootstrap` });
     for (const app of c.apps) {
       const src = app.source;
       const m = app.manifest;
       if (isFluxKustomization(m) && app.labels[FLUX_APPLIES_TO_LABEL] !== undefined) {
         // Applied to a spoke through spec.kubeConfig (ADR 0369): its objects are built under that cluster.
-        skipped.push({ cluster: c.name, app: app.name, reason: `it applies its objects to cluster ${app.labels[FLUX_APPLIES_TO_LABEL]} (spec.kubeConfig): they are built under that cluster` });
+        skipped.push({ cluster: c.name, app: app.name, kind: 'other-cluster', reason: `it applies its objects to cluster ${app.labels[FLUX_APPLIES_TO_LABEL]} (spec.kubeConfig): they are built under that cluster` });
         continue;
       }
       if (isFluxKustomization(m)) {
@@ -73,7 +91,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         const path = scope?.path ?? (typeof spec.path === 'string' ? spec.path.replace(/^\.\//, '').replace(/\/+$/, '') || '.' : undefined);
         const sref = isPlainObject(spec.sourceRef) ? spec.sourceRef : {};
         if (path === undefined) {
-          skipped.push({ cluster: c.name, app: app.name, reason: 'the Kustomization has no spec.path' });
+          skipped.push({ cluster: c.name, app: app.name, kind: 'no-source', reason: 'the Kustomization has no spec.path' });
           continue;
         }
         thisRepository ??= repositoryGitSources(fs, index);
@@ -81,7 +99,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         const meta = isPlainObject(m.metadata) ? m.metadata : {};
         const srefNs = typeof sref.namespace === 'string' ? sref.namespace : typeof meta.namespace === 'string' ? meta.namespace : 'flux-system';
         if (scope?.path === undefined && sref.kind !== undefined && (sref.kind !== 'GitRepository' || !isThis(String(sref.name), srefNs))) {
-          skipped.push({ cluster: c.name, app: app.name, reason: `its source ${String(sref.kind)} ${srefNs}/${String(sref.name)} is not this repository (GitRepository flux-system, or one with its URL and ref)` });
+          skipped.push({ cluster: c.name, app: app.name, kind: 'other-repository', reason: `its source ${String(sref.kind)} ${srefNs}/${String(sref.name)} is not this repository (GitRepository flux-system, or one with its URL and ref)` });
           continue;
         }
         const v = fluxVariables(m, idx);
@@ -105,7 +123,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
       const plugins = appPlugins(app);
       if (plugins.length) {
         // A config-management plugin's commands come from the repository's Argo CD: never run (ADR 0284).
-        skipped.push({ cluster: c.name, app: app.name, reason: pluginNote(app.name, plugins).slice(app.name.length + 2) });
+        skipped.push({ cluster: c.name, app: app.name, kind: 'plugin', reason: pluginNote(app.name, plugins).slice(app.name.length + 2) });
         continue;
       }
       const namespace = app.destination.namespace ?? c.gitopsNamespace;
@@ -113,7 +131,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         // A helmfile release whose chart or values fleetplan could not read, or a local chart (ADR 0320).
         // A local chart that reaches here leaves the repository (one inside it is a path source).
         const reason = /^\.\.?(\/|$)/.test(src.chart) ? `the helmfile release's local chart ${src.chart} is outside the repository, which fleetplan does not read` : `the helmfile release's chart ${src.chart} is not one render --leaves builds (a chart or values whose helmfile template was not read: see helmfile-template-not-read)`;
-        skipped.push({ cluster: c.name, app: app.name, reason });
+        skipped.push({ cluster: c.name, app: app.name, kind: 'helmfile-release', reason });
         continue;
       }
       if (fleet.engine === 'argocd' && src.repoURL !== undefined && src.repoURL.startsWith('oci://')) {
@@ -124,7 +142,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         const spec = isPlainObject(application.spec) ? application.spec : {};
         const argo = applicationSource(application) ?? (Array.isArray(spec.sources) ? spec.sources.filter(isPlainObject).find((s) => s.repoURL === src.repoURL) : undefined);
         if (!argo) {
-          skipped.push({ cluster: c.name, app: app.name, reason: `its OCI source ${src.repoURL} is not one of the Application's sources` });
+          skipped.push({ cluster: c.name, app: app.name, kind: 'not-a-source', reason: `its OCI source ${src.repoURL} is not one of the Application's sources` });
           continue;
         }
         const helm = helmOf(argo, app);
@@ -143,7 +161,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         });
         const unreadable = valueFiles.find((f) => f.startsWith('!'));
         if (unreadable !== undefined) {
-          skipped.push({ cluster: c.name, app: app.name, reason: unreadable.slice(1) });
+          skipped.push({ cluster: c.name, app: app.name, kind: 'value-file', reason: unreadable.slice(1) });
           continue;
         }
         helm.valueFiles = valueFiles;
@@ -168,7 +186,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         // Patterns' `$patternref`): the chart's own source carries what Helm gets (ADR 0283).
         const multi = multiSourceChart(applicationFor(c, app) as unknown as Record<string, unknown>, src.chart, fleet.repoURL);
         if (typeof multi === 'string') {
-          skipped.push({ cluster: c.name, app: app.name, reason: multi });
+          skipped.push({ cluster: c.name, app: app.name, kind: 'not-a-source', reason: multi });
           continue;
         }
         const helm = multi ? helmOf(multi.source, app) : undefined;
@@ -178,7 +196,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         const valueFiles = rawFiles.map((f) => multi!.files(f)).map((f) => (f.startsWith('!') ? f : envsubst(f, env)));
         const unreadable = valueFiles.find((f) => f.startsWith('!'));
         if (unreadable !== undefined) {
-          skipped.push({ cluster: c.name, app: app.name, reason: unreadable.slice(1) });
+          skipped.push({ cluster: c.name, app: app.name, kind: 'value-file', reason: unreadable.slice(1) });
           continue;
         }
         const values = helm?.values ?? src.helm?.values;
@@ -216,15 +234,19 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         });
         continue;
       }
-      if (src.path === undefined) continue;
+      if (src.path === undefined) {
+        // Counted with the others, so that the summary's numbers add up to the apps.
+        skipped.push({ cluster: c.name, app: app.name, kind: 'no-source', reason: 'its source names neither a path nor a chart' });
+        continue;
+      }
       if (sameRepository(src.repoURL, fleet.repoURL) && src.path.startsWith(`${fleet.renderedPath}/`)) {
         // A hub's provisioning app: render --out writes its objects itself (DIR/<hub>/provision/<app>).
-        skipped.push({ cluster: c.name, app: app.name, reason: `its objects are fleetplan's own output at ${src.path}` });
+        skipped.push({ cluster: c.name, app: app.name, kind: 'own-output', reason: `its objects are fleetplan's own output at ${src.path}` });
         continue;
       }
       if (!sameRepository(src.repoURL, fleet.repoURL)) {
         const placeholder = placeholderRepoURL(src.repoURL);
-        skipped.push({ cluster: c.name, app: app.name, reason: placeholder !== undefined ? `source repoURL "${src.repoURL}" is a placeholder filled in before applying (${placeholder}), not a repository` : `source ${src.repoURL} is another repository` });
+        skipped.push({ cluster: c.name, app: app.name, kind: placeholder !== undefined ? 'placeholder' : 'other-repository', reason: placeholder !== undefined ? `source repoURL "${src.repoURL}" is a placeholder filled in before applying (${placeholder}), not a repository` : `source ${src.repoURL} is another repository` });
         continue;
       }
       const application = applicationFor(c, app) as unknown as Record<string, unknown>;
@@ -240,7 +262,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         helm.valueFiles = raw.map((f) => multi.files(f)).map((f) => (f.startsWith('!') ? f : envsubst(f, env)));
         const unreadable = helm.valueFiles.find((f) => f.startsWith('!'));
         if (unreadable !== undefined) {
-          skipped.push({ cluster: c.name, app: app.name, reason: unreadable.slice(1) });
+          skipped.push({ cluster: c.name, app: app.name, kind: 'value-file', reason: unreadable.slice(1) });
           continue;
         }
       }

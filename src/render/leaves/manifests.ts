@@ -83,11 +83,13 @@ export function objectAtLine(text: string, line: number): string | undefined {
 export function parseManifests(text: string, displayName: string): ManifestObject[] {
   let docs: unknown[];
   try {
-    docs = parseYamlAll(text, { schema: 'kubernetes', json: true, filename: displayName });
+    // Keys and big integers as sigs.k8s.io/yaml turns them into JSON (ADR 0414).
+    docs = parseYamlAll(text, { schema: 'kubernetes', json: true, asJson: true, filename: displayName });
   } catch (e) {
+    const mark = (e as { mark?: { line?: number; column?: number } }).mark;
     throw new InputError(`the manifests are not valid YAML: ${(e as Error).message}`, {
       code: 'invalid-manifests',
-      location: { file: displayName },
+      location: { file: displayName, ...(mark?.line !== undefined ? { line: mark.line + 1, column: (mark.column ?? 0) + 1 } : {}) },
       cause: e,
     });
   }
