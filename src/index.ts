@@ -13,6 +13,7 @@ export * from './entry/yaml.js';
 export * from './entry/schema.js';
 export * from './entry/fleet.js';
 export * from './entry/render.js';
+export * from './entry/render-leaves.js';
 export * from './entry/cmp.js';
 export * from './entry/appset.js';
 export * from './entry/gotemplate.js';

@@ -30,7 +30,7 @@ interface Batch {
 }
 
 /**
- * The batches of several `write` calls (about CHUNK_BYTES of files, ~5 clusters) and their
+ * The batches of several `write` calls (about CHUNK_BYTES of files, ~6 clusters) and their
  * contents as one UTF-8 buffer, transferred (not copied): structured-cloning 177 MB of strings and
  * encoding them again in the worker was a third of `render --out` of 1,000 clusters. The worker
  * transfers the buffer back with its reply, and it is filled again: a fleet is written through a
@@ -68,8 +68,14 @@ function failureOf(r: Extract<Reply, { ok: false }>): Error {
   return Object.assign(new Error(r.message), r.code !== undefined ? { code: r.code } : {});
 }
 
-/** A chunk is sent when it holds this many bytes (or at close). */
-const CHUNK_BYTES = 1 << 20;
+/**
+ * A chunk is sent when it holds this many bytes, when the worker has nothing queued, or at close.
+ * ~6 clusters of the benchmark fleet (~41 KB each): what the worker still has queued when the
+ * last cluster is rendered (up to MAX_PENDING + 1 chunks) is written while the calling thread
+ * only waits, so a chunk is kept small; 1 MB chunks left up to ~125 clusters of writing after the
+ * last one rendered (ADR 0417).
+ */
+const CHUNK_BYTES = 1 << 18;
 /**
  * At most this many chunks wait in the worker: memory stays bounded (about MAX_PENDING + 1 chunks
  * of files) when rendering outpaces the disk, whatever the fleet's size.
@@ -85,6 +91,8 @@ export interface TreeWriter {
   abort(): Promise<void>;
   /** How many batches this thread wrote itself because the worker's queue was full. */
   readonly writtenHere: number;
+  /** How many chunks were sent to the worker so far. */
+  readonly chunksSent: number;
 }
 
 export interface TreeWriterOptions {
@@ -204,11 +212,13 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
   let here: OutputSession | undefined;
   const log: string[] = [];
   let writtenHere = 0;
+  let chunksSent = 0;
   const takeLog = (): { log?: string[] } => (log.length === 0 ? {} : { log: log.splice(0, log.length) });
   const send = (): void => {
     if (!buf) return;
     const chunk: Chunk = { batches, bytes: buf.buffer as ArrayBuffer, paths, ends: Uint32Array.from(ends), ...takeLog() };
     pending++;
+    chunksSent++;
     queued.push(filling);
     filling = new Set();
     worker.postMessage(chunk, [chunk.bytes]);
@@ -275,6 +285,9 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
     get writtenHere() {
       return writtenHere;
     },
+    get chunksSent() {
+      return chunksSent;
+    },
     async write(files, managedDirs, managedParents = []) {
       if (failure) throw failure;
       const tops = topsOf(files, managedDirs, managedParents);
@@ -307,7 +320,9 @@ export function createTreeWriter(outDir: string, options: TreeWriterOptions = {}
         ends.push(used);
       }
       batches.push({ files: files.length, managedDirs: [...managedDirs], managedParents: [...managedParents] });
-      if (used >= chunkBytes) send();
+      // An idle worker gets the batch now: the first cluster's files are written while the next
+      // ones render, and the worker never waits for a chunk to fill (ADR 0417).
+      if (used >= chunkBytes || pending === 0) send();
       if (!helpWhenFull) await waitUntil(() => pending < maxPending);
       // Helping: never more than maxPending + 1 chunks wait (the one being filled is sent when full).
       else await waitUntil(() => pending <= maxPending);

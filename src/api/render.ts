@@ -24,10 +24,9 @@ import { createFleetRepoSource } from '../adapters/fleet-repo.js';
 import { applicationSetApps } from '../order/applicationset-apps.js';
 import type { Finding } from '../model/finding.js';
 import type { K8sObject } from '../model/k8s.js';
-import { leafJobsFor, type SkippedLeaf } from '../render/leaves/jobs.js';
 import { clusterDef } from '../model/fleet.js';
-import type { RenderLeavesResult } from '../render/leaves/index.js';
-import { renderLeaves } from './leaves.js';
+import type { LeafJob, RenderLeavesResult } from '../render/leaves/index.js';
+import type { SkippedLeaf } from '../render/leaves/jobs.js';
 import { ToolError } from '../errors/index.js';
 import type { FleetplanError } from '../errors/index.js';
 import type { RenderLeavesOptions } from './leaves.js';
@@ -342,10 +341,12 @@ export async function renderFleetLeaves(
     /** Called before building, with the number of builds and the apps that will not be built. */
     onPlanned?: (jobs: number, skipped: FleetLeavesResult['skipped'], notes: FleetLeavesResult['notes']) => void;
     /** The builds, when the caller has planned them already (leafJobsFor). */
-    planned?: ReturnType<typeof leafJobsFor>;
+    planned?: { jobs: LeafJob[]; skipped: SkippedLeaf[] };
   },
 ): Promise<FleetLeavesResult> {
   const { fleet } = resolved;
+  // The leaf builds' modules are imported when a run builds leaves: `render --out` alone does not load them (ADR 0417).
+  const [{ leafJobsFor }, { renderLeaves }] = await Promise.all([import('../render/leaves/jobs.js'), import('./leaves.js')]);
   const { jobs, skipped } = options.planned ?? leafJobsFor(fleet, resolved.clusters, nodeFileSystem(fleet.root));
   const notes: FleetLeavesResult['notes'] = [];
   const said = new Set<string>();
@@ -411,6 +412,7 @@ export async function writeRenderedFleetWithLeaves(
   let reported = false;
   let progress: [number, number] | undefined;
   // Planned once: the builds, and which apps' builds hold the objects render would write under objects/ (ADR 0407).
+  const { leafJobsFor } = await import('../render/leaves/jobs.js');
   const leafPlan = leafJobsFor(resolved.fleet, resolved.clusters, nodeFileSystem(resolved.fleet.root));
   const built = new Set(leafPlan.jobs.map((j) => `${j.cluster}\u0000${j.app}`));
   const building = renderFleetLeaves(resolved, {

@@ -42,6 +42,23 @@ test('the writer writes what writeTree writes, and sums the statistics', async (
   assert.deepEqual(await again.close(), { written: 0, unchanged: 199, removed: 1 });
 });
 
+test('an idle writer thread gets the first batch at once, not when a chunk is full (ADR 0417)', async () => {
+  // The first cluster's files are on their way while the next clusters render; before, the worker
+  // waited for a full chunk (~25 clusters of the benchmark fleet) with a core idle.
+  const out = join(root, 'first-at-once');
+  const w = createTreeWriter(out);
+  assert.equal(w.chunksSent, 0);
+  await w.write(batches[0]!.files, batches[0]!.managed);
+  const sent: number = w.chunksSent;
+  if (sent !== 1) await w.abort(); // the worker would keep the test's process alive
+  assert.equal(sent, 1);
+  for (const b of batches.slice(1)) await w.write(b.files, b.managed);
+  assert.deepEqual(await w.close(), { written: 200, unchanged: 0, removed: 0 });
+  const direct = join(root, 'first-at-once-direct');
+  for (const b of batches) writeTree(direct, b.files, b.managed);
+  assert.deepEqual(tree(out), tree(direct));
+});
+
 test('the first failure is reported by close(), with its code', async () => {
   const file = join(root, 'not-a-directory');
   writeFileSync(file, 'x');

@@ -182,3 +182,30 @@ test("V8's tier-up budget is raised before the command line loads (docs/adr/0391
   assert.ok(budget >= 0, 'main.js loads the tier-up adapter');
   assert.ok(budget < modules.indexOf('cli/run.js'), `tier-up before run.js: ${modules.slice(0, 6).join(', ')}`);
 });
+
+/** The leaf builds' modules: the pipeline, its adapters (processes, caches, fetchers) and the entry that carries them. */
+const LEAF_MODULES = /^(render\/leaves\/|api\/leaves\.js$|entry\/render-leaves\.js$|adapters\/(build-cache|chart-fetch|oci-artifact|source-reader|leaf-objects)\.js$)/;
+
+test('render --out without --leaves loads none of the leaf builds\' modules (ADR 0417)', () => {
+  // They were loaded before the first cluster file was read, while the writer thread idled.
+  const out = mkdtempSync(join(tmpdir(), 'fleetplan-out-'));
+  try {
+    const { code, modules } = modulesOf(['render', '--repo', LAB, '--out', join(out, 'tree')]);
+    assert.equal(code, 0);
+    assert.ok(modules.includes('api/render.js'));
+    assert.deepEqual(modules.filter((m) => LEAF_MODULES.test(m)), []);
+  } finally {
+    removeTree(out);
+  }
+});
+
+test('render --out --leaves loads them (the check above can fail)', () => {
+  // No kustomize is found here or the builds fail: what counts is what was imported before.
+  const out = mkdtempSync(join(tmpdir(), 'fleetplan-out-'));
+  try {
+    const { modules } = modulesOf(['render', '--repo', LAB, '--out', join(out, 'tree'), '--leaves', '--kustomize', join(out, 'no-kustomize')]);
+    for (const m of ['entry/render-leaves.js', 'api/leaves.js', 'render/leaves/jobs.js', 'render/leaves/index.js']) assert.ok(modules.includes(m), `${m} not loaded:\n${modules.join('\n')}`);
+  } finally {
+    removeTree(out);
+  }
+});

@@ -10,7 +10,7 @@ import { checkSelector, choice, progress } from '../common.js';
 import { load, reportFindings, selectedClusters } from '../fleet-read.js';
 import { hasErrors, UsageError } from '../../entry/core.js';
 import { resolveFleet } from '../../entry/fleet-plan.js';
-import { canWriteWhileResolving, formatLeafReport, renderedJsonChunks, renderedYamlChunks, repositoryApplications, resolveAndWriteFleet, startLeafTools, writeRenderedFleet, writeRenderedFleetWithLeaves } from '../../entry/render.js';
+import { canWriteWhileResolving, renderedJsonChunks, renderedYamlChunks, repositoryApplications, resolveAndWriteFleet, writeRenderedFleet } from '../../entry/render.js';
 import { FORMATS } from '../commands/render.js';
 import { startWriterThread } from '../../adapters/output-writer.js';
 
@@ -24,8 +24,9 @@ export async function run(ctx: CommandContext): Promise<number> {
   const phase = choice(ctx, 'phase', ['1', '2'] as const, '1') === '2' ? 2 : 1;
   checkSelector(ctx);
   const kustomize = typeof ctx.values.kustomize === 'string' ? { kustomize: ctx.values.kustomize } : {};
-  // kustomize's version check runs while the fleet loads (ADR 0332).
-  const tools = leaves ? startLeafTools({ ...kustomize, env: ctx.io.env, cwd: ctx.io.cwd, ...(ctx.values.fetch === true ? { fetch: true } : {}) }) : undefined;
+  // The leaf builds' modules only for --leaves (ADR 0417); kustomize's version check runs while the fleet loads (ADR 0332).
+  const leafEntry = leaves ? await import('../../entry/render-leaves.js') : undefined;
+  const tools = leafEntry ? leafEntry.startLeafTools({ ...kustomize, env: ctx.io.env, cwd: ctx.io.cwd, ...(ctx.values.fetch === true ? { fetch: true } : {}) }) : undefined;
   // With --out the writer thread starts now, on the other core while the fleet loads (ADR 0371);
   // a fleet too small to write through a thread lets it go unused.
   const writerThread = ctx.values.out && availableParallelism() > 1 ? startWriterThread() : undefined;
@@ -79,6 +80,7 @@ export async function run(ctx: CommandContext): Promise<number> {
         ctx.io.stderr.write('note: --leaves builds nothing under gitops.delivery: applicationset (no apps are rendered)\n');
         return 0;
       }
+      const { writeRenderedFleetWithLeaves, formatLeafReport } = leafEntry ?? (await import('../../entry/render-leaves.js'));
       const cacheDir = ctx.values['cache-dir'] as string | undefined;
       const line = progress(ctx);
       // The builds run while the clusters' files are written (ADR 0276).
