@@ -13,9 +13,6 @@ import type { Limiter } from './process.js';
 import { parseVersion, runTool, sharedLimiter } from './process.js';
 import type { ToolCandidate, ToolReport, ToolSearchSpec } from './tools.js';
 import { firstUsable, searchTool } from './tools.js';
-import { extractLayer } from './oci-artifact.js';
-import { deepMerge, isPlainObject } from '../model/merge.js';
-import { parseYamlAll } from '../yaml/index.js';
 
 export const HELM_INSTALL_HINT =
   'install Helm 3 (https://helm.sh/docs/intro/install/; not Helm 4), or point --helm / FLEETPLAN_HELM at one; ' +
@@ -117,6 +114,8 @@ const MAX_CHART_BYTES = 64 * 1024 * 1024;
  * or a .tgz), or undefined when `chart` is already a private copy.
  */
 async function withDefaultValues(chart: string, copy: string | undefined, dv: NonNullable<HelmTemplateRequest['defaultValues']>): Promise<string> {
+  // Loaded here only: `fleetplan version` and render without --leaves load this adapter for the tool search, not a YAML parser or the OCI reader (test/cli/lazy-loading).
+  const [{ extractLayer }, { deepMerge, isPlainObject }, { parseYamlAll }] = await Promise.all([import('./oci-artifact.js'), import('../model/merge.js'), import('../yaml/index.js')]);
   let dir = chart;
   if (copy !== undefined) {
     if ((await stat(chart)).isDirectory()) await cp(chart, copy, { recursive: true });
