@@ -35,7 +35,7 @@ import type { JsonnetTool } from '../../ports/tools.js';
 import { InputError } from '../../errors/index.js';
 import { dns1123SubdomainProblem } from '../../model/k8s-names.js';
 import { notArgoObjects } from '../../model/object-list.js';
-import { CLUSTER_SCOPED } from '../../load/manifests.js';
+import { crdScopes, destinationNamespaceWords, inDestinationNamespace, kindScope } from '../../load/kind-scope.js';
 import { compareSyncOrder, syncWaveOf } from '../../model/sync-order.js';
 import { SYNC_WAVE_ANNOTATION } from '../../model/constants.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
@@ -722,18 +722,18 @@ export class ArgoFollower {
     }
     const others = docs.filter((d) => !isAppProject(d) && !(typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`) && (d.kind === 'Application' || d.kind === 'ApplicationSet')));
     if (others.length === 0) return;
-    const landed = others.map((d) => {
-      const md = d.metadata as Record<string, unknown>;
-      return md.namespace === undefined && destinationNamespace && !CLUSTER_SCOPED.has(String(d.kind)) ? { ...d, metadata: { ...md, namespace: destinationNamespace } } : d;
-    });
+    // Argo CD's sync gives the app's destination namespace to a namespaced object without one (ADR 0412).
+    const placed = who === 'app' && destinationNamespace ? inDestinationNamespace(others, destinationNamespace) : undefined;
+    const landed = placed?.docs ?? others;
     for (const d of landed) {
       const k = key(d);
       if (!c.objects.has(k)) c.objects.set(k, { manifest: d, via, from, wave: syncWaveOf(d) });
     }
-    const unplaced = who === 'root' && landed.some((d) => (d.metadata as Record<string, unknown>).namespace === undefined && !CLUSTER_SCOPED.has(String(d.kind)));
+    const crds = who === 'root' ? crdScopes(landed) : undefined;
+    const unplaced = crds !== undefined && landed.some((d) => (d.metadata as Record<string, unknown>).namespace === undefined && kindScope(String(d.kind), d.apiVersion, crds) !== 'Cluster');
     const note = who === 'root'
       ? `the root ${via} also applies ${notArgoObjects(landed)} (render writes them under objects/${unplaced ? '; kubectl apply puts a namespaced object without a namespace in the current namespace' : ''})`
-      : `${via} (an app-of-apps) also applies ${notArgoObjects(landed)} (render writes them under objects/)`;
+      : `${via} (an app-of-apps) also applies ${notArgoObjects(landed)} (render writes them under objects/${placed && placed.given > 0 ? `; ${destinationNamespaceWords(destinationNamespace!, 'the app\'s', placed.unknown)}` : ''})`;
     if (!c.notes.includes(note)) c.notes.push(note);
   }
 
