@@ -29,7 +29,7 @@ import { expandListDocument } from '../../model/k8s-list.js';
 import type { ArgoObject, RepoScan } from './scan.js';
 import { KUSTOMIZATION_FILES } from '../../load/kustomization.js';
 import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
-import { isServerURL, normalizeGitURL, placeholderRepoURL } from '../../model/git-url.js';
+import { isServerURL, normalizeGitURL, placeholderRepoURL, sameRepository } from '../../model/git-url.js';
 import { argoSourceType } from '../../model/argo-source-type.js';
 import type { JsonnetTool } from '../../ports/tools.js';
 import { InputError } from '../../errors/index.js';
@@ -830,6 +830,8 @@ export class ArgoFollower {
     }
     cluster.apps[name] = appFromObject(doc);
     this.placed.set(`${cluster.name}\u0000${name}`, { place, home });
+    const unbuilt = unbuiltSources(doc);
+    if (unbuilt && !cluster.notes.includes(unbuilt)) cluster.notes.push(unbuilt);
     if (place.at) {
       let m = this.origins.get(cluster.name);
       if (!m) this.origins.set(cluster.name, (m = new Map()));
@@ -1458,6 +1460,23 @@ function differingPaths(a: unknown, b: unknown, path: string): string[] {
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) return a.flatMap((x, i) => differingPaths(x, b[i], `${path}[${i}]`));
   return canonical(a) === canonical(b) ? [] : [path || '(the whole object)'];
+}
+
+/**
+ * A multi-source Application whose manifests come from more than one source: the app (and so
+ * render --leaves and validate) builds only the first (appFromObject); the note names the others.
+ */
+function unbuiltSources(doc: Record<string, unknown>): string | undefined {
+  const spec = isPlainObject(doc.spec) ? doc.spec : {};
+  if (!Array.isArray(spec.sources)) return undefined;
+  const giving = spec.sources.flatMap((s, i) => (isPlainObject(s) && (s.ref === undefined || s.path !== undefined) ? [{ s, i }] : []));
+  if (giving.length < 2) return undefined;
+  const text = ({ s, i }: { s: Record<string, unknown>; i: number }): string => {
+    const what = s.chart !== undefined ? `chart ${String(s.chart)} of ${String(s.repoURL)}` : `path ${String(s.path ?? '.')}${str(s.repoURL) && !sameRepository(String(s.repoURL), String(giving[0]!.s.repoURL)) ? ` of ${String(s.repoURL)}` : ''}`;
+    return `spec.sources[${i}] (${what})`;
+  };
+  const rest = giving.slice(1).map(text);
+  return `Application ${String((doc.metadata as Record<string, unknown>).name)} has ${giving.length} sources that give manifests; render --leaves and validate build only the first, ${text(giving[0]!)}: ${rest.join(', ')} ${rest.length === 1 ? 'is' : 'are'} not built`;
 }
 
 function samePlace(a: Place, b: Place): boolean {
