@@ -6,32 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoListApplicationSet, argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const SET = `apiVersion: argoproj.io/v1alpha1
-kind: ApplicationSet
-metadata:
-  name: services
-  namespace: argocd
-spec:
-  goTemplate: true
-  generators:
-    - list:
-        elements:
-          - svc: api
-  template:
-    metadata:
-      name: '{{.svc}}'
-    spec:
-      project: default
-      source:
-        repoURL: https://github.com/acme/platform.git
-        targetRevision: main
-        path: '{{.svc}}'
-      destination:
-        server: https://kubernetes.default.svc
-        namespace: '{{.svc}}'
-`;
+const SET = argoListApplicationSet({ name: 'services', apps: ['api'], path: "'{{.app}}'" });
 const CM = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
 
 test('argocd: each app comes from the file and line of its Application or its ApplicationSet', async () => {

@@ -6,18 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, customResourceDefinition, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gadgets.example.com
-spec:
-  group: example.com
-  scope: Cluster
-  names: { kind: Gadget, plural: gadgets, singular: gadget, listKind: GadgetList }
-  versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object } } }]
-`;
+const CRD = customResourceDefinition('Gadget', 'example.com', 'Cluster');
 
 test('argocd: an app-of-apps\' objects take the scope of their kind from the build\'s CRDs, and an unknown scope is named', async () => {
   const dir = writeTree({

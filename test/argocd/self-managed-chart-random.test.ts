@@ -7,23 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const app = (name: string, path: string, values = '') => `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  project: default
-  source:
-    repoURL: https://github.com/acme/platform
-    targetRevision: main
-    path: ${path}
-${values}  destination:
-    server: https://kubernetes.default.svc
-    namespace: argocd
-`;
+const app = (name: string, path: string, values = '') =>
+  argoPathApplication({ name, path, namespace: 'argocd', repoURL: 'https://github.com/acme/platform' }).replace(`    path: ${path}\n`, `    path: ${path}\n${values}`);
 const RANDOM = '    helm:\n      values: |\n        image:\n          tag: {{ .Values.tag }}\n        suffix: {{ randAlpha 10 | lower }}\n';
 
 function repo(extra: Record<string, string> = {}): string {

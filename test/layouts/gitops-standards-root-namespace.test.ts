@@ -9,23 +9,10 @@ import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, removeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, customResourceDefinition, removeTree } from '../support/fleet-fixture.js';
 
-const ROOT = `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: root-applications
-  namespace: openshift-gitops
-spec:
-  project: default
-  source:
-    repoURL: \${gitops_repo}
-    targetRevision: HEAD
-    path: clusters/\${cluster_name}
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: gitops-root
-`;
+// The repository's own root (ADR 0399), reading clusters/${cluster_name}, with its own destination namespace.
+const ROOT = argoPathApplication({ name: 'root-applications', path: 'clusters/${cluster_name}', namespace: 'gitops-root', repoURL: '${gitops_repo}', revision: 'HEAD' });
 
 const EXTRA = `apiVersion: v1
 kind: ConfigMap
@@ -40,16 +27,7 @@ metadata:
   name: reader
 rules: []
 ---
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: gadgets.example.com
-spec:
-  group: example.com
-  scope: Cluster
-  names: { kind: Gadget, plural: gadgets, singular: gadget, listKind: GadgetList }
-  versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object } } }]
----
+${customResourceDefinition('Gadget', 'example.com', 'Cluster')}---
 apiVersion: example.com/v1
 kind: Gadget
 metadata:
