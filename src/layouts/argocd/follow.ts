@@ -1383,6 +1383,19 @@ export class ArgoFollower {
       : `; its cluster generator (${which}) matches none of the ${this.secrets.length} cluster Secret${this.secrets.length === 1 ? '' : 's'} (${this.secrets.map((s) => s.data.name ?? s.name).join(', ')}): pass --clusters FILE to add the clusters it selects`;
   }
 
+  /**
+   * A cluster generator without a selector, in a repository without cluster Secrets: it generates
+   * for the local cluster here, and in Argo CD for every cluster registered there too.
+   */
+  private localClusterOnly(generators: readonly unknown[]): string {
+    if (this.secrets.length > 0) return '';
+    const unselected = (gs: readonly unknown[]): boolean =>
+      gs.some((g) => isPlainObject(g) && ((isPlainObject(g.clusters) && selectorText(g.clusters.selector) === 'no selector') || (['matrix', 'merge'] as const).some((k) => isPlainObject(g[k]) && Array.isArray((g[k] as Record<string, unknown>).generators) && unselected((g[k] as Record<string, unknown>).generators as unknown[]))));
+    return unselected(generators)
+      ? '; its cluster generator (no selector) sees only the local cluster: the repository has no cluster Secret (argocd.argoproj.io/secret-type: cluster), and Argo CD also generates for each cluster registered on it: pass --clusters FILE to add them'
+      : '';
+  }
+
   /** The Applications an ApplicationSet generates; with `homeName`, the home cluster's notes say why it generates what it does. */
   private async generate(doc: Record<string, unknown>, place: Place, homeName: string | undefined): Promise<Record<string, unknown>[]> {
     const name = String((doc.metadata as Record<string, unknown>).name);
@@ -1403,7 +1416,7 @@ export class ArgoFollower {
         const kinds = generators.flatMap((g) => (isPlainObject(g) ? Object.keys(g) : []));
         home.notes.push(
           apps.length > 0
-            ? `ApplicationSet ${name} (${place.via}) generates ${apps.length} Application${apps.length === 1 ? '' : 's'}: ${apps.map((a) => String((a.metadata as Record<string, unknown>).name)).join(', ')}`
+            ? `ApplicationSet ${name} (${place.via}) generates ${apps.length} Application${apps.length === 1 ? '' : 's'}: ${apps.map((a) => String((a.metadata as Record<string, unknown>).name)).join(', ')}${this.localClusterOnly(generators)}`
             : `ApplicationSet ${name} (${place.via}) generates no Application: its generators (${kinds.join(', ') || 'none'}) give no parameters${this.noClusterReason(generators)}`,
         );
         home.notes.push(...appSetWaveNotes(doc, name, place.via, apps));
