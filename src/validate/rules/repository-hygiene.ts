@@ -96,6 +96,8 @@ export const repositoryHygieneRule: RuleDefinition = {
         const dir = manifests.directory(normalized);
         // The reader said it is filled in on apply and not followed (not-read): Argo CD gets the substituted path.
         if (dir.kind === 'missing' && fleet.capabilities.applyTimePaths === true && /\$\{?[A-Za-z_]/.test(path)) continue;
+        // The reader that followed the Application said so already, in Argo CD's words (argocd layout).
+        if (dir.kind === 'missing' && fleet.loadFindings.some((f) => f.code === 'app-path-missing' && f.app === app.name && f.cluster === c.name)) continue;
         if (dir.kind === 'missing') {
           out.push(place(fleet, origin(), {
             severity: 'error',
