@@ -11,7 +11,7 @@
  */
 import type { Finding } from '../model/finding.js';
 import type { Fleet, Origin } from '../model/fleet.js';
-import { clusterDef, displayPath, locateOrigin } from '../model/fleet.js';
+import { clusterDef, displayPath, locateOrigin, placedAt } from '../model/fleet.js';
 import type { ResolvedApp, ResolvedCluster } from '../model/resolved.js';
 import type { AppSpec, Engine, Platform, ProjectSpec, ProvisionSpec } from '../model/spec.js';
 import { computeWaves, formatCycle } from './waves.js';
@@ -358,7 +358,10 @@ export function resolveCluster(fleet: Fleet, name: string, session?: ResolveSess
       }));
     }
     const origins = shared && !mine && session ? shared.origins : [defaultsOrigin, ...layers.map((l) => l.origin)];
-    const app = toResolvedApp(appName, substituted, fleet, revision, origins, layers[0]!.origin.file, last.origin);
+    // A layout's view names the file (and line) that writes the app: an Application, an ApplicationSet (ADR 0412).
+    const placed = placedAt(fleet, layers[0]!.origin);
+    const app = toResolvedApp(appName, substituted, fleet, revision, origins, placed?.file ?? layers[0]!.origin.file, last.origin);
+    if (placed?.line !== undefined) app.fromLine = placed.line;
     // A wave in fleet defaults is the default wave, not an explicit one.
     if (!layers.some((l) => l.spec.wave !== undefined)) app.explicitWave = undefined;
     apps.push(app);

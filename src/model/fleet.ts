@@ -315,6 +315,19 @@ export function locateOrigin(fleet: Fleet, origin: Origin): { file: string; line
   return { file: src.fileOf?.(origin.path) ?? origin.file, line: pos.line, column: pos.column };
 }
 
+/**
+ * Where a layout's view over several files writes the value at `origin` (ADR 0323): the file, and
+ * the line when the view knows it; `undefined` for an origin in a file of its own (no view).
+ * An app of the argocd layout is written in its Application or ApplicationSet, not in the cluster's file.
+ */
+export function placedAt(fleet: Fleet, origin: Origin): { file: string; line?: number } | undefined {
+  const src = fleet.sources.get(origin.file);
+  const file = src?.fileOf?.(origin.path);
+  if (file === undefined) return undefined;
+  const { line } = src!.locate(origin.path);
+  return line ? { file, line } : { file };
+}
+
 const byName = new WeakMap<Fleet, Map<string, ClusterDef>>();
 
 /** The cluster definition named `name`, through an index built once per fleet (plan and render ask per cluster). */

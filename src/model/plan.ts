@@ -10,6 +10,8 @@ export interface PlanApp {
   destination: { server: string; namespace?: string };
   project: string;
   from: string;
+  /** The line of the app's Application (or ApplicationSet) in `from`, when known. */
+  line?: number;
 }
 
 export interface PlanBootstrapStep {

@@ -35,8 +35,10 @@ export interface ResolvedApp {
   extraSpec?: Record<string, unknown>;
   /** The exact Application to emit (see AppSpec.manifest). */
   manifest?: Record<string, unknown>;
-  /** The file that first defined the app. */
+  /** The file that first defined the app: for a layout that reads Argo CD objects, its Application's or ApplicationSet's file. */
   from: string;
+  /** The line of the app in `from`, when the layout knows it (its Application's metadata.name). */
+  fromLine?: number;
   /** Every layer that contributed, in merge order (defaults, groups, cluster). */
   layers: Origin[];
   /** Where the app is defined in its last layer (for findings about the app as a whole). */

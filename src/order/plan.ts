@@ -160,6 +160,7 @@ function appsOf(c: ResolvedCluster): ClusterPlan['apps'] {
     return {
       destination: a.destination,
       from: a.from,
+      ...(a.fromLine !== undefined ? { line: a.fromLine } : {}),
       name: a.name,
       needs: a.needs,
       project: a.project,

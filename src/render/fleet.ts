@@ -20,7 +20,7 @@ import { applicationFor, bootstrapFor, projectsFor } from '../generate/argocd.js
 import { fluxBootstrapFor, helmReleaseFor, kustomizationFor } from '../generate/flux.js';
 import type { Finding } from '../model/finding.js';
 import type { ClusterDef, Fleet } from '../model/fleet.js';
-import { clusterDef } from '../model/fleet.js';
+import { clusterDef, placedAt } from '../model/fleet.js';
 import { clusterSecretFor } from '../generate/cluster-identity.js';
 import type { ResolvedCluster } from '../model/resolved.js';
 import type { ResolvedFleet } from '../layering/resolve-fleet.js';
@@ -116,7 +116,9 @@ export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, gener
     };
     for (const app of c.apps) {
       objectsBefore(app.wave);
-      files.push(file(`${c.name}/apps/${app.name}.yaml`, [...new Set(app.layers.map((l) => l.file))], [applicationFor(c, app, fleet.plugin)]));
+      // An app a layout read from an Application or ApplicationSet comes from that file and line (ADR 0412).
+      const from = placedAt(fleet, app.origin) ? [`${app.from}${app.fromLine !== undefined ? `:${app.fromLine}` : ''}`] : [...new Set(app.layers.map((l) => l.file))];
+      files.push(file(`${c.name}/apps/${app.name}.yaml`, from, [applicationFor(c, app, fleet.plugin)]));
     }
     objectsBefore(Number.POSITIVE_INFINITY);
     // Argo CD's own configuration, from the bootstrap files, after the hand-off (ADR 0240).

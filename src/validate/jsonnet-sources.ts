@@ -16,7 +16,7 @@ import type { ResolvedCluster } from '../model/resolved.js';
 import type { RepoFileSystem } from '../ports/filesystem.js';
 import { leafJobsFor } from '../render/leaves/jobs.js';
 import type { DirectoryOptions } from '../render/leaves/directory.js';
-import { directoryOptions, selectDirectoryFiles } from '../render/leaves/directory.js';
+import { directoryFileManifests, directoryOptions, selectDirectoryFiles } from '../render/leaves/directory.js';
 import type { JsonnetSettings } from '../render/leaves/jsonnet.js';
 import { SKIP_RENDERING_MARKER, jsonnetImports } from '../render/leaves/jsonnet.js';
 
@@ -64,6 +64,25 @@ export function directoryJsonnetFiles(fs: RepoFileSystem, dir: string, source: D
   const under = filesBelow(fs, dir).filter((f) => f.endsWith('.jsonnet'));
   const picked = new Set(selectDirectoryFiles(under.map((f) => f.slice(prefix.length)), options, { jsonnet: true }));
   return under.filter((f) => picked.has(f.slice(prefix.length)) && !fs.readText(f).includes(SKIP_RENDERING_MARKER));
+}
+
+/**
+ * The YAML and JSON files of the directory `dir` that the Argo CD `source` reads (directory.recurse,
+ * include, exclude) and that hold Kubernetes objects (the repo-server skips other YAML, such as Helm
+ * values; a file that fails to parse counts: Argo CD reports it). Repository-relative, in walk order.
+ */
+export function directoryManifestFiles(fs: RepoFileSystem, dir: string, source: Record<string, unknown>): string[] {
+  const prefix = dir === '.' ? '' : `${dir}/`;
+  const under = filesBelow(fs, dir).filter((f) => /\.(ya?ml|json)$/.test(f));
+  const picked = new Set(selectDirectoryFiles(under.map((f) => f.slice(prefix.length)), directoryOptions(source)));
+  return under.filter((f) => {
+    if (!picked.has(f.slice(prefix.length))) return false;
+    try {
+      return directoryFileManifests(fs.readText(f)) !== undefined;
+    } catch {
+      return true;
+    }
+  });
 }
 
 /** Every Jsonnet evaluation the clusters' directory sources of this repository ask Argo CD for. */

@@ -43,7 +43,7 @@ test('render writes what an app-of-apps applies besides its Applications, by syn
     assert.match(readFileSync(`${out}/in-cluster/objects/clusterrole-reader.yaml`, 'utf8'), /kind: ClusterRole/);
     const p = await cli(['plan', '--repo', dir]);
     assert.equal(p.code, 0, p.stderr);
-    assert.match(p.stdout, /Application root \(an app-of-apps\) also applies 3 objects that are not Argo CD's: ClusterRole reader; ConfigMap argocd\/settings; Namespace team-a \(render writes them under objects\/\)/);
+    assert.match(p.stdout, /Application root \(an app-of-apps\) also applies 3 objects that are not Argo CD's: ClusterRole reader; ConfigMap argocd\/settings; Namespace team-a \(render writes them under objects\/; namespaced objects without a namespace land in argocd, the app's destination namespace\)/);
     assert.match(p.stdout, /2 apps in 2 waves, and 3 other objects\n/);
     const j = await cli(['plan', '--repo', dir, '-o', 'json']);
     const cluster = (JSON.parse(j.stdout) as { clusters: { objects?: { kind: string; name: string; namespace?: string; wave: number; via: string }[] }[] }).clusters[0]!;

@@ -157,3 +157,18 @@ ${o.apps.map((a) => `          - app: ${a}\n`).join('')}  template:
         namespace: '{{.app}}'
 `;
 }
+
+/** A CustomResourceDefinition of `kind` in `group` (version v1) with the given scope. */
+export function customResourceDefinition(kind: string, group: string, scope: 'Cluster' | 'Namespaced'): string {
+  const plural = `${kind.toLowerCase()}s`;
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: ${plural}.${group}
+spec:
+  group: ${group}
+  scope: ${scope}
+  names: { kind: ${kind}, plural: ${plural}, singular: ${kind.toLowerCase()}, listKind: ${kind}List }
+  versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object } } }]
+`;
+}

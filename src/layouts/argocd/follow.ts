@@ -16,7 +16,7 @@ import { joinRepoPath, normalizeRepoPath } from '../../model/repo-path.js';
 import type { Finding } from '../../model/finding.js';
 import type { AppliedObject, ClusterDef, Fleet } from '../../model/fleet.js';
 import type { AppSpec, ProjectSpec } from '../../model/spec.js';
-import type { ClusterBuilder } from '../../ports/cluster-build.js';
+import type { ChartTemplateRequest, ClusterBuilder } from '../../ports/cluster-build.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import type { GitRepo, RepositoryOrigin } from '../../ports/git-repo.js';
 import { generateApplications } from '../../appset/applications.js';
@@ -29,13 +29,13 @@ import { expandListDocument } from '../../model/k8s-list.js';
 import type { ArgoObject, RepoScan } from './scan.js';
 import { KUSTOMIZATION_FILES } from '../../load/kustomization.js';
 import { ARGO_API, kustomizationClosure, kustomizationIn, repositoryFiles, topKustomizations } from './scan.js';
-import { isServerURL, normalizeGitURL, placeholderRepoURL } from '../../model/git-url.js';
+import { isServerURL, normalizeGitURL, placeholderRepoURL, sameRepository } from '../../model/git-url.js';
 import { argoSourceType } from '../../model/argo-source-type.js';
 import type { JsonnetTool } from '../../ports/tools.js';
 import { InputError } from '../../errors/index.js';
 import { dns1123SubdomainProblem } from '../../model/k8s-names.js';
 import { notArgoObjects } from '../../model/object-list.js';
-import { CLUSTER_SCOPED } from '../../load/manifests.js';
+import { crdScopes, destinationNamespaceWords, inDestinationNamespace, kindScope } from '../../load/kind-scope.js';
 import { compareSyncOrder, syncWaveOf } from '../../model/sync-order.js';
 import { SYNC_WAVE_ANNOTATION } from '../../model/constants.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
@@ -80,13 +80,20 @@ interface Place {
    * `helm template DIR`. Two guessed roots are not known to be applied together.
    */
   root?: string;
+  /** The chart template that writes it, for an object a chart renders (no `at`: templates are not scanned). */
+  template?: string;
 }
 
 /** An Argo CD object the follower reached, kept to judge a second object of the same key (ADR 0367). */
+/** A chart's `helm template` request, without the chart directory. */
+type HelmRequest = Omit<ChartTemplateRequest, 'dir'>;
+
 interface Reached {
   place: Place;
   /** Its content, canonical: a second object with the same content is the same object reached again. */
   text: string;
+  /** The object as first reached (a chart's render of it can be run again, ADR 0412). */
+  doc: Record<string, unknown>;
   /** The cluster its destination names (Applications). */
   cluster?: string;
 }
@@ -103,7 +110,7 @@ function placeText(p: Place): string {
   const at = p.at ? `${p.at.file}:${p.at.line}` : p.file;
   if (p.via.startsWith('ApplicationSet ')) return at ? `${p.via} (${at})` : p.via;
   if (at) return at;
-  return p.via;
+  return p.template ? `${p.via} (template ${p.template})` : p.via;
 }
 
 /** Where an app's Application is written in the repository: its file and the line of its `metadata.name`. */
@@ -249,6 +256,10 @@ export class ArgoFollower {
   readonly origins = new Map<string, Map<string, AppOrigin>>();
   /** Repository objects reached (by file and document index). */
   private readonly reached = new Set<string>();
+  /** The chart render that gave an Argo CD object, to run it again (ADR 0412). */
+  private readonly renders = new WeakMap<object, { dir: string; req: HelmRequest }>();
+  /** The chart template that wrote a rendered Argo CD object (helm's `# Source:`). */
+  private readonly templates = new WeakMap<object, string>();
   private readonly clusters = new Map<string, ClusterEntry>();
   private readonly seen = new Map<string, Reached>();
   /** Per destination cluster and app name: where the app's Application was reached (ADR 0367). */
@@ -563,7 +574,9 @@ export class ArgoFollower {
         const text = await this.helm(chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, `the chart ${chart}`, `${chart}/Chart.yaml`, home, true);
         if (text !== undefined) {
           this.alsoApplied(home, `helm template ${chart}`, objectsOf(parseYamlAll(text, { schema: 'kubernetes' })), { who: 'root', from: chart });
-          const items = argoObjectsOf(parseYamlAll(text, { schema: 'kubernetes' })).map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, root: `helm template ${chart}`, ...this.writtenAt(doc) } as Place }));
+          const rendered = argoObjectsOf(parseYamlAll(text, { schema: 'kubernetes' }));
+          this.renderedAgain(rendered, chart, { releaseName: name, namespace: 'argocd', valueFiles: [], parameters: [] }, text);
+          const items = rendered.map((doc) => ({ doc, place: { via: `helm template ${chart}`, parent: `app:${home}/${name}`, root: `helm template ${chart}`, ...this.writtenAt(doc), ...this.templateOf(doc) } as Place }));
           for (const { doc, place } of this.lastOfEachKey(items, `the chart ${chart}`, this.cluster(home, IN_CLUSTER_SERVER, true))) await this.handle(doc, place, home);
         }
       }
@@ -722,18 +735,18 @@ export class ArgoFollower {
     }
     const others = docs.filter((d) => !isAppProject(d) && !(typeof d.apiVersion === 'string' && d.apiVersion.startsWith(`${ARGO_API}/`) && (d.kind === 'Application' || d.kind === 'ApplicationSet')));
     if (others.length === 0) return;
-    const landed = others.map((d) => {
-      const md = d.metadata as Record<string, unknown>;
-      return md.namespace === undefined && destinationNamespace && !CLUSTER_SCOPED.has(String(d.kind)) ? { ...d, metadata: { ...md, namespace: destinationNamespace } } : d;
-    });
+    // Argo CD's sync gives the app's destination namespace to a namespaced object without one (ADR 0412).
+    const placed = who === 'app' && destinationNamespace ? inDestinationNamespace(others, destinationNamespace) : undefined;
+    const landed = placed?.docs ?? others;
     for (const d of landed) {
       const k = key(d);
       if (!c.objects.has(k)) c.objects.set(k, { manifest: d, via, from, wave: syncWaveOf(d) });
     }
-    const unplaced = who === 'root' && landed.some((d) => (d.metadata as Record<string, unknown>).namespace === undefined && !CLUSTER_SCOPED.has(String(d.kind)));
+    const crds = who === 'root' ? crdScopes(landed) : undefined;
+    const unplaced = crds !== undefined && landed.some((d) => (d.metadata as Record<string, unknown>).namespace === undefined && kindScope(String(d.kind), d.apiVersion, crds) !== 'Cluster');
     const note = who === 'root'
       ? `the root ${via} also applies ${notArgoObjects(landed)} (render writes them under objects/${unplaced ? '; kubectl apply puts a namespaced object without a namespace in the current namespace' : ''})`
-      : `${via} (an app-of-apps) also applies ${notArgoObjects(landed)} (render writes them under objects/)`;
+      : `${via} (an app-of-apps) also applies ${notArgoObjects(landed)} (render writes them under objects/${placed && placed.given > 0 ? `; ${destinationNamespaceWords(destinationNamespace!, 'the app\'s', placed.unknown)}` : ''})`;
     if (!c.notes.includes(note)) c.notes.push(note);
   }
 
@@ -746,10 +759,11 @@ export class ArgoFollower {
       // The same content from the same place is the same object reached again (a self-managing root,
       // a parent delivering its own manifest); from another file it is a second copy.
       if (prev.text === text && (samePlace(prev.place, place) || !prev.place.at || !place.at)) return;
+      if ((samePlace(prev.place, place) || !prev.place.at || !place.at) && (await this.differsByRandom(prev, doc, place, home))) return;
       await this.collide(doc, prev, place, home);
       return;
     }
-    const reached: Reached = { place, text };
+    const reached: Reached = { place, text, doc };
     this.seen.set(k, reached);
     if (doc.kind === 'ApplicationSet') {
       const setName = String((doc.metadata as Record<string, unknown>).name);
@@ -816,6 +830,8 @@ export class ArgoFollower {
     }
     cluster.apps[name] = appFromObject(doc);
     this.placed.set(`${cluster.name}\u0000${name}`, { place, home });
+    const unbuilt = unbuiltSources(doc);
+    if (unbuilt && !cluster.notes.includes(unbuilt)) cluster.notes.push(unbuilt);
     if (place.at) {
       let m = this.origins.get(cluster.name);
       if (!m) this.origins.set(cluster.name, (m = new Map()));
@@ -824,7 +840,7 @@ export class ArgoFollower {
     const children = await this.render(doc, name, place, cluster.name);
     const parent = `app:${cluster.name}/${name}`;
     const within = children.length === 0 ? undefined : new Set(sourcesOf(doc).filter((src) => this.isOwnSource(src)).flatMap((src) => this.coveredFiles(src)));
-    const places = children.map((doc2) => ({ doc: doc2, place: { via: `Application ${name}`, parent, ...(place.root ? { root: place.root } : {}), ...this.writtenAt(doc2, within) } as Place }));
+    const places = children.map((doc2) => ({ doc: doc2, place: { via: `Application ${name}`, parent, ...(place.root ? { root: place.root } : {}), ...this.writtenAt(doc2, within), ...this.templateOf(doc2) } as Place }));
     for (const { doc: doc2, place: p } of this.lastOfEachKey(places, `Application ${name}`, cluster)) {
       // A child Application is created where its parent syncs to, and that cluster's Argo CD runs it.
       await this.handle(doc2, p, cluster.name);
@@ -885,7 +901,8 @@ export class ArgoFollower {
     const name = String(md.name);
     const kind = String(doc.kind);
     const ns = str(md.namespace) ?? '(the destination namespace)';
-    const what = `two ${kind}s named ${name} in namespace ${ns} of the Argo CD on ${home}: ${placeText(prev.place)} and ${placeText(place)}`;
+    const differ = prev.text === canonical(doc) ? '' : ` (they differ in ${differingPaths(prev.doc, doc, '').slice(0, 3).join(', ')})`;
+    const what = `two ${kind}s named ${name} in namespace ${ns} of the Argo CD on ${home}: ${placeText(prev.place)} and ${placeText(place)}${differ}`;
     const guessed = this.guessedApart(prev.place, place);
     if (prev.text === canonical(doc)) {
       const message = `${what}; both have the same content, so the cluster gets that content, but ${whoWrites(prev.place)} and ${whoWrites(place)} both manage it: once one copy is edited they overwrite each other${guessed}`;
@@ -908,6 +925,7 @@ export class ArgoFollower {
       }
       prev.place = place;
       prev.text = canonical(doc);
+      prev.doc = doc;
       prev.cluster = cluster.name;
       await this.place(doc, place, home, cluster);
       return;
@@ -917,6 +935,63 @@ export class ArgoFollower {
       ? 'both are roots applied by hand, and the one applied last wins'
       : `${whoWrites(prev.place)} and ${whoWrites(place)} each overwrite the other's on their next reconcile`;
     this.duplicate(place, home, `${what}; which one the cluster ends up with is not determinable: ${why}; the plan lists the first, ${placeText(prev.place)}${guessed}`, clusters, guessed !== '');
+  }
+
+  /** Remembers the chart render that gave each of `docs`. */
+  private renderedAgain(docs: readonly Record<string, unknown>[], dir: string, req: HelmRequest, text: string): void {
+    for (const d of docs) this.renders.set(d, { dir, req });
+    // helm template heads each document with `# Source: <chart>/<file>`: the template that writes it.
+    const files: (string | undefined)[] = [];
+    for (const chunk of text.split(/^---[ \t]*$/m)) {
+      const m = /^# Source: [^/\n]+\/(.+)$/m.exec(chunk);
+      const file = m ? joinRepoPath(dir, m[1]!.trim()) : undefined;
+      let n = 0;
+      try {
+        n = argoObjectsOf(parseYamlAll(chunk, { schema: 'kubernetes' })).length;
+      } catch {
+        return;
+      }
+      for (let i = 0; i < n; i++) files.push(file && this.fs.exists(file) ? file : undefined);
+    }
+    if (files.length !== docs.length) return;
+    docs.forEach((d, i) => {
+      if (files[i]) this.templates.set(d, files[i]!);
+    });
+  }
+
+  /** The chart template that writes a rendered object, when helm named it. */
+  private templateOf(doc: Record<string, unknown>): { template?: string } {
+    const t = this.templates.get(doc);
+    return t ? { template: t } : {};
+  }
+
+  /**
+   * The same Argo CD object reached twice with other text, where the first came from a chart whose
+   * templates call a random function (randAlpha, uuidv4, …): the chart is templated again with the
+   * same request, and the fields whose text changes between the two runs are the ones that change
+   * at every render. When `doc` differs from the first only there, it is the same object (one
+   * Application, rewritten at each refresh), and a note on the cluster says which fields change.
+   */
+  private async differsByRandom(prev: Reached, doc: Record<string, unknown>, place: Place, home: string): Promise<boolean> {
+    const from = this.renders.get(prev.doc);
+    const t = from ? await this.tool() : undefined;
+    if (!from || !t?.helmTemplate) return false;
+    let text: string;
+    try {
+      text = await t.helmTemplate({ dir: from.dir, ...from.req });
+    } catch {
+      return false;
+    }
+    const k = key(prev.doc);
+    const again = argoObjectsOf(parseYamlAll(text, { schema: 'kubernetes' })).find((d) => key(d) === k);
+    if (!again) return false;
+    const changing: string[] = [];
+    if (!sameOutsideChanging(prev.doc, again, doc, '', changing) || changing.length === 0) return false;
+    const name = String((doc.metadata as Record<string, unknown>).name);
+    const note = `${String(doc.kind)} ${name} is rendered by helm template ${from.dir} with text that changes at every render (${changing.join(', ')}: the chart gives other text at each run, a random function or the time); reached from ${placeText(prev.place)} and from ${placeText(place)}, it is one ${String(doc.kind)}, which Argo CD rewrites at each refresh`;
+    const c = this.cluster(home, IN_CLUSTER_SERVER, true);
+    if (!c.notes.includes(note)) c.notes.push(note);
+    return true;
   }
 
   /**
@@ -934,7 +1009,7 @@ export class ArgoFollower {
    * the clusters' notes. A warning when the two come from guessed roots not known to be applied together.
    */
   private duplicate(later: Place, cluster: string, message: string, notes: readonly ClusterEntry[], guessed = false): void {
-    const file = later.at?.file ?? later.file;
+    const file = later.at?.file ?? later.file ?? later.template;
     this.findings.push({
       severity: guessed ? 'warning' : 'error',
       code: 'duplicate-app',
@@ -991,6 +1066,7 @@ export class ArgoFollower {
       }
       if (!this.mayRenderArgo(path, s, name)) continue;
       let text: string | undefined;
+      let chart: { dir: string; req: HelmRequest } | undefined;
       if (kustomizationIn(this.fs, path)) {
         text = await this.build(path, `Application ${name}'s ${at}`, place.file, cluster);
       } else if (this.fs.exists(path === '.' ? 'Chart.yaml' : `${path}/Chart.yaml`)) {
@@ -1008,13 +1084,16 @@ export class ArgoFollower {
         }
         const values = isPlainObject(helm.valuesObject) ? helm.valuesObject : typeof helm.values === 'string' ? (parseYamlAll(helm.values, { schema: 'kubernetes' })[0] as unknown) : undefined;
         const parameters = Array.isArray(helm.parameters) ? helm.parameters.filter(isPlainObject).map((p) => ({ name: String(p.name), value: envsubst(p.value === undefined || p.value === null ? '' : String(p.value), env) })) : [];
-        text = await this.helm(path, { releaseName: str(helm.releaseName) ?? name, namespace: str(dest.namespace) ?? '', valueFiles, values, parameters }, `Application ${name}'s ${at}`, place.file, cluster);
+        const req = { releaseName: str(helm.releaseName) ?? name, namespace: str(dest.namespace) ?? '', valueFiles, values, parameters };
+        text = await this.helm(path, req, `Application ${name}'s ${at}`, place.file, cluster);
+        if (text !== undefined) chart = { dir: path, req };
       } else {
         text = await this.directoryWithJsonnet(path, s, app, name, `Application ${name}'s ${at}`, where);
       }
       if (text !== undefined) {
         const docs = objectsOf(parseYamlAll(text, { schema: 'kubernetes' }));
         const argo = argoObjectsOf(docs);
+        if (chart) this.renderedAgain(argo, chart.dir, chart.req, text);
         // An app-of-apps gives the cluster its AppProjects and other objects beside the Applications.
         if (argo.length > 0) this.alsoApplied(cluster, `Application ${name}`, docs, { who: 'app', from: path, ...(str(dest.namespace) ? { destinationNamespace: str(dest.namespace)! } : {}) });
         out.push(...argo);
@@ -1304,6 +1383,19 @@ export class ArgoFollower {
       : `; its cluster generator (${which}) matches none of the ${this.secrets.length} cluster Secret${this.secrets.length === 1 ? '' : 's'} (${this.secrets.map((s) => s.data.name ?? s.name).join(', ')}): pass --clusters FILE to add the clusters it selects`;
   }
 
+  /**
+   * A cluster generator without a selector, in a repository without cluster Secrets: it generates
+   * for the local cluster here, and in Argo CD for every cluster registered there too.
+   */
+  private localClusterOnly(generators: readonly unknown[]): string {
+    if (this.secrets.length > 0) return '';
+    const unselected = (gs: readonly unknown[]): boolean =>
+      gs.some((g) => isPlainObject(g) && ((isPlainObject(g.clusters) && selectorText(g.clusters.selector) === 'no selector') || (['matrix', 'merge'] as const).some((k) => isPlainObject(g[k]) && Array.isArray((g[k] as Record<string, unknown>).generators) && unselected((g[k] as Record<string, unknown>).generators as unknown[]))));
+    return unselected(generators)
+      ? '; its cluster generator (no selector) sees only the local cluster: the repository has no cluster Secret (argocd.argoproj.io/secret-type: cluster), and Argo CD also generates for each cluster registered on it: pass --clusters FILE to add them'
+      : '';
+  }
+
   /** The Applications an ApplicationSet generates; with `homeName`, the home cluster's notes say why it generates what it does. */
   private async generate(doc: Record<string, unknown>, place: Place, homeName: string | undefined): Promise<Record<string, unknown>[]> {
     const name = String((doc.metadata as Record<string, unknown>).name);
@@ -1324,7 +1416,7 @@ export class ArgoFollower {
         const kinds = generators.flatMap((g) => (isPlainObject(g) ? Object.keys(g) : []));
         home.notes.push(
           apps.length > 0
-            ? `ApplicationSet ${name} (${place.via}) generates ${apps.length} Application${apps.length === 1 ? '' : 's'}: ${apps.map((a) => String((a.metadata as Record<string, unknown>).name)).join(', ')}`
+            ? `ApplicationSet ${name} (${place.via}) generates ${apps.length} Application${apps.length === 1 ? '' : 's'}: ${apps.map((a) => String((a.metadata as Record<string, unknown>).name)).join(', ')}${this.localClusterOnly(generators)}`
             : `ApplicationSet ${name} (${place.via}) generates no Application: its generators (${kinds.join(', ') || 'none'}) give no parameters${this.noClusterReason(generators)}`,
         );
         home.notes.push(...appSetWaveNotes(doc, name, place.via, apps));
@@ -1347,6 +1439,57 @@ export class ArgoFollower {
       return [];
     }
   }
+}
+
+/**
+ * Whether `b` equals `a` except where `a` and `again` (the same render run twice) differ: those
+ * fields change at every render. A multi-line string is compared line by line (a block of Helm
+ * values where one line is random). The paths that change are pushed to `changing`.
+ */
+function sameOutsideChanging(a: unknown, again: unknown, b: unknown, path: string, changing: string[]): boolean {
+  if (isPlainObject(a) && isPlainObject(again) && isPlainObject(b)) {
+    const keys = Object.keys(a).sort();
+    if (canonical(keys) !== canonical(Object.keys(b).sort()) || canonical(keys) !== canonical(Object.keys(again).sort())) return false;
+    return keys.every((k) => sameOutsideChanging(a[k], again[k], b[k], path ? `${path}.${k}` : k, changing));
+  }
+  if (Array.isArray(a) && Array.isArray(again) && Array.isArray(b)) {
+    if (a.length !== b.length || a.length !== again.length) return false;
+    return a.every((x, i) => sameOutsideChanging(x, again[i], b[i], `${path}[${i}]`, changing));
+  }
+  if (canonical(a) === canonical(again)) return canonical(a) === canonical(b);
+  // Changes between two runs of one render.
+  if (typeof a === 'string' && typeof again === 'string' && typeof b === 'string' && a.includes('\n')) {
+    const [la, lg, lb] = [a.split('\n'), again.split('\n'), b.split('\n')];
+    if (la.length !== lb.length || la.length !== lg.length || la.some((l, i) => l === lg[i] && l !== lb[i])) return false;
+  }
+  changing.push(path);
+  return true;
+}
+
+/** The paths where two values differ (a changed scalar, a key one lacks), in document order. */
+function differingPaths(a: unknown, b: unknown, path: string): string[] {
+  if (isPlainObject(a) && isPlainObject(b)) {
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((k) => differingPaths(a[k], b[k], path ? `${path}.${k}` : k));
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) return a.flatMap((x, i) => differingPaths(x, b[i], `${path}[${i}]`));
+  return canonical(a) === canonical(b) ? [] : [path || '(the whole object)'];
+}
+
+/**
+ * A multi-source Application whose manifests come from more than one source: the app (and so
+ * render --leaves and validate) builds only the first (appFromObject); the note names the others.
+ */
+function unbuiltSources(doc: Record<string, unknown>): string | undefined {
+  const spec = isPlainObject(doc.spec) ? doc.spec : {};
+  if (!Array.isArray(spec.sources)) return undefined;
+  const giving = spec.sources.flatMap((s, i) => (isPlainObject(s) && (s.ref === undefined || s.path !== undefined) ? [{ s, i }] : []));
+  if (giving.length < 2) return undefined;
+  const text = ({ s, i }: { s: Record<string, unknown>; i: number }): string => {
+    const what = s.chart !== undefined ? `chart ${String(s.chart)} of ${String(s.repoURL)}` : `path ${String(s.path ?? '.')}${str(s.repoURL) && !sameRepository(String(s.repoURL), String(giving[0]!.s.repoURL)) ? ` of ${String(s.repoURL)}` : ''}`;
+    return `spec.sources[${i}] (${what})`;
+  };
+  const rest = giving.slice(1).map(text);
+  return `Application ${String((doc.metadata as Record<string, unknown>).name)} has ${giving.length} sources that give manifests; render --leaves and validate build only the first, ${text(giving[0]!)}: ${rest.join(', ')} ${rest.length === 1 ? 'is' : 'are'} not built`;
 }
 
 function samePlace(a: Place, b: Place): boolean {

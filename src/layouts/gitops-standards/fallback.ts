@@ -13,8 +13,7 @@ import type { AppSpec, ProjectSpec } from '../../model/spec.js';
 import type { ClusterBuilder, FallbackRequest } from '../../ports/cluster-build.js';
 import type { LoadResult } from '../../load/native.js';
 import { parseAll } from '../../yaml/documents.js';
-import { appliedObjectsOf, notArgoObjects } from '../../model/object-list.js';
-import { valuesPath } from './reader.js';
+import { addRootObjects, valuesPath } from './reader.js';
 import type { SourceFile, YamlPath } from '../../model/source.js';
 
 /**
@@ -51,15 +50,14 @@ export async function completeFallbacks(result: LoadResult, builder: () => Promi
       continue;
     }
     const others = applyBuild(def, text);
-    if (others.length > 0) def.appliedObjects = appliedObjectsOf(others, `kustomize build ${req.dir}`, req.dir);
     const projects = Object.keys(def.projects ?? {});
     def.notes = [
       ...(def.notes ?? []),
       `Applications read from ${tool.description} of ${req.dir} (fallback: ${why})`,
       projects.length ? `AppProjects: ${projects.join(', ')}` : 'no AppProjects',
-      // The build applies them too; render writes them under objects/ (ADR 0398, 0407).
-      ...(others.length > 0 ? [`kustomize build ${req.dir} also applies ${notArgoObjects(others)} (render writes them under objects/; the root Application applies them)`] : []),
     ];
+    // The build applies them too; render writes them under objects/ (ADR 0398, 0407, 0412).
+    if (others.length > 0) addRootObjects(def, req.dir, others, result.fleet.gitopsNamespace ?? 'openshift-gitops');
     result.fleet.sources.set(def.file, builtView(def, req.values ?? []));
   }
   result.fallbacks = [];

@@ -40,6 +40,7 @@ import type { LocatedDoc } from '../../yaml/documents.js';
 import { ARGOCD_REPOSITORY_CAPABILITIES } from '../../model/fleet.js';
 import { emptyFleet } from '../../model/fleet.js';
 import { appliedObjectsOf, notArgoObjects } from '../../model/object-list.js';
+import { destinationNamespaceWords, inDestinationNamespace } from '../../load/kind-scope.js';
 import { parseYamlAll } from '../../yaml/index.js';
 import { expandListDocument } from '../../model/k8s-list.js';
 import { originURL } from '../../load/repository-origin.js';
@@ -274,6 +275,8 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
   const groupLayers = new Map<string, { layer: Layered; reasons: string[] }>();
   const clusters: ClusterDef[] = [];
   const fallbacks: FallbackRequest[] = [];
+  /** Per cluster: the objects its kustomization builds besides Argo CD's, placed once its root is known. */
+  const builtObjects = new Map<ClusterDef, { dir: string; docs: Record<string, unknown>[] }>();
   let chartDir: string | undefined;
   const resourceDocs: ResourceDocsCache = new Map();
   for (const c of clusterDirs(fs)) {
@@ -351,11 +354,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
       const values = valuesFiles.map((f) => real.get(f)).filter((s): s is SourceFile => s !== undefined);
       fallbacks.push({ cluster: c, dir, reasons: [...new Set(reasons)], values });
     }
-    if (ck.others.length > 0 && reasons.length === 0) {
-      // The root Application syncs the cluster kustomization: its other objects land on the cluster too (ADR 0398, 0407).
-      def.appliedObjects = appliedObjectsOf(ck.others, `kustomize build ${dir}`, dir);
-      def.notes!.push(`kustomize build ${dir} also applies ${notArgoObjects(ck.others)} (render writes them under objects/; the root Application applies them)`);
-    }
+    if (ck.others.length > 0 && reasons.length === 0) builtObjects.set(def, { dir, docs: ck.others });
     if (!substitutes) def.notes!.push(`no config-management plugin in the repository's bootstrap (${BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'))}/): Argo CD builds the leaves with kustomize and substitutes no variables, and neither does render --leaves`);
     if (vars.bootstrapOnly.length) def.notes!.push(`set when ${BOOTSTRAP_ARGOCD} is applied, shown literally: ${vars.bootstrapOnly.join(', ')}`);
     clusters.push(def);
@@ -376,6 +375,8 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
   for (const d of clusters) {
     const own = repositoryBootstrap(booted, d.name, d.spec.role ?? 'standalone', origin);
     if (own) d.ownBootstrap = own;
+    const built = builtObjects.get(d);
+    if (built) addRootObjects(d, built.dir, built.docs, vars.namespace ?? 'openshift-gitops');
   }
 
   // Sources: values files as model views, kustomizations as they are, the ConfigMap as fleet vars.
@@ -490,4 +491,29 @@ function bootstrapVariables(fs: RepoFileSystem): BootstrapVariables {
   const view: SourceFile = { file: BOOTSTRAP_ARGOCD, value: { spec: { vars } }, locate: (p) => docOf(p).locate(toDoc(p)), displayPath: toDoc };
   const ns = getPath(home.value, ['metadata', 'namespace']);
   return { vars, literal, bootstrapOnly: bootstrapOnly.sort(), namespace: typeof ns === 'string' ? ns : undefined, source, view };
+}
+
+/**
+ * The objects a cluster's kustomization builds besides Argo CD's: the root Application syncs them
+ * (ADR 0398, 0407), so they land on the cluster, a namespaced one without a namespace in the root's
+ * destination namespace (ADR 0412): the repository's own root's (ADR 0399), else fleetplan's root's,
+ * the GitOps namespace. A destination namespace still holding a `${…}` is not known: kept as written.
+ */
+export function addRootObjects(def: ClusterDef, dir: string, docs: readonly Record<string, unknown>[], gitopsNamespace: string): void {
+  const root = def.ownBootstrap?.rootApplication;
+  const spec = isPlainObject(root?.spec) ? root.spec : undefined;
+  const dest = spec && isPlainObject(spec.destination) ? spec.destination : undefined;
+  const namespace = root ? (typeof dest?.namespace === 'string' && dest.namespace !== '' ? dest.namespace : undefined) : gitopsNamespace;
+  const whose = root ? 'the root Application\'s' : 'fleetplan\'s root Application\'s';
+  let landed: readonly Record<string, unknown>[] = docs;
+  let words = '';
+  if (namespace !== undefined && !namespace.includes('${')) {
+    const r = inDestinationNamespace(docs, namespace);
+    landed = r.docs;
+    if (r.given > 0) words = `; ${destinationNamespaceWords(namespace, whose, r.unknown)}`;
+  } else if (root) {
+    words = `; the root Application gives no literal destination namespace (${String(dest?.namespace ?? 'none')}), so namespaced objects without one are kept as written`;
+  }
+  def.appliedObjects = appliedObjectsOf(landed, `kustomize build ${dir}`, dir);
+  def.notes = [...(def.notes ?? []), `kustomize build ${dir} also applies ${notArgoObjects(landed)} (render writes them under objects/; the root Application applies them${words})`];
 }

@@ -26,6 +26,7 @@ import { normalizeRepoPath } from '../../model/repo-path.js';
 import { ociChartReference } from '../../model/helm-oci.js';
 import { RepositorySecrets, chartRepositoryIsOci, ociLeafSource, repositoryAccess, sourceLocations } from './jobs-oci.js';
 import { located } from '../../yaml/documents.js';
+import { parseYamlAll } from '../../yaml/index.js';
 import { isFluxKustomization } from '../../model/k8s.js';
 import { PHASE_LABEL } from '../../model/constants.js';
 import type { ChartLocations } from './render.js';
@@ -146,6 +147,10 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
           continue;
         }
         const helm = helmOf(argo, app);
+        if (helm.problem !== undefined) {
+          skipped.push({ cluster: c.name, app: app.name, reason: helm.problem });
+          continue;
+        }
         // `$ref/path` value files of a multi-source Application: this repository's files (`$repo/path`), resolved before substitution as Argo CD does.
         const refs = new Map<string, string>();
         for (const x of Array.isArray(spec.sources) ? spec.sources.filter(isPlainObject) : []) if (typeof x.ref === 'string' && typeof x.repoURL === 'string') refs.set(x.ref, x.repoURL);
@@ -190,6 +195,10 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
           continue;
         }
         const helm = multi ? helmOf(multi.source, app) : undefined;
+        if (helm?.problem !== undefined) {
+          skipped.push({ cluster: c.name, app: app.name, reason: helm.problem });
+          continue;
+        }
         // Argo CD resolves a `$ref/` value file first and substitutes build variables after.
         const rawFiles = multi && isPlainObject(multi.source.helm) && Array.isArray(multi.source.helm.valueFiles) ? multi.source.helm.valueFiles.filter((f): f is string => typeof f === 'string') : [];
         const env = multi ? buildEnvironment(multi.source, app) : new Map<string, string>();
@@ -255,6 +264,10 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
       const argo = applicationSource(application) ?? (typeof multi === 'object' ? multi.source : {});
       const type = argoSourceType(argo, has(src.path));
       const helm = type === 'helm' ? helmOf(argo, app) : undefined;
+      if (helm?.problem !== undefined) {
+        skipped.push({ cluster: c.name, app: app.name, reason: helm.problem });
+        continue;
+      }
       if (helm && typeof multi === 'object') {
         // Argo CD resolves a `$ref/` value file first and substitutes build variables after.
         const env = buildEnvironment(argo, app);
@@ -376,6 +389,8 @@ interface HelmSettings {
   ignoreMissingValueFiles: boolean;
   parameters: HelmParameter[];
   values: Record<string, unknown> | undefined;
+  /** Why Helm cannot be given these settings (a helm.values that is no map of values). */
+  problem?: string;
 }
 
 /** What an Application's `source.helm` gives `helm template`, as Argo CD's repo-server passes it. */
@@ -388,13 +403,25 @@ function helmOf(source: Record<string, unknown>, app: ResolvedApp): HelmSettings
     const value = p.value === undefined || p.value === null ? '' : String(p.value);
     parameters.push({ name: p.name, value: envsubst(value, env), ...(p.forceString === true ? { forceString: true } : {}) });
   }
-  const values = isPlainObject(h.valuesObject) ? h.valuesObject : undefined;
+  // valuesObject wins over values, a YAML string the repo-server hands to Helm as a values file (read as Argo CD reads it).
+  let values = isPlainObject(h.valuesObject) ? h.valuesObject : undefined;
+  let problem: string | undefined;
+  if (!values && typeof h.values === 'string' && h.values.trim() !== '') {
+    try {
+      const v = parseYamlAll(h.values, { schema: 'kubernetes' })[0];
+      if (isPlainObject(v)) values = v;
+      else if (v !== null && v !== undefined) problem = `its helm.values is not a map of values, which helm template rejects`;
+    } catch (e) {
+      problem = `its helm.values does not parse as YAML, which helm template rejects: ${(e as Error).message.split('\n')[0]}`;
+    }
+  }
   return {
     releaseName: typeof h.releaseName === 'string' && h.releaseName !== '' ? h.releaseName : undefined,
     valueFiles: (Array.isArray(h.valueFiles) ? h.valueFiles : []).filter((f): f is string => typeof f === 'string').map((f) => envsubst(f, env)),
     ignoreMissingValueFiles: h.ignoreMissingValueFiles === true,
     parameters,
     values,
+    ...(problem !== undefined ? { problem } : {}),
   };
 }
 

@@ -18,7 +18,7 @@ import { isPlainObject } from '../../model/merge.js';
 import { sameRepository } from '../../model/git-url.js';
 import { applicationFor } from '../../generate/argocd.js';
 import { applicationSource } from '../../model/argo-source-type.js';
-import { directoryJsonnetFiles } from '../jsonnet-sources.js';
+import { directoryJsonnetFiles, directoryManifestFiles } from '../jsonnet-sources.js';
 import { appPlugins } from '../../model/argo-plugin.js';
 
 export const repositoryHygieneRule: RuleDefinition = {
@@ -96,6 +96,8 @@ export const repositoryHygieneRule: RuleDefinition = {
         const dir = manifests.directory(normalized);
         // The reader said it is filled in on apply and not followed (not-read): Argo CD gets the substituted path.
         if (dir.kind === 'missing' && fleet.capabilities.applyTimePaths === true && /\$\{?[A-Za-z_]/.test(path)) continue;
+        // The reader that followed the Application said so already, in Argo CD's words (argocd layout).
+        if (dir.kind === 'missing' && fleet.loadFindings.some((f) => f.code === 'app-path-missing' && f.app === app.name && f.cluster === c.name)) continue;
         if (dir.kind === 'missing') {
           out.push(place(fleet, origin(), {
             severity: 'error',
@@ -109,8 +111,11 @@ export const repositoryHygieneRule: RuleDefinition = {
         }
         // Flux generates a kustomization from every YAML file below a directory that has none.
         // Argo CD evaluates the .jsonnet files of a directory source (ADR 0303): such a directory is not empty.
-        const jsonnet = () => fleet.engine !== 'flux' && directoryJsonnetFiles(fs, normalized, applicationSource(applicationFor(c, app) as unknown as Record<string, unknown>) ?? {}).length > 0;
-        if (dir.kind === 'empty' && !(fleet.engine === 'flux' && hasYamlBelow(fs, normalized, 0)) && !jsonnet() && appPlugins(app).length === 0) {
+        const source = () => applicationSource(applicationFor(c, app) as unknown as Record<string, unknown>) ?? {};
+        const jsonnet = () => fleet.engine !== 'flux' && directoryJsonnetFiles(fs, normalized, source()).length > 0;
+        // directory.recurse reads the manifests of the subdirectories too.
+        const recursed = () => fleet.engine !== 'flux' && directoryManifestFiles(fs, normalized, source()).length > 0;
+        if (dir.kind === 'empty' && !(fleet.engine === 'flux' && hasYamlBelow(fs, normalized, 0)) && !jsonnet() && !recursed() && appPlugins(app).length === 0) {
           out.push(place(fleet, origin(), {
             severity: 'error',
             code: 'empty-source',
