@@ -113,6 +113,33 @@ function instanceEntry(fs: RepoFileSystem, f: string, text: string): { entry: Bu
   return { entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from ${what}, path ${String(sync.path)}`, source: { ...(str(sync.url) !== undefined ? { url: str(sync.url)! } : {}), ...(str(sync.ref) !== undefined ? { ref: str(sync.ref)! } : {}) } };
 }
 
+/**
+ * The older flux-cluster-template's entry (ADR 0411): a Flux Kustomization applied by hand
+ * (`kubectl apply --kustomize kubernetes/<cluster>/flux/config`) beside the GitRepository it syncs,
+ * in the same file, whose path holds that file (it then manages itself, as flux-system does).
+ */
+function selfAppliedEntry(fs: RepoFileSystem, f: string, text: string): { entry: Built; implied: string } | undefined {
+  if (!/^kind:\s*GitRepository\s*$/m.test(text) || !/^kind:\s*Kustomization\s*$/m.test(text)) return undefined;
+  const docs = readDocs(fs, f, []);
+  const repos = new Set(docs.filter((d) => isObj(d.value) && d.value.kind === 'GitRepository' && /^source\.toolkit\.fluxcd\.io\//.test(String(d.value.apiVersion))).map((d) => `${str(metaOf(d.value as Obj).namespace) ?? ''}/${str(metaOf(d.value as Obj).name) ?? ''}`));
+  for (const d of docs) {
+    if (!isFluxKustomization(d.value)) continue;
+    const k = d.value;
+    const ref = isObj(k.spec) && isObj(k.spec.sourceRef) ? k.spec.sourceRef : undefined;
+    if (!ref || (str(ref.kind) ?? 'GitRepository') !== 'GitRepository') continue;
+    const ns = str(ref.namespace) ?? str(k.metadata.namespace) ?? '';
+    const path = specPath(k);
+    if (!repos.has(`${ns}/${str(ref.name) ?? ''}`) || path === undefined || !within(f, path)) continue;
+    return { entry: { obj: k, file: f, locate: d.locate }, implied: `applied by hand with the GitRepository ${ns}/${String(ref.name)} beside it, and applies itself from its path ${path}` };
+  }
+  return undefined;
+}
+
+/** True when repository file `f` is under folder `dir` (`.` holds every file). */
+function within(f: string, dir: string): boolean {
+  return dir === '.' || f.startsWith(`${dir}/`);
+}
+
 function readTextOrUndefined(fs: RepoFileSystem, f: string): string | undefined {
   try {
     return fs.readText(f);
@@ -173,6 +200,7 @@ function entriesAnywhere(fs: RepoFileSystem): ClusterEntry[] {
   const kustomizations: { entry: Built; implied?: string }[] = [];
   const instances: { entry: Built; implied?: string }[] = [];
   const placeholders: { entry: Built; implied?: string }[] = [];
+  const selfApplied: { entry: Built; implied?: string }[] = [];
   for (const f of repositoryYamlFiles(fs, '.', 0, [])) {
     const text = readTextOrUndefined(fs, f);
     if (text !== undefined && (f === 'flux-system/gotk-sync.yaml' || f.endsWith('/flux-system/gotk-sync.yaml')) && !bootstrapEntry(fs, f, text)) {
@@ -186,17 +214,23 @@ function entriesAnywhere(fs: RepoFileSystem): ClusterEntry[] {
     if (k) kustomizations.push({ entry: k });
     else {
       const i = instanceEntry(fs, f, text);
+      const own = i ? undefined : selfAppliedEntry(fs, f, text);
       if (i) instances.push(i);
+      else if (own) selfApplied.push(own);
     }
   }
+  // A self-applied Kustomization inside the path of another entry is one of that entry's objects, not an entry.
+  const entries = [...kustomizations, ...instances];
+  const paths = entries.map((c) => specPath(c.entry.obj));
+  entries.push(...selfApplied.filter((c) => !paths.some((p) => p !== undefined && p !== specPath(c.entry.obj) && within(c.entry.file, p))));
   const byPath = new Map<string, { entry: Built; implied?: string }>();
-  for (const c of kustomizations.length || instances.length ? [...kustomizations, ...instances] : placeholders) {
+  for (const c of entries.length ? entries : placeholders) {
     const p = specPath(c.entry.obj);
     if (p !== undefined && !byPath.has(p)) byPath.set(p, c);
   }
-  const paths = [...byPath.keys()];
-  const names = entryNames(paths);
-  return paths.map((p, i) => ({ cluster: names[i]!, dir: p, ...byPath.get(p)! })).sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
+  const found = [...byPath.keys()];
+  const names = entryNames(found);
+  return found.map((p, i) => ({ cluster: names[i]!, dir: p, ...byPath.get(p)! })).sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
 }
 
 /**

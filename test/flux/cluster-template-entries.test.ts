@@ -1,0 +1,158 @@
+/**
+ * The shape of the older flux-cluster-template and the repositories made from it: no flux-system
+ * folder; `kubernetes/<cluster>/flux/config/cluster.yaml` holds the GitRepository of this
+ * repository and a Kustomization `cluster` of it whose path (`./kubernetes/<cluster>/flux`) holds
+ * that file, applied by hand (`kubectl apply --kustomize kubernetes/<cluster>/flux/config`). Each
+ * such Kustomization is the entry of a cluster (ADR 0411), read with its tree, its children's
+ * `spec.patches` and `postBuild.substituteFrom`. Small repositories written by the tests.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+
+const sopsBlock = 'sops:\n  age:\n    - recipient: age1example\n      enc: |\n        -----BEGIN AGE ENCRYPTED FILE-----\n        -----END AGE ENCRYPTED FILE-----\n  lastmodified: "2026-01-01T00:00:00Z"\n  mac: ENC[AES256_GCM,data:abc,type:str]\n  encrypted_regex: ^(data|stringData)$\n  version: 3.9.0\n';
+
+const clusterYaml = (c: string) => `---
+apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata:
+  name: home-kubernetes
+  namespace: flux-system
+spec:
+  interval: 30m
+  ref:
+    branch: main
+  url: https://example.org/home-ops.git
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: cluster
+  namespace: flux-system
+spec:
+  interval: 30m
+  path: ./kubernetes/${c}/flux
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: home-kubernetes
+  postBuild:
+    substituteFrom:
+      - kind: ConfigMap
+        name: cluster-settings
+      - kind: Secret
+        name: cluster-secrets
+`;
+
+/** cluster-apps: every Kustomization it applies gets the cluster's variables through its patches. */
+const appsYaml = (c: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: cluster-apps
+  namespace: flux-system
+spec:
+  interval: 30m
+  path: ./kubernetes/${c}/apps
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: home-kubernetes
+  postBuild:
+    substituteFrom:
+      - kind: ConfigMap
+        name: cluster-settings
+  patches:
+    - patch: |-
+        apiVersion: kustomize.toolkit.fluxcd.io/v1
+        kind: Kustomization
+        metadata:
+          name: not-used
+        spec:
+          postBuild:
+            substituteFrom:
+              - kind: ConfigMap
+                name: cluster-settings
+              - kind: Secret
+                name: cluster-secrets
+      target:
+        group: kustomize.toolkit.fluxcd.io
+        kind: Kustomization
+`;
+
+const webKs = (c: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: web
+  namespace: flux-system
+spec:
+  interval: 30m
+  path: ./kubernetes/${c}/apps/default/web/app
+  prune: true
+  targetNamespace: default
+  sourceRef:
+    kind: GitRepository
+    name: home-kubernetes
+`;
+
+/** Two clusters of the older template's shape, main and storage. */
+function repo(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const c of ['main', 'storage']) {
+    files[`kubernetes/${c}/flux/config/kustomization.yaml`] = 'resources:\n  - ./cluster.yaml\n';
+    files[`kubernetes/${c}/flux/config/cluster.yaml`] = clusterYaml(c);
+    files[`kubernetes/${c}/flux/apps.yaml`] = appsYaml(c);
+    files[`kubernetes/${c}/flux/vars/kustomization.yaml`] = 'resources:\n  - ./cluster-settings.yaml\n  - ./cluster-secrets.sops.yaml\n';
+    files[`kubernetes/${c}/flux/vars/cluster-settings.yaml`] = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cluster-settings\n  namespace: flux-system\ndata:\n  CLUSTER_NAME: ${c}\n`;
+    files[`kubernetes/${c}/flux/vars/cluster-secrets.sops.yaml`] = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: cluster-secrets\n  namespace: flux-system\nstringData:\n  SECRET_DOMAIN: ENC[AES256_GCM,data:abcd,iv:x,tag:y,type:str]\n${sopsBlock}`;
+    files[`kubernetes/${c}/apps/kustomization.yaml`] = 'resources:\n  - ./default/web/ks.yaml\n';
+    files[`kubernetes/${c}/apps/default/web/ks.yaml`] = webKs(c);
+    files[`kubernetes/${c}/apps/default/web/app/kustomization.yaml`] = 'resources:\n  - ./cm.yaml\n';
+    files[`kubernetes/${c}/apps/default/web/app/cm.yaml`] = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  labels:\n    cluster: ${CLUSTER_NAME}\ndata:\n  host: web.${SECRET_DOMAIN}\n';
+  }
+  return files;
+}
+
+interface PlanJson {
+  layout?: string;
+  clusters: { name: string; apps: { name: string }[]; notes: string[] }[];
+  findings: { severity: string; code: string; message: string }[];
+}
+
+test('flux entries: the older cluster-template shape (flux/config/cluster.yaml, no flux-system) gives one cluster per entry, not one merged cluster', async () => {
+  const dir = writeTree(repo());
+  try {
+    const r = await cli(['plan', '--repo', dir, '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const p = JSON.parse(r.stdout) as PlanJson;
+    assert.deepEqual(p.clusters.map((c) => c.name), ['main', 'storage']);
+    for (const c of p.clusters) {
+      assert.deepEqual(c.apps.map((a) => a.name).sort(), ['flux:flux-system/cluster', 'flux:flux-system/cluster-apps', 'flux:flux-system/web']);
+      assert.ok(c.notes.some((n) => n.includes(`kubernetes/${c.name}/flux/config/cluster.yaml`)), c.notes.join('\n'));
+    }
+    assert.deepEqual(p.findings.filter((f) => f.severity !== 'info').map((f) => f.code), []);
+  } finally {
+    removeTree(dir);
+  }
+});
+
+test('flux entries: an older cluster-template entry builds its children with the parent\'s spec.patches and each cluster\'s substituteFrom; a SOPS Secret\'s values are redacted', async () => {
+  const dir = writeTree(repo());
+  try {
+    const out = join(dir, 'out');
+    const r = await cli(['render', '--repo', dir, '--out', out, '--leaves']);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    for (const c of ['main', 'storage']) {
+      const folder = join(out, c);
+      const files = readdirSync(folder, { recursive: true }).map(String).filter((f) => f.endsWith('.yaml'));
+      const web = files.map((f) => readFileSync(join(folder, f), 'utf8')).find((t) => /^kind: ConfigMap$/m.test(t) && /^ {2}name: web$/m.test(t));
+      assert.ok(web, `${c}: ${files.join(', ')}`);
+      assert.match(web, new RegExp(`cluster: ${c}\\b`));
+      assert.match(web, /host: web\.REDACTED_SECRET_SECRET_DOMAIN/);
+      assert.match(web, /namespace: default/);
+    }
+  } finally {
+    removeTree(dir);
+  }
+});
