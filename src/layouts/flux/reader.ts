@@ -30,6 +30,8 @@ import { releaseApp } from '../../model/graphs.js';
 import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../../model/constants.js';
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
+import { strictSubstitutions } from './feature-gates.js';
+import type { StrictGate } from './feature-gates.js';
 import { sameRepository } from '../../model/git-url.js';
 import { checkedOutRef, gitRefText, originURL } from '../../load/repository-origin.js';
 import type { Built, BuildContext } from './build.js';
@@ -411,6 +413,8 @@ interface ClusterRead {
   nodes: Node[];
   objects: Built[];
   findings: Finding[];
+  /** kustomize-controller's StrictPostBuildSubstitutions on this cluster (feature-gates.ts). */
+  gate: StrictGate;
   /** Whether the GitRepository `namespace/name` is this repository: the entry's source, or one of the same URL and ref (ADR 0380, for charts too: 0393). */
   thisRepository: (name: string, namespace: string) => boolean;
 }
@@ -458,7 +462,7 @@ function sameGitSource(fs: RepoFileSystem, e: ClusterEntry, objects: readonly Bu
 }
 
 /** One pass over a cluster: the entry's build, then every Kustomization it applies, breadth first. */
-function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): ClusterRead {
+function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup, gate: StrictGate): ClusterRead {
   const findings: Finding[] = [];
   const ctx: BuildContext = { fs, findings, reported: new Set() };
   const rootObj = e.entry.obj;
@@ -530,20 +534,25 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
         hint: 'the values exist only in the cluster; plan and render show ${...} where Flux would put them',
       });
     }
+    // Variables left unset without the strict gate: each object that reads one, for one warning per Kustomization.
+    const unsetIn: { names: Set<string>; b: Built }[] = [];
     for (const b of built) {
       let o = b.obj;
       const m = metaOf(o);
       const flag = 'kustomize.toolkit.fluxcd.io/substitute';
       const disabled = (isObj(m.labels) && m.labels[flag] === 'disabled') || (isObj(m.annotations) && m.annotations[flag] === 'disabled');
       if (vars.active && !vars.unresolved.length && !disabled) {
+        const unset = new Set<string>();
         try {
           // A value from a Secret is never printed (ADR 0191). kustomize-controller substitutes in
           // kustomize's output and reads the text with go-yaml v2 (ADR 0389): `${X}` set to `on` is true.
-          const text = fluxSubstitute(dumpYaml(o, { schema: 'kubernetes' }), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v]), undefined, (v) => vars.secret.has(v));
+          const text = fluxSubstitute(dumpYaml(o, { schema: 'kubernetes' }), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v]), undefined, (v) => vars.secret.has(v), gate.strict ? { strict: true } : { unset });
           const back = parseYamlAll(text, { schema: 'kubernetes' })[0];
           if (isObj(back)) o = back;
+          if (unset.size) unsetIn.push({ names: unset, b });
         } catch (err) {
-          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: fluxSubstitutionHint(err) });
+          const strictNote = gate.strict && err instanceof FluxSubstituteError && !err.notEvaluated && /strict mode/.test(err.message) ? ` (${gate.why})` : '';
+          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}${strictNote}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: strictNote ? 'define the variable in substitute or a substituteFrom source, give it a default (${NAME:=value}), or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled' : fluxSubstitutionHint(err) });
         }
       }
       const applied: Built = { ...b, obj: o };
@@ -577,19 +586,33 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
       nodes.set(id, child);
       queue.push(child);
     }
+    if (unsetIn.length) {
+      const first = unsetIn[0]!.b;
+      const names = [...new Set(unsetIn.flatMap((u) => [...u.names]))];
+      findings.push({
+        severity: 'warning',
+        code: 'flux-substitution-unset',
+        message: `Kustomization ${n.id} substitutes ${names.map((v) => `\${${v}}`).join(', ')}, which none of its variables defines, in ${unsetIn.map((u) => `${String(u.b.obj.kind)} ${String(metaOf(u.b.obj).name)} (${u.b.file})`).join(', ')}: kustomize-controller writes an empty string there (${gate.why})`,
+        file: first.file,
+        line: first.locate(['metadata', 'name']).line,
+        hint: 'define the variable in postBuild.substitute or a substituteFrom source, give it a default (${NAME:=value}), write $${NAME} for a literal, or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled',
+      });
+    }
   }
-  return { nodes: [...nodes.values()], objects, findings, thisRepository: (name, namespace) => name === self.name || name === 'flux-system' || sameGitSource(fs, e, objects, self, name, namespace) === true };
+  return { nodes: [...nodes.values()], objects, findings, gate, thisRepository: (name, namespace) => name === self.name || name === 'flux-system' || sameGitSource(fs, e, objects, self, name, namespace) === true };
 }
 
 /** A cluster read to a fixed point: substitution sources are what the cluster's own Kustomizations apply. */
 function readCluster(fs: RepoFileSystem, e: ClusterEntry): ClusterRead {
   let scope = new ClusterObjects([]);
-  let read = walkCluster(fs, e, scope);
+  // The StrictPostBuildSubstitutions gate is read from what the cluster applies (its Flux installation), as the sources are.
+  let read = walkCluster(fs, e, scope, strictSubstitutions([]));
   for (let i = 0; i < 4; i++) {
     const next = new ClusterObjects(read.objects);
-    if (next.signature() === scope.signature()) break;
+    const gate = strictSubstitutions(read.objects);
+    if (next.signature() === scope.signature() && gate.why === read.gate.why) break;
     scope = next;
-    read = walkCluster(fs, e, scope);
+    read = walkCluster(fs, e, scope, gate);
   }
   return read;
 }
@@ -782,7 +805,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
     }
     // render --leaves builds each Kustomization with this cluster's objects and mapped paths.
     const lookup = new ClusterObjects(read.objects);
-    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, thisRepository: read.thisRepository, ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
+    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, thisRepository: read.thisRepository, strictSubstitution: read.gate.strict, ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
     const byId = new Map(read.nodes.map((n) => [n.id, n]));
     const deps = (n: Node) => ks.get(n)!.dependsOn.map((d) => byId.get(`${d.namespace ?? ks.get(n)!.namespace}/${d.name}`)).filter((x): x is Node => x !== undefined);
     const depth = depths(read.nodes, (n) => [...deps(n), ...(n.parent ? [n.parent] : [])]);
