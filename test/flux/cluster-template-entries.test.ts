@@ -156,3 +156,54 @@ test('flux entries: an older cluster-template entry builds its children with the
     removeTree(dir);
   }
 });
+
+test('helmfile-flux: the folder that the flux-instance values sync (instance.sync.path: kubernetes/main/flux/config) is read for its Kustomizations, whatever its name', async () => {
+  const files: Record<string, string> = {
+    'kubernetes/main/bootstrap/helmfile.yaml': 'releases:\n  - name: flux-instance\n    namespace: flux-system\n    chart: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance\n    version: 0.13.0\n    values:\n      - ../apps/flux-system/flux-operator/instance/helm-values.yaml\n',
+    'kubernetes/main/apps/flux-system/flux-operator/instance/helm-values.yaml': 'instance:\n  sync:\n    kind: GitRepository\n    name: flux-system\n    url: https://example.org/home-ops.git\n    ref: refs/heads/main\n    path: kubernetes/main/flux/config\n',
+    'kubernetes/main/flux/config/cluster.yaml': `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: cluster-apps
+  namespace: flux-system
+spec:
+  interval: 30m
+  path: ./kubernetes/main/apps
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: flux-system
+  patches:
+    - patch: |-
+        apiVersion: kustomize.toolkit.fluxcd.io/v1
+        kind: Kustomization
+        metadata:
+          name: not-used
+        spec:
+          postBuild:
+            substitute:
+              CLUSTER: main
+      target:
+        kind: Kustomization
+`,
+    'kubernetes/main/apps/default/web/ks.yaml': webKs('main').replace('  targetNamespace: default\n', ''),
+    'kubernetes/main/apps/default/web/app/kustomization.yaml': 'resources:\n  - ./cm.yaml\n',
+    'kubernetes/main/apps/default/web/app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  namespace: default\n',
+  };
+  const dir = writeTree(files);
+  try {
+    const r = await cli(['plan', '--repo', dir, '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const p = JSON.parse(r.stdout) as PlanJson;
+    assert.deepEqual(p.findings.filter((f) => f.code === 'flux-kustomization-not-read'), []);
+    assert.ok(p.clusters[0]!.apps.some((a) => a.name === 'flux:flux-system/cluster-apps'), JSON.stringify(p.clusters[0]!.apps));
+    const out = join(dir, 'out');
+    const rr = await cli(['render', '--repo', dir, '--out', out]);
+    assert.equal(rr.code, 0, rr.stderr);
+    const web = readdirSync(out, { recursive: true }).map(String).find((f) => f.endsWith('flux_flux-system_web.yaml'));
+    assert.ok(web);
+    assert.match(readFileSync(join(out, web), 'utf8'), /CLUSTER: main/);
+  } finally {
+    removeTree(dir);
+  }
+});

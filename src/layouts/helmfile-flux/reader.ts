@@ -68,14 +68,66 @@ export function helmfileFiles(fs: RepoFileSystem): string[] {
   return out;
 }
 
+const syncFoldersCache = new WeakMap<RepoFileSystem, ReadonlySet<string>>();
+
+/** A flux-instance sync of a document: `instance.sync` of the chart's values file, a HelmRelease's values, or a FluxInstance's `spec.sync`. */
+function instanceSync(doc: unknown): unknown {
+  if (!isObj(doc)) return undefined;
+  if (isObj(doc.instance)) return doc.instance.sync;
+  const spec = isObj(doc.spec) ? doc.spec : {};
+  if (doc.kind === 'FluxInstance') return spec.sync;
+  return doc.kind === 'HelmRelease' && isObj(spec.values) && isObj(spec.values.instance) ? spec.values.instance.sync : undefined;
+}
+
+/**
+ * The folders that Flux's entry syncs, as the flux-instance values or a FluxInstance under
+ * kubernetes/ or bootstrap/ name them (`instance.sync.path: kubernetes/main/flux/config`): their
+ * YAML files are the entry's Kustomizations, as those of `kubernetes/flux/cluster/` are (ADR 0411).
+ * A path with `${…}` or `{{…}}` is a template and names no folder.
+ */
+function syncFolders(fs: RepoFileSystem): ReadonlySet<string> {
+  const known = syncFoldersCache.get(fs);
+  if (known) return known;
+  const out = new Set<string>();
+  const walk = (dir: string, depth: number): void => {
+    if (depth > 8 || !fs.isDirectory(dir)) return;
+    for (const e of fs.list(dir)) {
+      if (e.startsWith('.')) continue;
+      const p = `${dir}/${e}`;
+      if (fs.isDirectory(p)) walk(p, depth + 1);
+      else if (/\.ya?ml$/.test(e)) {
+        let docs: unknown[];
+        try {
+          const text = fs.readText(p);
+          if (!/\bsync:/.test(text)) continue;
+          docs = parseYamlAll(text, { schema: 'core' });
+        } catch {
+          continue;
+        }
+        for (const d of docs) {
+          const sync = instanceSync(d);
+          const path = isObj(sync) && typeof sync.path === 'string' ? sync.path : undefined;
+          const folder = path !== undefined && !/\$\{|\{\{/.test(path) ? joinRelative('.', path) : undefined;
+          if (folder !== undefined) out.add(folder || '.');
+        }
+      }
+    }
+  };
+  walk('kubernetes', 0);
+  walk('bootstrap', 0);
+  syncFoldersCache.set(fs, out);
+  return out;
+}
+
 function ksFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[], kustomizations?: string[], yamls?: string[]): string[] {
   if (depth > 8) return out;
+  const entry = dir.endsWith('flux/cluster') || syncFolders(fs).has(dir);
   for (const e of fs.list(dir)) {
     const p = dir === '.' ? e : `${dir}/${e}`;
     if (e.startsWith('.')) continue;
     if (fs.isDirectory(p)) ksFiles(fs, p, depth + 1, out, kustomizations, yamls);
     else {
-      if (e === 'ks.yaml' || e === 'ks.yml' || (dir.endsWith('flux/cluster') && /\.ya?ml$/.test(e))) out.push(p);
+      if (e === 'ks.yaml' || e === 'ks.yml' || (entry && /\.ya?ml$/.test(e))) out.push(p);
       if (KUSTOMIZATION_FILES.includes(e)) kustomizations?.push(p);
       else if (/\.ya?ml$/.test(e)) yamls?.push(p);
     }
@@ -1210,7 +1262,7 @@ function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomiz
   const raws: RawKs[] = [];
   for (const f of files) readKsDocs(fs, f, findings, chains.get(f), raws);
   findings.push(...notEmulated(raws.flatMap((r) => (chains.has(r.file) ? [chains.get(r.file)!] : []))));
-  // Flux Kustomizations in files this layout does not read (not ks.yaml, not kubernetes/flux/cluster):
+  // Flux Kustomizations in files this layout does not read (not ks.yaml, not kubernetes/flux/cluster or the entry's sync folder):
   // named, so that a plan that leaves them out says so.
   const read = new Set(files);
   const unread = yamls.filter((f) => {
@@ -1226,7 +1278,7 @@ function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomiz
     findings.push({
       severity: 'warning',
       code: 'flux-kustomization-not-read',
-      message: `${unread.length} file${unread.length === 1 ? '' : 's'} with Flux Kustomizations ${unread.length === 1 ? 'is' : 'are'} not read by the helmfile + Flux layout (it reads ks.yaml files and kubernetes/flux/cluster/): ${unread.slice(0, 5).join(', ')}${unread.length > 5 ? ', …' : ''}`,
+      message: `${unread.length} file${unread.length === 1 ? '' : 's'} with Flux Kustomizations ${unread.length === 1 ? 'is' : 'are'} not read by the helmfile + Flux layout (it reads ks.yaml files, kubernetes/flux/cluster/ and the folder the flux-instance syncs): ${unread.slice(0, 5).join(', ')}${unread.length > 5 ? ', …' : ''}`,
       file: unread[0]!,
       line: 1,
       hint: 'plan, render and validate leave these Kustomizations out; name them ks.yaml, or read this repository another way',
