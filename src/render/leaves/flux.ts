@@ -20,6 +20,7 @@
  */
 import { isPlainObject as isObj, deepMerge, clone } from '../../model/merge.js';
 import { fluxSubstitute } from '../../model/flux-substitute.js';
+import { fluxSourceIgnored } from '../../model/flux-source-ignore.js';
 import { kubeConfigTarget } from '../../model/k8s.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 
@@ -33,7 +34,9 @@ export const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', '
  * that has a kustomization file (not descended into) and every `.yaml`/`.yml` file elsewhere, as
  * `./relative` paths in walk order. `files` are every file under `dir`, relative to it.
  */
-export function generatedResources(files: readonly string[]): string[] {
+export function generatedResources(all: readonly string[]): string[] {
+  // The artifact holds no file that source-controller excludes (`.sops.yaml`, `.github/`, …).
+  const files = all.filter((f) => !fluxSourceIgnored(f));
   const kdirs = new Set<string>();
   for (const f of files) {
     const i = f.lastIndexOf('/');
