@@ -207,3 +207,26 @@ spec:
     removeTree(dir);
   }
 });
+
+test('helmfile-flux: one cluster of the older template with a helmfile bootstrap reads the entry file and its path folder, so the children get cluster-apps\' patches and variables', async () => {
+  const files = Object.fromEntries(Object.entries(repo()).filter(([f]) => f.startsWith('kubernetes/main/')));
+  files['kubernetes/bootstrap/helmfile.yaml'] = 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/example/cilium\n    version: 1.0.0\n';
+  const dir = writeTree(files);
+  try {
+    const r = await cli(['plan', '--repo', dir, '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const p = JSON.parse(r.stdout) as PlanJson;
+    assert.equal(p.layout, 'helmfile-flux');
+    assert.deepEqual(p.findings.filter((f) => f.code === 'flux-kustomization-not-read'), []);
+    const names = p.clusters[0]!.apps.map((a) => a.name);
+    for (const n of ['flux:flux-system/cluster', 'flux:flux-system/cluster-apps', 'flux:flux-system/web']) assert.ok(names.includes(n), names.join(' '));
+    const out = join(dir, 'out');
+    const rr = await cli(['render', '--repo', dir, '--out', out]);
+    assert.equal(rr.code, 0, rr.stderr);
+    const web = readdirSync(out, { recursive: true }).map(String).find((f) => f.endsWith('flux_flux-system_web.yaml'));
+    assert.ok(web);
+    assert.match(readFileSync(join(out, web), 'utf8'), /name: cluster-secrets/);
+  } finally {
+    removeTree(dir);
+  }
+});

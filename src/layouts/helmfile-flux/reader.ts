@@ -68,7 +68,7 @@ export function helmfileFiles(fs: RepoFileSystem): string[] {
   return out;
 }
 
-const syncFoldersCache = new WeakMap<RepoFileSystem, ReadonlySet<string>>();
+const entryFilesCache = new WeakMap<RepoFileSystem, { folders: ReadonlySet<string>; files: ReadonlySet<string> }>();
 
 /** A flux-instance sync of a document: `instance.sync` of the chart's values file, a HelmRelease's values, or a FluxInstance's `spec.sync`. */
 function instanceSync(doc: unknown): unknown {
@@ -79,16 +79,24 @@ function instanceSync(doc: unknown): unknown {
   return doc.kind === 'HelmRelease' && isObj(spec.values) && isObj(spec.values.instance) ? spec.values.instance.sync : undefined;
 }
 
+/** The folder a sync or Kustomization path names, unless it is a template (`${…}`, `{{…}}`). */
+function pathFolder(path: unknown): string | undefined {
+  return typeof path === 'string' && !/\$\{|\{\{/.test(path) ? joinRelative('.', path) || '.' : undefined;
+}
+
 /**
- * The folders that Flux's entry syncs, as the flux-instance values or a FluxInstance under
- * kubernetes/ or bootstrap/ name them (`instance.sync.path: kubernetes/main/flux/config`): their
- * YAML files are the entry's Kustomizations, as those of `kubernetes/flux/cluster/` are (ADR 0411).
- * A path with `${…}` or `{{…}}` is a template and names no folder.
+ * Where Flux's entry is, beside the ks.yaml files and `kubernetes/flux/cluster/` (ADR 0411):
+ * - the folders the flux-instance values or a FluxInstance under kubernetes/ or bootstrap/ sync
+ *   (`instance.sync.path: kubernetes/main/flux/config`): their YAML files are the entry's Kustomizations;
+ * - the older cluster-template's entry, a Kustomization applied by hand beside the GitRepository it
+ *   syncs and whose path holds its file (`kubernetes/flux/config/cluster.yaml`, path `./kubernetes/flux`):
+ *   that file, and the YAML files of its path folder.
  */
-function syncFolders(fs: RepoFileSystem): ReadonlySet<string> {
-  const known = syncFoldersCache.get(fs);
+function entryFiles(fs: RepoFileSystem): { folders: ReadonlySet<string>; files: ReadonlySet<string> } {
+  const known = entryFilesCache.get(fs);
   if (known) return known;
-  const out = new Set<string>();
+  const folders = new Set<string>();
+  const files = new Set<string>();
   const walk = (dir: string, depth: number): void => {
     if (depth > 8 || !fs.isDirectory(dir)) return;
     for (const e of fs.list(dir)) {
@@ -99,35 +107,43 @@ function syncFolders(fs: RepoFileSystem): ReadonlySet<string> {
         let docs: unknown[];
         try {
           const text = fs.readText(p);
-          if (!/\bsync:/.test(text)) continue;
+          if (!/\bsync:|^kind:\s*GitRepository\s*$/m.test(text)) continue;
           docs = parseYamlAll(text, { schema: 'core' });
         } catch {
           continue;
         }
+        const repos = new Set(docs.filter((d) => isObj(d) && d.kind === 'GitRepository' && isObj(d.metadata)).map((d) => String(((d as Record<string, unknown>).metadata as Record<string, unknown>).name)));
         for (const d of docs) {
           const sync = instanceSync(d);
-          const path = isObj(sync) && typeof sync.path === 'string' ? sync.path : undefined;
-          const folder = path !== undefined && !/\$\{|\{\{/.test(path) ? joinRelative('.', path) : undefined;
-          if (folder !== undefined) out.add(folder || '.');
+          const synced = isObj(sync) ? pathFolder(sync.path) : undefined;
+          if (synced !== undefined) folders.add(synced);
+          if (!isFluxKustomizationObject(d) || !isObj(d.spec) || !isObj(d.spec.sourceRef) || !repos.has(String(d.spec.sourceRef.name))) continue;
+          const own = pathFolder(d.spec.path);
+          if (own !== undefined && (own === '.' || p.startsWith(`${own}/`))) {
+            folders.add(own);
+            files.add(p);
+          }
         }
       }
     }
   };
   walk('kubernetes', 0);
   walk('bootstrap', 0);
-  syncFoldersCache.set(fs, out);
+  const out = { folders, files };
+  entryFilesCache.set(fs, out);
   return out;
 }
 
 function ksFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[], kustomizations?: string[], yamls?: string[]): string[] {
   if (depth > 8) return out;
-  const entry = dir.endsWith('flux/cluster') || syncFolders(fs).has(dir);
+  const entries = entryFiles(fs);
+  const entry = dir.endsWith('flux/cluster') || entries.folders.has(dir);
   for (const e of fs.list(dir)) {
     const p = dir === '.' ? e : `${dir}/${e}`;
     if (e.startsWith('.')) continue;
     if (fs.isDirectory(p)) ksFiles(fs, p, depth + 1, out, kustomizations, yamls);
     else {
-      if (e === 'ks.yaml' || e === 'ks.yml' || (entry && /\.ya?ml$/.test(e))) out.push(p);
+      if (e === 'ks.yaml' || e === 'ks.yml' || (entry && /\.ya?ml$/.test(e)) || entries.files.has(p)) out.push(p);
       if (KUSTOMIZATION_FILES.includes(e)) kustomizations?.push(p);
       else if (/\.ya?ml$/.test(e)) yamls?.push(p);
     }
