@@ -90,7 +90,7 @@ function pathFolder(path: unknown): string | undefined {
  *   (`instance.sync.path: kubernetes/main/flux/config`): their YAML files are the entry's Kustomizations;
  * - the older cluster-template's entry, a Kustomization applied by hand beside the GitRepository it
  *   syncs and whose path holds its file (`kubernetes/flux/config/cluster.yaml`, path `./kubernetes/flux`):
- *   that file, and the YAML files of its path folder.
+ *   the YAML files of its own folder and of its path folder.
  */
 function entryFiles(fs: RepoFileSystem): { folders: ReadonlySet<string>; files: ReadonlySet<string> } {
   const known = entryFilesCache.get(fs);
@@ -121,6 +121,8 @@ function entryFiles(fs: RepoFileSystem): { folders: ReadonlySet<string>; files: 
           const own = pathFolder(d.spec.path);
           if (own !== undefined && (own === '.' || p.startsWith(`${own}/`))) {
             folders.add(own);
+            // Its folder is applied with it (`kubectl apply --kustomize kubernetes/flux/config`: flux.yaml beside cluster.yaml).
+            folders.add(dir);
             files.add(p);
           }
         }
