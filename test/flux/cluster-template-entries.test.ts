@@ -230,3 +230,21 @@ test('helmfile-flux: one cluster of the older template with a helmfile bootstrap
     removeTree(dir);
   }
 });
+
+test('helmfile-flux: a Flux Kustomization in a file of another name that a kustomization lists beside the ks.yaml files (grafana-ks.yaml) is read', async () => {
+  const files = Object.fromEntries(Object.entries(repo()).filter(([f]) => f.startsWith('kubernetes/main/')));
+  files['kubernetes/bootstrap/helmfile.yaml'] = 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/example/cilium\n    version: 1.0.0\n';
+  files['kubernetes/main/apps/kustomization.yaml'] = 'resources:\n  - ./default/web/ks.yaml\n  - ./default/web/grafana-ks.yaml\n';
+  files['kubernetes/main/apps/default/web/grafana-ks.yaml'] = webKs('main').replace('name: web\n', 'name: web-grafana\n');
+  const dir = writeTree(files);
+  try {
+    const r = await cli(['plan', '--repo', dir, '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const p = JSON.parse(r.stdout) as PlanJson;
+    assert.equal(p.layout, 'helmfile-flux');
+    assert.deepEqual(p.findings.filter((f) => f.code === 'flux-kustomization-not-read'), []);
+    assert.ok(p.clusters[0]!.apps.some((a) => a.name === 'flux:flux-system/web-grafana'), JSON.stringify(p.clusters[0]!.apps.map((a) => a.name)));
+  } finally {
+    removeTree(dir);
+  }
+});

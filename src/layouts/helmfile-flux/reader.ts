@@ -1274,29 +1274,33 @@ function toKustomization(raw: RawKs, v: Record<string, unknown>): FluxKustomizat
 function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomization[]; yamls: string[]; index: RepoConfigIndex } {
   const kustomizationFiles: string[] = [];
   const yamls: string[] = [];
-  const files = fs.isDirectory('kubernetes') ? ksFiles(fs, 'kubernetes', 0, [], kustomizationFiles, yamls) : [];
+  const ks = fs.isDirectory('kubernetes') ? ksFiles(fs, 'kubernetes', 0, [], kustomizationFiles, yamls) : [];
   const index = new RepoConfigIndex(fs, () => yamls);
   const chains = listingChains(fs, kustomizationFiles, findings);
-  const raws: RawKs[] = [];
-  for (const f of files) readKsDocs(fs, f, findings, chains.get(f), raws);
-  findings.push(...notEmulated(raws.flatMap((r) => (chains.has(r.file) ? [chains.get(r.file)!] : []))));
-  // Flux Kustomizations in files this layout does not read (not ks.yaml, not kubernetes/flux/cluster or the entry's sync folder):
-  // named, so that a plan that leaves them out says so.
-  const read = new Set(files);
-  const unread = yamls.filter((f) => {
-    if (read.has(f) || f.startsWith('kubernetes/components/')) return false;
+  const holdsKustomization = (f: string): boolean => {
     try {
       const t = fs.readText(f);
       return /^apiVersion:\s*kustomize\.toolkit\.fluxcd\.io\//m.test(t) && /^kind:\s*Kustomization\s*$/m.test(t);
     } catch {
       return false;
     }
-  });
+  };
+  // A file of another name that a kustomization lists beside the ks.yaml files (`./teslamate/grafana-ks.yaml`)
+  // is applied by the same build: read it as one of them.
+  const known = new Set(ks);
+  const files = [...ks, ...yamls.filter((f) => !known.has(f) && chains.has(f) && !f.startsWith('kubernetes/components/') && holdsKustomization(f))];
+  const raws: RawKs[] = [];
+  for (const f of files) readKsDocs(fs, f, findings, chains.get(f), raws);
+  findings.push(...notEmulated(raws.flatMap((r) => (chains.has(r.file) ? [chains.get(r.file)!] : []))));
+  // Flux Kustomizations in files this layout does not read (not ks.yaml, not listed by a kustomization, not kubernetes/flux/cluster
+  // or the entry's folders): named, so that a plan that leaves them out says so.
+  const read = new Set(files);
+  const unread = yamls.filter((f) => !read.has(f) && !f.startsWith('kubernetes/components/') && holdsKustomization(f));
   if (unread.length) {
     findings.push({
       severity: 'warning',
       code: 'flux-kustomization-not-read',
-      message: `${unread.length} file${unread.length === 1 ? '' : 's'} with Flux Kustomizations ${unread.length === 1 ? 'is' : 'are'} not read by the helmfile + Flux layout (it reads ks.yaml files, kubernetes/flux/cluster/ and the folder the flux-instance syncs): ${unread.slice(0, 5).join(', ')}${unread.length > 5 ? ', …' : ''}`,
+      message: `${unread.length} file${unread.length === 1 ? '' : 's'} with Flux Kustomizations ${unread.length === 1 ? 'is' : 'are'} not read by the helmfile + Flux layout (it reads ks.yaml files, the files a kustomization lists, kubernetes/flux/cluster/ and the entry's folders): ${unread.slice(0, 5).join(', ')}${unread.length > 5 ? ', …' : ''}`,
       file: unread[0]!,
       line: 1,
       hint: 'plan, render and validate leave these Kustomizations out; name them ks.yaml, or read this repository another way',
