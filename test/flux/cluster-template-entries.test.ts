@@ -14,6 +14,21 @@ import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
 const sopsBlock = 'sops:\n  age:\n    - recipient: age1example\n      enc: |\n        -----BEGIN AGE ENCRYPTED FILE-----\n        -----END AGE ENCRYPTED FILE-----\n  lastmodified: "2026-01-01T00:00:00Z"\n  mac: ENC[AES256_GCM,data:abc,type:str]\n  encrypted_regex: ^(data|stringData)$\n  version: 3.9.0\n';
 
+/** A Flux Kustomization `name` in flux-system of the GitRepository home-kubernetes at `path`; `extra` continues its spec. */
+const homeKs = (name: string, path: string, extra = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: ${name}
+  namespace: flux-system
+spec:
+  interval: 30m
+  path: ${path}
+  prune: true
+  sourceRef:
+    kind: GitRepository
+    name: home-kubernetes
+${extra}`;
+
 const clusterYaml = (c: string) => `---
 apiVersion: source.toolkit.fluxcd.io/v1
 kind: GitRepository
@@ -26,40 +41,10 @@ spec:
     branch: main
   url: https://example.org/home-ops.git
 ---
-apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: cluster
-  namespace: flux-system
-spec:
-  interval: 30m
-  path: ./kubernetes/${c}/flux
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: home-kubernetes
-  postBuild:
-    substituteFrom:
-      - kind: ConfigMap
-        name: cluster-settings
-      - kind: Secret
-        name: cluster-secrets
-`;
+${homeKs('cluster', `./kubernetes/${c}/flux`, '  postBuild:\n    substituteFrom:\n      - kind: ConfigMap\n        name: cluster-settings\n      - kind: Secret\n        name: cluster-secrets\n')}`;
 
 /** cluster-apps: every Kustomization it applies gets the cluster's variables through its patches. */
-const appsYaml = (c: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: cluster-apps
-  namespace: flux-system
-spec:
-  interval: 30m
-  path: ./kubernetes/${c}/apps
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: home-kubernetes
-  postBuild:
+const appsYaml = (c: string) => homeKs('cluster-apps', `./kubernetes/${c}/apps`, `  postBuild:
     substituteFrom:
       - kind: ConfigMap
         name: cluster-settings
@@ -79,22 +64,9 @@ spec:
       target:
         group: kustomize.toolkit.fluxcd.io
         kind: Kustomization
-`;
+`);
 
-const webKs = (c: string) => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: web
-  namespace: flux-system
-spec:
-  interval: 30m
-  path: ./kubernetes/${c}/apps/default/web/app
-  prune: true
-  targetNamespace: default
-  sourceRef:
-    kind: GitRepository
-    name: home-kubernetes
-`;
+const webKs = (c: string) => homeKs('web', `./kubernetes/${c}/apps/default/web/app`, '  targetNamespace: default\n');
 
 /** Two clusters of the older template's shape, main and storage. */
 function repo(): Record<string, string> {
@@ -157,60 +129,17 @@ test('flux entries: an older cluster-template entry builds its children with the
   }
 });
 
-test('helmfile-flux: the folder that the flux-instance values sync (instance.sync.path: kubernetes/main/flux/config) is read for its Kustomizations, whatever its name', async () => {
-  const files: Record<string, string> = {
-    'kubernetes/main/bootstrap/helmfile.yaml': 'releases:\n  - name: flux-instance\n    namespace: flux-system\n    chart: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance\n    version: 0.13.0\n    values:\n      - ../apps/flux-system/flux-operator/instance/helm-values.yaml\n',
-    'kubernetes/main/apps/flux-system/flux-operator/instance/helm-values.yaml': 'instance:\n  sync:\n    kind: GitRepository\n    name: flux-system\n    url: https://example.org/home-ops.git\n    ref: refs/heads/main\n    path: kubernetes/main/flux/config\n',
-    'kubernetes/main/flux/config/cluster.yaml': `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: cluster-apps
-  namespace: flux-system
-spec:
-  interval: 30m
-  path: ./kubernetes/main/apps
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-  patches:
-    - patch: |-
-        apiVersion: kustomize.toolkit.fluxcd.io/v1
-        kind: Kustomization
-        metadata:
-          name: not-used
-        spec:
-          postBuild:
-            substitute:
-              CLUSTER: main
-      target:
-        kind: Kustomization
-`,
-    'kubernetes/main/apps/default/web/ks.yaml': webKs('main').replace('  targetNamespace: default\n', ''),
-    'kubernetes/main/apps/default/web/app/kustomization.yaml': 'resources:\n  - ./cm.yaml\n',
-    'kubernetes/main/apps/default/web/app/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  namespace: default\n',
+/** Cluster main of `repo()` with a helmfile bootstrap (kubernetes/bootstrap/helmfile.yaml), and `extra` files. */
+function mainWithHelmfile(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...Object.fromEntries(Object.entries(repo()).filter(([f]) => f.startsWith('kubernetes/main/'))),
+    'kubernetes/bootstrap/helmfile.yaml': 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/example/cilium\n    version: 1.0.0\n',
+    ...extra,
   };
-  const dir = writeTree(files);
-  try {
-    const r = await cli(['plan', '--repo', dir, '-o', 'json']);
-    assert.equal(r.code, 0, r.stderr + r.stdout);
-    const p = JSON.parse(r.stdout) as PlanJson;
-    assert.deepEqual(p.findings.filter((f) => f.code === 'flux-kustomization-not-read'), []);
-    assert.ok(p.clusters[0]!.apps.some((a) => a.name === 'flux:flux-system/cluster-apps'), JSON.stringify(p.clusters[0]!.apps));
-    const out = join(dir, 'out');
-    const rr = await cli(['render', '--repo', dir, '--out', out]);
-    assert.equal(rr.code, 0, rr.stderr);
-    const web = readdirSync(out, { recursive: true }).map(String).find((f) => f.endsWith('flux_flux-system_web.yaml'));
-    assert.ok(web);
-    assert.match(readFileSync(join(out, web), 'utf8'), /CLUSTER: main/);
-  } finally {
-    removeTree(dir);
-  }
-});
+}
 
-test('helmfile-flux: one cluster of the older template with a helmfile bootstrap reads the entry file and its path folder, so the children get cluster-apps\' patches and variables', async () => {
-  const files = Object.fromEntries(Object.entries(repo()).filter(([f]) => f.startsWith('kubernetes/main/')));
-  files['kubernetes/bootstrap/helmfile.yaml'] = 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/example/cilium\n    version: 1.0.0\n';
+/** helmfile-flux reads `apps` with no file of Flux Kustomizations left unread, and render gives web cluster-apps' patches. */
+async function readByHelmfileFlux(files: Record<string, string>, apps: string[]): Promise<void> {
   const dir = writeTree(files);
   try {
     const r = await cli(['plan', '--repo', dir, '-o', 'json']);
@@ -219,7 +148,7 @@ test('helmfile-flux: one cluster of the older template with a helmfile bootstrap
     assert.equal(p.layout, 'helmfile-flux');
     assert.deepEqual(p.findings.filter((f) => f.code === 'flux-kustomization-not-read'), []);
     const names = p.clusters[0]!.apps.map((a) => a.name);
-    for (const n of ['flux:flux-system/cluster', 'flux:flux-system/cluster-apps', 'flux:flux-system/web']) assert.ok(names.includes(n), names.join(' '));
+    for (const n of apps) assert.ok(names.includes(n), `${n} not in ${names.join(' ')}`);
     const out = join(dir, 'out');
     const rr = await cli(['render', '--repo', dir, '--out', out]);
     assert.equal(rr.code, 0, rr.stderr);
@@ -229,22 +158,30 @@ test('helmfile-flux: one cluster of the older template with a helmfile bootstrap
   } finally {
     removeTree(dir);
   }
+}
+
+test('helmfile-flux: the folder that the flux-instance values sync (instance.sync.path: kubernetes/main/flux/config) is read for its Kustomizations, whatever its name', async () => {
+  const files = mainWithHelmfile({
+    'kubernetes/main/bootstrap/helmfile.yaml': 'releases:\n  - name: flux-instance\n    namespace: flux-system\n    chart: oci://ghcr.io/controlplaneio-fluxcd/charts/flux-instance\n    version: 0.13.0\n    values:\n      - ../apps/flux-system/flux-operator/instance/helm-values.yaml\n',
+    'kubernetes/main/apps/flux-system/flux-operator/instance/helm-values.yaml': 'instance:\n  sync:\n    kind: GitRepository\n    name: flux-system\n    url: https://example.org/home-ops.git\n    ref: refs/heads/main\n    path: kubernetes/main/flux/config\n',
+    // The entry is the flux-instance's sync: cluster-apps is in the synced folder, and no Kustomization applies itself.
+    'kubernetes/main/flux/config/cluster.yaml': appsYaml('main'),
+  });
+  delete files['kubernetes/bootstrap/helmfile.yaml'];
+  delete files['kubernetes/main/flux/apps.yaml'];
+  await readByHelmfileFlux(files, ['flux:flux-system/cluster-apps', 'flux:flux-system/web']);
+});
+
+test('helmfile-flux: one cluster of the older template with a helmfile bootstrap reads the entry file and its path folder, so the children get cluster-apps\' patches and variables', async () => {
+  await readByHelmfileFlux(mainWithHelmfile(), ['flux:flux-system/cluster', 'flux:flux-system/cluster-apps', 'flux:flux-system/web']);
 });
 
 test('helmfile-flux: a Flux Kustomization in a file of another name that a kustomization lists beside the ks.yaml files (grafana-ks.yaml) is read', async () => {
-  const files = Object.fromEntries(Object.entries(repo()).filter(([f]) => f.startsWith('kubernetes/main/')));
-  files['kubernetes/bootstrap/helmfile.yaml'] = 'releases:\n  - name: cilium\n    namespace: kube-system\n    chart: oci://ghcr.io/example/cilium\n    version: 1.0.0\n';
-  files['kubernetes/main/apps/kustomization.yaml'] = 'resources:\n  - ./default/web/ks.yaml\n  - ./default/web/grafana-ks.yaml\n';
-  files['kubernetes/main/apps/default/web/grafana-ks.yaml'] = webKs('main').replace('name: web\n', 'name: web-grafana\n');
-  const dir = writeTree(files);
-  try {
-    const r = await cli(['plan', '--repo', dir, '-o', 'json']);
-    assert.equal(r.code, 0, r.stderr + r.stdout);
-    const p = JSON.parse(r.stdout) as PlanJson;
-    assert.equal(p.layout, 'helmfile-flux');
-    assert.deepEqual(p.findings.filter((f) => f.code === 'flux-kustomization-not-read'), []);
-    assert.ok(p.clusters[0]!.apps.some((a) => a.name === 'flux:flux-system/web-grafana'), JSON.stringify(p.clusters[0]!.apps.map((a) => a.name)));
-  } finally {
-    removeTree(dir);
-  }
+  await readByHelmfileFlux(
+    mainWithHelmfile({
+      'kubernetes/main/apps/kustomization.yaml': 'resources:\n  - ./default/web/ks.yaml\n  - ./default/web/grafana-ks.yaml\n',
+      'kubernetes/main/apps/default/web/grafana-ks.yaml': webKs('main').replace('name: web\n', 'name: web-grafana\n'),
+    }),
+    ['flux:flux-system/web', 'flux:flux-system/web-grafana'],
+  );
 });
