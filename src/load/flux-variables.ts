@@ -22,7 +22,7 @@ export interface FluxVariables {
   secret: Set<string>;
   /** `Kind/name` of sources that could not be read, with why. */
   unresolved: { source: string; reason: string }[];
-  /** True when Flux substitutes at all (some variable is defined, or a source is unresolved). */
+  /** True when Flux substitutes at all (some variable is defined, a source is unresolved, or `substituteStrategy: Always`). */
   active: boolean;
 }
 
@@ -170,6 +170,8 @@ export interface FluxBuildScope {
   spokes?: ReadonlyMap<string, string>;
   /** Whether a GitRepository is this repository, by the rule the layout applies to Kustomizations (ADR 0380): HelmRelease charts use it too (0393). */
   thisRepository?: (name: string, namespace: string) => boolean;
+  /** kustomize-controller's StrictPostBuildSubstitutions gate on the cluster (ADR 0411): an unset variable without a default fails the build. */
+  strictSubstitution?: boolean;
 }
 const scopesByRoot = new Map<string, Map<string, FluxBuildScope>>();
 const scopeKey = (cluster: string, manifest: object) => `${cluster}\n${JSON.stringify(manifest)}`;
@@ -239,7 +241,7 @@ export function fluxVariables(kustomization: Record<string, unknown>, index: Con
       secret.delete(k);
     }
   }
-  return { vars, secret, unresolved, active: Object.keys(vars).length > 0 || unresolved.length > 0 };
+  return { vars, secret, unresolved, active: Object.keys(vars).length > 0 || unresolved.length > 0 || post.substituteStrategy === 'Always' };
 }
 
 /**

@@ -4,7 +4,8 @@
  * rule for rule (docs/adr/0393). This is not fleetplan's strict substitution (model/substitute.ts):
  * Flux's own rules apply to what Flux applies.
  *
- *   ${VAR}                            the value; an unset VAR is the empty string (Flux's non-strict default)
+ *   ${VAR}                            the value; an unset VAR is the empty string, or an error with
+ *                                     kustomize-controller's StrictPostBuildSubstitutions gate (`mode.strict`)
  *   ${VAR:=d} ${VAR:-d} ${VAR=d} ${VAR:?d} ${VAR:+d}
  *                                     all `d` when the value is empty (d may hold ${...}); `${VAR-d}`,
  *                                     `${VAR?d}`, `${VAR+d}` are parse errors in Flux, and here
@@ -508,14 +509,25 @@ function applyFunc(name: string, v: string, args: string[]): string {
 
 const DEFAULT_OPS = new Set(['', '=', ':=', ':-', ':?', ':+']);
 
+/** envsubst's isDefaultOp: the operators that supply a value for an unset variable (strict mode leaves them alone). */
+const UNSET_OPS = new Set(['-', '+', '=', '?', ':-', ':+', ':=', ':?']);
+
+/** How unset variables are treated: kustomize-controller's StrictPostBuildSubstitutions feature gate. */
+export interface FluxSubstituteMode {
+  /** The gate on: an unset variable read bare or through a transformation fails, as envsubst's strict mode ("variable not set (strict mode)"). */
+  strict?: boolean;
+  /** The gate off: collects those variables (each becomes the empty string). */
+  unset?: Set<string>;
+}
+
 /**
  * Evaluates `text` with `lookup` (undefined = unset, which Flux treats as empty). `used` collects
  * every variable name read, in order of first use. `opaque` names variables whose lookup is a
  * stand-in for a value fleetplan does not print (a Secret's redaction marker): an operator on them
  * (length, case, substring, replace, trim) gives the stand-in unchanged, not a result computed
- * from the marker's own letters.
+ * from the marker's own letters. `mode`: strict substitution, or where to collect unset variables.
  */
-export function fluxSubstitute(text: string, lookup: (name: string) => string | undefined, used?: Set<string>, opaque?: (name: string) => boolean): string {
+export function fluxSubstitute(text: string, lookup: (name: string) => string | undefined, used?: Set<string>, opaque?: (name: string) => boolean, mode?: FluxSubstituteMode): string {
   if (!text.includes('$')) return text;
   const root = new Parser(text).parseAny();
   const evaluate = (n: Node | undefined): string => {
@@ -525,7 +537,12 @@ export function fluxSubstitute(text: string, lookup: (name: string) => string | 
     try {
       const args = n.args.map(evaluate);
       used?.add(n.param);
-      const v = lookup(n.param) ?? '';
+      const found = lookup(n.param);
+      if (found === undefined && !UNSET_OPS.has(n.name)) {
+        if (mode?.strict) throw new FluxSubstituteError(`variable not set (strict mode): "${n.param}"`, n.at ?? 0);
+        mode?.unset?.add(n.param);
+      }
+      const v = found ?? '';
       return opaque?.(n.param) === true && !DEFAULT_OPS.has(n.name) ? v : applyFunc(n.name, v, args);
     } catch (e) {
       if (n.expr === undefined || !(e instanceof FluxSubstituteError)) throw e;

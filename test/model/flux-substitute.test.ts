@@ -127,3 +127,17 @@ test('flux substitution: an operator on a redacted Secret value gives the redact
   assert.equal(fluxSubstitute('${#DOMAIN}|${DOMAIN/./-}|${DOMAIN,,}|${DOMAIN:=x}|${DOMAIN}', marker, undefined, secret), 'REDACTED_SECRET_DOMAIN|REDACTED_SECRET_DOMAIN|REDACTED_SECRET_DOMAIN|REDACTED_SECRET_DOMAIN|REDACTED_SECRET_DOMAIN');
   assert.equal(fluxSubstitute('${#DOMAIN}', marker), '22');
 });
+
+test('flux substitution: strict mode (StrictPostBuildSubstitutions) fails on an unset variable read bare or through a transformation, not through a default operator', () => {
+  const strict = { strict: true };
+  for (const input of ['${NOPE}', '${#NOPE}', '${NOPE^^}', '${NOPE/a/b}', '${NOPE:1}', 'x: ${APP:=${NOPE}}']) {
+    assert.throws(() => fluxSubstitute(input, lookup, undefined, undefined, strict), (e: unknown) => e instanceof FluxSubstituteError && /variable not set \(strict mode\): "NOPE"/.test(e.message), input);
+  }
+  assert.equal(fluxSubstitute('${NOPE:=a}/${NOPE:-b}/${NOPE:?c}/${NOPE:+d}/${NOPE=e}/${EMPTY}/${APP}', lookup, undefined, undefined, strict), 'a/b/c/d/e//sonarr');
+});
+
+test('flux substitution: without strict mode the unset variables read bare or through a transformation are collected, defaults are not', () => {
+  const unset = new Set<string>();
+  assert.equal(fluxSubstitute('${NOPE}|${#GONE}|${MISSING:=x}|${EMPTY}|${APP}', lookup, undefined, undefined, { unset }), '|0|x||sonarr');
+  assert.deepEqual([...unset], ['NOPE', 'GONE']);
+});

@@ -25,6 +25,7 @@ import { clone } from '../../model/merge.js';
 import { KUSTOMIZATION_FILES, applyPatches } from '../helmfile-flux/listing.js';
 import type { ListingPatch } from '../helmfile-flux/listing.js';
 import { readDocs } from '../helmfile-flux/reader.js';
+import { fluxSourceIgnored } from '../../model/flux-source-ignore.js';
 
 type Obj = Record<string, unknown>;
 
@@ -66,8 +67,9 @@ function generatedResources(fs: RepoFileSystem, dir: string): string[] {
     if (depth > 12) return;
     // filepath.Walk: lexical order.
     for (const e of [...fs.list(d)].sort()) {
-      if (e.startsWith('.')) continue;
       const p = join(d, e);
+      // What source-controller leaves out of the artifact (`.sops.yaml`, `.github/`, …); other dot files are Flux's to build.
+      if (fluxSourceIgnored(p)) continue;
       if (fs.isDirectory(p)) {
         if (findKustomizationFile(fs, p)) out.push(p);
         else walk(p, depth + 1);

@@ -31,6 +31,9 @@ import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../..
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
 import { resourceSetsNotRead } from './resourceset.js';
+
+import { strictSubstitutions } from './feature-gates.js';
+import type { StrictGate } from './feature-gates.js';
 import { sameRepository } from '../../model/git-url.js';
 import { checkedOutRef, gitRefText, originURL } from '../../load/repository-origin.js';
 import type { Built, BuildContext } from './build.js';
@@ -114,6 +117,33 @@ function instanceEntry(fs: RepoFileSystem, f: string, text: string): { entry: Bu
   return { entry: { obj: k, file: f, locate: doc.locate }, implied: `the Kustomization flux-operator generates from ${what}, path ${String(sync.path)}`, source: { ...(str(sync.url) !== undefined ? { url: str(sync.url)! } : {}), ...(str(sync.ref) !== undefined ? { ref: str(sync.ref)! } : {}), declared: `${what} in ${f}` } };
 }
 
+/**
+ * The older flux-cluster-template's entry (ADR 0411): a Flux Kustomization applied by hand
+ * (`kubectl apply --kustomize kubernetes/<cluster>/flux/config`) beside the GitRepository it syncs,
+ * in the same file, whose path holds that file (it then manages itself, as flux-system does).
+ */
+function selfAppliedEntry(fs: RepoFileSystem, f: string, text: string): { entry: Built; implied: string } | undefined {
+  if (!/^kind:\s*GitRepository\s*$/m.test(text) || !/^kind:\s*Kustomization\s*$/m.test(text)) return undefined;
+  const docs = readDocs(fs, f, []);
+  const repos = new Set(docs.filter((d) => isObj(d.value) && d.value.kind === 'GitRepository' && /^source\.toolkit\.fluxcd\.io\//.test(String(d.value.apiVersion))).map((d) => `${str(metaOf(d.value as Obj).namespace) ?? ''}/${str(metaOf(d.value as Obj).name) ?? ''}`));
+  for (const d of docs) {
+    if (!isFluxKustomization(d.value)) continue;
+    const k = d.value;
+    const ref = isObj(k.spec) && isObj(k.spec.sourceRef) ? k.spec.sourceRef : undefined;
+    if (!ref || (str(ref.kind) ?? 'GitRepository') !== 'GitRepository') continue;
+    const ns = str(ref.namespace) ?? str(k.metadata.namespace) ?? '';
+    const path = specPath(k);
+    if (!repos.has(`${ns}/${str(ref.name) ?? ''}`) || path === undefined || !within(f, path)) continue;
+    return { entry: { obj: k, file: f, locate: d.locate }, implied: `applied by hand with the GitRepository ${ns}/${String(ref.name)} beside it, and applies itself from its path ${path}` };
+  }
+  return undefined;
+}
+
+/** True when repository file `f` is under folder `dir` (`.` holds every file). */
+function within(f: string, dir: string): boolean {
+  return dir === '.' || f.startsWith(`${dir}/`);
+}
+
 function readTextOrUndefined(fs: RepoFileSystem, f: string): string | undefined {
   try {
     return fs.readText(f);
@@ -174,6 +204,7 @@ function entriesAnywhere(fs: RepoFileSystem): ClusterEntry[] {
   const kustomizations: { entry: Built; implied?: string }[] = [];
   const instances: { entry: Built; implied?: string }[] = [];
   const placeholders: { entry: Built; implied?: string }[] = [];
+  const selfApplied: { entry: Built; implied?: string }[] = [];
   for (const f of repositoryYamlFiles(fs, '.', 0, [])) {
     const text = readTextOrUndefined(fs, f);
     if (text !== undefined && (f === 'flux-system/gotk-sync.yaml' || f.endsWith('/flux-system/gotk-sync.yaml')) && !bootstrapEntry(fs, f, text)) {
@@ -187,17 +218,23 @@ function entriesAnywhere(fs: RepoFileSystem): ClusterEntry[] {
     if (k) kustomizations.push({ entry: k });
     else {
       const i = instanceEntry(fs, f, text);
+      const own = i ? undefined : selfAppliedEntry(fs, f, text);
       if (i) instances.push(i);
+      else if (own) selfApplied.push(own);
     }
   }
+  // A self-applied Kustomization inside the path of another entry is one of that entry's objects, not an entry.
+  const entries = [...kustomizations, ...instances];
+  const paths = entries.map((c) => specPath(c.entry.obj));
+  entries.push(...selfApplied.filter((c) => !paths.some((p) => p !== undefined && p !== specPath(c.entry.obj) && within(c.entry.file, p))));
   const byPath = new Map<string, { entry: Built; implied?: string }>();
-  for (const c of kustomizations.length || instances.length ? [...kustomizations, ...instances] : placeholders) {
+  for (const c of entries.length ? entries : placeholders) {
     const p = specPath(c.entry.obj);
     if (p !== undefined && !byPath.has(p)) byPath.set(p, c);
   }
-  const paths = [...byPath.keys()];
-  const names = entryNames(paths);
-  return paths.map((p, i) => ({ cluster: names[i]!, dir: p, ...byPath.get(p)! })).sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
+  const found = [...byPath.keys()];
+  const names = entryNames(found);
+  return found.map((p, i) => ({ cluster: names[i]!, dir: p, ...byPath.get(p)! })).sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
 }
 
 /**
@@ -378,6 +415,8 @@ interface ClusterRead {
   nodes: Node[];
   objects: Built[];
   findings: Finding[];
+  /** kustomize-controller's StrictPostBuildSubstitutions on this cluster (feature-gates.ts). */
+  gate: StrictGate;
   /** Whether the GitRepository `namespace/name` is this repository: the entry's source, or one of the same URL and ref (ADR 0380, for charts too: 0393). */
   thisRepository: (name: string, namespace: string) => boolean;
 }
@@ -425,7 +464,7 @@ function sameGitSource(fs: RepoFileSystem, e: ClusterEntry, objects: readonly Bu
 }
 
 /** One pass over a cluster: the entry's build, then every Kustomization it applies, breadth first. */
-function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): ClusterRead {
+function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup, gate: StrictGate): ClusterRead {
   const findings: Finding[] = [];
   const ctx: BuildContext = { fs, findings, reported: new Set() };
   const rootObj = e.entry.obj;
@@ -508,20 +547,25 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
         hint: 'the values exist only in the cluster; plan and render show ${...} where Flux would put them',
       });
     }
+    // Variables left unset without the strict gate: each object that reads one, for one warning per Kustomization.
+    const unsetIn: { names: Set<string>; b: Built }[] = [];
     for (const b of built) {
       let o = b.obj;
       const m = metaOf(o);
       const flag = 'kustomize.toolkit.fluxcd.io/substitute';
       const disabled = (isObj(m.labels) && m.labels[flag] === 'disabled') || (isObj(m.annotations) && m.annotations[flag] === 'disabled');
       if (vars.active && !vars.unresolved.length && !disabled) {
+        const unset = new Set<string>();
         try {
           // A value from a Secret is never printed (ADR 0191). kustomize-controller substitutes in
           // kustomize's output and reads the text with go-yaml v2 (ADR 0389): `${X}` set to `on` is true.
-          const text = fluxSubstitute(dumpYaml(o, { schema: 'kubernetes' }), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v]), undefined, (v) => vars.secret.has(v));
+          const text = fluxSubstitute(dumpYaml(o, { schema: 'kubernetes' }), (v) => (vars.secret.has(v) ? `REDACTED_SECRET_${v}` : vars.vars[v]), undefined, (v) => vars.secret.has(v), gate.strict ? { strict: true } : { unset });
           const back = parseYamlAll(text, { schema: 'kubernetes' })[0];
           if (isObj(back)) o = back;
+          if (unset.size) unsetIn.push({ names: unset, b });
         } catch (err) {
-          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: fluxSubstitutionHint(err) });
+          const strictNote = gate.strict && err instanceof FluxSubstituteError && !err.notEvaluated && /strict mode/.test(err.message) ? ` (${gate.why})` : '';
+          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}${strictNote}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: strictNote ? 'define the variable in substitute or a substituteFrom source, give it a default (${NAME:=value}), or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled' : fluxSubstitutionHint(err) });
         }
       }
       const applied: Built = { ...b, obj: o };
@@ -555,19 +599,33 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup): 
       nodes.set(id, child);
       queue.push(child);
     }
+    if (unsetIn.length) {
+      const first = unsetIn[0]!.b;
+      const names = [...new Set(unsetIn.flatMap((u) => [...u.names]))];
+      findings.push({
+        severity: 'warning',
+        code: 'flux-substitution-unset',
+        message: `Kustomization ${n.id} substitutes ${names.map((v) => `\${${v}}`).join(', ')}, which none of its variables defines, in ${unsetIn.map((u) => `${String(u.b.obj.kind)} ${String(metaOf(u.b.obj).name)} (${u.b.file})`).join(', ')}: kustomize-controller writes an empty string there (${gate.why})`,
+        file: first.file,
+        line: first.locate(['metadata', 'name']).line,
+        hint: 'define the variable in postBuild.substitute or a substituteFrom source, give it a default (${NAME:=value}), write $${NAME} for a literal, or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled',
+      });
+    }
   }
-  return { nodes: [...nodes.values()], objects, findings, thisRepository: (name, namespace) => name === self.name || name === 'flux-system' || sameGitSource(fs, e, objects, self, name, namespace) === true };
+  return { nodes: [...nodes.values()], objects, findings, gate, thisRepository: (name, namespace) => name === self.name || name === 'flux-system' || sameGitSource(fs, e, objects, self, name, namespace) === true };
 }
 
 /** A cluster read to a fixed point: substitution sources are what the cluster's own Kustomizations apply. */
 function readCluster(fs: RepoFileSystem, e: ClusterEntry): ClusterRead {
   let scope = new ClusterObjects([]);
-  let read = walkCluster(fs, e, scope);
+  // The StrictPostBuildSubstitutions gate is read from what the cluster applies (its Flux installation), as the sources are.
+  let read = walkCluster(fs, e, scope, strictSubstitutions([]));
   for (let i = 0; i < 4; i++) {
     const next = new ClusterObjects(read.objects);
-    if (next.signature() === scope.signature()) break;
+    const gate = strictSubstitutions(read.objects);
+    if (next.signature() === scope.signature() && gate.why === read.gate.why) break;
     scope = next;
-    read = walkCluster(fs, e, scope);
+    read = walkCluster(fs, e, scope, gate);
   }
   return read;
 }
@@ -765,7 +823,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
     }
     // render --leaves builds each Kustomization with this cluster's objects and mapped paths.
     const lookup = new ClusterObjects(read.objects);
-    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, thisRepository: read.thisRepository, ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
+    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, thisRepository: read.thisRepository, strictSubstitution: read.gate.strict, ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
     const byId = new Map(read.nodes.map((n) => [n.id, n]));
     const deps = (n: Node) => ks.get(n)!.dependsOn.map((d) => byId.get(`${d.namespace ?? ks.get(n)!.namespace}/${d.name}`)).filter((x): x is Node => x !== undefined);
     const depth = depths(read.nodes, (n) => [...deps(n), ...(n.parent ? [n.parent] : [])]);

@@ -198,11 +198,22 @@ function matches(pattern: unknown, value: string | undefined): boolean {
   }
 }
 
+/**
+ * A Kubernetes label (or annotation) selector over `labels`, as apimachinery's labels.Parse reads
+ * it: `k`, `!k`, `k=v`, `k==v`, `k!=v` (true without k), `k in (a,b)`, `k notin (a,b)` (true
+ * without k); terms joined by commas outside parentheses.
+ */
 function labelsMatch(selector: unknown, labels: unknown): boolean {
   if (typeof selector !== 'string' || selector.trim() === '') return true;
   const l = isObj(labels) ? labels : {};
-  return selector.split(',').every((term) => {
+  return (selector.match(/(?:[^,(]|\([^)]*\))+/g) ?? []).every((term) => {
     const t = term.trim();
+    const set = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(t);
+    if (set) {
+      const has = Object.hasOwn(l, set[1]!);
+      const inSet = has && set[3]!.split(',').map((v) => v.trim()).includes(String(l[set[1]!]));
+      return set[2] === 'in' ? inSet : !inSet;
+    }
     const ne = /^([^!=]+)!=(.*)$/.exec(t);
     if (ne) return String(l[ne[1]!.trim()] ?? '') !== ne[2]!.trim();
     const eq = /^([^=]+)==?(.*)$/.exec(t);

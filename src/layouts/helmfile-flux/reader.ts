@@ -84,14 +84,84 @@ export function stateValuesOfFiles(fs: RepoFileSystem, files: readonly string[],
   };
 }
 
+const entryFilesCache = new WeakMap<RepoFileSystem, { folders: ReadonlySet<string>; files: ReadonlySet<string> }>();
+
+/** A flux-instance sync of a document: `instance.sync` of the chart's values file, a HelmRelease's values, or a FluxInstance's `spec.sync`. */
+function instanceSync(doc: unknown): unknown {
+  if (!isObj(doc)) return undefined;
+  if (isObj(doc.instance)) return doc.instance.sync;
+  const spec = isObj(doc.spec) ? doc.spec : {};
+  if (doc.kind === 'FluxInstance') return spec.sync;
+  return doc.kind === 'HelmRelease' && isObj(spec.values) && isObj(spec.values.instance) ? spec.values.instance.sync : undefined;
+}
+
+/** The folder a sync or Kustomization path names, unless it is a template (`${…}`, `{{…}}`). */
+function pathFolder(path: unknown): string | undefined {
+  return typeof path === 'string' && !/\$\{|\{\{/.test(path) ? joinRelative('.', path) || '.' : undefined;
+}
+
+/**
+ * Where Flux's entry is, beside the ks.yaml files and `kubernetes/flux/cluster/` (ADR 0411):
+ * - the folders the flux-instance values or a FluxInstance under kubernetes/ or bootstrap/ sync
+ *   (`instance.sync.path: kubernetes/main/flux/config`): their YAML files are the entry's Kustomizations;
+ * - the older cluster-template's entry, a Kustomization applied by hand beside the GitRepository it
+ *   syncs and whose path holds its file (`kubernetes/flux/config/cluster.yaml`, path `./kubernetes/flux`):
+ *   the YAML files of its own folder and of its path folder.
+ */
+function entryFiles(fs: RepoFileSystem): { folders: ReadonlySet<string>; files: ReadonlySet<string> } {
+  const known = entryFilesCache.get(fs);
+  if (known) return known;
+  const folders = new Set<string>();
+  const files = new Set<string>();
+  const walk = (dir: string, depth: number): void => {
+    if (depth > 8 || !fs.isDirectory(dir)) return;
+    for (const e of fs.list(dir)) {
+      if (e.startsWith('.')) continue;
+      const p = `${dir}/${e}`;
+      if (fs.isDirectory(p)) walk(p, depth + 1);
+      else if (/\.ya?ml$/.test(e)) {
+        let docs: unknown[];
+        try {
+          const text = fs.readText(p);
+          if (!/\bsync:|^kind:\s*GitRepository\s*$/m.test(text)) continue;
+          docs = parseYamlAll(text, { schema: 'core' });
+        } catch {
+          continue;
+        }
+        const repos = new Set(docs.filter((d) => isObj(d) && d.kind === 'GitRepository' && isObj(d.metadata)).map((d) => String(((d as Record<string, unknown>).metadata as Record<string, unknown>).name)));
+        for (const d of docs) {
+          const sync = instanceSync(d);
+          const synced = isObj(sync) ? pathFolder(sync.path) : undefined;
+          if (synced !== undefined) folders.add(synced);
+          if (!isFluxKustomizationObject(d) || !isObj(d.spec) || !isObj(d.spec.sourceRef) || !repos.has(String(d.spec.sourceRef.name))) continue;
+          const own = pathFolder(d.spec.path);
+          if (own !== undefined && (own === '.' || p.startsWith(`${own}/`))) {
+            folders.add(own);
+            // Its folder is applied with it (`kubectl apply --kustomize kubernetes/flux/config`: flux.yaml beside cluster.yaml).
+            folders.add(dir);
+            files.add(p);
+          }
+        }
+      }
+    }
+  };
+  walk('kubernetes', 0);
+  walk('bootstrap', 0);
+  const out = { folders, files };
+  entryFilesCache.set(fs, out);
+  return out;
+}
+
 function ksFiles(fs: RepoFileSystem, dir: string, depth: number, out: string[], kustomizations?: string[], yamls?: string[]): string[] {
   if (depth > 8) return out;
+  const entries = entryFiles(fs);
+  const entry = dir.endsWith('flux/cluster') || entries.folders.has(dir);
   for (const e of fs.list(dir)) {
     const p = dir === '.' ? e : `${dir}/${e}`;
     if (e.startsWith('.')) continue;
     if (fs.isDirectory(p)) ksFiles(fs, p, depth + 1, out, kustomizations, yamls);
     else {
-      if (e === 'ks.yaml' || e === 'ks.yml' || (dir.endsWith('flux/cluster') && /\.ya?ml$/.test(e))) out.push(p);
+      if (e === 'ks.yaml' || e === 'ks.yml' || (entry && /\.ya?ml$/.test(e)) || entries.files.has(p)) out.push(p);
       if (KUSTOMIZATION_FILES.includes(e)) kustomizations?.push(p);
       else if (/\.ya?ml$/.test(e)) yamls?.push(p);
     }
@@ -1263,29 +1333,34 @@ function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomiz
   const kustomizationFiles: string[] = [];
   const yamls: string[] = [];
   const roots = ksRoots(fs);
-  const files = roots.flatMap((root) => ksFiles(fs, root, 0, [], kustomizationFiles, yamls));
+  const ks = roots.flatMap((root) => ksFiles(fs, root, 0, [], kustomizationFiles, yamls));
   const index = new RepoConfigIndex(fs, () => yamls);
   const chains = listingChains(fs, kustomizationFiles, findings);
-  const raws: RawKs[] = [];
-  for (const f of files) readKsDocs(fs, f, findings, chains.get(f), raws);
-  findings.push(...notEmulated(raws.flatMap((r) => (chains.has(r.file) ? [chains.get(r.file)!] : []))));
-  // Flux Kustomizations in files this layout does not read (not ks.yaml, not kubernetes/flux/cluster):
-  // named, so that a plan that leaves them out says so.
-  const read = new Set(files);
-  const unread = yamls.filter((f) => {
-    if (read.has(f) || roots.some((root) => f.startsWith(`${root}/components/`))) return false;
+  const inComponents = (f: string): boolean => roots.some((root) => f.startsWith(`${root}/components/`));
+  const holdsKustomization = (f: string): boolean => {
     try {
       const t = fs.readText(f);
       return /^apiVersion:\s*kustomize\.toolkit\.fluxcd\.io\//m.test(t) && /^kind:\s*Kustomization\s*$/m.test(t);
     } catch {
       return false;
     }
-  });
+  };
+  // A file of another name that a kustomization lists beside the ks.yaml files (`./teslamate/grafana-ks.yaml`)
+  // is applied by the same build: read it as one of them.
+  const known = new Set(ks);
+  const files = [...ks, ...yamls.filter((f) => !known.has(f) && chains.has(f) && !inComponents(f) && holdsKustomization(f))];
+  const raws: RawKs[] = [];
+  for (const f of files) readKsDocs(fs, f, findings, chains.get(f), raws);
+  findings.push(...notEmulated(raws.flatMap((r) => (chains.has(r.file) ? [chains.get(r.file)!] : []))));
+  // Flux Kustomizations in files this layout does not read (not ks.yaml, not listed by a kustomization, not kubernetes/flux/cluster
+  // or the entry's folders): named, so that a plan that leaves them out says so.
+  const read = new Set(files);
+  const unread = yamls.filter((f) => !read.has(f) && !inComponents(f) && holdsKustomization(f));
   if (unread.length) {
     findings.push({
       severity: 'warning',
       code: 'flux-kustomization-not-read',
-      message: `${unread.length} file${unread.length === 1 ? '' : 's'} with Flux Kustomizations ${unread.length === 1 ? 'is' : 'are'} not read by the helmfile + Flux layout (it reads ks.yaml files and kubernetes/flux/cluster/): ${unread.slice(0, 5).join(', ')}${unread.length > 5 ? ', …' : ''}`,
+      message: `${unread.length} file${unread.length === 1 ? '' : 's'} with Flux Kustomizations ${unread.length === 1 ? 'is' : 'are'} not read by the helmfile + Flux layout (it reads ks.yaml files, the files a kustomization lists, kubernetes/flux/cluster/ and the entry's folders): ${unread.slice(0, 5).join(', ')}${unread.length > 5 ? ', …' : ''}`,
       file: unread[0]!,
       line: 1,
       hint: 'plan, render and validate leave these Kustomizations out; name them ks.yaml, or read this repository another way',

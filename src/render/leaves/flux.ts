@@ -10,7 +10,8 @@
  *    does not enable kustomize's helmCharts);
  * 3. post-build substitution per object (`SubstituteVariables`): skipped for objects labelled or
  *    annotated `kustomize.toolkit.fluxcd.io/substitute: disabled`, and when the Kustomization defines
- *    no variable; otherwise Flux's envsubst (model/flux-substitute.ts), unset variables empty;
+ *    no variable (unless `substituteStrategy: Always`); otherwise Flux's envsubst
+ *    (model/flux-substitute.ts), unset variables empty, or an error under the strict gate;
  * 4. the Kustomization's `commonMetadata` labels and annotations on every object (applyCommonMetadata).
  *
  * Then each HelmRelease of the output is a chart to render (helmReleaseCharts): the chart and
@@ -19,6 +20,7 @@
  */
 import { isPlainObject as isObj, deepMerge, clone } from '../../model/merge.js';
 import { fluxSubstitute } from '../../model/flux-substitute.js';
+import { fluxSourceIgnored } from '../../model/flux-source-ignore.js';
 import { kubeConfigTarget } from '../../model/k8s.js';
 import { dumpYaml, parseYamlAll, withNumbers } from '../../yaml/index.js';
 import { helmHookEvents } from './helm-hooks.js';
@@ -33,7 +35,9 @@ export const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', '
  * that has a kustomization file (not descended into) and every `.yaml`/`.yml` file elsewhere, as
  * `./relative` paths in walk order. `files` are every file under `dir`, relative to it.
  */
-export function generatedResources(files: readonly string[]): string[] {
+export function generatedResources(all: readonly string[]): string[] {
+  // The artifact holds no file that source-controller excludes (`.sops.yaml`, `.github/`, …).
+  const files = all.filter((f) => !fluxSourceIgnored(f));
   const kdirs = new Set<string>();
   for (const f of files) {
     const i = f.lastIndexOf('/');
@@ -113,6 +117,8 @@ export interface FluxSubstitution {
   /** Names whose values come from Secrets: written as a redaction marker, never printed. */
   secret: ReadonlySet<string>;
   active: boolean;
+  /** kustomize-controller's StrictPostBuildSubstitutions gate (ADR 0411): an unset variable without a default fails. */
+  strict?: boolean;
 }
 
 /**
@@ -141,7 +147,7 @@ export function substituteFluxStream(text: string, sub: FluxSubstitution): strin
       const meta = isObj(obj) && isObj(obj.metadata) ? obj.metadata : {};
       const flag = 'kustomize.toolkit.fluxcd.io/substitute';
       const disabled = (isObj(meta.labels) && meta.labels[flag] === 'disabled') || (isObj(meta.annotations) && meta.annotations[flag] === 'disabled');
-      return disabled ? doc : fluxSubstitute(doc, lookup, undefined, (n) => sub.secret.has(n));
+      return disabled ? doc : fluxSubstitute(doc, lookup, undefined, (n) => sub.secret.has(n), { strict: sub.strict === true });
     })
     .map((d) => `---\n${d.endsWith('\n') ? d : `${d}\n`}`)
     .join('');
