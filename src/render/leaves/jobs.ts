@@ -67,6 +67,8 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
     return v;
   };
   const substitutes = fleet.capabilities.leafVariables !== false;
+  // Charts an Argo CD syncs: their objects are those a sync creates (ADR 0419).
+  const argoHooks = fleet.engine === 'argocd' ? (true as const) : undefined;
   let index: RepoConfigIndex | undefined;
   let thisRepository: ((name: string, namespace: string) => boolean) | undefined;
   // The repository's own Argo CD repository Secrets (ADR 0316), read when a remote source asks.
@@ -222,6 +224,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
           app: app.name,
           source: {
             kind: 'helm',
+            ...(argoHooks ? { argoHooks } : {}),
             chart: oci ? ociChartReference(src.repoURL!, src.chart) : src.chart,
             repoURL: src.repoURL,
             ...(locations ? { locations } : {}),
@@ -295,6 +298,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         source: helm
           ? {
               kind: 'helm',
+              ...(argoHooks ? { argoHooks } : {}),
               path: src.path,
               releaseName: helm.releaseName ?? app.name,
               namespace,

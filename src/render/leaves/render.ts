@@ -35,6 +35,7 @@ import type { LeafTemplate } from './template.js';
 import { buildLeafTemplate, fillLeafTemplate } from './template.js';
 import { planOciSource } from './oci.js';
 import { localChartDependencies, missingChartDependencies } from './chart-dependencies.js';
+import { argoLeftOutNotes, argoSyncedText } from './argocd-hooks.js';
 
 export type LeafSource =
   | { kind: 'kustomize'; path: string }
@@ -52,6 +53,8 @@ export type LeafSource =
   | OciLeafSource
   | {
       kind: 'helm';
+      /** Synced by Argo CD: the objects no sync creates (test, delete, rollback hooks…) are left out (argocd-hooks.ts, ADR 0419). */
+      argoHooks?: true;
       /** A chart directory in the repository. */
       path?: string;
       /** A chart from a repository: `chart` + `repoURL` + `version` (used only when cached locally). */
@@ -744,7 +747,14 @@ export async function renderLeafJobs(
         throw buildFailure(e, job.source.kind, plan);
       }
       result.cached = built.cached;
-      const files = filesOf(job, built.text, plan);
+      let text = built.text;
+      if (job.source.kind === 'helm' && job.source.argoHooks) {
+        const synced = argoSyncedText(text);
+        text = synced.text;
+        const left = argoLeftOutNotes(synced.left);
+        if (left.length) result.notes = [...(result.notes ?? []), ...left];
+      }
+      const files = filesOf(job, text, plan);
       const relDir = `${job.cluster}/manifests/${appDir}`;
       await ready();
       ports.writer?.replaceDirectory(relDir, files);
