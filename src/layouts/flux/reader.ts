@@ -30,6 +30,8 @@ import { releaseApp } from '../../model/graphs.js';
 import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../../model/constants.js';
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
+import { artifactIgnore } from '../../model/flux-source-ignore.js';
+import type { SourceIgnore } from '../../model/flux-source-ignore.js';
 import { strictSubstitutions } from './feature-gates.js';
 import type { StrictGate } from './feature-gates.js';
 import { sameRepository } from '../../model/git-url.js';
@@ -361,6 +363,8 @@ interface Node {
   target?: string;
   /** Flux Kustomizations among the objects it applies to its spoke: objects there, not followed from the hub. */
   spokeKustomizations?: string[];
+  /** What its GitRepository's artifact leaves out (ADR 0421). */
+  ignore?: SourceIgnore;
 }
 
 /** A lookup of ConfigMaps and Secrets that one cluster's Kustomizations apply. */
@@ -522,7 +526,9 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup, g
       findings.push({ severity: 'error', code: 'flux-path-missing', message: `Kustomization ${n.id} builds ${repoPath}, which is not a directory${allowed ? ' of its artifact' : ''}; Flux fails it ("kustomization path not found")`, file: n.built.file, line: at.line, column: at.column, hint: 'fix spec.path (relative to the source root)' });
       continue;
     }
-    const built = buildFluxPath(ctx, repoPath, obj, n.built.file) ?? [];
+    // The artifact leaves out what `.sourceignore` files and the GitRepository's spec.ignore name (ADR 0421).
+    if (kind === 'GitRepository') n.ignore = artifactIgnore(fs, objects.find((b) => b.obj.kind === 'GitRepository' && metaOf(b.obj).name === refName && (str(metaOf(b.obj).namespace) ?? refNs) === refNs)?.obj);
+    const built = buildFluxPath({ ...ctx, ...(n.ignore ? { ignore: n.ignore } : {}) }, repoPath, obj, n.built.file) ?? [];
     const vars = fluxVariables({ ...obj, metadata: { ...metaOf(obj), namespace: ns } }, scope);
     if (vars.unresolved.length) {
       findings.push({
@@ -805,7 +811,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
     }
     // render --leaves builds each Kustomization with this cluster's objects and mapped paths.
     const lookup = new ClusterObjects(read.objects);
-    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, thisRepository: read.thisRepository, strictSubstitution: read.gate.strict, ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
+    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, thisRepository: read.thisRepository, strictSubstitution: read.gate.strict, ...(n.ignore ? { ignore: n.ignore } : {}), ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
     const byId = new Map(read.nodes.map((n) => [n.id, n]));
     const deps = (n: Node) => ks.get(n)!.dependsOn.map((d) => byId.get(`${d.namespace ?? ks.get(n)!.namespace}/${d.name}`)).filter((x): x is Node => x !== undefined);
     const depth = depths(read.nodes, (n) => [...deps(n), ...(n.parent ? [n.parent] : [])]);
