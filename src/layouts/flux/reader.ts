@@ -32,7 +32,7 @@ import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
 import { artifactIgnore } from '../../model/flux-source-ignore.js';
 import type { SourceIgnore } from '../../model/flux-source-ignore.js';
-import { strictSubstitutions } from './feature-gates.js';
+import { STRICT_HINT, UNSET_HINT, strictSubstitutions } from './feature-gates.js';
 import type { StrictGate } from './feature-gates.js';
 import { sameRepository } from '../../model/git-url.js';
 import { checkedOutRef, gitRefText, originURL } from '../../load/repository-origin.js';
@@ -558,7 +558,7 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup, g
           if (unset.size) unsetIn.push({ names: unset, b });
         } catch (err) {
           const strictNote = gate.strict && err instanceof FluxSubstituteError && !err.notEvaluated && /strict mode/.test(err.message) ? ` (${gate.why})` : '';
-          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}${strictNote}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: strictNote ? 'define the variable in substitute or a substituteFrom source, give it a default (${NAME:=value}), or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled' : fluxSubstitutionHint(err) });
+          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}${strictNote}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: strictNote ? STRICT_HINT : fluxSubstitutionHint(err) });
         }
       }
       const applied: Built = { ...b, obj: o };
@@ -601,7 +601,7 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup, g
         message: `Kustomization ${n.id} substitutes ${names.map((v) => `\${${v}}`).join(', ')}, which none of its variables defines, in ${unsetIn.map((u) => `${String(u.b.obj.kind)} ${String(metaOf(u.b.obj).name)} (${u.b.file})`).join(', ')}: kustomize-controller writes an empty string there (${gate.why})`,
         file: first.file,
         line: first.locate(['metadata', 'name']).line,
-        hint: 'define the variable in postBuild.substitute or a substituteFrom source, give it a default (${NAME:=value}), write $${NAME} for a literal, or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled',
+        hint: UNSET_HINT,
       });
     }
   }
