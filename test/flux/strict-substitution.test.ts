@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { gotkSync } from '../support/flux-fixture.js';
+import { gotkSync, strictGatePatch } from '../support/flux-fixture.js';
 
 /** The kustomize-controller Deployment of gotk-components.yaml, at kustomize-controller `version`. */
 const components = (version: string) => `---
@@ -32,15 +32,7 @@ spec:
             - --watch-all-namespaces=true
 `;
 
-const gatePatch = (on: boolean) => `patches:
-  - patch: |
-      - op: add
-        path: /spec/template/spec/containers/0/args/-
-        value: --feature-gates=StrictPostBuildSubstitutions=${on}
-    target:
-      kind: Deployment
-      name: kustomize-controller
-`;
+const gatePatch = (on: boolean) => strictGatePatch(on, '');
 
 const app = (extra = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization

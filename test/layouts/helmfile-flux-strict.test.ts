@@ -10,31 +10,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { fluxKustomization, strictGatePatch } from '../support/flux-fixture.js';
 
-const ks = (name: string, path: string, extra = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
-kind: Kustomization
-metadata:
-  name: ${name}
-  namespace: flux-system
-spec:
-  interval: 1h
-  path: ${path}
-  prune: true
-  sourceRef:
-    kind: GitRepository
-    name: flux-system
-${extra}`;
+const ks = (name: string, path: string, extra = '') => fluxKustomization(name, path.replace(/^\.\//, ''), extra, 'flux-system');
 
-const gatePatch = (on: boolean) => `  kustomize:
-    patches:
-      - patch: |
-          - op: add
-            path: /spec/template/spec/containers/0/args/-
-            value: --feature-gates=StrictPostBuildSubstitutions=${on}
-        target:
-          kind: Deployment
-          name: kustomize-controller
-`;
+const gatePatch = (on: boolean) => `  kustomize:\n${strictGatePatch(on, '    ')}`;
 
 /** A helmfile-flux repository whose flux-instance values are `instance` (YAML under `instance:`). */
 function repo(instance: string): Record<string, string> {
