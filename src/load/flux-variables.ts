@@ -15,6 +15,7 @@ import { isObj, joinRelative } from './manifests.js';
 import { parseYamlAll } from '../yaml/index.js';
 import { sameRepository } from '../model/git-url.js';
 import { checkedOutRef, gitRefText, originURL } from './repository-origin.js';
+import type { SourceIgnore } from '../model/flux-source-ignore.js';
 
 export interface FluxVariables {
   vars: Record<string, string>;
@@ -172,6 +173,8 @@ export interface FluxBuildScope {
   thisRepository?: (name: string, namespace: string) => boolean;
   /** kustomize-controller's StrictPostBuildSubstitutions gate on the cluster (ADR 0411): an unset variable without a default fails the build. */
   strictSubstitution?: boolean;
+  /** What the artifact of the Kustomization's GitRepository leaves out (`.sourceignore`, spec.ignore; ADR 0421). */
+  ignore?: SourceIgnore;
 }
 const scopesByRoot = new Map<string, Map<string, FluxBuildScope>>();
 const scopeKey = (cluster: string, manifest: object) => `${cluster}\n${JSON.stringify(manifest)}`;

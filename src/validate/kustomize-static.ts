@@ -71,6 +71,8 @@ export interface StaticObject {
    * absent when `body` is what kustomize builds.
    */
   unapplied?: string[];
+  /** The kustomization field (`file replacements`) whose replacements may rewrite its metadata.name. */
+  renamedBy?: string;
 }
 
 /** Where a patch operation (or a setting) is written. */
@@ -380,7 +382,12 @@ export class StaticKustomize {
       for (const o of acc) if (metadataOf(o).name === r.name || o.origName === r.name) mapAt(o.body, 'spec').replicas = r.count;
     }
     // Replacements may create fields anywhere.
-    if (nonEmpty(v.replacements)) for (const o of acc) unapplied(o, `${kfile} replacements`, true);
+    if (nonEmpty(v.replacements)) {
+      for (const o of acc) {
+        unapplied(o, `${kfile} replacements`, true);
+        if (replacementsRename(v.replacements as unknown[], o)) o.renamedBy = `${kfile} replacements`;
+      }
+    }
     // What changes content without changing which fields exist: not applied, only named.
     if (nonEmpty(v.images)) for (const o of acc) if (hasKey(o.body, IMAGE_KEYS)) unapplied(o, `${kfile} images`);
     const selectorLabels = isObj(v.commonLabels) && Object.keys(v.commonLabels).length > 0 ||
@@ -519,6 +526,26 @@ export class StaticKustomize {
     }
     return { file: kfile };
   }
+}
+
+/**
+ * Whether a replacement may rewrite `o`'s metadata.name: a target whose select fits the object
+ * (kind, name, namespace, group as written) and whose fieldPaths hold metadata.name, or a
+ * replacement read from a file (`path:`), which this reading does not open.
+ */
+function replacementsRename(entries: readonly unknown[], o: StaticObject): boolean {
+  const meta = metadataOf(o);
+  const group = apiGroup(String(o.body.apiVersion ?? ''));
+  return entries.some((r) => {
+    if (!isObj(r)) return false;
+    if (typeof r.path === 'string') return true;
+    return (Array.isArray(r.targets) ? r.targets : []).some((t: unknown) => {
+      if (!isObj(t) || !(Array.isArray(t.fieldPaths) ? t.fieldPaths : []).some((p: unknown) => p === 'metadata.name')) return false;
+      const sel = isObj(t.select) ? t.select : {};
+      const fits = (want: unknown, have: unknown) => want === undefined || want === have;
+      return fits(sel.kind, o.body.kind) && fits(sel.group, group) && (sel.name === undefined || sel.name === meta.name || sel.name === o.origName) && fits(sel.namespace, meta.namespace);
+    });
+  });
 }
 
 /** Names a kustomization field that may change `o` and is not applied; `uncertain` also keeps findings off it. */

@@ -49,6 +49,8 @@ interface Applied {
   unknown: string[];
   /** Why its values cannot be compared when they differ (SOPS ciphertexts differ for the same plaintext). */
   encrypted?: string;
+  /** The replacements that may rewrite its name (`file replacements`). */
+  renamedBy?: string;
 }
 
 export function sharedObjectFindings(ctx: RuleContext): Finding[] {
@@ -113,6 +115,19 @@ function judge(ctx: RuleContext, c: ResolvedCluster, g: { kind: string; ns: stri
   const bodies = applied.map((a) => withoutLabels(a.body, keys));
   const differing = bodies.findIndex((b) => !equal(b, bodies[0]));
   const unknown = [...new Set([...applied.flatMap((a) => a.unknown), ...(differing > 0 ? applied.flatMap((a) => (a.encrypted ? [a.encrypted] : [])) : [])])];
+  // The name compared is the name as written: replacements that rewrite it (a placeholder such as
+  // ROUTE_NAME-public filled per build) may make these different objects (ADR 0421).
+  const renamers = [...new Set(applied.flatMap((a) => (a.renamedBy ? [a.renamedBy] : [])))];
+  if (renamers.length) {
+    return at(first.file, first.line, {
+      cluster: c.name,
+      app: owners[owners.length - 1]!.app.name,
+      severity: 'warning',
+      code: 'shared-object',
+      message: `${object} is applied by ${by}${on}, by the name as written: ${renamers.join(', ')} rewrite metadata.name, so each build may name it differently`,
+      hint: `fleetplan does not apply replacements; validate --leaves with render --leaves output compares the names kustomize builds. If they stay equal: ${fightHint(flux)}`,
+    });
+  }
   if (unknown.length) {
     return error(`${object} is applied by ${by}${on}`,
       `fleetplan cannot tell whether they apply the same content: ${unknown.join('; ')} may change it and is not applied here (validate --leaves with render --leaves output compares the real builds). ${fightHint(flux)}`);
@@ -177,6 +192,7 @@ class ContentReader {
     const spec = fluxSpecOf(this.ctx, app);
     const unknown: string[] = [];
     let body: Obj = o.body;
+    let renamedBy: string | undefined;
     const path = this.ctx.localPath(app);
     if (!o.built && path !== undefined) {
       const extra = spec ? { components: strings(spec.components), patches: Array.isArray(spec.patches) ? spec.patches : [] } : {};
@@ -187,6 +203,7 @@ class ContentReader {
       if (!built) unknown.push(`the kustomize build of ${path}`);
       else {
         body = built.body;
+        if (built.renamedBy) renamedBy = built.renamedBy;
         if (built.unapplied) unknown.push(...built.unapplied);
         else if (built.uncertain) unknown.push(`a transformation of ${path}`);
       }
@@ -220,7 +237,7 @@ class ContentReader {
       }
       if (isObj(meta.annotations)) Object.assign(mapAt(m, 'annotations'), meta.annotations);
     }
-    return { body: normalized(body), stamped, unknown, ...(encrypted ? { encrypted } : {}) };
+    return { body: normalized(body), stamped, unknown, ...(encrypted ? { encrypted } : {}), ...(renamedBy ? { renamedBy } : {}) };
   }
 }
 

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
-import { gotkSync } from '../support/flux-fixture.js';
+import { gotkSync, strictGatePatch } from '../support/flux-fixture.js';
 
 /** The kustomize-controller Deployment of gotk-components.yaml, at kustomize-controller `version`. */
 const components = (version: string) => `---
@@ -32,15 +32,7 @@ spec:
             - --watch-all-namespaces=true
 `;
 
-const gatePatch = (on: boolean) => `patches:
-  - patch: |
-      - op: add
-        path: /spec/template/spec/containers/0/args/-
-        value: --feature-gates=StrictPostBuildSubstitutions=${on}
-    target:
-      kind: Deployment
-      name: kustomize-controller
-`;
+const gatePatch = (on: boolean) => strictGatePatch(on, '');
 
 const app = (extra = '') => `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -146,4 +138,32 @@ test('flux strict substitution: substituteStrategy Always substitutes without an
   const r = await leaves(files);
   assert.equal(r.code, 0, r.out);
   assert.match(r.cms.web!, /size: small/);
+});
+
+test('flux strict substitution: the gate in a FluxInstance\'s spec.kustomize.patches (apiVersion fluxcd.controlplane.io/v1) is read before its version', async () => {
+  const files = repo('v1.4.1');
+  delete files['clusters/prod/flux-system/gotk-components.yaml'];
+  files['clusters/prod/flux-system/kustomization.yaml'] = 'resources:\n  - flux-instance.yaml\n  - gotk-sync.yaml\n';
+  files['clusters/prod/flux-system/flux-instance.yaml'] = `apiVersion: fluxcd.controlplane.io/v1
+kind: FluxInstance
+metadata:
+  name: flux
+  namespace: flux-system
+spec:
+  distribution:
+    version: 2.4.0
+    registry: ghcr.io/fluxcd
+  kustomize:
+    patches:
+      - patch: |
+          - op: add
+            path: /spec/template/spec/containers/0/args/-
+            value: --feature-gates=StrictPostBuildSubstitutions=true
+        target:
+          kind: Deployment
+          name: kustomize-controller
+`;
+  const f = await findings(files);
+  assert.deepEqual(f.map((x) => [x.severity, x.code]), [['error', 'flux-substitution']], JSON.stringify(f));
+  assert.match(f[0]!.message, /StrictPostBuildSubstitutions=true in FluxInstance flux/);
 });

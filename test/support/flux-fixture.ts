@@ -125,3 +125,17 @@ metadata:
 spec:
   interval: 1h
 ${rest}`;
+
+/** `patches:` turning kustomize-controller's StrictPostBuildSubstitutions gate on or off, each line after `indent`. */
+export function strictGatePatch(on: boolean, indent: string): string {
+  return [
+    'patches:',
+    '  - patch: |',
+    '      - op: add',
+    '        path: /spec/template/spec/containers/0/args/-',
+    `        value: --feature-gates=StrictPostBuildSubstitutions=${on}`,
+    '    target:',
+    '      kind: Deployment',
+    '      name: kustomize-controller',
+  ].map((l) => `${indent}${l}\n`).join('');
+}

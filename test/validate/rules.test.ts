@@ -329,6 +329,29 @@ spec:
     absent: ['secret-in-git'],
   },
   {
+    name: 'secrets: a value whose variable parts are filled at sync time and whose literal text is not secret-looking is not a secret in Git',
+    files: baseFleet({
+      'components/config/kustomization.yaml': kustomization('secrets.yaml'),
+      // The volsync shape: repository URL and bucket path around the variables.
+      'components/config/secrets.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: restic\nstringData:\n  RESTIC_REPOSITORY: s3:https://s3.${DOMAIN}/volsync/web\n  RESTIC_PASSWORD: "${DOMAIN}"\n  AWS_ENDPOINT: "https://${DOMAIN}:9000/"\n  DSN: postgres://${DOMAIN}:${DOMAIN}@db/app\n',
+    }),
+    expect: [],
+    absent: ['secret-in-git'],
+  },
+  {
+    name: 'secrets: a value that mixes a variable with a literal credential is still a secret in Git',
+    files: baseFleet({
+      'components/config/kustomization.yaml': kustomization('secrets.yaml', 'url.yaml'),
+      'components/config/secrets.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: token\nstringData:\n  auth: ${DOMAIN}:Zx9kQ2mP7vL4rT8wY3nB6cD1\n',
+      'components/config/url.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: dsn\nstringData:\n  url: postgres://app:hunter2@db.${DOMAIN}/app\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: dsn2\nstringData:\n  url: mysql://${DOMAIN}:hunter2@db/app\n',
+    }),
+    expect: [
+      { code: 'secret-in-git', message: /Secret "token" has stringData/, file: 'components/config/secrets.yaml' },
+      { code: 'secret-in-git', message: /Secret "dsn" has stringData/, file: 'components/config/url.yaml' },
+      { code: 'secret-in-git', message: /Secret "dsn2" has stringData/, file: 'components/config/url.yaml' },
+    ],
+  },
+  {
     name: 'secrets: an ExternalSecret pointing at a store no app defines is an error; one at a defined store passes',
     files: baseFleet({
       'components/operator/kustomization.yaml': kustomization('store.yaml'),

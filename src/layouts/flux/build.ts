@@ -18,23 +18,20 @@
  */
 import type { Finding } from '../../model/finding.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
-import type { YamlPath } from '../../model/source.js';
+import type { Built } from './built.js';
 import { CLUSTER_SCOPED, isObj, joinRelative } from '../../load/manifests.js';
 import { parseYamlAll } from '../../yaml/index.js';
 import { clone } from '../../model/merge.js';
 import { KUSTOMIZATION_FILES, applyPatches } from '../helmfile-flux/listing.js';
 import type { ListingPatch } from '../helmfile-flux/listing.js';
 import { readDocs } from '../helmfile-flux/reader.js';
-import { fluxSourceIgnored } from '../../model/flux-source-ignore.js';
+import { DEFAULT_SOURCE_IGNORE } from '../../model/flux-source-ignore.js';
+import type { SourceIgnore } from '../../model/flux-source-ignore.js';
 
 type Obj = Record<string, unknown>;
 
 /** One object of a build, with the file and document it was written in. */
-export interface Built {
-  obj: Obj;
-  file: string;
-  locate(path: YamlPath): { line: number; column: number };
-}
+export type { Built } from './built.js';
 
 /**
  * Fields of a kustomization that can change Flux objects and that this emulation does not apply.
@@ -48,6 +45,8 @@ export interface BuildContext {
   findings: Finding[];
   /** Kustomization files already reported for fields not emulated (one warning each). */
   reported: Set<string>;
+  /** What the artifact of the source being built leaves out; source-controller's defaults when absent. */
+  ignore?: SourceIgnore;
 }
 
 function findKustomizationFile(fs: RepoFileSystem, dir: string): string | undefined {
@@ -61,19 +60,22 @@ function findKustomizationFile(fs: RepoFileSystem, dir: string): string | undefi
 const join = (dir: string, name: string) => (dir === '.' ? name : `${dir}/${name}`);
 
 /** Resources of the kustomization Flux generates for a directory without one (scanManifests). */
-function generatedResources(fs: RepoFileSystem, dir: string): string[] {
+function generatedResources(fs: RepoFileSystem, dir: string, ignore: SourceIgnore): string[] {
   const out: string[] = [];
   const walk = (d: string, depth: number) => {
     if (depth > 12) return;
     // filepath.Walk: lexical order.
     for (const e of [...fs.list(d)].sort()) {
       const p = join(d, e);
-      // What source-controller leaves out of the artifact (`.sops.yaml`, `.github/`, …); other dot files are Flux's to build.
-      if (fluxSourceIgnored(p)) continue;
+      // What source-controller leaves out of the artifact (`.sops.yaml`, `.github/`, `.sourceignore`
+      // and spec.ignore patterns); other dot files are Flux's to build. The artifact's walk matches
+      // file by file, so a folder's files are matched even when the folder is.
       if (fs.isDirectory(p)) {
-        if (findKustomizationFile(fs, p)) out.push(p);
+        if (e === '.git') continue;
+        const k = findKustomizationFile(fs, p);
+        if (k && !ignore.ignored(k)) out.push(p);
         else walk(p, depth + 1);
-      } else if (/\.ya?ml$/.test(e)) out.push(p);
+      } else if (/\.ya?ml$/.test(e) && !ignore.ignored(p)) out.push(p);
     }
   };
   walk(dir, 0);
@@ -336,7 +338,7 @@ function isRemote(ref: string): boolean {
 export function kustomizationOf(ctx: BuildContext, dir: string): Kustomization | undefined {
   const own = findKustomizationFile(ctx.fs, dir);
   if (own) return readKustomization(ctx, own);
-  return { dir, resources: generatedResources(ctx.fs, dir).map((p) => (dir === '.' ? p : p.slice(dir.length + 1))), components: [], patches: [], labels: {}, annotations: {}, replacements: [], generated: [] };
+  return { dir, resources: generatedResources(ctx.fs, dir, ctx.ignore ?? DEFAULT_SOURCE_IGNORE).map((p) => (dir === '.' ? p : p.slice(dir.length + 1))), components: [], patches: [], labels: {}, annotations: {}, replacements: [], generated: [] };
 }
 
 /** The fields of a Flux Kustomization that kustomize-controller adds to the kustomization of its path. */

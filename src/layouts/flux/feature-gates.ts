@@ -15,7 +15,7 @@
  * 3. else off, and the reason says that the version is unknown.
  */
 import { isObj } from '../../load/manifests.js';
-import type { Built } from './build.js';
+import type { Built } from './built.js';
 
 type Obj = Record<string, unknown>;
 
@@ -24,6 +24,11 @@ export interface StrictGate {
   /** Where the setting comes from, for messages. */
   why: string;
 }
+
+/** The hint of a `flux-substitution` error that the strict gate causes. */
+export const STRICT_HINT = 'define the variable in substitute or a substituteFrom source, give it a default (${NAME:=value}), or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled';
+/** The hint of a `flux-substitution-unset` warning. */
+export const UNSET_HINT = 'define the variable in postBuild.substitute or a substituteFrom source, give it a default (${NAME:=value}), write $${NAME} for a literal, or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled';
 
 const GATE = /StrictPostBuildSubstitutions=(true|false)\b/g;
 
@@ -66,7 +71,7 @@ export function strictSubstitutions(objects: readonly Built[]): StrictGate {
     if (v !== undefined) return { strict: v, why: `--feature-gates=StrictPostBuildSubstitutions=${v} on the kustomize-controller Deployment (${b.file})` };
   }
   for (const b of objects) {
-    if (!/\.(toolkit\.fluxcd\.io|fluxcd\.controlplane\.io)\//.test(String(b.obj.apiVersion))) continue;
+    if (!/(^|\.)(toolkit\.fluxcd\.io|fluxcd\.controlplane\.io)\//.test(String(b.obj.apiVersion))) continue;
     const v = lastGate(JSON.stringify(b.obj));
     if (v !== undefined) return { strict: v, why: `StrictPostBuildSubstitutions=${v} in ${String(b.obj.kind)} ${nameOf(b.obj)} (${b.file})` };
   }

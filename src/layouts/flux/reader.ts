@@ -31,8 +31,9 @@ import { FLUX_APPLIED_BY_LABEL, FLUX_APPLIES_TO_LABEL, PHASE_LABEL } from '../..
 import { chartName, helmCharts } from '../../model/catalog/operators.js';
 import { buildFluxPath } from './build.js';
 import { resourceSetsNotRead } from './resourceset.js';
-
-import { strictSubstitutions } from './feature-gates.js';
+import { artifactIgnore } from '../../model/flux-source-ignore.js';
+import type { SourceIgnore } from '../../model/flux-source-ignore.js';
+import { STRICT_HINT, UNSET_HINT, strictSubstitutions } from './feature-gates.js';
 import type { StrictGate } from './feature-gates.js';
 import { sameRepository } from '../../model/git-url.js';
 import { checkedOutRef, gitRefText, originURL } from '../../load/repository-origin.js';
@@ -363,6 +364,8 @@ interface Node {
   target?: string;
   /** Flux Kustomizations among the objects it applies to its spoke: objects there, not followed from the hub. */
   spokeKustomizations?: string[];
+  /** What its GitRepository's artifact leaves out (ADR 0421). */
+  ignore?: SourceIgnore;
 }
 
 /** A lookup of ConfigMaps and Secrets that one cluster's Kustomizations apply. */
@@ -535,7 +538,9 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup, g
       findings.push({ severity: 'error', code: 'flux-path-missing', message: `Kustomization ${n.id} builds ${repoPath}, which is not a directory${allowed ? ' of its artifact' : ''}; Flux fails it ("kustomization path not found")`, file: n.built.file, line: at.line, column: at.column, hint: 'fix spec.path (relative to the source root)' });
       continue;
     }
-    const built = buildFluxPath(ctx, repoPath, obj, n.built.file) ?? [];
+    // The artifact leaves out what `.sourceignore` files and the GitRepository's spec.ignore name (ADR 0421).
+    if (kind === 'GitRepository') n.ignore = artifactIgnore(fs, objects.find((b) => b.obj.kind === 'GitRepository' && metaOf(b.obj).name === refName && (str(metaOf(b.obj).namespace) ?? refNs) === refNs)?.obj);
+    const built = buildFluxPath({ ...ctx, ...(n.ignore ? { ignore: n.ignore } : {}) }, repoPath, obj, n.built.file) ?? [];
     const vars = fluxVariables({ ...obj, metadata: { ...metaOf(obj), namespace: ns } }, scope);
     if (vars.unresolved.length) {
       findings.push({
@@ -565,7 +570,7 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup, g
           if (unset.size) unsetIn.push({ names: unset, b });
         } catch (err) {
           const strictNote = gate.strict && err instanceof FluxSubstituteError && !err.notEvaluated && /strict mode/.test(err.message) ? ` (${gate.why})` : '';
-          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}${strictNote}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: strictNote ? 'define the variable in substitute or a substituteFrom source, give it a default (${NAME:=value}), or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled' : fluxSubstitutionHint(err) });
+          findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${n.id} fails on ${String(o.kind)} ${String(m.name)}: ${err instanceof FluxSubstituteError ? err.message : (err as Error).message}${strictNote}`, file: b.file, line: b.locate(['metadata', 'name']).line, hint: strictNote ? STRICT_HINT : fluxSubstitutionHint(err) });
         }
       }
       const applied: Built = { ...b, obj: o };
@@ -608,7 +613,7 @@ function walkCluster(fs: RepoFileSystem, e: ClusterEntry, scope: ConfigLookup, g
         message: `Kustomization ${n.id} substitutes ${names.map((v) => `\${${v}}`).join(', ')}, which none of its variables defines, in ${unsetIn.map((u) => `${String(u.b.obj.kind)} ${String(metaOf(u.b.obj).name)} (${u.b.file})`).join(', ')}: kustomize-controller writes an empty string there (${gate.why})`,
         file: first.file,
         line: first.locate(['metadata', 'name']).line,
-        hint: 'define the variable in postBuild.substitute or a substituteFrom source, give it a default (${NAME:=value}), write $${NAME} for a literal, or annotate the object kustomize.toolkit.fluxcd.io/substitute: disabled',
+        hint: UNSET_HINT,
       });
     }
   }
@@ -823,7 +828,7 @@ export function loadFluxClusters(fs: RepoFileSystem, context: { helmfileEnvironm
     }
     // render --leaves builds each Kustomization with this cluster's objects and mapped paths.
     const lookup = new ClusterObjects(read.objects);
-    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, thisRepository: read.thisRepository, strictSubstitution: read.gate.strict, ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
+    for (const n of read.nodes) if (n.repoPath !== undefined) scopes.push({ cluster: n.target !== undefined ? spokeOf(n.target).name : hubName, manifest: n.built.obj, scope: { path: n.repoPath, lookup, thisRepository: read.thisRepository, strictSubstitution: read.gate.strict, ...(n.ignore ? { ignore: n.ignore } : {}), ...(n.target === undefined ? { spokes: spokeClusters } : {}) } });
     const byId = new Map(read.nodes.map((n) => [n.id, n]));
     const deps = (n: Node) => ks.get(n)!.dependsOn.map((d) => byId.get(`${d.namespace ?? ks.get(n)!.namespace}/${d.name}`)).filter((x): x is Node => x !== undefined);
     const depth = depths(read.nodes, (n) => [...deps(n), ...(n.parent ? [n.parent] : [])]);

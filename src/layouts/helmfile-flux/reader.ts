@@ -32,7 +32,10 @@ import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 import { fluxSubstitute, FluxSubstituteError, fluxSubstitutionHint } from '../../model/flux-substitute.js';
 import { KUSTOMIZATION_FILES, applyListing, applyPatches, listingChains, notEmulated } from './listing.js';
 import type { ListingPatch, ListingStep } from './listing.js';
-import { RepoConfigIndex, fluxVariables } from '../../load/flux-variables.js';
+import { RepoConfigIndex, fluxVariables, repositoryYamlFiles, setFluxBuildScopes } from '../../load/flux-variables.js';
+import { helmfileFluxGate } from './flux-gate.js';
+import { STRICT_HINT, UNSET_HINT } from '../flux/feature-gates.js';
+import type { StrictGate } from '../flux/feature-gates.js';
 import { readHelmfileEnvironments } from '../../load/helmfile-environments.js';
 import { applyStateValues, resolveStateValues } from '../../load/helmfile-state-values.js';
 import type { HelmfileStateValues, ResolvedStateValues } from '../../load/helmfile-state-values.js';
@@ -1237,7 +1240,7 @@ function fluxPatches(k: Record<string, unknown>, from: string): ListingPatch[] {
  * What the parent Flux Kustomization (the one whose path builds the ks.yaml) does to it: its
  * `spec.patches`, `targetNamespace`, `namePrefix`/`nameSuffix`, then its post-build substitution.
  */
-function underParent(child: Record<string, unknown>, parent: Record<string, unknown>, parentFile: string, index: RepoConfigIndex, findings: Finding[], at: { file: string; line: number }): Record<string, unknown> {
+function underParent(child: Record<string, unknown>, parent: Record<string, unknown>, parentFile: string, index: RepoConfigIndex, gate: StrictGate, findings: Finding[], at: { file: string; line: number }): Record<string, unknown> {
   let out = applyPatches(child, fluxPatches(parent, parentFile));
   const pspec = isObj(parent.spec) ? parent.spec : {};
   const meta = isObj(out.metadata) ? out.metadata : {};
@@ -1263,13 +1266,26 @@ function underParent(child: Record<string, unknown>, parent: Record<string, unkn
     });
     return out;
   }
+  const unset = new Set<string>();
   try {
-    // As kustomize-controller: in kustomize's output, read back with go-yaml v2 (ADR 0389).
-    const text = fluxSubstitute(dumpYaml(out, { schema: 'kubernetes' }), (n) => (vars.secret.has(n) ? `REDACTED_SECRET_${n}` : vars.vars[n]), undefined, (n) => vars.secret.has(n));
+    // As kustomize-controller: in kustomize's output, read back with go-yaml v2 (ADR 0389); an
+    // unset variable fails the build with the strict gate, else is empty (ADR 0411, 0421).
+    const text = fluxSubstitute(dumpYaml(out, { schema: 'kubernetes' }), (n) => (vars.secret.has(n) ? `REDACTED_SECRET_${n}` : vars.vars[n]), undefined, (n) => vars.secret.has(n), gate.strict ? { strict: true } : { unset });
     const back = parseYamlAll(text, { schema: 'kubernetes' })[0];
     if (isObj(back)) out = back;
   } catch (e) {
-    findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${pname} fails on ${String(meta.name)}: ${e instanceof FluxSubstituteError ? e.message : (e as Error).message}`, file: at.file, line: at.line, hint: fluxSubstitutionHint(e) });
+    const strictNote = gate.strict && e instanceof FluxSubstituteError && !e.notEvaluated && /strict mode/.test(e.message) ? ` (${gate.why})` : '';
+    findings.push({ severity: 'error', code: 'flux-substitution', message: `post-build substitution of Kustomization ${pname} fails on ${String(meta.name)}: ${e instanceof FluxSubstituteError ? e.message : (e as Error).message}${strictNote}`, file: at.file, line: at.line, hint: strictNote ? STRICT_HINT : fluxSubstitutionHint(e) });
+  }
+  if (unset.size) {
+    findings.push({
+      severity: 'warning',
+      code: 'flux-substitution-unset',
+      message: `Kustomization ${pname} substitutes ${[...unset].map((v) => `\${${v}}`).join(', ')}, which none of its variables defines, in Kustomization ${String(meta.name)} (${at.file}): kustomize-controller writes an empty string there (${gate.why})`,
+      file: at.file,
+      line: at.line,
+      hint: UNSET_HINT,
+    });
   }
   return out;
 }
@@ -1329,12 +1345,14 @@ function readTextOr(fs: RepoFileSystem, f: string): string {
  * kustomization.yaml files that list it (listing.ts), then its parent Flux Kustomization's
  * patches, targetNamespace and post-build substitution (parents first).
  */
-function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomization[]; yamls: string[]; index: RepoConfigIndex } {
+function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomization[]; yamls: string[]; index: RepoConfigIndex; gate: StrictGate } {
   const kustomizationFiles: string[] = [];
   const yamls: string[] = [];
   const roots = ksRoots(fs);
   const ks = roots.flatMap((root) => ksFiles(fs, root, 0, [], kustomizationFiles, yamls));
   const index = new RepoConfigIndex(fs, () => yamls);
+  // Flux is a helmfile release here: the gate comes from the flux-instance values (ADR 0421).
+  const gate = helmfileFluxGate(fs, [...yamls, ...helmfileFiles(fs), ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const chains = listingChains(fs, kustomizationFiles, findings);
   const inComponents = (f: string): boolean => roots.some((root) => f.startsWith(`${root}/components/`));
   const holdsKustomization = (f: string): boolean => {
@@ -1412,7 +1430,7 @@ function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomiz
     if (known) return known;
     const parent = visiting.has(r) ? undefined : parentOfRaw(r);
     visiting.add(r);
-    const v = parent ? underParent(r.listed, effectiveOf(parent), parent.file, index, findings, { file: r.file, line: r.doc.locate(['metadata', 'name']).line }) : r.listed;
+    const v = parent ? underParent(r.listed, effectiveOf(parent), parent.file, index, gate, findings, { file: r.file, line: r.doc.locate(['metadata', 'name']).line }) : r.listed;
     visiting.delete(r);
     effective.set(r, v);
     return v;
@@ -1443,7 +1461,7 @@ function readFlux(fs: RepoFileSystem, findings: Finding[]): { flux: FluxKustomiz
           hint: 'add the kustomization.yaml that lists it with namespace:, or set metadata.namespace',
         });
   });
-  return { flux, yamls, index };
+  return { flux, yamls, index, gate };
 }
 
 /** Resolves a helmfile `needs` entry against the releases of one helmfile. */
@@ -1527,7 +1545,7 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
   const topLevel = helmfileFiles(fs);
   const cliValues = stateValuesOfFiles(fs, topLevel, stateValues);
   for (const f of topLevel) if (!nested.has(f)) readHelmfile(fs, f, findings, releases, { nested, uninstalled, ...(context.helmfileEnv ? { env: new Map(Object.entries(context.helmfileEnv)) } : {}), ...(environment !== undefined ? { environment } : {}), ...cliValues(f), ...(context.helmfileChartDigests ? { chartDigests: true } : {}) });
-  const { flux, yamls } = readFlux(fs, findings);
+  const { flux, yamls, gate } = readFlux(fs, findings);
   const noCrossNamespaceRefs = findNoCrossNamespaceRefs(fs, [...yamls, ...yamlFilesUnder(fs, 'bootstrap', 0, []), ...yamlFilesUnder(fs, 'clusters', 0, [])]);
   const helmfileEnvironments = readHelmfileEnvironments(fs, helmfileFiles(fs));
   const graphs: FleetGraphs = { helmfile: releases, flux, ...(noCrossNamespaceRefs ? { noCrossNamespaceRefs } : {}), ...(helmfileEnvironments.length ? { helmfileEnvironments } : {}), ...(environment !== undefined ? { helmfileEnvironment: environment } : {}), ...(stateValues?.given.length ? { helmfileStateValues: stateValues.given } : {}) };
@@ -1644,5 +1662,9 @@ export function loadHelmfileFlux(fs: RepoFileSystem, context: { helmfileEnvironm
     loadFindings: findings,
     graphs,
   };
+  // render --leaves builds each Kustomization's path as kustomize-controller does: with the strict
+  // gate, an unset variable fails it (ADR 0421). Replaces what an earlier load of this root recorded.
+  const lookup = gate.strict ? new RepoConfigIndex(fs, () => repositoryYamlFiles(fs)) : undefined;
+  setFluxBuildScopes(fs.root, lookup ? flux.flatMap((k) => (ksManifests.has(k) ? [{ cluster: cluster.name, manifest: ksManifests.get(k)!, scope: { lookup, strictSubstitution: true } }] : [])) : []);
   return { fleet, findings };
 }

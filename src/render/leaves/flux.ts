@@ -35,9 +35,10 @@ export const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', '
  * that has a kustomization file (not descended into) and every `.yaml`/`.yml` file elsewhere, as
  * `./relative` paths in walk order. `files` are every file under `dir`, relative to it.
  */
-export function generatedResources(all: readonly string[]): string[] {
-  // The artifact holds no file that source-controller excludes (`.sops.yaml`, `.github/`, …).
-  const files = all.filter((f) => !fluxSourceIgnored(f));
+export function generatedResources(all: readonly string[], ignored: (file: string) => boolean = fluxSourceIgnored): string[] {
+  // The artifact holds no file that source-controller excludes (`.sops.yaml`, `.github/`,
+  // `.sourceignore` and spec.ignore patterns: `ignored`, given the path relative to the folder).
+  const files = all.filter((f) => !ignored(f));
   const kdirs = new Set<string>();
   for (const f of files) {
     const i = f.lastIndexOf('/');

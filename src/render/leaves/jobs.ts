@@ -10,6 +10,7 @@
 import { FLUX_APPLIES_TO_LABEL } from '../../model/constants.js';
 import type { Fleet } from '../../model/fleet.js';
 import { locateOrigin } from '../../model/fleet.js';
+import { artifactIgnore } from '../../model/flux-source-ignore.js';
 import type { ResolvedApp, ResolvedCluster } from '../../model/resolved.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
 import { applicationFor } from '../../generate/argocd.js';
@@ -119,6 +120,8 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
             lookup: (kind, name, namespace) => idx.find(kind, name, namespace)[0]?.body,
             ...(scope?.spokes ? { spokes: scope.spokes } : {}),
             thisRepository: isThis,
+            // The artifact leaves out what `.sourceignore` files and the GitRepository's spec.ignore name (ADR 0421).
+            ...(scope?.ignore ? { ignore: scope.ignore } : scope?.path === undefined ? { ignore: artifactIgnore(fs, sref.kind === 'GitRepository' ? idx.find('GitRepository', String(sref.name), srefNs)[0]?.body : undefined) } : {}),
           },
           variables: {},
         });

@@ -21,6 +21,7 @@ import type { BuildInputs } from './inputs.js';
 import { appFileName } from '../../model/graphs.js';
 import { parseYamlAll, dumpYaml } from '../../yaml/index.js';
 import { deepMerge, isPlainObject } from '../../model/merge.js';
+import type { SourceIgnore } from '../../model/flux-source-ignore.js';
 import type { FluxSubstitution } from './flux.js';
 import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, applyCommonMetadata, createdByHelmController, fluxKustomizationFile, generatedResources, helmReleaseCharts, substituteFluxStream } from './flux.js';
 import { InputWalker } from './inputs.js';
@@ -126,6 +127,8 @@ export interface FluxLeafSource {
   spokes?: ReadonlyMap<string, string>;
   /** Whether a GitRepository is this repository (a chart's `sourceRef`), by the rule Kustomizations follow (ADR 0380, 0393). */
   thisRepository(name: string, namespace: string): boolean;
+  /** What the source's artifact leaves out (defaults, `.sourceignore`, spec.ignore), by repository path; source-controller's defaults when absent. */
+  ignore?: SourceIgnore;
 }
 
 /** One Application's source on one cluster. Paths are relative to the repository root. */
@@ -613,7 +616,10 @@ export async function renderLeafJobs(
       const doc = parseYamlAll(ports.reader.readText(own), { schema: 'core' })[0];
       base = doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>) : {};
     }
-    const generated = own ? undefined : generatedResources(ports.reader.listFiles(dir).map((f) => relative(dir, f).split(sep).join('/')));
+    const generated = own ? undefined : generatedResources(
+      ports.reader.listFiles(dir).map((f) => relative(dir, f).split(sep).join('/')),
+      source.ignore ? (f) => source.ignore!.ignored(source.path === '.' ? f : `${source.path}/${f}`) : undefined,
+    );
     const kus = fluxKustomizationFile(base, generated, source.kustomization, (c) => ports.reader.kind(resolve(dir, c)) !== undefined);
     const tool = await ports.kustomize();
     if (!tool.buildAs) throw new ToolError('this kustomize adapter cannot build a Flux Kustomization', { code: 'build-failed' });

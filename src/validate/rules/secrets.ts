@@ -14,6 +14,32 @@ import { isObj } from '../../load/manifests.js';
 /** Keys of an Argo CD cluster Secret that carry no credential (`config` does). */
 const ARGO_CLUSTER_PUBLIC_KEYS = new Set(['name', 'server', 'namespaces', 'clusterResources', 'project', 'shard']);
 const PLACEHOLDER = /^\$\{[A-Za-z_][A-Za-z0-9_]*(:?-[^}]*)?\}$/;
+const VARIABLE = /\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-=][^}]*)?\}/g;
+
+/**
+ * Literal text that reads as a credential: a private key, `user:password@` in a URL, or a token (a
+ * run of 16 or more letters and digits holding both, as keys and passwords are written).
+ */
+function secretLooking(literal: string): boolean {
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(literal)) return true;
+  // The password of `scheme://user:password@` written out (a variable, now a line break, is not).
+  if (/:\/\/[^/@ \t:]*:[^/@\s]+@/.test(literal)) return true;
+  return (literal.match(/[A-Za-z0-9+/_]{16,}/g) ?? []).some((t) => /[A-Za-z]/.test(t) && /[0-9]/.test(t));
+}
+
+/**
+ * A value filled at sync time: only a `${VAR}` placeholder, or variables inside literal text that
+ * is not secret-looking (`s3:https://${ENDPOINT}/volsync/${APP}`). The secret parts are the
+ * variables, whose values come from where the substitution reads them (a SOPS Secret, the
+ * cluster): not committed here (ADR 0421).
+ */
+function filledAtSync(value: string): boolean {
+  const v = value.trim();
+  if (PLACEHOLDER.test(v)) return true;
+  // Each variable becomes a line break: literal text on either side never joins into one token.
+  const literal = v.replace(VARIABLE, '\n');
+  return literal !== v && !secretLooking(literal);
+}
 
 /** The field holding committed secret material, if any. */
 function hasData(o: ManifestObject): 'data' | 'stringData' | undefined {
@@ -25,8 +51,8 @@ function hasData(o: ManifestObject): 'data' | 'stringData' | undefined {
     if (!isObj(v)) continue;
     const secretKeys = Object.entries(v).filter(([key, value]) => {
       if (argoCluster && ARGO_CLUSTER_PUBLIC_KEYS.has(key)) return false;
-      // A value that is only a ${VAR} placeholder is filled in at sync time, not committed.
-      return !(typeof value === 'string' && PLACEHOLDER.test(value.trim()));
+      // A value whose secret parts are ${VAR} placeholders is filled in at sync time, not committed.
+      return !(typeof value === 'string' && filledAtSync(value));
     });
     if (secretKeys.length > 0) return k;
   }
