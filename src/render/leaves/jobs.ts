@@ -45,6 +45,7 @@ export const SKIP_KINDS = {
   'helmfile-release': 'helmfile release not read',
   'not-a-source': "not one of the Application's sources",
   'value-file': 'value file not readable',
+  'helm-values': 'helm.values not a map',
 } as const;
 export type SkipKind = keyof typeof SKIP_KINDS;
 
@@ -148,7 +149,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         }
         const helm = helmOf(argo, app);
         if (helm.problem !== undefined) {
-          skipped.push({ cluster: c.name, app: app.name, reason: helm.problem });
+          skipped.push({ cluster: c.name, app: app.name, kind: 'helm-values', reason: helm.problem });
           continue;
         }
         // `$ref/path` value files of a multi-source Application: this repository's files (`$repo/path`), resolved before substitution as Argo CD does.
@@ -196,7 +197,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
         }
         const helm = multi ? helmOf(multi.source, app) : undefined;
         if (helm?.problem !== undefined) {
-          skipped.push({ cluster: c.name, app: app.name, reason: helm.problem });
+          skipped.push({ cluster: c.name, app: app.name, kind: 'helm-values', reason: helm.problem });
           continue;
         }
         // Argo CD resolves a `$ref/` value file first and substitutes build variables after.
@@ -265,7 +266,7 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
       const type = argoSourceType(argo, has(src.path));
       const helm = type === 'helm' ? helmOf(argo, app) : undefined;
       if (helm?.problem !== undefined) {
-        skipped.push({ cluster: c.name, app: app.name, reason: helm.problem });
+        skipped.push({ cluster: c.name, app: app.name, kind: 'helm-values', reason: helm.problem });
         continue;
       }
       if (helm && typeof multi === 'object') {
