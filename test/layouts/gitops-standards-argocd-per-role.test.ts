@@ -14,28 +14,11 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { cli, removeTree } from '../support/fleet-fixture.js';
+import { sidecarArgocd } from '../support/gitops-standards-argocd.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/gitops-standards', import.meta.url));
 
-const argocd = (endpoint: string) => `apiVersion: argoproj.io/v1beta1
-kind: ArgoCD
-metadata:
-  name: openshift-gitops
-  namespace: openshift-gitops
-spec:
-  repo:
-    sidecarContainers:
-      - name: setenv-plugin
-        command: [/var/run/argocd/argocd-cmp-server]
-        env:
-          - name: CLUSTER_NAME
-            value: '\${cluster_name}'
-          - name: APPS_DOMAIN
-            value: 'apps.\${cluster_name}.example.org'
-          - name: LOG_ENDPOINT
-            value: '${endpoint}'
-        image: quay.io/example/envsub:1
-`;
+const argocd = (endpoint: string) => sidecarArgocd({ CLUSTER_NAME: '${cluster_name}', APPS_DOMAIN: 'apps.${cluster_name}.example.org', LOG_ENDPOINT: endpoint });
 
 const ROOT = `apiVersion: argoproj.io/v1alpha1
 kind: Application
