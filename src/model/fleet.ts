@@ -252,6 +252,12 @@ export interface ClusterDef {
    * absent: the cluster has no helmfile bootstrap.
    */
   helmfileReleases?: HelmfileRelease[];
+  /**
+   * The repository's ApplicationSets applied by hand to this cluster's Argo CD (roots of the argocd
+   * layout), as written, with the file and line they are written at: render writes each under apps/
+   * as it writes a root Application (ADR 0420). Absent: none.
+   */
+  handAppliedApplicationSets?: { file: string; line?: number; object: Record<string, unknown> }[];
   /** The repository's own root ApplicationSet of this cluster (`delivery: applicationset`; absent: fleetplan generates one). */
   rootApplicationSet?: { file: string; object: Record<string, unknown> };
   /**

@@ -101,6 +101,11 @@ export function renderCluster(resolved: ResolvedFleet, c: ResolvedCluster, gener
   // Under `delivery: applicationset` the ApplicationSet controller makes the Applications.
   if (fleet.delivery !== 'applicationset') {
     for (const p of projectsFor(fleet, c)) files.push(file(`${c.name}/projects/${p.metadata.name}.yaml`, [fleet.file], [p]));
+    // The ApplicationSets a person applies (roots) are in the cluster's Argo CD as a root Application is (ADR 0420).
+    for (const s of clusterDef(fleet, c.name)?.handAppliedApplicationSets ?? []) {
+      const name = String((s.object.metadata as Record<string, unknown>).name).replace(/[^A-Za-z0-9._-]+/g, '-');
+      files.push(file(`${c.name}/apps/applicationset-${name}.yaml`, [`${s.file}${s.line !== undefined ? `:${s.line}` : ''}`], [s.object as K8sObject]));
+    }
     // What the repository's roots and app-of-apps apply besides Argo CD's objects (ADR 0398), merged
     // into the apps by sync order: before the apps of a later wave, and within a wave the listed
     // kinds (Namespaces, ConfigMaps, roles, …) before the Applications, the other kinds after them.

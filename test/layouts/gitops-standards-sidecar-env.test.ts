@@ -15,30 +15,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { cli, removeTree } from '../support/fleet-fixture.js';
+import { sidecarArgocd } from '../support/gitops-standards-argocd.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../test/fixtures/gitops-standards', import.meta.url));
 
-const ARGOCD = `apiVersion: argoproj.io/v1beta1
-kind: ArgoCD
-metadata:
-  name: openshift-gitops
-  namespace: openshift-gitops
-spec:
-  repo:
-    sidecarContainers:
-      - name: setenv-plugin
-        command: [/var/run/argocd/argocd-cmp-server]
-        env:
-          - name: CLUSTER_NAME
-            value: '\${cluster_name}'
-          - name: APPS_DOMAIN
-            value: 'apps.\${cluster_name}.example.org'
-          - name: LOG_ENDPOINT
-            value: '\${log_endpoint}'
-          - name: INFRA_GITOPS_REPO
-            value: '\${gitops_repo}'
-        image: quay.io/example/envsub:1
-`;
+const ARGOCD = sidecarArgocd({
+  CLUSTER_NAME: '${cluster_name}',
+  APPS_DOMAIN: 'apps.${cluster_name}.example.org',
+  LOG_ENDPOINT: '${log_endpoint}',
+  INFRA_GITOPS_REPO: '${gitops_repo}',
+});
 
 function repo(): string {
   const dir = mkdtempSync(join(tmpdir(), 'fleetplan-gs-env-'));

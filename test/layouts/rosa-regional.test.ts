@@ -313,3 +313,17 @@ test('a plain config.yaml beside a deploy/ folder does not make the repository t
     removeTree(dir);
   }
 });
+
+test('render --leaves says what it wrote: the Applications the ApplicationSets generate, and no leaf manifests', async () => {
+  const out = join(repo.dir, '..', `${repo.dir.split('/').pop()}-leaves`);
+  try {
+    const w = await cli(['render', '--repo', repo.dir, '--leaves', '--out', out]);
+    assert.equal(w.code, 0, w.stderr);
+    const apps = readdirSync(out).filter((c) => existsSync(join(out, c, 'apps'))).reduce((n, c) => n + readdirSync(join(out, c, 'apps')).length, 0);
+    assert.equal(apps, 12);
+    assert.doesNotMatch(w.stderr, /no apps are rendered/);
+    assert.match(w.stderr, /leaves: none built: .*the 12 Applications the ApplicationSets generate are written \(<cluster>\/apps\/\), not the manifests they deploy/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});

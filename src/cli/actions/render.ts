@@ -76,8 +76,12 @@ export async function run(ctx: CommandContext): Promise<number> {
       }
       if (fleet.delivery === 'applicationset') {
         written(await writeRenderedFleet(resolved, dir, writeOptions));
-        // The Applications are made by the ApplicationSet controller from chart directories.
-        ctx.io.stderr.write('note: --leaves builds nothing under gitops.delivery: applicationset (no apps are rendered)\n');
+        // The Applications are made by the ApplicationSet controller: render writes them when the
+        // repository's ApplicationSets are evaluated offline, else the ApplicationSets; no leaf is built.
+        const what = generated
+          ? `the ${[...generated.byCluster.values()].reduce((n, g) => n + g.applications.length, 0)} Applications the ApplicationSets generate are written (<cluster>/apps/)`
+          : `the ApplicationSets that make the ${clusters.reduce((n, c) => n + c.apps.length, 0)} Applications are written, as without --leaves`;
+        ctx.io.stderr.write(`leaves: none built: fleetplan builds no leaf manifests under gitops.delivery: applicationset; ${what}, not the manifests they deploy\n`);
         return 0;
       }
       const { writeRenderedFleetWithLeaves, formatLeafReport } = leafEntry ?? (await import('../../entry/render-leaves.js'));

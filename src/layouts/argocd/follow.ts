@@ -127,6 +127,8 @@ interface ClusterEntry {
   projects: Record<string, { spec: ProjectSpec; via: string }>;
   /** What a root or an app-of-apps applies to this cluster besides Argo CD's objects, first of each key kept (ADR 0398). */
   objects: Map<string, AppliedObject>;
+  /** The ApplicationSets a person applies to this cluster's Argo CD (roots), first of each key kept. */
+  appSets: Map<string, { file: string; line?: number; object: Record<string, unknown> }>;
   notes: string[];
   registered: boolean;
 }
@@ -312,7 +314,7 @@ export class ArgoFollower {
 
   private cluster(name: string, server: string, registered: boolean): ClusterEntry {
     let c = this.clusters.get(name);
-    if (!c) this.clusters.set(name, (c = { name, server, apps: {}, projects: {}, objects: new Map(), notes: [], registered }));
+    if (!c) this.clusters.set(name, (c = { name, server, apps: {}, projects: {}, objects: new Map(), appSets: new Map(), notes: [], registered }));
     return c;
   }
 
@@ -696,7 +698,7 @@ export class ArgoFollower {
 
   private clusterDefs(): ClusterDef[] {
     const homes = new Set(this.homes);
-    const used = [...this.clusters.values()].filter((c) => Object.keys(c.apps).length > 0 || c.registered || c.notes.length > 0 || Object.keys(c.projects).length > 0 || c.objects.size > 0);
+    const used = [...this.clusters.values()].filter((c) => Object.keys(c.apps).length > 0 || c.registered || c.notes.length > 0 || Object.keys(c.projects).length > 0 || c.objects.size > 0 || c.appSets.size > 0);
     const spokes = used.filter((c) => !homes.has(c.name));
     const hub = this.homes.length === 1 && spokes.length > 0 ? this.homes[0] : undefined;
     const rank = (c: ClusterEntry): number => (homes.has(c.name) ? 0 : 1);
@@ -714,7 +716,7 @@ export class ArgoFollower {
         const projects = Object.keys(c.projects).sort();
         if (projects.length > 0) notes.push(`AppProjects: ${projects.map((p) => `${p} (${c.projects[p]!.via})`).join(', ')}`);
         const objects = [...c.objects.values()].sort((a, b) => compareSyncOrder(syncItem(a), syncItem(b)));
-        return { name: c.name, file: this.rootFiles.get(c.name) ?? this.fleetFile, metadata: { name: c.name }, spec, notes, projects: Object.fromEntries(projects.map((p) => [p, c.projects[p]!.spec])), ...(objects.length ? { appliedObjects: objects } : {}) };
+        return { name: c.name, file: this.rootFiles.get(c.name) ?? this.fleetFile, metadata: { name: c.name }, spec, notes, projects: Object.fromEntries(projects.map((p) => [p, c.projects[p]!.spec])), ...(objects.length ? { appliedObjects: objects } : {}), ...(c.appSets.size ? { handAppliedApplicationSets: [...c.appSets.values()] } : {}) };
       });
   }
 
@@ -767,6 +769,11 @@ export class ArgoFollower {
     this.seen.set(k, reached);
     if (doc.kind === 'ApplicationSet') {
       const setName = String((doc.metadata as Record<string, unknown>).name);
+      // A root applied by hand lives in this cluster's Argo CD as it is written (render writes it, ADR 0420).
+      if (place.parent?.startsWith('hand:') === true) {
+        const sets = this.cluster(home, IN_CLUSTER_SERVER, true).appSets;
+        if (!sets.has(k)) sets.set(k, { file: place.at?.file ?? place.file ?? place.via, ...(place.at ? { line: place.at.line } : {}), object: doc });
+      }
       for (const app of await this.generate(doc, place, home)) await this.handle(app, { via: `ApplicationSet ${setName}`, parent: `appset:${home}/${setName}`, ...(place.root ? { root: place.root } : {}), ...(place.file ? { file: place.file } : {}), ...(place.at ? { at: place.at } : {}) }, home);
       return;
     }

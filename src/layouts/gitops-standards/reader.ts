@@ -8,7 +8,8 @@
  *     (./gitops-standards/chart.ts) into fully merged apps: the chart renders every values file on
  *     its own, so layers never merge (an app name in two layers fails the real build, and is an error)
  *   - the `cluster-versions` replacement pins every app's targetRevision (ClusterDef.revisionPin)
- *   - the `environment-variables` ConfigMap of `.bootstrap/argocd.yaml` gives the variables the
+ *   - the `environment-variables` ConfigMap or the repo-server sidecar's env of `.bootstrap/argocd.yaml`
+ *     (else of the ArgoCD file the cluster gets: `argocd_hub.yaml` on the hub) gives the variables the
  *     config-management plugin substitutes; its own `${...}` are filled in when the bootstrap files
  *     are applied: `${cluster_name}` is the cluster's name, the others are kept literally
  *   - generation follows the chart: no computed sync-wave annotations, no metadata.namespace,
@@ -268,9 +269,11 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
     }
   };
 
-  const vars = bootstrapVariables(fs);
-  if (vars.source) real.set(BOOTSTRAP_ARGOCD, vars.source);
-  const substitutes = bootstrapSubstitutes(fs, vars.source !== undefined);
+  const booted = bootstrapObjects(fs);
+  const argocds = argocdBootstraps(fs, booted);
+  const vars = argocds.shared ?? argocds.sets[0]?.vars ?? NO_VARIABLES;
+  for (const { file, vars: v } of argocds.sets) real.set(file, v.source);
+  const substitutes = bootstrapSubstitutes(fs, argocds.sets.length > 0);
   const groups = new Map<string, GroupDef>();
   const groupLayers = new Map<string, { layer: Layered; reasons: string[] }>();
   const clusters: ClusterDef[] = [];
@@ -356,7 +359,6 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
     }
     if (ck.others.length > 0 && reasons.length === 0) builtObjects.set(def, { dir, docs: ck.others });
     if (!substitutes) def.notes!.push(`no config-management plugin in the repository's bootstrap (${BOOTSTRAP_ARGOCD.slice(0, BOOTSTRAP_ARGOCD.indexOf('/'))}/): Argo CD builds the leaves with kustomize and substitutes no variables, and neither does render --leaves`);
-    if (vars.bootstrapOnly.length) def.notes!.push(`set when ${BOOTSTRAP_ARGOCD} is applied, shown literally: ${vars.bootstrapOnly.join(', ')}`);
     clusters.push(def);
   }
 
@@ -369,11 +371,23 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
     if (role === 'spoke') d.spec.hub = hubs[0]!.name;
   }
 
+  // The ArgoCD file each cluster gets (one per role in some repositories): its variables and its bootstrap step.
+  const argocdFile = new Map<ClusterDef, string | undefined>();
+  for (const d of clusters) {
+    const chosen = argocdFor(argocds, d.spec.role ?? 'standalone');
+    d.notes!.push(...chosen.notes);
+    const own = chosen.set?.vars ?? vars;
+    if (!argocds.shared && chosen.set) d.spec.vars = { ...own.vars };
+    if (own.bootstrapOnly.length) d.notes!.push(`set when ${chosen.set?.file ?? BOOTSTRAP_ARGOCD} is applied, shown literally: ${own.bootstrapOnly.join(', ')}`);
+    argocdFile.set(d, chosen.file);
+  }
+
   // The repository's own root Application in .bootstrap/ is each cluster's root (ADR 0399).
-  const booted = bootstrapObjects(fs);
   const origin = originURL(fs);
   for (const d of clusters) {
-    const own = repositoryBootstrap(booted, d.name, d.spec.role ?? 'standalone', origin);
+    const mine = argocdFile.get(d);
+    const others = new Set(argocds.files.filter((f) => mine !== undefined && f !== mine));
+    const own = repositoryBootstrap(booted.filter((f) => !others.has(f.file)), d.name, d.spec.role ?? 'standalone', origin);
     if (own) d.ownBootstrap = own;
     const built = builtObjects.get(d);
     if (built) addRootObjects(d, built.dir, built.docs, vars.namespace ?? 'openshift-gitops');
@@ -390,7 +404,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
     const src = real.get(d.file);
     if (src) sources.set(d.file, valuesView(src, d.spec.apps ?? {}, d.projects ?? {}));
   }
-  if (vars.view) sources.set(BOOTSTRAP_ARGOCD, vars.view);
+  for (const { file, vars: v } of argocds.sets) if (v.view) sources.set(file, v.view);
 
   const chartValues = chartDir ? real.get(`${chartDir}/values.yaml`)?.value : undefined;
   const defaultRepo = isPlainObject(chartValues) ? (chartValues as { default?: { app?: { source?: { repoURL?: unknown } } } }).default?.app?.source?.repoURL : undefined;
@@ -398,7 +412,7 @@ export function loadGitopsStandards(fs: RepoFileSystem): LoadResult {
   const fleet: Fleet = {
     ...emptyFleet(fs.root, 'gitops-standards', substitutes ? ARGOCD_REPOSITORY_CAPABILITIES : { ...ARGOCD_REPOSITORY_CAPABILITIES, leafVariables: false }),
     name: basename(fs.root),
-    file: vars.view ? BOOTSTRAP_ARGOCD : chartDir ? `${chartDir}/values.yaml` : 'clusters',
+    file: vars.view ? vars.view.file : chartDir ? `${chartDir}/values.yaml` : 'clusters',
     repoURL,
     gitopsNamespace: vars.namespace ?? 'openshift-gitops',
     vars: vars.vars,
@@ -424,8 +438,57 @@ interface BootstrapVariables {
   view: SourceFile | undefined;
 }
 
+const NO_VARIABLES: BootstrapVariables = { vars: {}, literal: {}, bootstrapOnly: [], namespace: undefined, source: undefined, view: undefined };
+
+interface ArgocdBootstraps {
+  /** The bootstrap files holding an ArgoCD (or the plugin's environment ConfigMap), sorted. */
+  files: string[];
+  /** Those that give the plugin variables, with them. */
+  sets: { file: string; vars: BootstrapVariables }[];
+  /** The variables when every file gives the same ones (or one file gives them): no choice to make. */
+  shared: BootstrapVariables | undefined;
+}
+
 /**
- * The plugin's environment in `.bootstrap/argocd.yaml`: the `environment-variables` ConfigMap, and
+ * The ArgoCD objects the bootstrap applies: `.bootstrap/argocd.yaml` when the repository has it,
+ * else every bootstrap file holding an ArgoCD or the environment ConfigMap (some repositories keep
+ * one per kind of cluster, `argocd_hub.yaml` and `argocd_spoke.yaml`, applied by a script that is
+ * told which).
+ */
+function argocdBootstraps(fs: RepoFileSystem, booted: readonly BootstrapFileObjects[]): ArgocdBootstraps {
+  const holds = (o: Record<string, unknown>) => o.kind === 'ArgoCD' || (o.kind === 'ConfigMap' && (o.metadata as { name?: unknown }).name === ENVIRONMENT_CONFIGMAP);
+  const files = fs.exists(BOOTSTRAP_ARGOCD) ? [BOOTSTRAP_ARGOCD] : booted.filter((f) => f.objects.some(holds)).map((f) => f.file);
+  const sets = files.map((file) => ({ file, vars: bootstrapVariables(fs, file) })).filter((s) => s.vars.source !== undefined);
+  const key = (v: BootstrapVariables) => JSON.stringify([v.vars, v.bootstrapOnly, v.namespace ?? null]);
+  const shared = sets.length > 0 && sets.every((s) => key(s.vars) === key(sets[0]!.vars)) ? sets[0]!.vars : undefined;
+  return { files, sets, shared };
+}
+
+/**
+ * The ArgoCD file a cluster gets when the bootstrap has several: the one named for the cluster's
+ * role (`argocd_spoke.yaml` on a spoke), as fleetplan tells hub from spoke; when none or several
+ * are, fleetplan cannot tell and says so (the first file's variables are used).
+ */
+function argocdFor(a: ArgocdBootstraps, role: string): { file: string | undefined; set: ArgocdBootstraps['sets'][number] | undefined; notes: string[] } {
+  if (a.files.length <= 1) return { file: a.files[0], set: a.sets[0], notes: [] };
+  const base = (f: string) => f.slice(f.lastIndexOf('/') + 1);
+  const named = a.files.filter((f) => base(f).includes(role));
+  if (named.length === 1) {
+    const file = named[0]!;
+    const skipped = a.files.filter((f) => f !== file);
+    return { file, set: a.sets.find((s) => s.file === file), notes: [`${file} is the ArgoCD this cluster gets (the file named for its role ${role}): its plugin variables are this cluster's, and ${skipped.join(', ')} ${skipped.length === 1 ? 'is' : 'are'} not applied to it`] };
+  }
+  const first = a.sets[0];
+  const vars = a.shared ? 'they give the same plugin variables' : first ? `the plugin variables are taken from ${first.file}, the first` : 'none gives plugin variables';
+  return {
+    file: undefined,
+    set: first,
+    notes: [`the bootstrap holds ArgoCD files ${a.files.join(', ')}: fleetplan cannot tell which of ${a.files.join(', ')} this cluster gets (${named.length === 0 ? `no file is named for its role ${role}` : `several are named for its role ${role}`}), so the plan lists them all and ${vars}; name the files for the roles (argocd_hub.yaml, argocd_spoke.yaml) to tell`],
+  };
+}
+
+/**
+ * The plugin's environment in `.bootstrap/argocd.yaml` (or another bootstrap ArgoCD file): the `environment-variables` ConfigMap, and
  * the `env` of the ArgoCD's repo-server sidecars (`spec.repo.sidecarContainers[].env`), where
  * earlier copies of the template write it; the plugin runs in that container, so an `env` entry
  * wins over the ConfigMap's, as Kubernetes gives `env` over `envFrom`. Its values are themselves
@@ -433,12 +496,12 @@ interface BootstrapVariables {
  * (the root Application reads `clusters/${cluster_name}`), so it becomes `${CLUSTER_NAME}`; any
  * other `${x}` is unknown offline and is kept literally (`$${x}`).
  */
-function bootstrapVariables(fs: RepoFileSystem): BootstrapVariables {
-  const none: BootstrapVariables = { vars: {}, literal: {}, bootstrapOnly: [], namespace: undefined, source: undefined, view: undefined };
-  if (!fs.exists(BOOTSTRAP_ARGOCD)) return none;
+function bootstrapVariables(fs: RepoFileSystem, file: string): BootstrapVariables {
+  const none = NO_VARIABLES;
+  if (!fs.exists(file)) return none;
   let docs;
   try {
-    docs = located(fs.readText(BOOTSTRAP_ARGOCD));
+    docs = located(fs.readText(file));
   } catch {
     return none;
   }
@@ -487,8 +550,8 @@ function bootstrapVariables(fs: RepoFileSystem): BootstrapVariables {
     const k = p[0] === 'spec' && p[1] === 'vars' ? p[2] : p[0] === 'data' ? p[1] : undefined;
     return (typeof k === 'string' ? written.get(k)?.doc : undefined) ?? home;
   };
-  const source: SourceFile = { file: BOOTSTRAP_ARGOCD, value: undefined, locate: (p) => docOf(p).locate(toDoc(p)) };
-  const view: SourceFile = { file: BOOTSTRAP_ARGOCD, value: { spec: { vars } }, locate: (p) => docOf(p).locate(toDoc(p)), displayPath: toDoc };
+  const source: SourceFile = { file, value: undefined, locate: (p) => docOf(p).locate(toDoc(p)) };
+  const view: SourceFile = { file, value: { spec: { vars } }, locate: (p) => docOf(p).locate(toDoc(p)), displayPath: toDoc };
   const ns = getPath(home.value, ['metadata', 'namespace']);
   return { vars, literal, bootstrapOnly: bootstrapOnly.sort(), namespace: typeof ns === 'string' ? ns : undefined, source, view };
 }
