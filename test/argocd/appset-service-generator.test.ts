@@ -7,34 +7,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoListApplicationSet, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const appSet = (name: string, generator: string) => `apiVersion: argoproj.io/v1alpha1
-kind: ApplicationSet
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  goTemplate: true
-  generators:
-${generator}
-  template:
-    metadata:
-      name: '${name}-{{ .name }}'
-    spec:
-      project: default
-      source:
-        repoURL: https://github.com/acme/platform.git
-        targetRevision: main
-        path: apps/web
-      destination:
-        server: https://kubernetes.default.svc
-        namespace: web
-`;
+const LIST = '    - list:\n        elements:\n          - app: one\n';
+/** An ApplicationSet of Applications of apps/web whose generators are `generator`. */
+const appSet = (name: string, generator: string) => argoListApplicationSet({ name, apps: ['one'], path: 'apps/web' }).replace(LIST, generator);
 
-const LIST = '    - list:\n        elements:\n          - name: one\n';
 const PULL_REQUEST = '    - pullRequest:\n        github:\n          owner: acme\n          repo: platform\n        requeueAfterSeconds: 300\n';
-const PLUGIN_IN_MATRIX = '    - matrix:\n        generators:\n          - list:\n              elements:\n                - name: one\n          - plugin:\n              configMapRef:\n                name: secret-vars\n';
+const PLUGIN_IN_MATRIX = '    - matrix:\n        generators:\n          - list:\n              elements:\n                - app: one\n          - plugin:\n              configMapRef:\n                name: secret-vars\n';
 const DEPLOYMENT = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n';
 
 interface Out { code: number; findings: { code: string; severity: string; message: string; file?: string; path?: string }[] }
@@ -74,7 +54,7 @@ test('the plan says which ApplicationSet it could not list, and the other one is
   const dir = writeTree({ 'apps/web/deployment.yaml': DEPLOYMENT, 'bootstrap/previews.yaml': appSet('previews', PULL_REQUEST), 'bootstrap/static.yaml': appSet('static', LIST) });
   try {
     const p = await cli(['plan', '--repo', dir]);
-    assert.match(p.stdout, /static-one/);
+    assert.match(p.stdout, /ApplicationSet static[^\n]*generates 1 Application: one/);
     assert.match(p.stdout, /ApplicationSet previews[^\n]*pullRequest generator[^\n]*not in this plan/);
   } finally {
     removeTree(dir);

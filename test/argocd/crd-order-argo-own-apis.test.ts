@@ -6,45 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
+import { argoPathApplication, cli, customResourceDefinition, removeTree, writeTree } from '../support/fleet-fixture.js';
 
-const app = (name: string, path: string) => `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: ${name}
-  namespace: argocd
-spec:
-  project: default
-  source:
-    repoURL: https://github.com/acme/platform.git
-    targetRevision: main
-    path: ${path}
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: argocd
-  syncPolicy:
-    automated: {}
-`;
-
-const crd = (plural: string, kind: string) => `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ${plural}.argoproj.io
-spec:
-  group: argoproj.io
-  names:
-    kind: ${kind}
-    plural: ${plural}
-  scope: Namespaced
-  versions:
-    - name: v1alpha1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          x-kubernetes-preserve-unknown-fields: true
-`;
+const app = (name: string, path: string) => `${argoPathApplication({ name, path, namespace: 'argocd' })}  syncPolicy:\n    automated: {}\n`;
 
 const ROLLOUT = 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n  replicas: 1\n';
 
@@ -52,7 +16,7 @@ async function crdOrder(files: Record<string, string>): Promise<{ severity: stri
   const dir = writeTree({
     'bootstrap.yaml': app('apps', 'apps'),
     'apps/argocd.yaml': app('argocd', 'argocd'),
-    'argocd/crds.yaml': `${crd('applications', 'Application')}---\n${crd('appprojects', 'AppProject')}---\n${crd('rollouts', 'Rollout')}`,
+    'argocd/crds.yaml': ['Application', 'AppProject', 'Rollout'].map((k) => customResourceDefinition(k, 'argoproj.io', 'Namespaced')).join('---\n'),
     ...files,
   });
   try {
