@@ -78,6 +78,25 @@ export class ApplicationSetError extends InputError {
   }
 }
 
+/**
+ * The generators Argo CD runs by asking a service (the Git provider's API, a plugin's HTTP service,
+ * a duck-typed decision resource on the cluster): valid for Argo CD, not evaluated offline.
+ */
+export const SERVICE_GENERATORS: ReadonlySet<string> = new Set(['scmProvider', 'clusterDecisionResource', 'pullRequest', 'plugin']);
+
+/** A service generator (SERVICE_GENERATORS) met while generating: what it generates is unknown offline. */
+export class ServiceGeneratorError extends ApplicationSetError {
+  constructor(readonly generator: string, message: string, details: ErrorDetails = {}) {
+    super(message, details);
+  }
+}
+
+/** The service generator an ApplicationSet error comes from (through matrix/merge wrapping), if any. */
+export function serviceGeneratorOf(e: unknown): ServiceGeneratorError | undefined {
+  for (let x = e, i = 0; x instanceof Error && i < 16; x = x.cause, i++) if (x instanceof ServiceGeneratorError) return x;
+  return undefined;
+}
+
 /** Error details naming a spec field; the CLI adds the file and line. */
 export function atPath(path: string, hint?: string): ErrorDetails {
   return hint === undefined ? { location: { file: '', path } } : { location: { file: '', path }, hint };

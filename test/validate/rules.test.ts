@@ -329,6 +329,26 @@ spec:
     absent: ['secret-in-git'],
   },
   {
+    name: 'secrets: an Argo CD repository or repo-creds Secret naming a repository without credentials is not a secret in Git',
+    files: baseFleet({
+      'components/config/kustomization.yaml': kustomization('repos.yaml'),
+      'components/config/repos.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: charts\n  labels:\n    argocd.argoproj.io/secret-type: repository\nstringData:\n  name: charts\n  project: k3s\n  type: helm\n  url: ghcr.io/acme/helm-charts2024\n  enableOCI: "true"\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: org\n  labels:\n    argocd.argoproj.io/secret-type: repo-creds\nstringData:\n  type: git\n  url: https://github.com/acme\n',
+    }),
+    expect: [],
+    absent: ['secret-in-git'],
+  },
+  {
+    name: 'secrets: an Argo CD repository Secret with a password, or a password in its url, is a secret in Git',
+    files: baseFleet({
+      'components/config/kustomization.yaml': kustomization('repos.yaml'),
+      'components/config/repos.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: private\n  labels:\n    argocd.argoproj.io/secret-type: repository\nstringData:\n  type: git\n  url: https://github.com/acme/private\n  password: hunter2\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: inline\n  labels:\n    argocd.argoproj.io/secret-type: repository\nstringData:\n  url: https://bot:hunter2@git.acme.example/platform.git\n',
+    }),
+    expect: [
+      { code: 'secret-in-git', message: /Secret "private" has stringData/, file: 'components/config/repos.yaml' },
+      { code: 'secret-in-git', message: /Secret "inline" has stringData/, file: 'components/config/repos.yaml' },
+    ],
+  },
+  {
     name: 'secrets: a value whose variable parts are filled at sync time and whose literal text is not secret-looking is not a secret in Git',
     files: baseFleet({
       'components/config/kustomization.yaml': kustomization('secrets.yaml'),

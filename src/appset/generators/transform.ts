@@ -7,7 +7,7 @@ import type { GeneratorContext, GeneratorRegistry, MatrixRow } from './generator
 import { GENERATOR_KINDS } from './generator.js';
 import { interpolateGenerator } from './interpolate.js';
 import type { JsonObject, LabelSelector, ParamSet } from '../types.js';
-import { ApplicationSetError, atPath } from '../types.js';
+import { ApplicationSetError, SERVICE_GENERATORS, ServiceGeneratorError, atPath } from '../types.js';
 import { compileSelector } from '../selector.js';
 import { flattenParams, hasNoKeys, isPlainObject } from '../go-value.js';
 
@@ -57,6 +57,9 @@ export async function transform(
   for (const kind of kinds) {
     const g = registry[kind];
     const path = `${ctx.path}.${kind}`;
+    if (!g && SERVICE_GENERATORS.has(kind)) {
+      throw new ServiceGeneratorError(kind, `the ${kind} generator asks a service when Argo CD runs it, which offline evaluation does not`, atPath(path, 'offline evaluation supports list, clusters, git, matrix and merge'));
+    }
     if (!g) {
       throw new ApplicationSetError(`the ${kind} generator is not supported here`, atPath(path, 'offline evaluation supports list, clusters, git, matrix and merge; matrix and merge nest two levels deep'));
     }

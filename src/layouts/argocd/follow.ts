@@ -24,6 +24,7 @@ import { goTemplateEngine } from '../../appset/go-engine.js';
 import { directoryOptions, selectDirectoryFiles } from '../../render/leaves/directory.js';
 import { loadApplicationSet, parseClusterSecrets } from '../../appset/load.js';
 import type { ClusterSecret } from '../../appset/types.js';
+import { serviceGeneratorOf } from '../../appset/types.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 import { expandListDocument } from '../../model/k8s-list.js';
 import type { ArgoObject, RepoScan } from './scan.js';
@@ -39,6 +40,14 @@ import { crdScopes, destinationNamespaceWords, inDestinationNamespace, kindScope
 import { compareSyncOrder, syncWaveOf } from '../../model/sync-order.js';
 import { SYNC_WAVE_ANNOTATION } from '../../model/constants.js';
 import { JsonnetEvaluator, applicationJsonnetSettings, directorySourceFiles } from './jsonnet.js';
+
+/** What each service generator asks when Argo CD runs it. */
+const SERVICE_ASKED: Readonly<Record<string, string>> = {
+  pullRequest: "the Git provider's API for the open pull requests",
+  scmProvider: "the Git provider's API for the organization's repositories",
+  plugin: 'the plugin service its ConfigMap names',
+  clusterDecisionResource: 'the cluster for the decision resource it names',
+};
 import { argoBuildEnvironment, envsubst } from '../../render/leaves/jobs.js';
 
 export const IN_CLUSTER_NAME = 'in-cluster';
@@ -1437,6 +1446,17 @@ export class ArgoFollower {
           const message = `ApplicationSet ${name} (${place.via}): its git generator reads ${other}, another repository than this clone (${this.tools.origin.url}); fleetplan reads only this repository, so the Applications it generates are not listed`;
           home?.notes.push(message);
           this.findings.push({ severity: 'info', code: 'appset-other-repository', message, ...(file ? { file } : {}), hint: 'clone that repository and run fleetplan appset FILE --repo DIR on it to see its Applications' });
+        }
+        return [];
+      }
+      const service = serviceGeneratorOf(e);
+      if (service !== undefined) {
+        // Valid for Argo CD, which asks the service; fleetplan does not, so it says what the plan lacks (ADR 0368).
+        if (report) {
+          const field = service.location?.path;
+          const message = `not read: ApplicationSet ${name} (${place.via}): its ${service.generator} generator${field ? ` (${field})` : ''} asks ${SERVICE_ASKED[service.generator] ?? 'a service'} when Argo CD runs it, which fleetplan does not do, so the Applications it generates are not in this plan`;
+          if (home && !home.notes.includes(message)) home.notes.push(message);
+          this.findings.push({ severity: 'warning', code: 'apps-not-read', message, ...(file ? { file } : {}), ...(field ? { path: field } : {}), hint: 'fleetplan appset FILE --explain shows what the other generators give; the Applications this one generates are known only to the Argo CD that runs it' });
         }
         return [];
       }

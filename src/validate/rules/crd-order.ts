@@ -24,6 +24,8 @@ import { PHASE_LABEL } from '../../model/constants.js';
 
 export { PHASE_LABEL };
 const phaseRank: Record<string, number> = { crds: 0, bootstrap: 1 };
+/** Argo CD's own kinds: the Argo CD that syncs an Application serves them. */
+const ARGO_CD_KINDS = new Set(['Application', 'ApplicationSet', 'AppProject']);
 
 interface ObjectSummary {
   provides: Set<string>;
@@ -223,6 +225,8 @@ export const crdOrderRule: RuleDefinition = {
           // The flux layout's Kustomizations are applied by Flux, whose own APIs are there before any of them (ADR 0279).
           if (ctx.fleet.capabilities.engineApisFirst === true && /^([a-z.]+\.)?(toolkit\.fluxcd\.io|fluxcd\.controlplane\.io)\b/.test(key)) continue;
           if (ctx.fleet.capabilities.engineApisFirst === 'after-bootstrap' && app.labels[PHASE_LABEL] === undefined && /^([a-z.]+\.)?toolkit\.fluxcd\.io\b/.test(key)) continue;
+          // Argo CD syncs the repository's own Applications, so its own kinds are served before any of them.
+          if (ctx.fleet.engine !== 'flux' && ctx.fleet.capabilities.repositoryArgoConfig && key === 'argoproj.io' && [...kinds].every((k) => ARGO_CD_KINDS.has(k))) continue;
           const ps = providers.get(key);
           if (!ps || ps.some((p) => p.app === app)) continue;
           if (ps.some((p) => orderedBefore(ctx, c, p.app, app, closure))) continue;

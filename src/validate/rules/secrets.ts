@@ -13,8 +13,20 @@ import { isObj } from '../../load/manifests.js';
 
 /** Keys of an Argo CD cluster Secret that carry no credential (`config` does). */
 const ARGO_CLUSTER_PUBLIC_KEYS = new Set(['name', 'server', 'namespaces', 'clusterResources', 'project', 'shard']);
+/**
+ * Keys of an Argo CD repository or repo-creds Secret that carry no credential (Argo CD's
+ * declarative setup); `username`, `password`, `sshPrivateKey`, `tlsClientCert*`,
+ * `githubAppPrivateKey`, `gcpServiceAccountKey`, `bearerToken` do. A `url` holding a
+ * `user:password@` is a credential all the same.
+ */
+const ARGO_REPOSITORY_PUBLIC_KEYS = new Set(['name', 'url', 'type', 'project', 'enableOCI', 'insecure', 'insecureOCIForceHttp', 'enableLfs', 'forceHttpBasicAuth', 'proxy', 'noProxy', 'githubAppID', 'githubAppInstallationID', 'githubAppEnterpriseBaseUrl']);
 const PLACEHOLDER = /^\$\{[A-Za-z_][A-Za-z0-9_]*(:?-[^}]*)?\}$/;
 const VARIABLE = /\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-=][^}]*)?\}/g;
+
+/** A `scheme://user:password@` with the password written out. */
+function passwordInUrl(literal: string): boolean {
+  return /:\/\/[^/@ \t:]*:[^/@\s]+@/.test(literal);
+}
 
 /**
  * Literal text that reads as a credential: a private key, `user:password@` in a URL, or a token (a
@@ -23,7 +35,7 @@ const VARIABLE = /\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-=][^}]*)?\}/g;
 function secretLooking(literal: string): boolean {
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(literal)) return true;
   // The password of `scheme://user:password@` written out (a variable, now a line break, is not).
-  if (/:\/\/[^/@ \t:]*:[^/@\s]+@/.test(literal)) return true;
+  if (passwordInUrl(literal)) return true;
   return (literal.match(/[A-Za-z0-9+/_]{16,}/g) ?? []).some((t) => /[A-Za-z]/.test(t) && /[0-9]/.test(t));
 }
 
@@ -45,12 +57,15 @@ function filledAtSync(value: string): boolean {
 function hasData(o: ManifestObject): 'data' | 'stringData' | undefined {
   const meta = isObj(o.body.metadata) ? o.body.metadata : {};
   const labels = isObj(meta.labels) ? meta.labels : {};
-  const argoCluster = labels['argocd.argoproj.io/secret-type'] === 'cluster';
+  const secretType = labels['argocd.argoproj.io/secret-type'];
+  const argoCluster = secretType === 'cluster';
+  const argoRepository = secretType === 'repository' || secretType === 'repo-creds';
   for (const k of ['data', 'stringData'] as const) {
     const v = o.body[k];
     if (!isObj(v)) continue;
     const secretKeys = Object.entries(v).filter(([key, value]) => {
       if (argoCluster && ARGO_CLUSTER_PUBLIC_KEYS.has(key)) return false;
+      if (argoRepository && ARGO_REPOSITORY_PUBLIC_KEYS.has(key) && typeof value === 'string' && !passwordInUrl(k === 'data' ? Buffer.from(value, 'base64').toString('utf8') : value)) return false;
       // A value whose secret parts are ${VAR} placeholders is filled in at sync time, not committed.
       return !(typeof value === 'string' && filledAtSync(value));
     });
