@@ -32,6 +32,10 @@ test('an Argo CD leaf gives namespaced objects without a namespace the destinati
     'apps/web/role.yaml': 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\nrules: []\n',
     'apps/web/crd.yaml': CRD,
     'apps/web/gadget.yaml': 'apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g1\n',
+    'apps/web/widget.yaml': 'apiVersion: example.org/v1\nkind: Widget\nmetadata:\n  name: w1\n',
+    // A destination namespace with a variable fleetplan does not resolve: objects as built, with a note.
+    'roots/api.yaml': argoPathApplication({ name: 'api', path: 'apps/api', namespace: '${TEAM}-api', repoURL: 'https://github.com/acme/platform.git' }),
+    'apps/api/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: api\n',
   });
   execFileSync('git', ['-C', dir, 'init', '-q', '-b', 'main']);
   execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', 'https://github.com/acme/platform.git']);
@@ -47,6 +51,11 @@ test('an Argo CD leaf gives namespaced objects without a namespace the destinati
     assert.match(byName('shared'), /\n {2}namespace: shared\n/);
     assert.doesNotMatch(byName('clusterrole'), /namespace:/);
     assert.doesNotMatch(byName('gadget'), /namespace:/);
+    // A kind of unknown scope is read as namespaced, and the note says so.
+    assert.match(byName('widget'), /\n {2}namespace: web-prod\n/);
+    assert.match(r.stderr, /app web: namespaced objects without a namespace land in web-prod, the Application's destination namespace; the scope of Widget \(example\.org\) is not known to fleetplan/);
+    assert.deepEqual(readdirSync(join(out, 'in-cluster/manifests/api')), ['01-configmap-api.yaml']);
+    assert.match(r.stderr, /app api: the destination namespace \$\{TEAM\}-api is not known to fleetplan: namespaced objects without a namespace are written as built/);
   } finally {
     removeTree(dir);
   }
