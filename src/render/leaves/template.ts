@@ -54,8 +54,8 @@ interface Filled {
 interface TemplateFile {
   /** The file name, when no variable reaches it. */
   name?: string;
-  /** Else the object's name fields, with sentinels, to name it per app. */
-  nameOf?: ManifestObject;
+  /** Else the object's name fields, split at their sentinels once, to name it per app. */
+  nameOf?: NameFields;
   index: number;
   content: Filled;
 }
@@ -144,6 +144,24 @@ function constantFiles(objects: readonly ManifestObject[]): TemplateFile[] {
   return objects.map((o, i) => ({ index: i, name: objectFileName(i, objects.length, o), content: { pieces: [serializeObject(o)], holes: [] } }));
 }
 
+/** A name field with sentinels, split at them (a class, so that no value of the object is taken for one). */
+class SplitText {
+  constructor(readonly text: Filled) {}
+}
+
+/** An object's kind, name and namespace: a field with a sentinel split at it, any other as it is. */
+interface NameFields {
+  kind: unknown;
+  metadata: unknown;
+}
+
+function nameFields(o: ManifestObject): NameFields {
+  const cut = (x: unknown) => (typeof x === 'string' && x.includes(MARK) ? new SplitText(split(x)) : x);
+  const meta = o.metadata as unknown;
+  const fields = meta !== null && typeof meta === 'object' ? { name: cut((meta as Record<string, unknown>).name), namespace: cut((meta as Record<string, unknown>).namespace) } : meta;
+  return { kind: cut(o.kind), metadata: fields };
+}
+
 /** Whether the name fields of `o` (kind, name, namespace) hold a sentinel, so that its file name is made per app. */
 function namedByHole(o: ManifestObject): boolean {
   const meta = o.metadata;
@@ -222,7 +240,7 @@ export function buildLeafTemplate(text: string, substitutes: boolean, displayNam
   const files: TemplateFile[] = objects.map((o, i) => {
     const content = split(serializeObject(o));
     for (const h of content.holes) if (h < holes.length) emitted[h] = (emitted[h] ?? 0) + 1;
-    return namedByHole(o) ? { index: i, nameOf: o, content } : { index: i, name: objectFileName(i, objects.length, o), content };
+    return namedByHole(o) ? { index: i, nameOf: nameFields(o), content } : { index: i, name: objectFileName(i, objects.length, o), content };
   });
   if (emitted.some((n) => n !== 1)) return undefined;
   const template: LeafTemplate = { holes, scalars, files, count: objects.length, ...(place ? { placed: place } : {}) };
@@ -245,7 +263,7 @@ function constant(text: string, displayName: string, placed: boolean): LeafTempl
     if (r.given === 0) return { holes: [], scalars: [], files: constantFiles(objects), count: objects.length, placed: { given: 0, unknown: r.unknown } };
     const files = r.objects.map((o, i): TemplateFile => {
       const content = split(serializeObject(o));
-      return namedByHole(o) ? { index: i, nameOf: o, content } : { index: i, name: objectFileName(i, objects.length, o), content };
+      return namedByHole(o) ? { index: i, nameOf: nameFields(o), content } : { index: i, name: objectFileName(i, objects.length, o), content };
     });
     return { holes: [], scalars: [], files, count: objects.length, placed: { given: r.given, unknown: r.unknown } };
   } catch {
@@ -314,8 +332,8 @@ export function fillLeafTemplate(t: LeafTemplate, lookup: VariableLookup, plainM
 
 function nameFor(f: TemplateFile, count: number, values: readonly string[]): string {
   const o = f.nameOf!;
-  const put = (x: unknown) => (typeof x === 'string' && x.includes(MARK) ? fill(split(x), values) : x);
-  const meta = o.metadata as unknown;
+  const put = (x: unknown) => (x instanceof SplitText ? fill(x.text, values) : x);
+  const meta = o.metadata;
   const metadata = meta !== null && typeof meta === 'object' ? { name: put((meta as Record<string, unknown>).name) as string, namespace: put((meta as Record<string, unknown>).namespace) as string } : (meta as ManifestObject['metadata']);
   return objectFileName(f.index, count, { kind: put(o.kind) as string, metadata });
 }
