@@ -17,7 +17,7 @@ import { startOciRegistry } from '../support/oci-registry.js';
 import type { OciRegistry } from '../support/oci-registry.js';
 import { fluxKustomization } from '../support/flux-fixture.js';
 import { requireTools, toolEnv } from '../helpers/tools.js';
-import { parseManifests, serializeObject } from '../../src/render/leaves/manifests.js';
+import { parseManifests, placeInNamespace, serializeObject } from '../../src/render/leaves/manifests.js';
 
 const run = promisify(execFile);
 
@@ -106,7 +106,8 @@ test('Argo CD: a chart from an OCI registry written without a scheme is pulled w
     assert.ok(r.stderr.includes(`note: cluster in-cluster, app web: fetched chart oci://${pushed.registry.host}/charts/web 1.2.0, digest ${digest}, archive sha256:`), r.stderr);
     assert.ok(pushed.registry.requests.slice(before).some((q) => q.method === 'GET' && q.path === '/v2/charts/web/manifests/1.2.0'), 'pulled by its tag');
     const expected = (await run(requireTools().helm, ['template', 'web', pushed.archives.get('1.2.0')!, '--namespace', 'web', '--include-crds'], { env })).stdout;
-    assert.deepEqual([...leafFiles(out, 'in-cluster', 'web').values()], parseManifests(expected, 'helm template').map(serializeObject));
+    // helm template's output plus the namespace the sync sets, the destination `web` (ADR 0420).
+    assert.deepEqual([...leafFiles(out, 'in-cluster', 'web').values()], placeInNamespace(parseManifests(expected, 'helm template'), 'web').objects.map(serializeObject));
 
     // The second run, with --fetch still given, takes the exact version from the fetch cache.
     const gets = manifestGets(pushed.registry).length;
@@ -155,7 +156,8 @@ test('Argo CD: a tag the registry does not have is an error at spec.source.targe
     assert.match(r.stderr, /error: apps\/missing\.yaml:14:\d+ spec\.source\.targetRevision: cluster in-cluster, app missing: helm pull of oci:\/\/localhost:\d+\/charts\/web 9\.9\.9 failed: that version is not in the repository: .*not found/);
     assert.ok(pushed.registry.requests.some((q) => q.path === '/v2/charts/web/tags/list'), 'the range is resolved against the tags');
     assert.match(r.stderr, /note: cluster in-cluster, app ranged: fetched chart oci:\/\/localhost:\d+\/charts\/web 1\.3\.0 \(resolved from \^1\.0\.0\), digest sha256:[0-9a-f]{64}/);
-    assert.match(leafFiles(out, 'in-cluster', 'ranged').get('01-configmap-ranged-web.yaml') ?? '', /version: 1\.3\.0/);
+    // Named with the destination namespace the sync sets (ADR 0420).
+    assert.match(leafFiles(out, 'in-cluster', 'ranged').get('01-configmap-ranged-ranged-web.yaml') ?? '', /version: 1\.3\.0/);
   } finally {
     await pushed.close();
     removeTree(fleet);
@@ -178,7 +180,8 @@ test('Argo CD: a registry with a login refuses a pull without --registry-config 
 
     const ok = await cli(['render', '--repo', fleet, '--out', out, '--leaves', '--fetch', '--registry-config', pushed.registryConfig!, '--cache-dir', join(work, 'cache')], process.cwd(), toolEnv(work));
     assert.equal(ok.code, 0, ok.stderr);
-    assert.match(leafFiles(out, 'in-cluster', 'web').get('01-configmap-web-web.yaml') ?? '', /version: 1\.2\.0/);
+    // Named with the destination namespace the sync sets (ADR 0420).
+    assert.match(leafFiles(out, 'in-cluster', 'web').get('01-configmap-web-web-web.yaml') ?? '', /version: 1\.2\.0/);
     assert.doesNotMatch(refused.stderr + ok.stderr, /s3cret-pw/);
   } finally {
     await pushed.close();
@@ -265,7 +268,8 @@ test('kustomize helmCharts with an oci:// repo (kustomize 5.6 pulls it itself): 
     const online = await cli(['render', '--repo', fleet, '--out', out, '--leaves', '--fetch', '--cache-dir', join(work, 'cache')], process.cwd(), toolEnv(work));
     assert.equal(online.code, 0, online.stderr);
     assert.ok(pushed.registry.requests.slice(before).some((q) => q.path === '/v2/charts/web/manifests/1.2.0'), 'kustomize pulled the chart');
-    assert.match(leafFiles(out, 'in-cluster', 'site').get('01-configmap-site-web.yaml') ?? '', /version: 1\.2\.0/);
+    // Named with the destination namespace the sync sets (ADR 0420).
+    assert.match(leafFiles(out, 'in-cluster', 'site').get('01-configmap-site-site-web.yaml') ?? '', /version: 1\.2\.0/);
   } finally {
     await pushed.close();
     removeTree(fleet);

@@ -71,8 +71,9 @@ test('render --leaves builds the children a Jsonnet app-of-apps generates, and t
     const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')], process.cwd(), PATH_ENV);
     assert.equal(r.code, 0, r.stderr);
     const leaves = (app: string) => readdirSync(join(out, 'in-cluster', 'manifests', app)).sort();
-    assert.deepEqual(leaves('web'), ['01-configmap-web-config.yaml']);
-    assert.deepEqual(leaves('db'), ['01-configmap-db-config.yaml']);
+    // Each child's objects in its destination namespace, as the sync places them (ADR 0420).
+    assert.deepEqual(leaves('web'), ['01-configmap-web-web-config.yaml']);
+    assert.deepEqual(leaves('db'), ['01-configmap-db-db-config.yaml']);
     assert.deepEqual(leaves('root'), ['01-application-argocd-web.yaml', '02-application-argocd-db.yaml']);
   } finally {
     removeTree(dir);

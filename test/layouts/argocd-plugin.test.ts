@@ -59,7 +59,8 @@ test('render --leaves builds no leaves for a plugin app and says why; other apps
     assert.match(r.stderr, /\nleaves: 1 of 3 apps rendered, .*; 2 not built \(config-management plugin: 2\)\n/);
     assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'vault-app')), false, 'no pretended leaves');
     assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'discovered-app')), false);
-    assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'plain-app', '01-configmap-plain.yaml')), true);
+    // In its destination namespace, as the sync places it (ADR 0420).
+    assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'plain-app', '01-configmap-plain-app-plain.yaml')), true);
   } finally {
     removeTree(dir);
     removeTree(out);

@@ -15,7 +15,7 @@ import { cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { startOciRegistry, tarGzip } from '../support/oci-registry.js';
 import type { OciRegistry } from '../support/oci-registry.js';
 import { requireTools, toolEnv } from '../helpers/tools.js';
-import { parseManifests, serializeObject } from '../../src/render/leaves/manifests.js';
+import { parseManifests, placeInNamespace, serializeObject } from '../../src/render/leaves/manifests.js';
 
 const run = promisify(execFile);
 
@@ -87,7 +87,8 @@ test('a native oci:// source of plain manifests is pulled with --fetch and its p
     const r = await render(fleet, work, ['--fetch']);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stderr.includes(`note: cluster in-cluster, app guestbook: fetched OCI artifact oci://${registry.host}/team/guestbook tag 1.0.0, digest ${digest}`), r.stderr);
-    assert.deepEqual([...leafFiles(join(work, 'out'), 'in-cluster', 'guestbook').values()], parseManifests(CM('alpha', '1') + '---\n' + CM('beta', '2'), 'expected').map(serializeObject));
+    // The files plus the namespace the sync sets, the destination `guestbook` (ADR 0420).
+    assert.deepEqual([...leafFiles(join(work, 'out'), 'in-cluster', 'guestbook').values()], placeInNamespace(parseManifests(CM('alpha', '1') + '---\n' + CM('beta', '2'), 'expected'), 'guestbook').objects.map(serializeObject));
 
     // Pinned to the digest it resolved to, the next run needs no network.
     const pinned = writeTree({ 'apps/guestbook.yaml': application('guestbook', { repoURL: `oci://${registry.host}/team/guestbook`, targetRevision: digest, path: 'manifests' }) });
@@ -121,7 +122,8 @@ test('a native oci:// source holding a kustomization is built with kustomize, as
     const local = writeTree(files);
     try {
       const expected = (await run(kubectl, ['kustomize', join(local, 'deploy')], { env: toolEnv(work) })).stdout;
-      assert.deepEqual([...leafFiles(join(work, 'out'), 'in-cluster', 'web').values()], parseManifests(expected, 'kustomize').map(serializeObject));
+      // kustomize's output plus the namespace the sync sets, the destination `web` (ADR 0420).
+      assert.deepEqual([...leafFiles(join(work, 'out'), 'in-cluster', 'web').values()], placeInNamespace(parseManifests(expected, 'kustomize'), 'web').objects.map(serializeObject));
       assert.match([...leafFiles(join(work, 'out'), 'in-cluster', 'web').values()].join(''), /name: prod-settings/);
     } finally {
       removeTree(local);
@@ -242,7 +244,8 @@ test('a Helm chart pushed with helm push, named as repoURL oci://…/charts/web 
       const r = await render(fleet, work, ['--fetch']);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /fetched OCI artifact oci:\/\/localhost:\d+\/charts\/web tag 0\.3\.0, digest sha256:[0-9a-f]{64} \(a Helm chart\)/);
-      assert.deepEqual([...leafFiles(join(work, 'out'), 'in-cluster', 'web').values()], parseManifests(expected, 'helm template').map(serializeObject));
+      // helm template's output plus the namespace the sync sets, the destination `web` (ADR 0420).
+      assert.deepEqual([...leafFiles(join(work, 'out'), 'in-cluster', 'web').values()], placeInNamespace(parseManifests(expected, 'helm template'), 'web').objects.map(serializeObject));
     });
   } finally {
     removeTree(src);

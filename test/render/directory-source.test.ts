@@ -58,8 +58,9 @@ test('render --leaves builds a directory source as Argo CD reads it, with recurs
   try {
     const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')]);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(readdirSync(join(out, 'in-cluster', 'manifests', 'flat')).sort(), ['01-configmap-a.yaml', '02-configmap-b.yaml', '03-configmap-c.yaml']);
-    assert.deepEqual(readdirSync(join(out, 'in-cluster', 'manifests', 'deep')).sort(), ['01-configmap-a.yaml', '02-configmap-b.yaml', '03-configmap-d.yaml']);
+    // The files as Argo CD reads them, in the sync's namespace: the Application's destination (ADR 0420).
+    assert.deepEqual(readdirSync(join(out, 'in-cluster', 'manifests', 'flat')).sort(), ['01-configmap-flat-a.yaml', '02-configmap-flat-b.yaml', '03-configmap-flat-c.yaml']);
+    assert.deepEqual(readdirSync(join(out, 'in-cluster', 'manifests', 'deep')).sort(), ['01-configmap-deep-a.yaml', '02-configmap-deep-b.yaml', '03-configmap-deep-d.yaml']);
     assert.match(r.stderr, /leaves: 2 of 2 apps rendered, 6 objects/);
   } finally {
     removeTree(dir);
@@ -91,8 +92,8 @@ test('render --leaves without Jsonnet does not build a directory source with Jso
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /cluster in-cluster, app deep: not built: web\/sub\/lib\.jsonnet needs Jsonnet: jsonnet not found/);
     assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'deep')), false);
-    // Without recurse the file is not read, so the flat app builds.
-    assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'flat', '01-configmap-a.yaml')), true);
+    // Without recurse the file is not read, so the flat app builds (in its destination namespace, ADR 0420).
+    assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'flat', '01-configmap-flat-a.yaml')), true);
   } finally {
     removeTree(dir);
     removeTree(out);
@@ -109,8 +110,9 @@ test('an Application that writes the fleet repository\'s URL another way (.git, 
   try {
     const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'flat', '01-configmap-a.yaml')), true, r.stderr);
-    assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'deep', '01-configmap-a.yaml')), true, r.stderr);
+    // Each in its destination namespace, as the sync places it (ADR 0420).
+    assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'flat', '01-configmap-flat-a.yaml')), true, r.stderr);
+    assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'deep', '01-configmap-deep-a.yaml')), true, r.stderr);
     assert.match(r.stderr, /note: in-cluster\/other not rendered: source https:\/\/github\.com\/acme\/platform-other is another repository/);
   } finally {
     removeTree(dir);

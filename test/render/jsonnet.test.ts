@@ -157,7 +157,8 @@ test('render --leaves without a jsonnet binary does not build a directory source
     assert.match(r.stderr, /cluster in-cluster, app web: not built: web\/main\.jsonnet needs Jsonnet: jsonnet not found/);
     assert.match(r.stderr, /apt-get install jsonnet/);
     assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'web')), false);
-    assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'plain', '01-configmap-p.yaml')), true, r.stderr);
+    // In the Application's destination namespace, as the sync places it (ADR 0420).
+    assert.equal(existsSync(join(out, 'in-cluster', 'manifests', 'plain', '01-configmap-plain-p.yaml')), true, r.stderr);
   } finally {
     removeTree(dir);
     removeTree(out);
@@ -199,17 +200,18 @@ test('render --leaves evaluates .jsonnet files with extVars, TLAs and libs as Ar
     const r = await renderLeaves(dir, out);
     assert.equal(r.code, 0, r.stderr);
     const files = read(out, 'web');
-    assert.deepEqual(Object.keys(files), ['01-configmap-from-yaml.yaml', '02-configmap-web-prod.yaml', '03-deployment-web.yaml']);
-    assert.match(files['02-configmap-web-prod.yaml']!, /greeting: hi\n/);
-    assert.match(files['02-configmap-web-prod.yaml']!, /size: '6'\n/);
-    assert.match(files['03-deployment-web.yaml']!, /replicas: 4\n/);
-    assert.match(files['03-deployment-web.yaml']!, /image: nginx:1\.27\n/);
+    // jsonnet's objects in the sync's namespace, the Application's destination `web` (ADR 0420).
+    assert.deepEqual(Object.keys(files), ['01-configmap-web-from-yaml.yaml', '02-configmap-web-web-prod.yaml', '03-deployment-web-web.yaml']);
+    assert.match(files['02-configmap-web-web-prod.yaml']!, /greeting: hi\n/);
+    assert.match(files['02-configmap-web-web-prod.yaml']!, /size: '6'\n/);
+    assert.match(files['03-deployment-web-web.yaml']!, /replicas: 4\n/);
+    assert.match(files['03-deployment-web-web.yaml']!, /image: nginx:1\.27\n/);
 
     // The library is an input of the build: changing it rebuilds (no stale cache hit).
     writeTree({ 'vendor/k.libsonnet': "{ cm(name, data):: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: name + '-v2' }, data: data } }\n" }, dir);
     const again = await renderLeaves(dir, out);
     assert.equal(again.code, 0, again.stderr);
-    assert.ok(Object.keys(read(out, 'web')).includes('02-configmap-web-prod-v2.yaml'), again.stderr);
+    assert.ok(Object.keys(read(out, 'web')).includes('02-configmap-web-web-prod-v2.yaml'), again.stderr);
   } finally {
     removeTree(dir);
     removeTree(out);
@@ -231,8 +233,9 @@ test('Jsonnet import search: the importing file\'s directory first, then the lib
   try {
     const r = await renderLeaves(dir, out);
     assert.equal(r.code, 0, r.stderr);
-    // name: beside main.jsonnet wins over the libs; inner's here.libsonnet is the one beside inner.
-    assert.deepEqual(Object.keys(read(out, 'web')), ['01-configmap-web-here-beside.yaml']);
+    // name: beside main.jsonnet wins over the libs; inner's here.libsonnet is the one beside inner
+    // (the file named with the sync's namespace `web`, ADR 0420).
+    assert.deepEqual(Object.keys(read(out, 'web')), ['01-configmap-web-web-here-beside.yaml']);
   } finally {
     removeTree(dir);
     removeTree(out);
@@ -253,7 +256,8 @@ test('Jsonnet libs: the last lib is searched first, before the source path', { s
     const r = await renderLeaves(dir, out);
     assert.equal(r.code, 0, r.stderr);
     // name.libsonnet: not beside sub/main.jsonnet, so lib2 before lib1 and web; only-web.libsonnet: the source path.
-    assert.deepEqual(Object.keys(read(out, 'web')), ['01-configmap-lib2-web.yaml']);
+    // The file named with the sync's namespace `web` (ADR 0420).
+    assert.deepEqual(Object.keys(read(out, 'web')), ['01-configmap-web-lib2-web.yaml']);
   } finally {
     removeTree(dir);
     removeTree(out);

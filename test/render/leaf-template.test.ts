@@ -6,26 +6,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { OutputFile } from '../../src/ports/build-cache.js';
-import { objectFileName, parseManifests, serializeObject, substituteStream } from '../../src/render/leaves/manifests.js';
+import { objectFileName, parseManifests, placeInNamespace, serializeObject, substituteStream } from '../../src/render/leaves/manifests.js';
 import { LEAF_TEMPLATE_HOOKS, buildLeafTemplate, fillLeafTemplate, plainBothWays } from '../../src/render/leaves/template.js';
 import { seededRandom } from '../support/random.js';
 
 type Vars = Record<string, string>;
 
-function general(text: string, vars: Vars | undefined): OutputFile[] | Error {
+function general(text: string, vars: Vars | undefined, namespace?: string): OutputFile[] | Error {
   try {
     const t = vars === undefined ? text : substituteStream(text, { lookup: (n) => (Object.hasOwn(vars, n) ? vars[n] : undefined), path: 'x', hint: () => '' });
-    const objects = parseManifests(t, 'x (built)');
+    const parsed = parseManifests(t, 'x (built)');
+    const objects = namespace === undefined ? parsed : placeInNamespace(parsed, namespace).objects;
     return objects.map((o, i) => ({ name: objectFileName(i, objects.length, o), content: serializeObject(o) }));
   } catch (e) {
     return e as Error;
   }
 }
 
-function fast(text: string, vars: Vars | undefined, memo?: Map<string, boolean>): OutputFile[] | undefined {
-  const t = buildLeafTemplate(text, vars !== undefined, 'x (built)');
-  return t && fillLeafTemplate(t, (n) => (vars !== undefined && Object.hasOwn(vars, n) ? vars[n] : undefined), memo);
+function fast(text: string, vars: Vars | undefined, memo?: Map<string, boolean>, namespace?: string): OutputFile[] | undefined {
+  const t = buildLeafTemplate(text, vars !== undefined, 'x (built)', namespace !== undefined);
+  return t && fillLeafTemplate(t, (n) => (vars !== undefined && Object.hasOwn(vars, n) ? vars[n] : undefined), memo, namespace);
 }
+
+/** Destination namespaces (ADR 0420): names, and strings a plain scalar cannot hold unchanged. */
+const NAMESPACES = ['web', 'prod-1', 'a.b', 'team-${A}', '123', 'null', 'true', 'yes', '~', 'QfpvQ0Qz', 'a: b'];
+/** Kinds of every scope: namespaced, cluster-scoped, unknown, one a CustomResourceDefinition of the stream makes cluster-scoped. */
+const KINDS = ['ConfigMap', 'ConfigMap', 'ClusterRole', 'Namespace', 'Widget', 'Gadget'];
+const GADGET_CRD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: gadgets.example.com\nspec:\n  group: ${G:-example.com}\n  names: { kind: Gadget, plural: gadgets }\n  scope: Cluster\n';
+let withNamespaces = false;
 
 const rng = seededRandom;
 
@@ -54,9 +62,11 @@ function scalar(r: () => number): string {
 
 /** A build output in the style kustomize writes, with variables in many YAML contexts. */
 function document(r: () => number, n: number): string {
-  const lines = ['apiVersion: v1', `kind: ${r() < 0.1 ? scalar(r) : 'ConfigMap'}`, 'metadata:'];
+  const kind = withNamespaces ? KINDS[Math.floor(r() * KINDS.length)]! : 'ConfigMap';
+  const apiVersion = kind === 'Gadget' ? 'example.com/v1' : kind === 'Widget' ? 'example.org/v1' : kind === 'ClusterRole' ? 'rbac.authorization.k8s.io/v1' : 'v1';
+  const lines = [`apiVersion: ${withNamespaces && r() < 0.05 ? scalar(r) : apiVersion}`, `kind: ${r() < 0.1 ? scalar(r) : kind}`, 'metadata:'];
   lines.push(`  name: ${r() < 0.4 ? scalar(r) : `cm-${n}`}`);
-  if (r() < 0.6) lines.push(`  namespace: ${scalar(r)}`);
+  if (r() < (withNamespaces ? 0.3 : 0.6)) lines.push(`  namespace: ${scalar(r)}`);
   if (r() < 0.3) lines.push('  labels:', `    app.kubernetes.io/name: ${scalar(r)}`);
   lines.push('data:');
   const keys = 1 + Math.floor(r() * 4);
@@ -81,7 +91,8 @@ function stream(r: () => number): string {
   const docs = 1 + Math.floor(r() * 3);
   const parts: string[] = [];
   for (let d = 0; d < docs; d++) {
-    if (r() < 0.08) parts.push('apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: ${A}\n');
+    if (withNamespaces && r() < 0.1) parts.push(r() < 0.5 ? GADGET_CRD.replace('${G:-example.com}', 'example.com') : GADGET_CRD);
+    else if (r() < 0.08) parts.push('apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: ${A}\n');
     else if (r() < 0.05) parts.push('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &n ${A}\ndata:\n  again: *n\n');
     else parts.push(document(r, d));
   }
@@ -107,8 +118,9 @@ function property(seed: number, n: number): { mismatches: string[]; answered: nu
     // Several apps per build, as in a fleet: the template is built once per text.
     for (let a = 0; a < 4; a++) {
       const v = vars(r);
-      const want = general(text, v);
-      const got = fast(text, v, memo);
+      const ns = withNamespaces && r() < 0.9 ? NAMESPACES[Math.floor(r() * (r() < 0.7 ? 3 : NAMESPACES.length))] : undefined;
+      const want = general(text, v, ns);
+      const got = fast(text, v, memo, ns);
       if (got === undefined) continue;
       answered++;
       if (want instanceof Error) mismatches.push(`${JSON.stringify(text)} with ${JSON.stringify(v)}: the general path fails (${want.message}), the template gave files`);
@@ -127,6 +139,35 @@ test('the leaf template gives the general path\'s files, byte for byte, on gener
     assert.ok(answered > 250, `only ${answered} of 4000 cases answered by the template`);
   }
   adversarial = 0.3;
+});
+
+test('with a destination namespace (ADR 0420) the template still gives the general path\'s files, the namespace placed as the sync places it', () => {
+  withNamespaces = true;
+  try {
+    for (const [seed, share] of [[21, 0.3], [22, 0.05]] as const) {
+      adversarial = share;
+      const { mismatches, answered } = property(seed, 1000);
+      assert.deepEqual(mismatches.slice(0, 3), []);
+      assert.ok(answered > 250, `only ${answered} of 4000 cases answered by the template`);
+    }
+  } finally {
+    withNamespaces = false;
+    adversarial = 0.3;
+  }
+});
+
+test('one template serves every destination namespace: the namespace is a hole, filled per app', () => {
+  const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: b\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\n---\napiVersion: example.org/v1\nkind: Widget\nmetadata:\n  name: w\n';
+  const t = buildLeafTemplate(text, false, 'x (built)', true);
+  assert.ok(t);
+  assert.deepEqual(t.placed, { given: 2, unknown: ['Widget (example.org)'] });
+  for (const ns of ['web', 'api']) {
+    const files = fillLeafTemplate(t, () => undefined, undefined, ns);
+    assert.deepEqual(files, general(text, undefined, ns));
+    assert.deepEqual(files!.map((f) => f.name), [`01-configmap-${ns}-settings.yaml`, '02-clusterrole-reader.yaml', `03-widget-${ns}-w.yaml`]);
+  }
+  // A namespace js-yaml would quote takes the general path.
+  assert.equal(fillLeafTemplate(t, () => undefined, undefined, '123'), undefined);
 });
 
 test('without the per-value check the property finds differences (the check is what makes it exact)', () => {

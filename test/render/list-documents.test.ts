@@ -51,7 +51,8 @@ test('render --leaves: a directory source\'s List and ConfigMapList are written 
     const r = await cli(['render', '--repo', dir, '--out', out, '--leaves', '--cache-dir', join(out, '.cache')]);
     assert.equal(r.code, 0, r.stderr);
     const files = readdirSync(join(out, 'in-cluster', 'manifests', 'web')).sort();
-    assert.deepEqual(files, ['01-configmap-c.yaml', '02-configmap-a.yaml', '03-configmap-b.yaml', '04-configmap-d.yaml']);
+    // Each item in the sync's namespace, the Application's destination `web` (ADR 0420).
+    assert.deepEqual(files, ['01-configmap-web-c.yaml', '02-configmap-web-a.yaml', '03-configmap-web-b.yaml', '04-configmap-web-d.yaml']);
     assert.doesNotMatch(readFileSync(join(out, 'in-cluster', 'manifests', 'web', files[1]!), 'utf8'), /kind: List|items:/);
   } finally {
     removeTree(dir);

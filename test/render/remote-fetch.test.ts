@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { argoApplication, cli, removeTree, writeTree } from '../support/fleet-fixture.js';
 import { startGitHttpServer } from '../support/git-http-server.js';
 import { locateKustomize } from '../../src/adapters/kustomize.js';
-import { parseManifests, serializeObject } from '../../src/render/leaves/manifests.js';
+import { parseManifests, placeInNamespace, serializeObject } from '../../src/render/leaves/manifests.js';
 
 const run = promisify(execFile);
 const HELM = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../.tools/bin/helm');
@@ -119,10 +119,11 @@ test('with --fetch the chart is pulled once into the fetch cache and the leaves 
     assert.ok(repo.requests.includes('/web-1.2.0.tgz'), repo.requests.join(' '));
     // What `helm template` of the pulled archive gives, with Argo CD's release name and namespace.
     const expected = (await run(HELM, ['template', 'web', join(repo.dir, 'served', 'web-1.2.0.tgz'), '--namespace', 'web', '--include-crds'], { env: { PATH: process.env.PATH ?? '', HOME: work } })).stdout;
+    // The leaf is that output plus the namespace the sync sets: the destination `web` (ADR 0420).
     const files = leafFiles(out, 'web');
-    assert.deepEqual([...files.values()], parseManifests(expected, 'helm template').map(serializeObject));
-    assert.deepEqual([...files.keys()], ['01-configmap-web-web.yaml']);
-    assert.match(files.get('01-configmap-web-web.yaml') ?? '', /greeting: hello\n {2}version: 1\.2\.0\n/);
+    assert.deepEqual([...files.values()], placeInNamespace(parseManifests(expected, 'helm template'), 'web').objects.map(serializeObject));
+    assert.deepEqual([...files.keys()], ['01-configmap-web-web-web.yaml']);
+    assert.match(files.get('01-configmap-web-web-web.yaml') ?? '', /greeting: hello\n {2}version: 1\.2\.0\n/);
     // A second run finds the exact version in the fetch cache: no request, even without --fetch.
     const before = repo.requests.length;
     const again = await cli(['render', '--repo', fleet, '--out', out, '--leaves', '--cache-dir', join(work, 'cache')]);
@@ -146,7 +147,8 @@ test('a version range is resolved by helm against the repository index and the v
     assert.equal(r.code, 0, r.stderr);
     assert.ok(repo.requests.includes('/index.yaml'), 'the range is resolved against the index');
     assert.match(r.stderr, /fetched chart web from http:\/\/127\.0\.0\.1:\d+ 1\.3\.0 \(resolved from \^1\.0\.0\)/);
-    assert.match(leafFiles(out, 'web').get('01-configmap-web-web.yaml') ?? '', /version: 1\.3\.0/);
+    // Named with the destination namespace `web` the sync sets (ADR 0420).
+    assert.match(leafFiles(out, 'web').get('01-configmap-web-web-web.yaml') ?? '', /version: 1\.3\.0/);
   } finally {
     await repo.close();
     removeTree(fleet);
@@ -263,8 +265,9 @@ spec:
     const r = await cli(['render', '--repo', fleet, '--out', out, '--leaves', '--fetch', '--cache-dir', join(work, 'cache')]);
     assert.equal(r.code, 0, r.stderr);
     const expected = (await run(HELM, ['template', 'web', join(repo.dir, 'served', 'web-1.2.0.tgz'), '--namespace', 'web', '--include-crds', '--values', join(fleet, 'values', 'web.yaml')], { env: { PATH: process.env.PATH ?? '', HOME: work } })).stdout;
-    assert.deepEqual([...leafFiles(out, 'web').values()], parseManifests(expected, 'helm template').map(serializeObject));
-    assert.match(leafFiles(out, 'web').get('01-configmap-web-web.yaml') ?? '', /greeting: from-the-repository/);
+    // helm template's output plus the namespace the sync sets, the destination `web` (ADR 0420).
+    assert.deepEqual([...leafFiles(out, 'web').values()], placeInNamespace(parseManifests(expected, 'helm template'), 'web').objects.map(serializeObject));
+    assert.match(leafFiles(out, 'web').get('01-configmap-web-web-web.yaml') ?? '', /greeting: from-the-repository/);
 
     writeFileSync(join(fleet, 'apps', 'web.yaml'), multi('https://github.com/acme/other-values'));
     const other = await cli(['render', '--repo', fleet, '--out', join(work, 'out2'), '--leaves', '--fetch', '--cache-dir', join(work, 'cache')]);

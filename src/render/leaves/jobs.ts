@@ -315,6 +315,21 @@ export function leafJobsFor(fleet: Fleet, clusters: readonly ResolvedCluster[], 
       });
     }
   }
+  // Argo CD's sync gives namespaced objects without a namespace the destination namespace (ADR 0420).
+  if (fleet.engine === 'argocd') {
+    const destination = new Map<string, string>();
+    for (const c of clusters) {
+      for (const app of c.apps) {
+        const ns = app.destination.namespace;
+        if (ns !== undefined && ns !== '') destination.set(`${c.name}\0${app.name}`, ns);
+      }
+    }
+    for (const j of jobs) {
+      const ns = j.source.kind === 'flux' ? undefined : destination.get(`${j.cluster}\0${j.app}`);
+      // A destination namespace fleetplan cannot resolve: the objects stay as built, with a note.
+      if (ns !== undefined) j[ns.includes('${') ? 'unresolvedNamespace' : 'destinationNamespace'] = ns;
+    }
+  }
   return { jobs, skipped };
 }
 

@@ -14,6 +14,7 @@ import type { MissingVariable, VariableLookup } from '../../model/substitute.js'
 import { substitute } from '../../model/substitute.js';
 import { dumpYaml, parseYamlAll } from '../../yaml/index.js';
 import { expandListDocument } from '../../model/k8s-list.js';
+import { inDestinationNamespace } from '../../load/kind-scope.js';
 
 /** How a leaf object is written (template.ts checks its scalars the same way). */
 export const MANIFEST_DUMP = { sortKeys: true, lineWidth: -1, noRefs: true, schema: 'kubernetes' } as const;
@@ -113,6 +114,17 @@ export function parseManifests(text: string, displayName: string): ManifestObjec
     for (const o of objects) out.push(o as ManifestObject);
   });
   return out;
+}
+
+/**
+ * The objects as an Argo CD sync places them (ADR 0420): a namespaced object without a namespace
+ * gets the Application's destination namespace, a cluster-scoped one keeps none (scope from
+ * src/load/kind-scope.ts: the fixed lists, then the build's own CustomResourceDefinitions). `given`:
+ * how many got it; `unknown`: kinds of unknown scope, read as namespaced.
+ */
+export function placeInNamespace(objects: readonly ManifestObject[], namespace: string): { objects: ManifestObject[]; given: number; unknown: string[] } {
+  const r = inDestinationNamespace(objects, namespace);
+  return { objects: r.docs as ManifestObject[], given: r.given, unknown: r.unknown };
 }
 
 /** Deterministic YAML for one object, as parseManifests' reader reads it back. */

@@ -30,7 +30,8 @@ import type { DirectoryOptions } from './directory.js';
 import { directoryFileManifests, selectDirectoryFiles } from './directory.js';
 import type { JsonnetSettings } from './jsonnet.js';
 import { JSONNET_MAX_OUTPUT_BYTES, JSONNET_TIMEOUT_MS, SKIP_RENDERING_MARKER, jsonnetOutputManifests, jsonnetReads, jsonnetSearchPath } from './jsonnet.js';
-import { findVariableReference, objectFileName, parseManifests, serializeObject, substituteStream } from './manifests.js';
+import { findVariableReference, objectFileName, parseManifests, placeInNamespace, serializeObject, substituteStream } from './manifests.js';
+import { destinationNamespaceWords } from '../../load/kind-scope.js';
 import type { OciLeafSource } from './oci.js';
 import type { LeafTemplate } from './template.js';
 import { buildLeafTemplate, fillLeafTemplate } from './template.js';
@@ -138,6 +139,14 @@ export interface LeafJob {
   source: LeafSource;
   /** The cluster's variables, substituted strictly in the build output; undefined: no substitution (Argo CD's own tools substitute nothing). */
   variables: Record<string, string> | undefined;
+  /**
+   * An Argo CD Application's destination namespace: the sync gives it to every namespaced object
+   * without a namespace, and so do the leaves (ADR 0420). Undefined: objects as built (Flux, or no
+   * destination namespace).
+   */
+  destinationNamespace?: string;
+  /** A destination namespace with `${…}` that fleetplan does not resolve: objects as built, with a note. */
+  unresolvedNamespace?: string;
 }
 
 export interface LeafResult {
@@ -728,13 +737,21 @@ export async function renderLeafJobs(
     return e;
   };
 
-  /** One app's files from its build's text: the template filled in where that is exact (template.ts, ADR 0332), else the general path. */
-  const filesOf = (job: LeafJob, text: string, plan: BuildPlan): OutputFile[] => {
+  /**
+   * One app's files from its build's text: the template filled in where that is exact (template.ts,
+   * ADR 0332), else the general path; with a note on the namespace the sync sets (ADR 0420).
+   */
+  const filesOf = (job: LeafJob, text: string, plan: BuildPlan): { files: OutputFile[]; note?: string } => {
     const vars = job.variables;
+    const ns = job.destinationNamespace;
     const lookup = (name: string) => (vars !== undefined && Object.hasOwn(vars, name) ? vars[name] : undefined);
-    const template = templateOf(text, vars !== undefined, `${plan.path} (built)`);
-    const filled = template && fillLeafTemplate(template, lookup, plainMemo);
-    return filled ?? generalFiles(text, vars, plan, job);
+    const template = templateOf(text, vars !== undefined, `${plan.path} (built)`, ns !== undefined);
+    const filled = template && fillLeafTemplate(template, lookup, plainMemo, ns);
+    const made = filled ? { files: filled, unknown: template.placed?.unknown ?? [] } : generalFiles(text, vars, plan, job);
+    if (job.unresolvedNamespace !== undefined) {
+      return { files: made.files, note: `the destination namespace ${job.unresolvedNamespace} is not known to fleetplan: namespaced objects without a namespace are written as built, without the namespace the sync gives them` };
+    }
+    return made.unknown.length && ns !== undefined ? { files: made.files, note: destinationNamespaceWords(ns, "the Application's", made.unknown) } : { files: made.files };
   };
 
   const renderOne = async (job: LeafJob): Promise<LeafResult> => {
@@ -760,7 +777,8 @@ export async function renderLeafJobs(
         const left = argoLeftOutNotes(synced.left);
         if (left.length) result.notes = [...(result.notes ?? []), ...left];
       }
-      const files = filesOf(job, text, plan);
+      const { files, note } = filesOf(job, text, plan);
+      if (note !== undefined) result.notes = [...(result.notes ?? []), note];
       const relDir = `${job.cluster}/manifests/${appDir}`;
       await ready();
       ports.writer?.replaceDirectory(relDir, files);
@@ -820,7 +838,9 @@ export async function renderLeafJobs(
     apps.forEach((a, n) => {
       a.result.cached = n === 0 ? built.cached : true;
       try {
-        made.push(filesOf(a.job, built.text, plan));
+        const { files, note } = filesOf(a.job, built.text, plan);
+        if (note !== undefined) a.result.notes = [...(a.result.notes ?? []), note];
+        made.push(files);
       } catch (e) {
         made.push(undefined);
         a.result.error = forJob(e, a.job);
@@ -851,19 +871,23 @@ export async function renderLeafJobs(
     });
   };
 
-  /** Per distinct built text: its template, or undefined where the general path must run (twice: with and without substitution). */
-  const templates = [new Map<string, LeafTemplate | undefined>(), new Map<string, LeafTemplate | undefined>()] as const;
+  /**
+   * Per distinct built text: its template, or undefined where the general path must run (with and
+   * without substitution, with and without a destination namespace: one template for every
+   * namespace, which is a hole of it).
+   */
+  const templates = [0, 1, 2, 3].map(() => new Map<string, LeafTemplate | undefined>());
   const plainMemo = new Map<string, boolean>();
-  const templateOf = (text: string, substitutes: boolean, displayName: string): LeafTemplate | undefined => {
-    const memo = templates[substitutes ? 1 : 0];
+  const templateOf = (text: string, substitutes: boolean, displayName: string, placed: boolean): LeafTemplate | undefined => {
+    const memo = templates[(substitutes ? 1 : 0) + (placed ? 2 : 0)]!;
     if (memo.has(text)) return memo.get(text);
-    const t = buildLeafTemplate(text, substitutes, displayName);
+    const t = buildLeafTemplate(text, substitutes, displayName, placed);
     memo.set(text, t);
     return t;
   };
 
   /** Substitution on the built text, then parsing and dumping every object: the general path. */
-  const generalFiles = (builtText: string, vars: Record<string, string> | undefined, plan: BuildPlan, job: LeafJob): OutputFile[] => {
+  const generalFiles = (builtText: string, vars: Record<string, string> | undefined, plan: BuildPlan, job: LeafJob): { files: OutputFile[]; unknown: string[] } => {
     const text = vars === undefined ? builtText : substituteStream(builtText, {
       lookup: (name) => (Object.hasOwn(vars, name) ? vars[name] : undefined),
       path: plan.path,
@@ -871,8 +895,10 @@ export async function renderLeafJobs(
       hint: (names) =>
         `define ${names.join(', ')} in cluster ${job.cluster}'s variables, give a default with \${NAME:-value}, or write $\${NAME} for a literal`,
     });
-    const objects = parseManifests(text, `${plan.path} (built)`);
-    return objects.map((o, i) => ({ name: objectFileName(i, objects.length, o), content: serializeObject(o) }));
+    const parsed = parseManifests(text, `${plan.path} (built)`);
+    const placed = job.destinationNamespace === undefined ? undefined : placeInNamespace(parsed, job.destinationNamespace);
+    const objects = placed ? placed.objects : parsed;
+    return { files: objects.map((o, i) => ({ name: objectFileName(i, objects.length, o), content: serializeObject(o) })), unknown: placed?.unknown ?? [] };
   };
 
   const renderFluxOne = async (job: LeafJob, source: FluxLeafSource): Promise<LeafResult> => {

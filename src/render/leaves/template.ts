@@ -23,13 +23,20 @@
  *   string), or the document around it fails the check, and the app takes the general path.
  * - A missing variable takes the general path, which reports it.
  *
+ * - An Argo CD leaf's namespaced objects without a namespace get the Application's destination
+ *   namespace (ADR 0420). The template is built once per text for all namespaces: the namespace is
+ *   one more hole (after the variables), in `metadata.namespace` and the file name of each object
+ *   it reaches, and a value is put in only where it is written plain, unchanged (else the general
+ *   path). A kind or apiVersion with a variable in it, or a variable in a CustomResourceDefinition,
+ *   could change which objects are namespaced: such a text is not templated with a namespace.
+ *
  * Each template is also checked once against the general path on two sets of probe values.
  * test/render/leaf-template.test.ts compares both paths on generated documents and values.
  */
 import type { OutputFile } from '../../ports/build-cache.js';
 import { dumpYaml, parseYaml } from '../../yaml/index.js';
 import type { ManifestObject } from './manifests.js';
-import { MANIFEST_DUMP, objectFileName, parseManifests, serializeObject } from './manifests.js';
+import { MANIFEST_DUMP, objectFileName, parseManifests, placeInNamespace, serializeObject } from './manifests.js';
 
 /** The substitution's grammar, as model/substitute.ts reads it (the test checks the two agree). */
 const VARIABLE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -47,8 +54,8 @@ interface Filled {
 interface TemplateFile {
   /** The file name, when no variable reaches it. */
   name?: string;
-  /** Else the object's name fields, with sentinels, to name it per app. */
-  nameOf?: ManifestObject;
+  /** Else the object's name fields, split at their sentinels once, to name it per app. */
+  nameOf?: NameFields;
   index: number;
   content: Filled;
 }
@@ -60,6 +67,12 @@ export interface LeafTemplate {
   scalars: Filled[];
   files: TemplateFile[];
   count: number;
+  /**
+   * Built for a destination namespace (ADR 0420): how many objects take it (the hole after the
+   * variables' holes; 0: none does, the namespace changes nothing) and the kinds of unknown scope
+   * read as namespaced. Undefined: objects as built.
+   */
+  placed?: { given: number; unknown: string[] };
 }
 
 export type VariableLookup = (name: string) => string | undefined;
@@ -131,13 +144,42 @@ function constantFiles(objects: readonly ManifestObject[]): TemplateFile[] {
   return objects.map((o, i) => ({ index: i, name: objectFileName(i, objects.length, o), content: { pieces: [serializeObject(o)], holes: [] } }));
 }
 
+/** A name field with sentinels, split at them (a class, so that no value of the object is taken for one). */
+class SplitText {
+  constructor(readonly text: Filled) {}
+}
+
+/** An object's kind, name and namespace: a field with a sentinel split at it, any other as it is. */
+interface NameFields {
+  kind: unknown;
+  metadata: unknown;
+}
+
+function nameFields(o: ManifestObject): NameFields {
+  const cut = (x: unknown) => (typeof x === 'string' && x.includes(MARK) ? new SplitText(split(x)) : x);
+  const meta = o.metadata as unknown;
+  const fields = meta !== null && typeof meta === 'object' ? { name: cut((meta as Record<string, unknown>).name), namespace: cut((meta as Record<string, unknown>).namespace) } : meta;
+  return { kind: cut(o.kind), metadata: fields };
+}
+
+/** Whether the name fields of `o` (kind, name, namespace) hold a sentinel, so that its file name is made per app. */
+function namedByHole(o: ManifestObject): boolean {
+  const meta = o.metadata;
+  return [o.kind, ...(meta !== null && typeof meta === 'object' ? [meta.name, meta.namespace] : [])].some((x) => typeof x === 'string' && x.includes(MARK));
+}
+
+/** Whether a variable could change an object's scope: in a kind, an apiVersion or a CustomResourceDefinition. */
+function scopeHasHole(objects: readonly ManifestObject[]): boolean {
+  return objects.some((o) => [o.kind, o.apiVersion].some((x) => typeof x === 'string' && x.includes(MARK)) || (o.kind === 'CustomResourceDefinition' && JSON.stringify(o).includes(MARK)));
+}
+
 /**
  * The template of one built text, or undefined when the shortcut cannot be shown exact for it
  * (the general path then runs for every app of that text). `substitutes`: whether the jobs using
  * it substitute variables at all.
  */
-export function buildLeafTemplate(text: string, substitutes: boolean, displayName: string): LeafTemplate | undefined {
-  if (!substitutes || !text.includes('${')) return constant(text, displayName);
+export function buildLeafTemplate(text: string, substitutes: boolean, displayName: string, placed = false): LeafTemplate | undefined {
+  if (!substitutes || !text.includes('${')) return constant(text, displayName, placed);
   if (text.includes('\r') || text.includes(MARK)) return undefined;
   const holes: LeafTemplate['holes'] = [];
   let escaped = false;
@@ -151,7 +193,7 @@ export function buildLeafTemplate(text: string, substitutes: boolean, displayNam
   });
   if (escaped) return undefined;
   // `${` without a variable (`${not a name}`): the substitution changes nothing.
-  if (holes.length === 0) return constant(text, displayName);
+  if (holes.length === 0) return constant(text, displayName, placed);
   let objects: ManifestObject[];
   try {
     objects = parseManifests(marked, displayName);
@@ -187,35 +229,50 @@ export function buildLeafTemplate(text: string, substitutes: boolean, displayNam
   for (let i = 0; i < holes.length; i++) {
     if (!plainRestOfLine(marked, marked.indexOf(sentinel(i)), scalarOf[i]!)) return undefined;
   }
+  let place: LeafTemplate['placed'];
+  if (placed) {
+    if (scopeHasHole(objects)) return undefined;
+    const r = placeInNamespace(objects, sentinel(holes.length));
+    objects = r.objects;
+    place = { given: r.given, unknown: r.unknown };
+  }
   const emitted = new Array<number>(holes.length).fill(0);
   const files: TemplateFile[] = objects.map((o, i) => {
     const content = split(serializeObject(o));
-    for (const h of content.holes) emitted[h] = (emitted[h] ?? 0) + 1;
-    const meta = o.metadata;
-    const named = [o.kind, ...(meta !== null && typeof meta === 'object' ? [meta.name, meta.namespace] : [])].some((x) => typeof x === 'string' && x.includes(MARK));
-    return named ? { index: i, nameOf: o, content } : { index: i, name: objectFileName(i, objects.length, o), content };
+    for (const h of content.holes) if (h < holes.length) emitted[h] = (emitted[h] ?? 0) + 1;
+    return namedByHole(o) ? { index: i, nameOf: nameFields(o), content } : { index: i, name: objectFileName(i, objects.length, o), content };
   });
   if (emitted.some((n) => n !== 1)) return undefined;
-  const template: LeafTemplate = { holes, scalars, files, count: objects.length };
-  // Once per template, against the general path: two sets of probe values.
-  for (const probe of [(_: string) => 'x', (n: string) => `p${n.length}-v.${n.charCodeAt(0)}`]) {
-    const fast = fillLeafTemplate(template, probe);
-    if (!fast || !sameFiles(fast, generalFiles(text, probe, displayName))) return undefined;
+  const template: LeafTemplate = { holes, scalars, files, count: objects.length, ...(place ? { placed: place } : {}) };
+  // Once per template, against the general path: two sets of probe values (and namespaces).
+  for (const [probe, namespace] of [[(_: string) => 'x', 'x'], [(n: string) => `p${n.length}-v.${n.charCodeAt(0)}`, 'probe-ns']] as const) {
+    const ns = placed ? namespace : undefined;
+    const fast = fillLeafTemplate(template, probe, undefined, ns);
+    if (!fast || !sameFiles(fast, generalFiles(text, probe, displayName, ns))) return undefined;
   }
   return template;
 }
 
-function constant(text: string, displayName: string): LeafTemplate | undefined {
+function constant(text: string, displayName: string, placed: boolean): LeafTemplate | undefined {
+  // The namespace's sentinel must be the only one in the emitted text.
+  if (placed && text.includes(MARK)) return undefined;
   try {
     const objects = parseManifests(text, displayName);
-    return { holes: [], scalars: [], files: constantFiles(objects), count: objects.length };
+    if (!placed) return { holes: [], scalars: [], files: constantFiles(objects), count: objects.length };
+    const r = placeInNamespace(objects, sentinel(0));
+    if (r.given === 0) return { holes: [], scalars: [], files: constantFiles(objects), count: objects.length, placed: { given: 0, unknown: r.unknown } };
+    const files = r.objects.map((o, i): TemplateFile => {
+      const content = split(serializeObject(o));
+      return namedByHole(o) ? { index: i, nameOf: nameFields(o), content } : { index: i, name: objectFileName(i, objects.length, o), content };
+    });
+    return { holes: [], scalars: [], files, count: objects.length, placed: { given: r.given, unknown: r.unknown } };
   } catch {
     return undefined;
   }
 }
 
 /** What the general path makes of `text` with these values (no missing variables). */
-function generalFiles(text: string, lookup: VariableLookup, displayName: string): OutputFile[] | undefined {
+function generalFiles(text: string, lookup: VariableLookup, displayName: string, namespace: string | undefined): OutputFile[] | undefined {
   try {
     const substituted = text.replace(VARIABLE, (match: string, escape: string, name: string, def: string | undefined) => {
       if (escape) return match.slice(1);
@@ -224,7 +281,8 @@ function generalFiles(text: string, lookup: VariableLookup, displayName: string)
       if (def !== undefined) return def;
       throw new Error(`missing ${name}`);
     });
-    const objects = parseManifests(substituted, displayName);
+    const parsed = parseManifests(substituted, displayName);
+    const objects = namespace === undefined ? parsed : placeInNamespace(parsed, namespace).objects;
     return objects.map((o, i) => ({ name: objectFileName(i, objects.length, o), content: serializeObject(o) }));
   } catch {
     return undefined;
@@ -238,9 +296,11 @@ function sameFiles(a: readonly OutputFile[], b: readonly OutputFile[] | undefine
 /**
  * The files of one app from a template, or undefined when the general path must run (a variable
  * has no value, or a value does not keep its scalar plain and a string). `plainMemo` remembers
- * the answers of plainBothWays for this run.
+ * the answers of plainBothWays for this run. `namespace`: the destination namespace of a template
+ * built with one (it must be given exactly then).
  */
-export function fillLeafTemplate(t: LeafTemplate, lookup: VariableLookup, plainMemo?: Map<string, boolean>): OutputFile[] | undefined {
+export function fillLeafTemplate(t: LeafTemplate, lookup: VariableLookup, plainMemo?: Map<string, boolean>, namespace?: string): OutputFile[] | undefined {
+  if ((t.placed === undefined) !== (namespace === undefined)) throw new Error('a leaf template is filled with a namespace exactly when it was built with one');
   const values: string[] = [];
   for (const h of t.holes) {
     const value = lookup(h.name);
@@ -248,27 +308,32 @@ export function fillLeafTemplate(t: LeafTemplate, lookup: VariableLookup, plainM
     else if (h.def !== undefined) values.push(h.def);
     else return undefined;
   }
-  if (LEAF_TEMPLATE_HOOKS.checkValues) {
-    for (const s of t.scalars) {
-      const text = fill(s, values);
-      let plain = plainMemo?.get(text);
-      if (plain === undefined) {
-        plain = plainBothWays(text);
-        if (plainMemo) {
-          if (plainMemo.size >= 50_000) plainMemo.clear();
-          plainMemo.set(text, plain);
-        }
+  const isPlain = (text: string): boolean => {
+    let plain = plainMemo?.get(text);
+    if (plain === undefined) {
+      plain = plainBothWays(text);
+      if (plainMemo) {
+        if (plainMemo.size >= 50_000) plainMemo.clear();
+        plainMemo.set(text, plain);
       }
-      if (!plain) return undefined;
     }
+    return plain;
+  };
+  if (LEAF_TEMPLATE_HOOKS.checkValues) {
+    for (const s of t.scalars) if (!isPlain(fill(s, values))) return undefined;
+  }
+  if (t.placed && t.placed.given > 0) {
+    // Always checked: a namespace such as `123` or `null` would be written quoted.
+    if (!isPlain(namespace!)) return undefined;
+    values.push(namespace!);
   }
   return t.files.map((f) => ({ name: f.name ?? nameFor(f, t.count, values), content: fill(f.content, values) }));
 }
 
 function nameFor(f: TemplateFile, count: number, values: readonly string[]): string {
   const o = f.nameOf!;
-  const put = (x: unknown) => (typeof x === 'string' && x.includes(MARK) ? fill(split(x), values) : x);
-  const meta = o.metadata as unknown;
+  const put = (x: unknown) => (x instanceof SplitText ? fill(x.text, values) : x);
+  const meta = o.metadata;
   const metadata = meta !== null && typeof meta === 'object' ? { name: put((meta as Record<string, unknown>).name) as string, namespace: put((meta as Record<string, unknown>).namespace) as string } : (meta as ManifestObject['metadata']);
   return objectFileName(f.index, count, { kind: put(o.kind) as string, metadata });
 }

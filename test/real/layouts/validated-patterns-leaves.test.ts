@@ -2,7 +2,7 @@
  * multicloud-gitops (realrepos/ of the shared data): the leaves `render --leaves` builds for each
  * local chart equal `helm template` with what the clustergroup chart's Application gives the chart
  * (values-global.yaml, values-<group>.yaml, global.pattern, global.namespace = the destination
- * namespace); remote charts are reported per app; validate reports nothing in Helm-built folders.
+ * namespace), plus the namespace the sync sets on objects without one (ADR 0420); remote charts are reported per app; validate reports nothing in Helm-built folders.
  * The same behaviours on small fixtures: test/layouts/validated-patterns-leaves.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { cli } from '../../support/fleet-fixture.js';
+import { parseManifests, placeInNamespace, serializeObject } from '../../../src/render/leaves/manifests.js';
 import { realRepo } from '../../support/shared.js';
 import type { PlanJson } from '../../support/plan-json.js';
 import { removeDir, requireTools, tempDir, toolEnv } from '../../helpers/tools.js';
@@ -46,9 +47,11 @@ test('multicloud-gitops render --leaves: each local chart equals helm template w
           '--values', join(mcg(), 'values-global.yaml'), '--values', join(mcg(), `values-${c.name}.yaml`),
           '--set', `global.namespace=${ns}`, '--set', 'global.pattern=multicloud-gitops',
         ], { encoding: 'utf8', env: toolEnv(join(dir, 'home')) });
+        // The leaf is helm template's output plus the namespace the sync sets: the destination (ADR 0420).
+        const synced = placeInNamespace(parseManifests(expected, 'helm template'), ns).objects.map(serializeObject).join('---\n');
         const leafDir = join(dir, 'out', c.name, 'manifests', app.name);
         const actual = readdirSync(leafDir).sort().map((f) => readFileSync(join(leafDir, f), 'utf8')).join('\n---\n');
-        assert.deepEqual(objects(actual), objects(expected), `${c.name}/${app.name}`);
+        assert.deepEqual(objects(actual), objects(synced), `${c.name}/${app.name}`);
         compared++;
       }
     }
