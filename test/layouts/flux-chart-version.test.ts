@@ -99,3 +99,19 @@ test('flux-chart-version: a required valuesFrom that the cluster does not apply 
     removeTree(dir);
   }
 });
+
+test('flux-chart-version: kustomize postRenderers, which fleetplan does not apply, are a warning at spec.postRenderers', async () => {
+  const dir = writeTree({
+    ...files,
+    'clusters/home/releases.yaml': release('patched', '  chart:\n    spec:\n      chart: exact\n      version: 1.2.3\n      sourceRef:\n        kind: HelmRepository\n        name: charts\n  postRenderers:\n    - kustomize:\n        images:\n          - name: web\n            newTag: "2"\n'),
+  });
+  try {
+    const r = await cli(['plan', '--repo', dir, '-o', 'json']);
+    const p = JSON.parse(r.stdout) as PlanJson;
+    const found = p.findings.filter((f) => f.code === 'flux-post-renderers-not-applied');
+    assert.deepEqual(found.map((f) => [f.severity, f.file, f.line]), [['warning', 'clusters/home/releases.yaml', 15]], JSON.stringify(found));
+    assert.match(found[0]!.message, /HelmRelease apps\/patched: spec\.postRenderers/);
+  } finally {
+    removeTree(dir);
+  }
+});

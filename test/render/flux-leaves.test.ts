@@ -186,7 +186,9 @@ ${localChart('./charts/hello')}  values:
     assert.equal(release.metadata.labels.team, 'platform', 'the HelmRelease is an object the Kustomization applies');
     const chart = Object.entries(files).find(([f]) => f.startsWith('helm_'));
     assert.ok(chart, Object.keys(files).join(', '));
-    assert.equal(chart[1].metadata.labels, undefined, "helm-controller applies the chart's objects, without the Kustomization's commonMetadata");
+    // helm-controller applies the chart's objects without the Kustomization's commonMetadata, with its origin labels.
+    assert.deepEqual(chart[1].metadata.labels, { 'helm.toolkit.fluxcd.io/name': 'hello', 'helm.toolkit.fluxcd.io/namespace': 'team' });
+    assert.equal(chart[1].metadata.annotations, undefined);
   } finally {
     removeTree(dir);
     removeTree(home);

@@ -661,6 +661,12 @@ function helmReleaseChecks(read: ClusterRead): { findings: Finding[]; notes: str
       const at = b.locate(['spec', 'valuesFrom', j]);
       findings.push({ severity: 'warning', code: 'flux-values-from-missing', message: `HelmRelease ${id} takes values from ${kind} ${ns}/${String(vf.name)}, which no Kustomization of this cluster applies; helm-controller fails the release until it exists, and fleetplan cannot show those values`, file: b.file, line: at.line, column: at.column, hint: `commit the ${kind} (SOPS-free) with the release, mark the reference optional: true, or ignore this if the cluster creates it (ExternalSecret, operator)` });
     });
+    // helm-controller runs these kustomize patches and images over the chart output; fleetplan's leaves do not (ADR 0418).
+    const kustomizeRenderers = Array.isArray(spec.postRenderers) ? spec.postRenderers.filter((r: unknown) => isObj(r) && isObj(r.kustomize)).length : 0;
+    if (kustomizeRenderers > 0) {
+      const at = b.locate(['spec', 'postRenderers']);
+      findings.push({ severity: 'warning', code: 'flux-post-renderers-not-applied', message: `HelmRelease ${id}: spec.postRenderers (${kustomizeRenderers} kustomize post-renderer${kustomizeRenderers === 1 ? '' : 's'}) is not applied to its chart's objects in the rendered leaves; helm-controller patches them (patches, images) before applying`, file: b.file, line: at.line, column: at.column, hint: 'read the leaves of this release as before its post-renderers; the origin labels and spec.commonMetadata are applied' });
+    }
     // A chartRef to a HelmChart: the chart is the HelmChart's (its spec has chart.spec's fields), reported at the HelmChart.
     const viaChart = isObj(spec.chartRef) && spec.chartRef.kind === 'HelmChart' ? find('HelmChart', String(spec.chartRef.name), str(spec.chartRef.namespace) ?? ns) : undefined;
     const chartSpec = isObj(spec.chart) && isObj(spec.chart.spec) ? spec.chart.spec : viaChart && isObj(viaChart.obj.spec) ? viaChart.obj.spec : undefined;

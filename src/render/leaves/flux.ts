@@ -211,6 +211,40 @@ export interface ReleaseChart {
   valuesFiles?: { files: string[]; ignoreMissing: boolean };
   /** Which of the chart's hooks helm-controller's actions run (ADR 0418). */
   hooks: ReleaseHooks;
+  /** `spec.commonMetadata` and the origin labels, which helm-controller sets on every chart object (postRenderReleaseObjects). */
+  metadata: { common: { labels?: Record<string, string>; annotations?: Record<string, string> }; origin: Record<string, string> };
+  /** How many `spec.postRenderers` entries have a `kustomize` post-renderer: not applied by fleetplan. */
+  postRenderers: number;
+}
+
+/** A string map of the spec (commonMetadata labels or annotations), values as the API server keeps them: strings. */
+function stringMap(v: unknown): Record<string, string> | undefined {
+  if (!isObj(v)) return undefined;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)]));
+}
+
+/**
+ * The chart objects as helm-controller applies them (internal/postrender BuildPostRenderers), after
+ * its kustomize post-renderers, which fleetplan does not run: `spec.commonMetadata` labels, then its
+ * annotations, then the origin labels `helm.toolkit.fluxcd.io/name` and `/namespace` (the
+ * HelmRelease's own), each as kustomize's Label/AnnotationsTransformer with the one field spec
+ * `metadata/labels` (`metadata/annotations`), created when absent. Origin labels come last and so win
+ * a key collision. Helm 4 post-renders hooks too. The objects are changed in place and returned.
+ */
+export function postRenderReleaseObjects(objects: Obj[], rc: Pick<ReleaseChart, 'metadata'>): Obj[] {
+  const { common, origin } = rc.metadata;
+  const set = (o: Obj, field: 'labels' | 'annotations', values: Record<string, string> | undefined) => {
+    if (values === undefined) return;
+    if (!isObj(o.metadata)) o.metadata = {};
+    const m = o.metadata as Obj;
+    m[field] = { ...(isObj(m[field]) ? m[field] : {}), ...values };
+  };
+  for (const o of objects) {
+    set(o, 'labels', common.labels);
+    set(o, 'annotations', common.annotations);
+    set(o, 'labels', origin);
+  }
+  return objects;
 }
 
 /**
@@ -391,6 +425,11 @@ export function helmReleaseCharts(objects: readonly Obj[], lookup: (kind: string
       display: '?',
       values: {},
       hooks: releaseHooks(spec),
+      metadata: {
+        common: isObj(spec.commonMetadata) ? { labels: stringMap(spec.commonMetadata.labels), annotations: stringMap(spec.commonMetadata.annotations) } : {},
+        origin: { 'helm.toolkit.fluxcd.io/name': name, 'helm.toolkit.fluxcd.io/namespace': ns },
+      },
+      postRenderers: Array.isArray(spec.postRenderers) ? spec.postRenderers.filter((p) => isObj(p) && isObj(p.kustomize)).length : 0,
     };
     const get = (kind: string, n: string, namespace: string) => find(objects, kind, n, namespace) ?? lookup(kind, n, namespace);
     if (rc.releaseName.length > 53) rc.problem = `release name ${rc.releaseName} is longer than 53 characters (Flux shortens it with a hash; fleetplan does not)`;

@@ -23,7 +23,7 @@ import { parseYamlAll, dumpYaml } from '../../yaml/index.js';
 import { deepMerge, isPlainObject } from '../../model/merge.js';
 import type { SourceIgnore } from '../../model/flux-source-ignore.js';
 import type { FluxSubstitution } from './flux.js';
-import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, applyCommonMetadata, createdByHelmController, fluxKustomizationFile, generatedResources, helmReleaseCharts, substituteFluxStream } from './flux.js';
+import { FLUX_BUILD_FLAGS, KUSTOMIZATION_NAMES, applyCommonMetadata, createdByHelmController, fluxKustomizationFile, generatedResources, helmReleaseCharts, postRenderReleaseObjects, substituteFluxStream } from './flux.js';
 import { InputWalker } from './inputs.js';
 import type { ArtifactFetcher, ChartFetcher, RegistryCredentials } from '../../ports/chart-fetch.js';
 import type { DirectoryOptions } from './directory.js';
@@ -689,11 +689,13 @@ export async function renderLeafJobs(
         for (const n of plan.notes ?? []) notes.push(`HelmRelease ${rc.release}: ${n}`);
         const built = await obtain(plan);
         const left = { test: 0, disabled: 0, other: 0 };
-        const chartObjects = parseManifests(built.text, `${rc.display} (helm template)`).filter((o) => {
+        // helm-controller's post-renderers (commonMetadata, origin labels) run on hooks too, before they are sorted out.
+        const chartObjects = postRenderReleaseObjects(parseManifests(built.text, `${rc.display} (helm template)`), rc).filter((o) => {
           const created = createdByHelmController(o, rc.hooks);
           if (created !== true) left[created]++;
           return created === true;
         });
+        if (rc.postRenderers) notes.push(`HelmRelease ${rc.release}: spec.postRenderers not applied (${rc.postRenderers} kustomize post-renderer${rc.postRenderers === 1 ? '' : 's'}): these objects are the chart's before helm-controller patches them`);
         if (left.test) notes.push(`HelmRelease ${rc.release}: ${left.test} helm test hook${left.test === 1 ? '' : 's'} left out: helm-controller runs tests only with spec.test.enable (and spec.test.filters)`);
         if (left.disabled) notes.push(`HelmRelease ${rc.release}: ${left.disabled} install/upgrade hook${left.disabled === 1 ? '' : 's'} left out: spec.install/upgrade.disableHooks`);
         if (left.other) notes.push(`HelmRelease ${rc.release}: ${left.other} delete/rollback hook${left.other === 1 ? '' : 's'} left out: helm-controller runs them only at uninstall or rollback`);
