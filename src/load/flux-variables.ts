@@ -44,6 +44,25 @@ export interface RepoObject {
 const KUSTOMIZATION_FILE = /(^|\/)(kustomization\.ya?ml|Kustomization)$/;
 
 /**
+ * The documents of repository file `file` (YAML 1.2 core schema) when its text matches `test`; none
+ * when it cannot be read, does not match, or does not parse (a template, say): a cheap scan of many files.
+ */
+export function yamlDocsMatching(fs: RepoFileSystem, file: string, test: RegExp): unknown[] {
+  let text: string;
+  try {
+    text = fs.readText(file);
+  } catch {
+    return [];
+  }
+  if (!test.test(text)) return [];
+  try {
+    return parseYamlAll(text, { schema: 'core' });
+  } catch {
+    return [];
+  }
+}
+
+/**
  * For every file or folder that a kustomization of `files` lists (in `resources`, `bases` or
  * `components`), the namespaces kustomize build gives its objects on each way up to a kustomization
  * nothing lists: the outermost `namespace:` on the way wins (kustomize's namespace transformer runs
@@ -123,20 +142,7 @@ export class RepoConfigIndex {
     const files = this.files();
     const lands = kustomizeLandings(this.fs, files);
     for (const f of [...files].sort()) {
-      let text: string;
-      try {
-        text = this.fs.readText(f);
-      } catch {
-        continue;
-      }
-      if (!/^kind:\s*(ConfigMap|Secret|OCIRepository|HelmRepository|GitRepository)\s*$/m.test(text)) continue;
-      let docs: unknown[];
-      try {
-        docs = parseYamlAll(text, { schema: 'core' });
-      } catch {
-        continue;
-      }
-      for (const d of docs) {
+      for (const d of yamlDocsMatching(this.fs, f, /^kind:\s*(ConfigMap|Secret|OCIRepository|HelmRepository|GitRepository)\s*$/m)) {
         if (!isObj(d) || typeof d.kind !== 'string' || !INDEXED.includes(d.kind) || !isObj(d.metadata) || typeof d.metadata.name !== 'string') continue;
         const landing = lands(f);
         out.push({ kind: d.kind, name: d.metadata.name, ...(typeof d.metadata.namespace === 'string' ? { namespace: d.metadata.namespace } : {}), file: f, body: d, ...(landing ? { lands: landing } : {}) });

@@ -8,7 +8,7 @@
  */
 import { isObj } from '../../load/manifests.js';
 import type { RepoFileSystem } from '../../ports/filesystem.js';
-import { parseYamlAll } from '../../yaml/index.js';
+import { yamlDocsMatching } from '../../load/flux-variables.js';
 import { strictSubstitutions } from '../flux/feature-gates.js';
 import type { StrictGate } from '../flux/feature-gates.js';
 import type { Built } from '../flux/built.js';
@@ -28,21 +28,8 @@ export function helmfileFluxGate(fs: RepoFileSystem, files: readonly string[]): 
   const objects: Built[] = [];
   const locate = () => ({ line: 1, column: 1 });
   for (const file of [...new Set(files)].sort()) {
-    let text: string;
-    try {
-      text = fs.readText(file);
-    } catch {
-      continue;
-    }
-    if (!/instance:|StrictPostBuildSubstitutions|kustomize-controller|kind:\s*FluxInstance/.test(text)) continue;
-    let docs: unknown[];
-    try {
-      // A .gotmpl file is a template: only what parses as YAML is read.
-      docs = parseYamlAll(text, { schema: 'core' });
-    } catch {
-      continue;
-    }
-    for (const d of docs) {
+    // A .gotmpl file is a template: only what parses as YAML is read.
+    for (const d of yamlDocsMatching(fs, file, /instance:|StrictPostBuildSubstitutions|kustomize-controller|kind:\s*FluxInstance/)) {
       if (!isObj(d)) continue;
       const values = instanceOf(d, 'flux-instance values');
       if (values) objects.push({ obj: values, file, locate });
