@@ -15,6 +15,7 @@ import { loadFleet } from '../../src/api/fleet.js';
 import { resolveFleet } from '../../src/layering/resolve-fleet.js';
 import { kustomizationFor } from '../../src/generate/flux.js';
 import { planFluxBootstrap } from '../../src/order/flux-bootstrap-plan.js';
+import { customResourceDefinition } from '../support/fleet-fixture.js';
 import { startKubeServer, type KubeServer, type RequestMatch } from '../support/kube-server/index.js';
 import { startFluxController, type FluxController } from '../support/kube-server/flux-controller.js';
 import type { Obj } from '../support/kube-server/types.js';
@@ -24,23 +25,7 @@ const FLEET = resolve('test/fixtures/flux');
 const CLUSTER = 'edge-1';
 const KS = 'kustomize.toolkit.fluxcd.io/v1';
 
-function crd(group: string, kind: string, plural: string): string {
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ${plural}.${group}
-spec:
-  group: ${group}
-  names: {kind: ${kind}, listKind: ${kind}List, plural: ${plural}, singular: ${kind.toLowerCase()}}
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      subresources: {status: {}}
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-`;
-}
+const crd = (group: string, kind: string, plural: string): string => customResourceDefinition(kind, group, 'Namespaced', plural);
 
 function controller(name: string): string {
   // No namespace: the bootstrap puts Flux's namespaced objects into the cluster's Flux namespace.

@@ -158,17 +158,24 @@ ${o.apps.map((a) => `          - app: ${a}\n`).join('')}  template:
 `;
 }
 
-/** A CustomResourceDefinition of `kind` in `group` (version v1) with the given scope. */
-export function customResourceDefinition(kind: string, group: string, scope: 'Cluster' | 'Namespaced'): string {
-  const plural = `${kind.toLowerCase()}s`;
+/**
+ * A CustomResourceDefinition of `kind` in `group` (version v1, status subresource, any fields kept)
+ * with the given scope; `plural` defaults to the lower-cased kind with an `s`.
+ */
+export function customResourceDefinition(kind: string, group: string, scope: 'Cluster' | 'Namespaced', plural = `${kind.toLowerCase()}s`): string {
   return `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
   name: ${plural}.${group}
 spec:
   group: ${group}
+  names: {kind: ${kind}, listKind: ${kind}List, plural: ${plural}, singular: ${kind.toLowerCase()}}
   scope: ${scope}
-  names: { kind: ${kind}, plural: ${plural}, singular: ${kind.toLowerCase()}, listKind: ${kind}List }
-  versions: [{ name: v1, served: true, storage: true, schema: { openAPIV3Schema: { type: object } } }]
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      subresources: {status: {}}
+      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
 `;
 }

@@ -3,23 +3,9 @@
  * tests: a CRD phase, two releases chained by needs, postsync hooks that hand over to Flux, and
  * three Flux Kustomizations.
  */
-function crd(group: string, kind: string, plural: string): string {
-  return `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: ${plural}.${group}
-spec:
-  group: ${group}
-  names: {kind: ${kind}, listKind: ${kind}List, plural: ${plural}, singular: ${kind.toLowerCase()}}
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      subresources: {status: {}}
-      schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-`;
-}
+import { customResourceDefinition } from './fleet-fixture.js';
+
+const crd = (group: string, kind: string, plural: string): string => customResourceDefinition(kind, group, 'Namespaced', plural);
 
 function deployment(name: string): string {
   return `apiVersion: apps/v1
